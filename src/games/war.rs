@@ -1,0 +1,921 @@
+//! Deck War (`deck-war.txt`): two players, a deck of ranks × suits, wars on ties.
+//!
+//! A round ("battle") is both players turning up their top card; the higher rank takes both.
+//! On a tie the players fight a war: each lays `war_down` cards face down and turns up one more,
+//! and the higher of those takes everything on the table; ties nest. How short players are
+//! treated and in which order won cards go under the winner's hand are rule options
+//! ([`ShortWar`], [`Pickup`]), because published simulators differ exactly there.
+//!
+//! The `bryer` preset reproduces the R program of the seed document, quirks included:
+//! see [`Preset::Bryer`].
+
+use std::fmt::Write as _;
+
+use rand::RngCore;
+use serde::Serialize;
+
+use super::cards::{bounded, shuffle, Card, CoinFlips, HashPowers, Pile};
+use super::{Cycle, Game, GameResult, Outcome};
+use crate::error::UsageError;
+use crate::sim::cycle::{run_detecting, Deterministic, Ending};
+use crate::usage;
+
+/// Largest deck we deal: hands are fixed-capacity ring buffers of this many cards at most.
+pub const MAX_DECK: usize = 4096;
+/// The round cap with loop detection on: a safety net only (cycles of 200,000+ rounds occur).
+pub const DETECTING_MAX_ROUNDS: u64 = 10_000_000;
+/// The round cap of the `classic` preset without loop detection.
+pub const CLASSIC_MAX_ROUNDS: u64 = 100_000;
+/// The R program's `max_games`.
+pub const BRYER_MAX_ROUNDS: u64 = 2_000;
+
+/// A named rule set; explicit options override its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// Shuffled hands, 3 down, `last-card`, `shuffled` pickup, cap 100,000 rounds.
+    Classic,
+    /// The R program of `deck-war.txt`: its deal, its short-war check, its pickup order and its
+    /// cap of 2,000 rounds; no loop detection (the R program has none).
+    Bryer,
+}
+
+/// What happens at a war to a player who has too few cards for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShortWar {
+    /// A player who cannot lay `war_down` cards plus a face-up card loses the game; if both
+    /// cannot, the game is a draw.
+    Lose,
+    /// A short player lays what they can face down and turns their last card face up; a player
+    /// with no card left at all loses (both: draw).
+    LastCard,
+    /// The R program's check: as `lose`, but player 1 is checked first, so when both are short
+    /// player 1 loses.
+    Bryer,
+}
+
+/// Where won cards go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pickup {
+    /// Under the winner's hand in random order.
+    Shuffled,
+    /// Under the winner's hand: player 1's cards in play order, then player 2's.
+    P1First,
+    /// The winner's cards first (in play order), then the loser's.
+    WinnerFirst,
+    /// The loser's cards first (in play order), then the winner's.
+    LoserFirst,
+    /// In the order laid on the table, alternating card by card, player 1 first (within each
+    /// war level; a short player's missing cards are skipped).
+    Table,
+    /// Onto the winner's separate won pile, which is shuffled and becomes the hand when the
+    /// hand runs out.
+    WonPile,
+    /// The R program's order: the deciding battle's winner card, then its loser card, then each
+    /// war level from the innermost out, player 1's cards then player 2's.
+    Bryer,
+}
+
+impl Pickup {
+    /// Whether play after the deal draws no randomness, so a game can cycle forever.
+    pub fn is_deterministic(self) -> bool {
+        !matches!(self, Pickup::Shuffled | Pickup::WonPile)
+    }
+}
+
+/// How the deck is split between the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DealOrder {
+    /// The whole deck shuffled; player 1 takes the first half, player 2 the second.
+    Shuffled,
+    /// R's `sample(52, 26)`: player 1 gets half the cards drawn at random in random order,
+    /// player 2 the rest in the original deck order (1..R, 1..R, …).
+    Bryer,
+}
+
+/// `--detect-loops`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DetectLoops {
+    /// On for deterministic rule sets, off otherwise (the `bryer` preset: off).
+    Auto,
+    /// Report a repeated state as outcome `loop` (deterministic pickups only).
+    On,
+    /// Play to the round cap.
+    Off,
+}
+
+/// The rule options of `simulate war` and `play war`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct WarOptions {
+    /// Rule preset; the options below override its settings.
+    ///
+    /// [default: classic]
+    #[arg(long = "rules", value_enum)]
+    pub preset: Option<Preset>,
+    /// Number of ranks (cards are ranks 1..R; higher beats lower).
+    #[arg(long, value_name = "R")]
+    pub ranks: Option<u32>,
+    /// Number of suits (copies of each rank).
+    #[arg(long, value_name = "S")]
+    pub suits: Option<u32>,
+    /// Face-down cards per war.
+    #[arg(long, value_name = "K")]
+    pub war_down: Option<u32>,
+    /// A player without enough cards for a war: loses, or plays their last card face up.
+    #[arg(long, value_enum)]
+    pub short_war: Option<ShortWar>,
+    /// Order in which won cards go under the winner's hand.
+    #[arg(long, value_enum)]
+    pub pickup: Option<Pickup>,
+    /// Report repeated states of deterministic rule sets as outcome `loop`.
+    #[arg(long, value_enum)]
+    pub detect_loops: Option<DetectLoops>,
+    /// Stop an undecided game after this many rounds (outcome `capped`).
+    #[arg(long, value_name = "M")]
+    pub max_rounds: Option<u64>,
+}
+
+/// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WarRules {
+    /// The preset the settings started from.
+    pub preset: Preset,
+    /// Number of ranks.
+    pub ranks: u32,
+    /// Copies of each rank.
+    pub suits: u32,
+    /// Face-down cards per war.
+    pub war_down: u32,
+    /// Treatment of a player short of cards at a war.
+    pub short_war: ShortWar,
+    /// Order of won cards.
+    pub pickup: Pickup,
+    /// How the deck is dealt.
+    pub deal: DealOrder,
+    /// Whether repeated states end the game as `loop`.
+    pub detect_loops: bool,
+    /// Round cap (outcome `capped`).
+    pub max_rounds: u64,
+}
+
+impl TryFrom<&WarOptions> for WarRules {
+    type Error = UsageError;
+
+    fn try_from(o: &WarOptions) -> Result<Self, UsageError> {
+        let preset = o.preset.unwrap_or(Preset::Classic);
+        let (short_war, pickup, deal) = match preset {
+            Preset::Classic => (ShortWar::LastCard, Pickup::Shuffled, DealOrder::Shuffled),
+            Preset::Bryer => (ShortWar::Bryer, Pickup::Bryer, DealOrder::Bryer),
+        };
+        let ranks = o.ranks.unwrap_or(13);
+        let suits = o.suits.unwrap_or(4);
+        let pickup = o.pickup.unwrap_or(pickup);
+        if !(1..=255).contains(&ranks) {
+            return Err(usage!("--ranks {ranks}: ranks must be between 1 and 255"));
+        }
+        if suits == 0 {
+            return Err(usage!("--suits 0: a deck needs at least one suit"));
+        }
+        let deck = u64::from(ranks) * u64::from(suits);
+        if deck % 2 == 1 || deck > MAX_DECK as u64 {
+            return Err(usage!(
+                "--ranks {ranks} --suits {suits}: a deck of {deck} cards cannot be dealt into two \
+                 equal hands of at most {} cards",
+                MAX_DECK / 2
+            ));
+        }
+        let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
+            (DetectLoops::On, _) if !pickup.is_deterministic() => {
+                return Err(usage!(
+                    "--detect-loops on: pickup {:?} uses randomness, so a repeated state need \
+                     not repeat forever; use a deterministic pickup or --detect-loops off",
+                    pickup_name(pickup)
+                ));
+            }
+            (DetectLoops::On, _) => true,
+            (DetectLoops::Off, _) | (DetectLoops::Auto, Preset::Bryer) => false,
+            (DetectLoops::Auto, Preset::Classic) => pickup.is_deterministic(),
+        };
+        let max_rounds = match (o.max_rounds, preset) {
+            (Some(0), _) => return Err(usage!("--max-rounds 0: a game needs at least one round")),
+            (Some(m), _) => m,
+            (None, Preset::Bryer) => BRYER_MAX_ROUNDS,
+            (None, Preset::Classic) if detect_loops => DETECTING_MAX_ROUNDS,
+            (None, Preset::Classic) => CLASSIC_MAX_ROUNDS,
+        };
+        Ok(WarRules {
+            preset,
+            ranks,
+            suits,
+            war_down: o.war_down.unwrap_or(3),
+            short_war: o.short_war.unwrap_or(short_war),
+            pickup,
+            deal,
+            detect_loops,
+            max_rounds,
+        })
+    }
+}
+
+fn pickup_name(p: Pickup) -> String {
+    serde_json::to_value(p)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Deck War with one rule set: the [`Game`] the engine plays.
+#[derive(Clone, Debug)]
+pub struct War {
+    rules: WarRules,
+    /// The deck in its original order: ranks 1..R, repeated for each suit.
+    deck: Vec<Card>,
+    /// Cards in play: hands and tables are sized for all of them.
+    capacity: usize,
+    powers: HashPowers,
+}
+
+impl War {
+    /// The game for a validated rule set.
+    pub fn new(rules: WarRules) -> Self {
+        let deck: Vec<Card> = (0..rules.suits)
+            .flat_map(|_| 1..=rules.ranks as Card)
+            .collect();
+        Self::with_capacity(rules, deck)
+    }
+
+    fn with_capacity(rules: WarRules, deck: Vec<Card>) -> Self {
+        let capacity = deck.len().max(2);
+        War {
+            rules,
+            deck,
+            capacity,
+            powers: HashPowers::new(capacity),
+        }
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &WarRules {
+        &self.rules
+    }
+
+    /// Plays a given deal (top card first) to its end, with no randomness unless the pickup
+    /// uses some. With `trace`, receives one line per round.
+    ///
+    /// Errors if a card's rank is outside 1..R or a hand is empty.
+    pub fn play_deal<R: RngCore + ?Sized>(
+        rules: WarRules,
+        hands: [&[Card]; 2],
+        rng: &mut R,
+        trace: Option<&mut dyn FnMut(String)>,
+    ) -> Result<GameResult, UsageError> {
+        for (p, hand) in hands.iter().enumerate() {
+            if hand.is_empty() {
+                return Err(usage!("--deal: player {}'s hand is empty", p + 1));
+            }
+            if let Some(c) = hand.iter().find(|&&c| c == 0 || u32::from(c) > rules.ranks) {
+                return Err(usage!(
+                    "--deal: card {c} of player {} is not a rank in 1..{}",
+                    p + 1,
+                    rules.ranks
+                ));
+            }
+        }
+        let all: Vec<Card> = hands.concat();
+        let war = War::with_capacity(rules, all);
+        let mut s = war.scratch();
+        s.hare.set_hands(hands);
+        Ok(war.run(rng, &mut s, trace))
+    }
+
+    /// Plays game `rng` with an optional per-round trace (the `play war` command).
+    pub fn play_traced<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        trace: Option<&mut dyn FnMut(String)>,
+    ) -> GameResult {
+        let mut s = self.scratch();
+        s.hare.deal(self, rng);
+        self.run(rng, &mut s, trace)
+    }
+
+    fn run<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        s: &mut WarScratch,
+        trace: Option<&mut dyn FnMut(String)>,
+    ) -> GameResult {
+        match trace {
+            None => self.run_dealt(rng, s),
+            Some(sink) => self.run_traced(rng, s, sink),
+        }
+    }
+
+    /// Plays a dealt game (in `s.hare`) to its end.
+    fn run_dealt<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut WarScratch) -> GameResult {
+        let max = self.rules.max_rounds;
+        if self.rules.detect_loops {
+            s.hare.rehash(&self.powers);
+            s.initial.copy_from(&s.hare);
+            let ending = run_detecting(self, &mut s.hare, &mut s.tortoise, &s.initial, max);
+            return s.hare.result(ending, max);
+        }
+        for round in 1..=max {
+            if let Some(outcome) = s.hare.round::<_, false, false>(self, rng) {
+                return s.hare.result(
+                    Ending::Ended {
+                        rounds: round,
+                        outcome,
+                    },
+                    max,
+                );
+            }
+        }
+        s.hare.mark_cap();
+        s.hare.result(Ending::Capped, max)
+    }
+
+    /// As [`War::run_dealt`], one traced line per round, then the loop found (if any) on the
+    /// same game replayed with detection.
+    fn run_traced<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        s: &mut WarScratch,
+        sink: &mut dyn FnMut(String),
+    ) -> GameResult {
+        let max = self.rules.max_rounds;
+        s.initial.copy_from(&s.hare);
+        let result = if self.rules.detect_loops {
+            let mut replay = self.scratch();
+            replay.hare.copy_from(&s.initial);
+            self.run_dealt(rng, &mut replay)
+        } else {
+            GameResult::plain(0, Outcome::Capped)
+        };
+        // Trace exactly the rounds the result counts (all of them without detection).
+        let shown = if self.rules.detect_loops {
+            result.rounds
+        } else {
+            max
+        };
+        sink(format!(
+            "deal     p1 [{}]  p2 [{}]",
+            cards_text(s.hare.hands[0].iter()),
+            cards_text(s.hare.hands[1].iter())
+        ));
+        for round in 1..=shown {
+            let ended = s.hare.round::<_, false, true>(self, rng);
+            sink(s.hare.trace_line(round, ended));
+            if let Some(outcome) = ended {
+                if !self.rules.detect_loops {
+                    return s.hare.result(
+                        Ending::Ended {
+                            rounds: round,
+                            outcome,
+                        },
+                        max,
+                    );
+                }
+            }
+        }
+        if self.rules.detect_loops {
+            if let Some(c) = result.cycle {
+                sink(format!(
+                    "loop: the state after round {} is the state after round {} (cycle of {} rounds)",
+                    c.loop_from + c.cycle_len,
+                    c.loop_from,
+                    c.cycle_len
+                ));
+            }
+            return result;
+        }
+        s.hare.mark_cap();
+        s.hare.result(Ending::Capped, max)
+    }
+}
+
+fn cards_text(cards: impl Iterator<Item = Card>) -> String {
+    cards.map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl Game for War {
+    type Scratch = WarScratch;
+
+    fn scratch(&self) -> WarScratch {
+        WarScratch {
+            hare: Position::new(self.capacity),
+            tortoise: Position::new(self.capacity),
+            initial: Position::new(self.capacity),
+        }
+    }
+
+    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut WarScratch) -> GameResult {
+        s.hare.deal(self, rng);
+        self.run_dealt(rng, s)
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn name(&self) -> &'static str {
+        "war"
+    }
+
+    fn describe(&self) -> String {
+        let r = &self.rules;
+        format!(
+            "{}: {}×{} cards, {} down, short war {}, pickup {}, {}",
+            serde_json::to_value(r.preset)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            r.ranks,
+            r.suits,
+            r.war_down,
+            serde_json::to_value(r.short_war)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            pickup_name(r.pickup),
+            if r.detect_loops {
+                "loops detected".to_string()
+            } else {
+                format!("cap {}", r.max_rounds)
+            }
+        )
+    }
+
+    fn rules_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.rules).unwrap_or_default()
+    }
+
+    fn counts_wars(&self) -> bool {
+        true
+    }
+
+    fn detects_loops(&self) -> bool {
+        self.rules.detect_loops
+    }
+}
+
+/// One worker's buffers: the running game, and Brent's two extra copies.
+#[derive(Clone, Debug)]
+pub struct WarScratch {
+    hare: Position,
+    tortoise: Position,
+    initial: Position,
+}
+
+/// The state of one game between rounds, plus the buffers a round needs.
+#[derive(Clone, Debug)]
+struct Position {
+    hands: [Pile; 2],
+    /// Won piles, used by [`Pickup::WonPile`] only.
+    won: [Pile; 2],
+    /// Cards each player laid this round, in play order.
+    table: [Vec<Card>; 2],
+    /// Where each war level after the first starts in `table`, per player.
+    levels: Vec<[usize; 2]>,
+    /// Scratch for shuffles.
+    spare: Vec<Card>,
+    /// Scratch for the `bryer` deal: deck positions, and which ones player 1 drew.
+    positions: Vec<u16>,
+    taken: Vec<bool>,
+    coins: CoinFlips,
+    wars: u32,
+    deepest: u32,
+    /// (`wars`, `deepest`) when the round cap was reached.
+    at_cap: (u32, u32),
+}
+
+/// Stands in for a generator where the rules draw no randomness (deterministic pickups).
+struct NoRandomness;
+
+impl RngCore for NoRandomness {
+    fn next_u32(&mut self) -> u32 {
+        unreachable!("a deterministic War rule set drew a random number")
+    }
+    fn next_u64(&mut self) -> u64 {
+        unreachable!("a deterministic War rule set drew a random number")
+    }
+    fn fill_bytes(&mut self, _: &mut [u8]) {
+        unreachable!("a deterministic War rule set drew a random number")
+    }
+}
+
+impl Deterministic for Position {
+    type Context = War;
+
+    #[inline]
+    fn step(&mut self, war: &War) -> Option<Outcome> {
+        self.round::<_, true, false>(war, &mut NoRandomness)
+    }
+
+    #[inline]
+    fn same_state(&self, other: &Self) -> bool {
+        self.hands[0].same_cards(&other.hands[0]) && self.hands[1].same_cards(&other.hands[1])
+    }
+
+    fn copy_from(&mut self, other: &Self) {
+        for p in 0..2 {
+            self.hands[p].copy_from(&other.hands[p]);
+            self.won[p].copy_from(&other.won[p]);
+        }
+        // `at_cap` stays: it belongs to the running game, which Brent's search re-copies.
+        self.wars = other.wars;
+        self.deepest = other.deepest;
+        self.coins = other.coins.clone();
+    }
+
+    fn mark_cap(&mut self) {
+        self.at_cap = (self.wars, self.deepest);
+    }
+}
+
+impl Position {
+    fn new(capacity: usize) -> Self {
+        Position {
+            hands: [Pile::with_capacity(capacity), Pile::with_capacity(capacity)],
+            won: [Pile::with_capacity(capacity), Pile::with_capacity(capacity)],
+            table: [Vec::with_capacity(capacity), Vec::with_capacity(capacity)],
+            levels: Vec::with_capacity(capacity),
+            spare: Vec::with_capacity(capacity),
+            positions: Vec::with_capacity(capacity),
+            taken: Vec::with_capacity(capacity),
+            coins: CoinFlips::default(),
+            wars: 0,
+            deepest: 0,
+            at_cap: (0, 0),
+        }
+    }
+
+    fn reset(&mut self) {
+        for p in 0..2 {
+            self.hands[p].clear();
+            self.won[p].clear();
+        }
+        self.coins.reset();
+        self.wars = 0;
+        self.deepest = 0;
+        self.at_cap = (0, 0);
+    }
+
+    fn set_hands(&mut self, hands: [&[Card]; 2]) {
+        self.reset();
+        for (pile, cards) in self.hands.iter_mut().zip(hands) {
+            cards.iter().for_each(|&c| pile.push_bottom(c));
+        }
+    }
+
+    /// Deals a new game from `rng`.
+    fn deal<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) {
+        self.reset();
+        let n = war.deck.len();
+        let half = n / 2;
+        match war.rules.deal {
+            DealOrder::Shuffled => {
+                self.spare.clear();
+                self.spare.extend_from_slice(&war.deck);
+                shuffle(rng, &mut self.spare);
+                for (i, &c) in self.spare.iter().enumerate() {
+                    self.hands[usize::from(i >= half)].push_bottom(c);
+                }
+            }
+            DealOrder::Bryer => {
+                // `sample(n, n/2)`: a partial Fisher–Yates over deck positions gives player 1
+                // a uniformly random ordered half; player 2 keeps the rest in deck order.
+                self.positions.clear();
+                self.positions.extend(0..n as u16);
+                self.taken.clear();
+                self.taken.resize(n, false);
+                for i in 0..half {
+                    let j = i + bounded(rng, (n - i) as u32) as usize;
+                    self.positions.swap(i, j);
+                    let k = usize::from(self.positions[i]);
+                    self.taken[k] = true;
+                    self.hands[0].push_bottom(war.deck[k]);
+                }
+                for (k, &c) in war.deck.iter().enumerate() {
+                    if !self.taken[k] {
+                        self.hands[1].push_bottom(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes both hands' fingerprints (after a deal made without hashing).
+    fn rehash(&mut self, hp: &HashPowers) {
+        self.hands[0].rehash(hp);
+        self.hands[1].rehash(hp);
+    }
+
+    /// Cards player `p` holds (hand and won pile).
+    #[inline]
+    fn holding(&self, p: usize) -> usize {
+        self.hands[p].len() + self.won[p].len()
+    }
+
+    /// Player `p`'s next card; with a won pile, an empty hand is first refilled from it.
+    #[inline]
+    fn draw<R: RngCore + ?Sized, const H: bool>(
+        &mut self,
+        war: &War,
+        p: usize,
+        rng: &mut R,
+    ) -> Card {
+        if H {
+            return self.hands[p].pop_top_hashed(&war.powers);
+        }
+        if self.hands[p].is_empty() {
+            self.refill(p, rng);
+        }
+        self.hands[p].pop_top()
+    }
+
+    /// Shuffles player `p`'s won pile into their empty hand.
+    fn refill<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) {
+        self.spare.clear();
+        self.spare.extend(self.won[p].iter());
+        self.won[p].clear();
+        shuffle(rng, &mut self.spare);
+        for &c in &self.spare {
+            self.hands[p].push_bottom(c);
+        }
+    }
+
+    /// Gives card `c` to player `p`: under the hand, or onto the won pile.
+    #[inline]
+    fn gain<const H: bool>(&mut self, war: &War, p: usize, c: Card) {
+        if H {
+            self.hands[p].push_bottom_hashed(c, &war.powers);
+        } else if war.rules.pickup == Pickup::WonPile {
+            self.won[p].push_bottom(c);
+        } else {
+            self.hands[p].push_bottom(c);
+        }
+    }
+
+    /// Plays one round; returns the outcome if it decided the game.
+    ///
+    /// `H`: keep the hands' fingerprints (loop detection; deterministic pickups only).
+    /// `T`: always take the general path, which leaves the round's cards in `table` for a trace.
+    #[inline]
+    fn round<R: RngCore + ?Sized, const H: bool, const T: bool>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+    ) -> Option<Outcome> {
+        let a = self.draw::<R, H>(war, 0, rng);
+        let b = self.draw::<R, H>(war, 1, rng);
+        if a != b && !T {
+            // A plain battle, the common case: no table needed.
+            let w = usize::from(b > a);
+            let (cw, cl) = if w == 0 { (a, b) } else { (b, a) };
+            let (first, second) = match war.rules.pickup {
+                Pickup::WinnerFirst | Pickup::Bryer => (cw, cl),
+                Pickup::LoserFirst => (cl, cw),
+                Pickup::P1First | Pickup::Table | Pickup::WonPile => (a, b),
+                Pickup::Shuffled => {
+                    if self.coins.flip(rng) {
+                        (cw, cl)
+                    } else {
+                        (cl, cw)
+                    }
+                }
+            };
+            self.gain::<H>(war, w, first);
+            self.gain::<H>(war, w, second);
+            return (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8));
+        }
+        self.battle::<R, H>(war, rng, a, b)
+    }
+
+    /// The general round: a battle whose cards go on the table, with any wars it starts.
+    #[inline(never)]
+    fn battle<R: RngCore + ?Sized, const H: bool>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        mut a: Card,
+        mut b: Card,
+    ) -> Option<Outcome> {
+        let k = war.rules.war_down as usize;
+        self.table[0].clear();
+        self.table[1].clear();
+        self.levels.clear();
+        self.table[0].push(a);
+        self.table[1].push(b);
+        let mut depth = 0;
+        while a == b {
+            depth += 1;
+            self.wars += 1;
+            let (h0, h1) = (self.holding(0), self.holding(1));
+            let (d0, d1) = match war.rules.short_war {
+                ShortWar::Lose | ShortWar::Bryer => {
+                    let (short0, short1) = (h0 < k + 1, h1 < k + 1);
+                    if short0 || short1 {
+                        let winner = match (short0, short1, war.rules.short_war) {
+                            (true, true, ShortWar::Lose) => None,
+                            (true, _, _) => Some(1),
+                            _ => Some(0),
+                        };
+                        return Some(self.end_mid_war(winner, depth));
+                    }
+                    (k, k)
+                }
+                ShortWar::LastCard => {
+                    if h0 == 0 || h1 == 0 {
+                        let winner = match (h0, h1) {
+                            (0, 0) => None,
+                            (0, _) => Some(1),
+                            _ => Some(0),
+                        };
+                        return Some(self.end_mid_war(winner, depth));
+                    }
+                    (k.min(h0 - 1), k.min(h1 - 1))
+                }
+            };
+            for _ in 0..d0 {
+                let c = self.draw::<R, H>(war, 0, rng);
+                self.table[0].push(c);
+            }
+            for _ in 0..d1 {
+                let c = self.draw::<R, H>(war, 1, rng);
+                self.table[1].push(c);
+            }
+            self.levels.push([self.table[0].len(), self.table[1].len()]);
+            a = self.draw::<R, H>(war, 0, rng);
+            b = self.draw::<R, H>(war, 1, rng);
+            self.table[0].push(a);
+            self.table[1].push(b);
+        }
+        self.deepest = self.deepest.max(depth);
+        let w = usize::from(b > a);
+        self.collect::<R, H>(war, rng, w);
+        (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8))
+    }
+
+    /// Ends the game in the middle of a war; the table goes to the winner (back to its owners
+    /// on a draw), so the final position still holds every card.
+    fn end_mid_war(&mut self, winner: Option<usize>, depth: u32) -> Outcome {
+        self.deepest = self.deepest.max(depth);
+        for p in 0..2 {
+            let to = winner.unwrap_or(p);
+            for i in 0..self.table[p].len() {
+                let c = self.table[p][i];
+                self.hands[to].push_bottom(c);
+            }
+        }
+        match winner {
+            Some(w) => Outcome::Player(w as u8),
+            None => Outcome::Draw,
+        }
+    }
+
+    /// Puts the table under the hand of winner `w` in the pickup's order.
+    fn collect<R: RngCore + ?Sized, const H: bool>(&mut self, war: &War, rng: &mut R, w: usize) {
+        let l = 1 - w;
+        let table = std::mem::take(&mut self.table);
+        match war.rules.pickup {
+            Pickup::P1First | Pickup::WonPile => {
+                table
+                    .iter()
+                    .flatten()
+                    .for_each(|&c| self.gain::<H>(war, w, c));
+            }
+            Pickup::WinnerFirst => {
+                let order = table[w].iter().chain(&table[l]);
+                order.for_each(|&c| self.gain::<H>(war, w, c));
+            }
+            Pickup::LoserFirst => {
+                let order = table[l].iter().chain(&table[w]);
+                order.for_each(|&c| self.gain::<H>(war, w, c));
+            }
+            Pickup::Table => {
+                for level in 0..=self.levels.len() {
+                    let [s0, e0] = self.level_span(&table, 0, level);
+                    let [s1, e1] = self.level_span(&table, 1, level);
+                    for i in 0..(e0 - s0).max(e1 - s1) {
+                        if s0 + i < e0 {
+                            self.gain::<H>(war, w, table[0][s0 + i]);
+                        }
+                        if s1 + i < e1 {
+                            self.gain::<H>(war, w, table[1][s1 + i]);
+                        }
+                    }
+                }
+            }
+            Pickup::Bryer => {
+                // The R program: winner's then loser's deciding card, then the set-aside cards
+                // of each war level from the innermost out, player 1's then player 2's.
+                self.gain::<H>(war, w, *table[w].last().unwrap_or(&0));
+                self.gain::<H>(war, w, *table[l].last().unwrap_or(&0));
+                for level in (0..self.levels.len()).rev() {
+                    for p in 0..2 {
+                        let [s, e] = self.level_span(&table, p, level);
+                        table[p][s..e]
+                            .iter()
+                            .for_each(|&c| self.gain::<H>(war, w, c));
+                    }
+                }
+            }
+            Pickup::Shuffled if self.levels.is_empty() => {
+                // Two cards: the same coin flip as the fast path in `round`, so a traced replay
+                // (which always comes here) draws exactly what the simulation drew.
+                let (cw, cl) = (table[w][0], table[l][0]);
+                let (first, second) = if self.coins.flip(rng) {
+                    (cw, cl)
+                } else {
+                    (cl, cw)
+                };
+                self.gain::<H>(war, w, first);
+                self.gain::<H>(war, w, second);
+            }
+            Pickup::Shuffled => {
+                self.spare.clear();
+                self.spare.extend(table.iter().flatten());
+                shuffle(rng, &mut self.spare);
+                for i in 0..self.spare.len() {
+                    let c = self.spare[i];
+                    self.gain::<H>(war, w, c);
+                }
+            }
+        }
+        self.table = table;
+    }
+
+    /// The span `[start, end)` of `table[p]` laid at war level `level` (0 = the first battle;
+    /// the last level is the deciding battle's single card).
+    fn level_span(&self, table: &[Vec<Card>; 2], p: usize, level: usize) -> [usize; 2] {
+        let start = if level == 0 {
+            0
+        } else {
+            self.levels[level - 1][p]
+        };
+        let end = self.levels.get(level).map_or(table[p].len(), |l| l[p]);
+        [start, end]
+    }
+
+    /// The game's result once it has ended as `ending`.
+    fn result(&self, ending: Ending, max_rounds: u64) -> GameResult {
+        let (rounds, outcome, cycle, (wars, deepest)) = match ending {
+            Ending::Ended { rounds, outcome } => (rounds, outcome, None, (self.wars, self.deepest)),
+            Ending::Loop(c) => (
+                c.loop_from + c.cycle_len,
+                Outcome::Loop,
+                Some(c),
+                (self.wars, self.deepest),
+            ),
+            Ending::Capped => (max_rounds, Outcome::Capped, None::<Cycle>, self.at_cap),
+        };
+        GameResult {
+            rounds,
+            outcome,
+            wars,
+            deepest_war: deepest,
+            cycle,
+        }
+    }
+
+    /// One line of `play war --trace` for the round just played (general path).
+    fn trace_line(&self, round: u64, ended: Option<Outcome>) -> String {
+        let mut line = format!("{round:>6}  ");
+        for p in 0..2 {
+            let _ = write!(line, "p{}:", p + 1);
+            for level in 0..=self.levels.len() {
+                let [s, e] = self.level_span(&self.table, p, level);
+                let cards = &self.table[p][s..e];
+                if let Some((up, down)) = cards.split_first() {
+                    let _ = write!(line, " {up}");
+                    if !down.is_empty() {
+                        let _ = write!(line, " ({})", cards_text(down.iter().copied()));
+                    }
+                }
+            }
+            line.push_str("  ");
+        }
+        let depth = self.levels.len();
+        if depth > 0 {
+            let _ = write!(line, "war×{depth}  ");
+        }
+        let (a, b) = (self.table[0].last(), self.table[1].last());
+        if a != b {
+            let taken = self.table[0].len() + self.table[1].len();
+            let _ = write!(line, "-> p{} takes {taken}  ", if b > a { 2 } else { 1 });
+        }
+        match ended {
+            Some(o) => {
+                let _ = write!(line, "game over: {}", o.name());
+            }
+            None => {
+                let _ = write!(line, "[{} | {}]", self.holding(0), self.holding(1));
+            }
+        }
+        line
+    }
+}

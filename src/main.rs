@@ -1,0 +1,62 @@
+//! The `warsim` binary: parse, run, and map errors to exit codes (0 ok, 1 failure, 2 bad usage).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::Parser;
+use warsim::cli::{run, Cli};
+use warsim::error::UsageError;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            let code = if e.downcast_ref::<UsageError>().is_some() {
+                2
+            } else {
+                1
+            };
+            let _ = writeln!(io::stderr(), "error: {e:#}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Help and version print in full; every usage error becomes its first line (exit 2).
+fn clap_exit(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            let _ = writeln!(io::stderr(), "error: a command is missing here; see --help");
+            ExitCode::from(2)
+        }
+        _ => {
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: bad usage");
+            let _ = writeln!(io::stderr(), "{line}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed stdout (`warsim ... | head`) is not a failure.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,92 @@
+//! The CSV files: `histogram.csv`, `summary.csv`, `cycles.csv`, each serialised to bytes.
+
+use anyhow::Result;
+
+use super::report::Report;
+use crate::stats::summary::QUANTILES;
+
+fn finish(wtr: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
+    // `into_inner` flushes and reports errors that the writer's `Drop` would swallow.
+    Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// `rounds,count,<outcome>...`: one row per round count that occurred, ascending, with the
+/// games of each shown outcome.
+pub fn histogram(r: &Report) -> Result<Vec<u8>> {
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    let players = r.tally.players;
+    let mut header = vec!["rounds".to_string(), "count".to_string()];
+    header.extend(r.outcomes.iter().map(|(o, _)| o.name()));
+    wtr.write_record(&header)?;
+    for (rounds, counts) in r.tally.rounds.rows() {
+        let mut row = vec![rounds.to_string(), counts.iter().sum::<u64>().to_string()];
+        row.extend(
+            r.outcomes
+                .iter()
+                .map(|(o, _)| counts[o.slot(players)].to_string()),
+        );
+        wtr.write_record(&row)?;
+    }
+    finish(wtr)
+}
+
+/// `cycle_len,count`: looping games per cycle length.
+pub fn cycles(r: &Report) -> Result<Vec<u8>> {
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(["cycle_len", "count"])?;
+    for (len, n) in &r.tally.cycles {
+        wtr.write_record([len.to_string(), n.to_string()])?;
+    }
+    finish(wtr)
+}
+
+/// One header row and one data row of the scalar statistics.
+pub fn summary(r: &Report) -> Result<Vec<u8>> {
+    let mut cols: Vec<(String, String)> = vec![
+        ("game".into(), r.info.game.clone()),
+        ("description".into(), r.info.description.clone()),
+        ("games".into(), r.games().to_string()),
+        ("seed".into(), r.info.seed.to_string()),
+    ];
+    if let Some(d) = &r.rounds {
+        cols.extend([
+            ("mean".into(), d.mean.to_string()),
+            ("sd".into(), d.sd.to_string()),
+            ("sem".into(), d.sem.to_string()),
+            ("ci95_lo".into(), d.ci95[0].to_string()),
+            ("ci95_hi".into(), d.ci95[1].to_string()),
+            ("median".into(), d.median.to_string()),
+            ("min".into(), d.min.to_string()),
+            ("max".into(), d.max.to_string()),
+        ]);
+        for (k, _, _) in QUANTILES {
+            cols.push((k.into(), d.quantiles[k].to_string()));
+        }
+    }
+    for (o, n) in &r.outcomes {
+        cols.push((o.name(), n.to_string()));
+    }
+    if let Some((_, i)) = r.tally.longest {
+        cols.push(("longest_game".into(), i.to_string()));
+    }
+    if r.info.counts_wars {
+        cols.push(("wars_mean".into(), r.wars_mean().to_string()));
+        for (d, n) in r.tally.deepest.iter().enumerate() {
+            cols.push((format!("deepest_war_{d}"), n.to_string()));
+        }
+    }
+    if r.info.detects_loops {
+        let s = r.share(crate::games::Outcome::Loop);
+        cols.push(("loop_share".into(), s.share.to_string()));
+        cols.push(("loop_ci95_lo".into(), s.ci95[0].to_string()));
+        cols.push(("loop_ci95_hi".into(), s.ci95[1].to_string()));
+        if let Some(f) = &r.finished {
+            cols.push(("finished_mean".into(), f.mean.to_string()));
+            cols.push(("finished_median".into(), f.median.to_string()));
+        }
+    }
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(cols.iter().map(|c| &c.0))?;
+    wtr.write_record(cols.iter().map(|c| &c.1))?;
+    finish(wtr)
+}

@@ -1,0 +1,19 @@
+//! The progress bar: on stderr, only when stderr is a terminal, advanced once per chunk.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A progress bar over `games` games, hidden unless stderr is a terminal.
+pub fn bar(games: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games ({per_sec}, eta {eta})",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

@@ -1,0 +1,219 @@
+//! Exact loop detection for games that are deterministic after the deal (Brent's algorithm).
+//!
+//! Brent's algorithm keeps one saved state and compares the running game with it after every
+//! round, so it needs constant memory (three copies of the state) whatever the length of the
+//! cycle, and it finds the *first* repetition exactly: `loop_from` (μ) and `cycle_len` (λ) are
+//! the smallest values with state(μ + λ) = state(μ). Equality is decided on full states (the
+//! fingerprint a state keeps only makes unequal states fast to reject), so there are no false
+//! positives.
+
+use crate::games::{Cycle, Outcome};
+
+/// A game whose next state depends on its current state alone.
+pub trait Deterministic {
+    /// What a round needs besides the state (the rules, say), shared by all copies.
+    type Context: ?Sized;
+    /// Plays one round; returns the outcome if the game ended in it.
+    fn step(&mut self, ctx: &Self::Context) -> Option<Outcome>;
+    /// Whether the two states are equal (full comparison).
+    fn same_state(&self, other: &Self) -> bool;
+    /// Makes `self` a copy of `other` without allocating.
+    fn copy_from(&mut self, other: &Self);
+    /// Called once on the running game when it has played `max_rounds` rounds, so it can keep
+    /// its per-game tallies as they were at the cap (the detector may play on beyond it).
+    fn mark_cap(&mut self) {}
+}
+
+/// How a game under loop detection ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The game was decided in round `rounds`.
+    Ended {
+        /// The deciding round.
+        rounds: u64,
+        /// Its outcome.
+        outcome: Outcome,
+    },
+    /// The state after `loop_from + cycle_len` rounds equals the state after `loop_from`.
+    Loop(Cycle),
+    /// Neither an ending nor a repetition within `max_rounds` rounds.
+    Capped,
+}
+
+/// Plays `hare` (which must equal `initial`) to its end, its first repeated state or the cap.
+///
+/// `max_rounds` bounds the rounds of the game, not the detector's work: a repetition at round
+/// μ + λ ≤ `max_rounds` is reported as a loop even though Brent's search may step up to about
+/// 3(μ + λ) rounds to see it, and the search for μ replays up to μ + λ more rounds.
+///
+/// After a [`Ending::Loop`], `hare` holds the state after exactly μ + λ rounds played from
+/// `initial`, so its per-game tallies cover the counted rounds only.
+pub fn run_detecting<M: Deterministic>(
+    ctx: &M::Context,
+    hare: &mut M,
+    tortoise: &mut M,
+    initial: &M,
+    max_rounds: u64,
+) -> Ending {
+    // Brent: the tortoise waits at rounds 2^k − 1; the hare runs up to 2^k rounds past it.
+    // A repetition (μ, λ) is seen by round 2·max(μ + 1, λ) − 1 + λ ≤ 3(μ + λ) + 1.
+    let limit = max_rounds.saturating_mul(3).saturating_add(2);
+    tortoise.copy_from(hare);
+    let (mut power, mut lam, mut steps) = (1u64, 0u64, 0u64);
+    let cycle_len = loop {
+        let ended = hare.step(ctx);
+        steps += 1;
+        if steps == max_rounds {
+            hare.mark_cap();
+        }
+        if let Some(outcome) = ended {
+            return if steps <= max_rounds {
+                Ending::Ended {
+                    rounds: steps,
+                    outcome,
+                }
+            } else {
+                Ending::Capped
+            };
+        }
+        lam += 1;
+        if hare.same_state(tortoise) {
+            break lam;
+        }
+        if steps >= limit {
+            return Ending::Capped;
+        }
+        if lam == power {
+            tortoise.copy_from(hare);
+            power *= 2;
+            lam = 0;
+        }
+    };
+    // μ: start both from the initial state, the hare λ rounds ahead, and step together.
+    tortoise.copy_from(initial);
+    hare.copy_from(initial);
+    for _ in 0..cycle_len {
+        hare.step(ctx);
+    }
+    let mut loop_from = 0;
+    while !hare.same_state(tortoise) {
+        tortoise.step(ctx);
+        hare.step(ctx);
+        loop_from += 1;
+    }
+    if loop_from + cycle_len > max_rounds {
+        Ending::Capped
+    } else {
+        Ending::Loop(Cycle {
+            loop_from,
+            cycle_len,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A walk on 0..n that follows a fixed successor table, ending at `n` if it reaches it.
+    #[derive(Clone)]
+    struct Walk<'a> {
+        next: &'a [usize],
+        at: usize,
+        capped_at: Option<usize>,
+    }
+
+    impl Deterministic for Walk<'_> {
+        type Context = ();
+        fn step(&mut self, _: &()) -> Option<Outcome> {
+            self.at = self.next[self.at];
+            (self.at == self.next.len()).then_some(Outcome::Player(0))
+        }
+        fn same_state(&self, other: &Self) -> bool {
+            self.at == other.at
+        }
+        fn copy_from(&mut self, other: &Self) {
+            self.at = other.at;
+        }
+        fn mark_cap(&mut self) {
+            self.capped_at = Some(self.at);
+        }
+    }
+
+    /// The reference: remember every state, stop at the first one seen twice.
+    fn brute_force(next: &[usize], max_rounds: u64) -> Ending {
+        let mut seen = vec![None; next.len()];
+        let mut at = 0;
+        seen[0] = Some(0u64);
+        for round in 1..=max_rounds {
+            at = next[at];
+            if at == next.len() {
+                return Ending::Ended {
+                    rounds: round,
+                    outcome: Outcome::Player(0),
+                };
+            }
+            if let Some(first) = seen[at] {
+                return Ending::Loop(Cycle {
+                    loop_from: first,
+                    cycle_len: round - first,
+                });
+            }
+            seen[at] = Some(round);
+        }
+        Ending::Capped
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_every_small_successor_table() {
+        // Every function from 0..4 to 0..=4 (4 = the game ends): 5^4 tables, several caps.
+        for code in 0..5usize.pow(4) {
+            let next: Vec<usize> = (0..4).map(|i| code / 5usize.pow(i) % 5).collect();
+            for max_rounds in [1, 2, 3, 4, 5, 10] {
+                let start = Walk {
+                    next: &next,
+                    at: 0,
+                    capped_at: None,
+                };
+                let (mut hare, mut tortoise) = (start.clone(), start.clone());
+                let got = run_detecting(&(), &mut hare, &mut tortoise, &start, max_rounds);
+                assert_eq!(
+                    got,
+                    brute_force(&next, max_rounds),
+                    "{next:?} cap {max_rounds}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn finds_long_cycles_after_long_tails() {
+        // A tail of 1,000 states into a cycle of 150,000.
+        let (tail, cycle) = (1_000usize, 150_000usize);
+        let n = tail + cycle;
+        let next: Vec<usize> = (0..n)
+            .map(|i| if i + 1 < n { i + 1 } else { tail })
+            .collect();
+        let start = Walk {
+            next: &next,
+            at: 0,
+            capped_at: None,
+        };
+        let (mut hare, mut tortoise) = (start.clone(), start.clone());
+        let got = run_detecting(&(), &mut hare, &mut tortoise, &start, 10_000_000);
+        let want = Cycle {
+            loop_from: tail as u64,
+            cycle_len: cycle as u64,
+        };
+        assert_eq!(got, Ending::Loop(want));
+        assert_eq!(hare.at, tail, "hare ends at the state after μ + λ rounds");
+        // One round short of the repetition is a cap, not a loop.
+        let (mut hare, mut tortoise) = (start.clone(), start.clone());
+        let cap = (tail + cycle - 1) as u64;
+        assert_eq!(
+            run_detecting(&(), &mut hare, &mut tortoise, &start, cap),
+            Ending::Capped
+        );
+        assert_eq!(hare.capped_at, Some(tail + cycle - 1));
+    }
+}

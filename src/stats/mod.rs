@@ -1,0 +1,4 @@
+//! Exact tallies and the statistics computed from them.
+
+pub mod histogram;
+pub mod summary;

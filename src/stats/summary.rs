@@ -1,0 +1,177 @@
+//! Statistics computed once, from exact counts: nothing here is accumulated in floating point
+//! across games, so a statistic cannot depend on the order in which parts of a run were merged.
+
+use serde::Serialize;
+
+/// The quantiles reported besides the median, as (JSON key, numerator, denominator).
+pub const QUANTILES: [(&str, u64, u64); 7] = [
+    ("p1", 1, 100),
+    ("p5", 5, 100),
+    ("p25", 25, 100),
+    ("p75", 75, 100),
+    ("p95", 95, 100),
+    ("p99", 99, 100),
+    ("p99.9", 999, 1000),
+];
+
+/// Summary statistics of a distribution of whole numbers given as (value, count) pairs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Distribution {
+    /// Number of observations.
+    pub n: u64,
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Standard deviation, denominator n − 1 (0 for a single observation).
+    pub sd: f64,
+    /// Standard error of the mean, sd / √n.
+    pub sem: f64,
+    /// 95% interval of the mean, mean ± 1.96·sem.
+    pub ci95: [f64; 2],
+    /// Nearest-rank median.
+    pub median: u64,
+    /// Smallest value.
+    pub min: u64,
+    /// Largest value.
+    pub max: u64,
+    /// Nearest-rank quantiles keyed as in [`QUANTILES`].
+    pub quantiles: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The nearest-rank quantile `num/den` of `counts` (ascending values): the smallest value whose
+/// cumulative count reaches `num/den · n`, as R's `quantile(type = 1)`. Exact integer arithmetic.
+pub fn nearest_rank(counts: &[(u64, u64)], num: u64, den: u64) -> u64 {
+    let n: u64 = counts.iter().map(|c| c.1).sum();
+    let target = u128::from(num) * u128::from(n);
+    let mut cum = 0u128;
+    for &(v, c) in counts {
+        cum += u128::from(c);
+        if cum * u128::from(den) >= target {
+            return v;
+        }
+    }
+    counts.last().map_or(0, |c| c.0)
+}
+
+impl Distribution {
+    /// The statistics of `counts`: (value, count) pairs in ascending value order, counts > 0.
+    /// Returns `None` for an empty distribution.
+    ///
+    /// The sums Σc·v and Σc·v² are exact (u128); the variance is formed as
+    /// (n·Σv² − (Σv)²) / (n(n − 1)) in integers before the one division in floating point.
+    pub fn from_counts(counts: &[(u64, u64)]) -> Option<Distribution> {
+        let n: u64 = counts.iter().map(|c| c.1).sum();
+        if n == 0 {
+            return None;
+        }
+        let (mut s1, mut s2) = (0u128, 0u128);
+        for &(v, c) in counts {
+            let (v, c) = (u128::from(v), u128::from(c));
+            s1 += v * c;
+            s2 += v * v * c;
+        }
+        let nn = u128::from(n);
+        let mean = s1 as f64 / n as f64;
+        let var = if n < 2 {
+            0.0
+        } else {
+            match nn.checked_mul(s2) {
+                Some(ns2) => (ns2 - s1 * s1) as f64 / (n as f64 * (n - 1) as f64),
+                None => (s2 as f64 - s1 as f64 * mean) / (n - 1) as f64,
+            }
+        };
+        let sd = var.max(0.0).sqrt();
+        let sem = sd / (n as f64).sqrt();
+        let quantiles = QUANTILES
+            .iter()
+            .map(|&(k, num, den)| (k.to_string(), nearest_rank(counts, num, den).into()))
+            .collect();
+        Some(Distribution {
+            n,
+            mean,
+            sd,
+            sem,
+            ci95: [mean - 1.96 * sem, mean + 1.96 * sem],
+            median: nearest_rank(counts, 1, 2),
+            min: counts[0].0,
+            max: counts[counts.len() - 1].0,
+            quantiles,
+        })
+    }
+}
+
+/// A share k/n with its 95% Wilson score interval, which stays inside [0, 1] and is honest
+/// when k is 0 or n (where mean ± 1.96·se would claim no uncertainty at all).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Share {
+    /// Number of games with the property.
+    pub count: u64,
+    /// count / n.
+    pub share: f64,
+    /// 95% Wilson interval of the share.
+    pub ci95: [f64; 2],
+}
+
+impl Share {
+    /// The share `k` of `n` (n > 0).
+    pub fn new(k: u64, n: u64) -> Share {
+        let (kf, nf) = (k as f64, n as f64);
+        let p = kf / nf;
+        let z = 1.96f64;
+        let denom = 1.0 + z * z / nf;
+        let centre = (p + z * z / (2.0 * nf)) / denom;
+        let half = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / denom;
+        Share {
+            count: k,
+            share: p,
+            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_hand_computed_values() {
+        // Values 1, 2, 2, 3, 10.
+        let d = Distribution::from_counts(&[(1, 1), (2, 2), (3, 1), (10, 1)]).unwrap();
+        assert_eq!(d.n, 5);
+        assert_eq!(d.mean, 3.6);
+        // Σ(v − 3.6)² = 6.76 + 2.56 + 2.56 + 0.36 + 40.96 = 53.2; / 4 = 13.3.
+        assert!((d.sd - 13.3f64.sqrt()).abs() < 1e-12);
+        assert!((d.sem - d.sd / 5f64.sqrt()).abs() < 1e-15);
+        assert_eq!((d.min, d.median, d.max), (1, 2, 10));
+        // R: quantile(c(1,2,2,3,10), c(.01,.25,.75,.999), type = 1) gives 1 2 3 10.
+        assert_eq!(d.quantiles["p1"], 1);
+        assert_eq!(d.quantiles["p25"], 2);
+        assert_eq!(d.quantiles["p75"], 3);
+        assert_eq!(d.quantiles["p99.9"], 10);
+    }
+
+    #[test]
+    fn nearest_rank_is_exact_at_the_boundary() {
+        // 1,000 values 1..=1000, one each: p99.9 = 999 exactly (cumulative 999 reaches 999).
+        let counts: Vec<(u64, u64)> = (1..=1000).map(|v| (v, 1)).collect();
+        assert_eq!(nearest_rank(&counts, 999, 1000), 999);
+        assert_eq!(nearest_rank(&counts, 1, 2), 500);
+        // Even n: R's type-1 median is the lower middle value.
+        assert_eq!(nearest_rank(&[(4, 1), (9, 1)], 1, 2), 4);
+    }
+
+    #[test]
+    fn single_value_has_zero_spread() {
+        let d = Distribution::from_counts(&[(7, 3)]).unwrap();
+        assert_eq!((d.mean, d.sd, d.median), (7.0, 0.0, 7));
+        assert!(Distribution::from_counts(&[]).is_none());
+    }
+
+    #[test]
+    fn wilson_interval_contains_the_share_and_is_positive_at_zero() {
+        let s = Share::new(0, 1000);
+        assert_eq!(s.ci95[0], 0.0);
+        assert!(s.ci95[1] > 0.003 && s.ci95[1] < 0.004, "{:?}", s.ci95);
+        let s = Share::new(500, 1000);
+        assert!((s.ci95[0] - 0.469).abs() < 1e-3 && (s.ci95[1] - 0.531).abs() < 1e-3);
+    }
+}
