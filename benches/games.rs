@@ -1,1 +1,70 @@
-fn main() {}
+//! Criterion benches of the rules cores: one game at a time on one thread, reported per game
+//! and per round (throughput in rounds/s; ns per round = 1e9 / that).
+//!
+//! Run: `cargo bench --bench games`. Whole-run throughput on all cores: `scripts/bench.sh`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use warsim::games::war::{DetectLoops, Pickup, Preset, War, WarOptions, WarRules};
+use warsim::games::Game;
+use warsim::sim::rng::game_rng;
+
+fn war(options: WarOptions) -> War {
+    War::new(WarRules::try_from(&options).expect("valid rules"))
+}
+
+/// Mean rounds per game over the first `n` games of seed 0, for per-round throughput.
+fn mean_rounds<G: Game>(game: &G, n: u64) -> f64 {
+    let mut s = game.scratch();
+    (0..n)
+        .map(|i| game.play(&mut game_rng(0, i), &mut s).rounds)
+        .sum::<u64>() as f64
+        / n as f64
+}
+
+fn bench_game<G: Game>(c: &mut Criterion, group: &str, name: &str, game: &G) {
+    let rounds = mean_rounds(game, 10_000);
+    let mut g = c.benchmark_group(group);
+    for (unit, elements) in [("game", 1), ("round", rounds.round() as u64)] {
+        g.throughput(Throughput::Elements(elements));
+        let mut s = game.scratch();
+        let mut i = 0u64;
+        g.bench_function(BenchmarkId::new(name, unit), |b| {
+            b.iter(|| {
+                i += 1;
+                game.play(&mut game_rng(0, i), &mut s)
+            })
+        });
+    }
+    g.finish();
+}
+
+fn presets(c: &mut Criterion) {
+    for preset in [Preset::Classic, Preset::Bryer] {
+        let game = war(WarOptions {
+            preset: Some(preset),
+            ..Default::default()
+        });
+        bench_game(c, "war", &format!("{preset:?}").to_lowercase(), &game);
+    }
+}
+
+/// The cost of exact loop detection: the same deterministic rule set with and without it.
+fn loop_detection(c: &mut Criterion) {
+    for detect in [DetectLoops::Off, DetectLoops::On] {
+        let game = war(WarOptions {
+            pickup: Some(Pickup::WinnerFirst),
+            detect_loops: Some(detect),
+            max_rounds: Some(100_000),
+            ..Default::default()
+        });
+        bench_game(
+            c,
+            "war-winner-first",
+            &format!("detect-{detect:?}").to_lowercase(),
+            &game,
+        );
+    }
+}
+
+criterion_group!(benches, presets, loop_detection);
+criterion_main!(benches);

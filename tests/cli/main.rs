@@ -1,0 +1,5 @@
+//! The command line as a user runs it: the built binary, real files, exit codes.
+
+mod util;
+
+mod war;

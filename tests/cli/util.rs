@@ -1,0 +1,74 @@
+//! Running the built binary in a scratch directory of its own.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A directory removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "warsim-test-{}-{name}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `warsim ARGS` with no stdin.
+pub fn warsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs and requires success; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let out = warsim(args);
+    assert!(
+        out.status.success(),
+        "warsim {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs and requires exit `code` with exactly one line on stderr; returns that line.
+pub fn fails(code: i32, args: &[&str]) -> String {
+    let out = warsim(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "warsim {args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "warsim {args:?}: stderr {err:?}"
+    );
+    assert!(out.stdout.is_empty(), "warsim {args:?} printed on stdout");
+    err
+}
+
+pub fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name))
+        .unwrap_or_else(|e| panic!("{}/{name}: {e}", dir.display()))
+}
+
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("valid JSON")
+}

@@ -1,0 +1,335 @@
+//! `simulate war`, `merge` and `play war`.
+
+use crate::util::{fails, json, ok, read, Scratch};
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn same_histogram_for_any_thread_count_and_sharding() {
+    let dir = Scratch::new("determinism");
+    let base = ["simulate", "war", "--games", "300000", "--seed", "5"];
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path(name);
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", s(&out)]);
+        ok(&args);
+        out
+    };
+    let t1 = run("t1", &["--threads", "1"]);
+    let t2 = run("t2", &["--threads", "2"]);
+    let shards: Vec<_> = (0..3)
+        .map(|k| {
+            run(
+                &format!("s{k}"),
+                &["--shard", &format!("{k}/3"), "--threads", "2"],
+            )
+        })
+        .collect();
+    let merged = dir.path("merged");
+    ok(&[
+        "merge",
+        s(&shards[2]),
+        s(&shards[0]),
+        s(&shards[1]),
+        "--out",
+        s(&merged),
+    ]);
+    let h1 = read(&t1, "histogram.csv");
+    assert!(h1.lines().count() > 100);
+    assert_eq!(h1, read(&t2, "histogram.csv"));
+    assert_eq!(h1, read(&merged, "histogram.csv"));
+    // Every statistic but the timings agrees too.
+    let strip = |mut v: serde_json::Value| {
+        for k in ["elapsed_s", "games_per_s", "threads", "timing"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let whole = strip(json(&read(&t1, "summary.json")));
+    assert_eq!(whole, strip(json(&read(&t2, "summary.json"))));
+    assert_eq!(whole, strip(json(&read(&merged, "summary.json"))));
+    assert_eq!(whole["games"], 300_000);
+    // Another seed, another histogram.
+    let other = dir.path("seed6");
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "300000",
+        "--seed",
+        "6",
+        "--out",
+        s(&other),
+    ]);
+    assert_ne!(h1, read(&other, "histogram.csv"));
+}
+
+#[test]
+fn json_summary_has_the_contract_keys_and_consistent_counts() {
+    let v = json(&ok(&[
+        "simulate", "war", "--rules", "bryer", "--games", "20000", "--json",
+    ]));
+    for k in [
+        "game",
+        "rules",
+        "games",
+        "seed",
+        "rounds",
+        "outcomes",
+        "longest_game",
+        "elapsed_s",
+        "games_per_s",
+        "wars",
+    ] {
+        assert!(v.get(k).is_some(), "no {k}");
+    }
+    assert_eq!(v["rules"]["pickup"], "bryer");
+    assert_eq!(v["rules"]["max_rounds"], 2000);
+    let r = &v["rounds"];
+    for k in [
+        "mean",
+        "sd",
+        "sem",
+        "ci95",
+        "median",
+        "min",
+        "max",
+        "quantiles",
+    ] {
+        assert!(r.get(k).is_some(), "no rounds.{k}");
+    }
+    let total: u64 = v["outcomes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 20_000);
+    let deepest: u64 = v["wars"]["deepest"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(deepest, 20_000);
+    let (mean, sem) = (r["mean"].as_f64().unwrap(), r["sem"].as_f64().unwrap());
+    assert!((r["ci95"][0].as_f64().unwrap() - (mean - 1.96 * sem)).abs() < 1e-9);
+}
+
+#[test]
+fn the_longest_game_replays_with_play_war() {
+    let v = json(&ok(&[
+        "simulate", "war", "--games", "5000", "--seed", "3", "--json",
+    ]));
+    let index = v["longest_game"].as_u64().unwrap().to_string();
+    let p = json(&ok(&[
+        "play", "war", "--seed", "3", "--game", &index, "--json",
+    ]));
+    assert_eq!(p["rounds"], v["rounds"]["max"]);
+    let trace = ok(&["play", "war", "--seed", "3", "--game", &index, "--trace"]);
+    // The deal line, one line per round, the result line.
+    assert_eq!(
+        trace.lines().count() as u64,
+        v["rounds"]["max"].as_u64().unwrap() + 2
+    );
+}
+
+#[test]
+fn play_war_reports_a_loop_with_its_cycle() {
+    let p = json(&ok(&[
+        "play", "war", "--pickup", "p1-first", "--seed", "3", "--game", "0", "--json",
+    ]));
+    assert_eq!(p["outcome"], "loop");
+    assert_eq!(
+        (p["loop_from"].as_u64(), p["cycle_len"].as_u64()),
+        (Some(482), Some(2080))
+    );
+    assert_eq!(p["rounds"], 482 + 2080);
+    assert_eq!(p["players"], serde_json::json!([1, 2]));
+    let d = json(&ok(&[
+        "play", "war", "--ranks", "4", "--suits", "1", "--pickup", "p1-first", "--deal", "1 3/4 2",
+        "--json",
+    ]));
+    assert_eq!(
+        (d["outcome"].as_str(), d["rounds"].as_u64()),
+        (Some("loop"), Some(6))
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_and_writes_nothing() {
+    let dir = Scratch::new("bad");
+    let out = dir.path("out");
+    let cases: &[&[&str]] = &[
+        &["simulate", "chess"],
+        &["simulate", "war", "--rules", "house"],
+        &["simulate", "war", "--games", "0"],
+        &["simulate", "war", "--games", "-5"],
+        &["simulate", "war", "--games", "many"],
+        &["simulate", "war", "--seed", "-1"],
+        &["simulate", "war", "--threads", "0"],
+        &["simulate", "war", "--shard", "3/3"],
+        &["simulate", "war", "--shard", "1"],
+        &["simulate", "war", "--games", "2", "--shard", "0/3"],
+        &["simulate", "war", "--ranks", "13", "--suits", "3"],
+        &["simulate", "war", "--ranks", "0"],
+        &["simulate", "war", "--suits", "0"],
+        &["simulate", "war", "--max-rounds", "0"],
+        &[
+            "simulate",
+            "war",
+            "--detect-loops",
+            "on",
+            "--pickup",
+            "shuffled",
+        ],
+        &["simulate", "war", "--pickup", "sorted"],
+        &["play", "war", "--deal", "1 2 x/3 4"],
+        &["play", "war", "--deal", "1 2 14/3 4"],
+        &["play", "war", "--deal", "1 2 3"],
+        &["play", "war", "--deal", "/3 4"],
+        &["merge", "--out", "x"],
+    ];
+    for args in cases {
+        let mut full = args.to_vec();
+        if args[0] == "simulate" {
+            full.extend_from_slice(&["--out", s(&out)]);
+            if !args.contains(&"--games") {
+                full.extend_from_slice(&["--games", "10"]);
+            }
+        }
+        let line = fails(2, &full);
+        assert!(line.starts_with("error:"), "{full:?}: {line}");
+        assert!(!out.exists(), "{full:?} wrote {}", out.display());
+    }
+}
+
+#[test]
+fn unwritable_out_exits_1_with_one_line() {
+    let dir = Scratch::new("unwritable");
+    let file = dir.path("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let under = file.join("out");
+    let line = fails(1, &["simulate", "war", "--games", "10", "--out", s(&under)]);
+    assert!(line.contains("--out"), "{line}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"x");
+}
+
+#[test]
+fn out_writes_every_file_and_no_temporary() {
+    let dir = Scratch::new("files");
+    let out = dir.path("o");
+    ok(&[
+        "simulate",
+        "war",
+        "--pickup",
+        "p1-first",
+        "--games",
+        "3000",
+        "--out",
+        s(&out),
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cycles.csv",
+            "histogram.csv",
+            "histogram.png",
+            "summary.csv",
+            "summary.json"
+        ]
+    );
+    let png = std::fs::read(out.join("histogram.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let v = json(&read(&out, "summary.json"));
+    assert!(v["loops"]["share"].as_f64().unwrap() > 0.0);
+    assert!(v["finished_rounds"]["mean"].as_f64().is_some());
+    let cycles = read(&out, "cycles.csv");
+    let looped: u64 = cycles
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(looped, v["outcomes"]["loop"].as_u64().unwrap());
+}
+
+#[test]
+fn merge_refuses_missing_duplicated_and_foreign_shards() {
+    let dir = Scratch::new("merge");
+    let shard = |name: &str, extra: &[&str]| {
+        let out = dir.path(name);
+        let mut args = vec!["simulate", "war", "--games", "3000", "--out", s(&out)];
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--seed") {
+            args.extend_from_slice(&["--seed", "1"]);
+        }
+        ok(&args);
+        out
+    };
+    let a = shard("a", &["--shard", "0/3"]);
+    let b = shard("b", &["--shard", "1/3"]);
+    let c = shard("c", &["--shard", "2/3"]);
+    let other_seed = shard("seed2", &["--shard", "2/3", "--seed", "2"]);
+    let other_rules = shard("bryer", &["--shard", "2/3", "--rules", "bryer"]);
+    let other_total = {
+        let out = dir.path("total");
+        ok(&[
+            "simulate",
+            "war",
+            "--games",
+            "3003",
+            "--seed",
+            "1",
+            "--shard",
+            "2/3",
+            "--out",
+            s(&out),
+        ]);
+        out
+    };
+    let empty = dir.path("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = dir.path("merged");
+    let refuse = |dirs: &[&std::path::Path], want: &str| {
+        let mut args: Vec<&str> = vec!["merge"];
+        args.extend(dirs.iter().map(|d| s(d)));
+        args.extend_from_slice(&["--out", s(&out)]);
+        let line = fails(2, &args);
+        assert!(line.contains(want), "{dirs:?}: {line}");
+        assert!(!out.exists());
+    };
+    refuse(&[&a, &c], "shard 1/3 missing");
+    refuse(&[&a, &b, &c, &b], "duplicates");
+    refuse(&[&a, &b, &other_seed], "seed 2");
+    refuse(&[&a, &b, &other_rules], "rules");
+    refuse(&[&a, &b, &other_total], "3003");
+    refuse(&[&a, &b, &empty], "summary.json");
+    ok(&["merge", s(&a), s(&b), s(&c), "--out", s(&out)]);
+}
+
+#[test]
+fn help_is_complete_and_exits_0() {
+    let help = ok(&["simulate", "war", "--help"]);
+    for flag in [
+        "--rules",
+        "--ranks",
+        "--suits",
+        "--war-down",
+        "--short-war",
+        "--pickup",
+        "--detect-loops",
+        "--max-rounds",
+        "--shard",
+        "--threads",
+    ] {
+        assert!(help.contains(flag), "help lacks {flag}");
+    }
+}
