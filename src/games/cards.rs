@@ -92,9 +92,65 @@ impl HashPowers {
     }
 }
 
+/// Where a pile's cards are in its ring buffer, plus its fingerprint.
+///
+/// Hot loops copy the cursors of the piles they play into local variables
+/// ([`Pile::split`]), so the compiler keeps them in registers: a store of a card through the
+/// buffer could otherwise alias a cursor field in memory and force a reload every round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    head: usize,
+    len: usize,
+    hash: u64,
+}
+
+impl Cursor {
+    /// Number of cards.
+    #[inline(always)]
+    pub fn len(self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no card.
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// Takes the top card of `buf`; with `H`, keeps the fingerprint.
+    #[inline(always)]
+    pub fn pop<const H: bool>(&mut self, buf: &[Card], hp: &HashPowers) -> Card {
+        debug_assert!(self.len > 0, "pop from an empty pile");
+        let card = buf[self.head & (buf.len() - 1)];
+        self.head = self.head.wrapping_add(1);
+        self.len -= 1;
+        if H {
+            self.hash = self
+                .hash
+                .wrapping_sub(u64::from(card))
+                .wrapping_mul(hp.inverse);
+        }
+        card
+    }
+
+    /// Puts `card` at the bottom of `buf`; with `H`, keeps the fingerprint.
+    #[inline(always)]
+    pub fn push<const H: bool>(&mut self, buf: &mut [Card], card: Card, hp: &HashPowers) {
+        debug_assert!(self.len < buf.len(), "push onto a full pile");
+        if H {
+            self.hash = self
+                .hash
+                .wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len]));
+        }
+        let mask = buf.len() - 1;
+        buf[self.head.wrapping_add(self.len) & mask] = card;
+        self.len += 1;
+    }
+}
+
 /// A pile of cards, top first, in a ring buffer of fixed capacity.
 ///
-/// With `HASHED = true` on its operations the pile keeps a polynomial fingerprint of its
+/// With `H = true` on its operations the pile keeps a polynomial fingerprint of its
 /// sequence, `Σ card_j · B^j` over positions from the top, updated in O(1) per card. Loop
 /// detection compares fingerprints first and confirms a match card by card, so the fingerprint
 /// only saves work and can never cause a false positive.
@@ -109,12 +165,16 @@ impl HashPowers {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Pile {
+    /// Power-of-two length, so positions wrap with a mask.
     buf: Box<[Card]>,
-    mask: usize,
-    head: usize,
-    len: usize,
-    hash: u64,
+    at: Cursor,
 }
+
+/// A fingerprint table for piles that are never hashed.
+static NO_POWERS: HashPowers = HashPowers {
+    powers: Vec::new(),
+    inverse: 1,
+};
 
 impl Pile {
     /// An empty pile that can hold `capacity` cards (rounded up to a power of two).
@@ -122,90 +182,84 @@ impl Pile {
         let size = capacity.max(1).next_power_of_two();
         Pile {
             buf: vec![0; size].into_boxed_slice(),
-            mask: size - 1,
-            head: 0,
-            len: 0,
-            hash: 0,
+            at: Cursor::default(),
         }
     }
 
     /// Number of cards in the pile.
-    #[inline]
+    #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len
+        self.at.len
     }
 
     /// Whether the pile has no card.
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.at.len == 0
     }
 
     /// Removes every card.
     pub fn clear(&mut self) {
-        self.head = 0;
-        self.len = 0;
-        self.hash = 0;
+        self.at = Cursor::default();
     }
 
     /// Takes the top card. Panics (in debug builds) if the pile is empty.
-    #[inline]
+    #[inline(always)]
     pub fn pop_top(&mut self) -> Card {
-        debug_assert!(self.len > 0, "pop from an empty pile");
-        let card = self.buf[self.head & self.mask];
-        self.head = self.head.wrapping_add(1);
-        self.len -= 1;
-        card
+        self.at.pop::<false>(&self.buf, &NO_POWERS)
     }
 
     /// Puts a card at the bottom. Panics (in debug builds) if the pile is full.
-    #[inline]
+    #[inline(always)]
     pub fn push_bottom(&mut self, card: Card) {
-        debug_assert!(self.len <= self.mask, "push onto a full pile");
-        self.buf[(self.head.wrapping_add(self.len)) & self.mask] = card;
-        self.len += 1;
+        self.at.push::<false>(&mut self.buf, card, &NO_POWERS)
     }
 
     /// [`Pile::pop_top`], keeping the fingerprint.
-    #[inline]
+    #[inline(always)]
     pub fn pop_top_hashed(&mut self, hp: &HashPowers) -> Card {
-        let card = self.pop_top();
-        self.hash = self
-            .hash
-            .wrapping_sub(u64::from(card))
-            .wrapping_mul(hp.inverse);
-        card
+        self.at.pop::<true>(&self.buf, hp)
     }
 
     /// [`Pile::push_bottom`], keeping the fingerprint.
-    #[inline]
+    #[inline(always)]
     pub fn push_bottom_hashed(&mut self, card: Card, hp: &HashPowers) {
-        self.hash = self
-            .hash
-            .wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len]));
-        self.push_bottom(card);
+        self.at.push::<true>(&mut self.buf, card, hp)
+    }
+
+    /// The buffer and a copy of the cursor, for a hot loop; hand the cursor back with
+    /// [`Pile::set_cursor`] before using the pile again.
+    #[inline(always)]
+    pub fn split(&mut self) -> (&mut [Card], Cursor) {
+        (&mut self.buf, self.at)
+    }
+
+    /// Puts back a cursor taken with [`Pile::split`].
+    #[inline(always)]
+    pub fn set_cursor(&mut self, at: Cursor) {
+        self.at = at;
     }
 
     /// The card at position `i` from the top.
     #[inline]
     pub fn get(&self, i: usize) -> Card {
-        self.buf[(self.head.wrapping_add(i)) & self.mask]
+        self.buf[self.at.head.wrapping_add(i) & (self.buf.len() - 1)]
     }
 
     /// The cards from top to bottom.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        (0..self.len).map(move |i| self.get(i))
+        (0..self.at.len).map(move |i| self.get(i))
     }
 
     /// The fingerprint kept by the `_hashed` operations (meaningless otherwise).
     #[inline]
     pub fn fingerprint(&self) -> u64 {
-        self.hash
+        self.at.hash
     }
 
     /// Recomputes the fingerprint from the cards, for a pile filled without hashing.
     pub fn rehash(&mut self, hp: &HashPowers) {
-        self.hash = (0..self.len).fold(0u64, |h, i| {
+        self.at.hash = (0..self.at.len).fold(0u64, |h, i| {
             h.wrapping_add(u64::from(self.get(i)).wrapping_mul(hp.powers[i]))
         });
     }
@@ -213,16 +267,14 @@ impl Pile {
     /// Whether both piles hold the same cards in the same order (fingerprint first).
     #[inline]
     pub fn same_cards(&self, other: &Pile) -> bool {
-        self.len == other.len && self.hash == other.hash && self.iter().eq(other.iter())
+        self.at.len == other.at.len && self.at.hash == other.at.hash && self.iter().eq(other.iter())
     }
 
     /// Makes this pile a copy of `other` without allocating (capacities must match).
     pub fn copy_from(&mut self, other: &Pile) {
         debug_assert_eq!(self.buf.len(), other.buf.len());
         self.buf.copy_from_slice(&other.buf);
-        self.head = other.head;
-        self.len = other.len;
-        self.hash = other.hash;
+        self.at = other.at;
     }
 }
 

@@ -10,6 +10,7 @@
 //! see [`Preset::Bryer`].
 
 use std::fmt::Write as _;
+use std::hint::select_unpredictable;
 
 use rand::RngCore;
 use serde::Serialize;
@@ -323,16 +324,9 @@ impl War {
             let ending = run_detecting(self, &mut s.hare, &mut s.tortoise, &s.initial, max);
             return s.hare.result(ending, max);
         }
-        for round in 1..=max {
-            if let Some(outcome) = s.hare.round::<_, false, false>(self, rng) {
-                return s.hare.result(
-                    Ending::Ended {
-                        rounds: round,
-                        outcome,
-                    },
-                    max,
-                );
-            }
+        let mut rounds = 0;
+        if let Some(outcome) = s.hare.play_rounds::<_, false>(self, rng, &mut rounds, max) {
+            return s.hare.result(Ending::Ended { rounds, outcome }, max);
         }
         s.hare.mark_cap();
         s.hare.result(Ending::Capped, max)
@@ -367,7 +361,7 @@ impl War {
             cards_text(s.hare.hands[1].iter())
         ));
         for round in 1..=shown {
-            let ended = s.hare.round::<_, false, true>(self, rng);
+            let ended = s.hare.round::<_, false>(self, rng);
             sink(s.hare.trace_line(round, ended));
             if let Some(outcome) = ended {
                 if !self.rules.detect_loops {
@@ -492,6 +486,12 @@ struct Position {
     at_cap: (u32, u32),
 }
 
+/// Orders of a plain battle's two cards under the winner's hand (`plain_rounds`' `ORDER`).
+const WINNER_FIRST: u8 = 0;
+const LOSER_FIRST: u8 = 1;
+const P1_FIRST: u8 = 2;
+const RANDOM_ORDER: u8 = 3;
+
 /// Stands in for a generator where the rules draw no randomness (deterministic pickups).
 struct NoRandomness;
 
@@ -512,7 +512,7 @@ impl Deterministic for Position {
 
     #[inline]
     fn step(&mut self, war: &War) -> Option<Outcome> {
-        self.round::<_, true, false>(war, &mut NoRandomness)
+        self.play_rounds::<_, true>(war, &mut NoRandomness, &mut 0, 1)
     }
 
     #[inline]
@@ -615,13 +615,13 @@ impl Position {
     }
 
     /// Cards player `p` holds (hand and won pile).
-    #[inline]
+    #[inline(always)]
     fn holding(&self, p: usize) -> usize {
         self.hands[p].len() + self.won[p].len()
     }
 
     /// Player `p`'s next card; with a won pile, an empty hand is first refilled from it.
-    #[inline]
+    #[inline(always)]
     fn draw<R: RngCore + ?Sized, const H: bool>(
         &mut self,
         war: &War,
@@ -649,7 +649,7 @@ impl Position {
     }
 
     /// Gives card `c` to player `p`: under the hand, or onto the won pile.
-    #[inline]
+    #[inline(always)]
     fn gain<const H: bool>(&mut self, war: &War, p: usize, c: Card) {
         if H {
             self.hands[p].push_bottom_hashed(c, &war.powers);
@@ -660,39 +660,118 @@ impl Position {
         }
     }
 
-    /// Plays one round; returns the outcome if it decided the game.
+    /// Plays one round by the general path, which leaves the round's cards in `table` (for a
+    /// trace); returns the outcome if it decided the game.
     ///
     /// `H`: keep the hands' fingerprints (loop detection; deterministic pickups only).
-    /// `T`: always take the general path, which leaves the round's cards in `table` for a trace.
-    #[inline]
-    fn round<R: RngCore + ?Sized, const H: bool, const T: bool>(
+    #[inline(always)]
+    fn round<R: RngCore + ?Sized, const H: bool>(
         &mut self,
         war: &War,
         rng: &mut R,
     ) -> Option<Outcome> {
         let a = self.draw::<R, H>(war, 0, rng);
         let b = self.draw::<R, H>(war, 1, rng);
-        if a != b && !T {
-            // A plain battle, the common case: no table needed.
-            let w = usize::from(b > a);
-            let (cw, cl) = if w == 0 { (a, b) } else { (b, a) };
-            let (first, second) = match war.rules.pickup {
-                Pickup::WinnerFirst | Pickup::Bryer => (cw, cl),
-                Pickup::LoserFirst => (cl, cw),
-                Pickup::P1First | Pickup::Table | Pickup::WonPile => (a, b),
-                Pickup::Shuffled => {
-                    if self.coins.flip(rng) {
-                        (cw, cl)
-                    } else {
-                        (cl, cw)
+        self.battle::<R, H>(war, rng, a, b)
+    }
+
+    /// Plays rounds until the game is decided (returns its outcome) or `*rounds` reaches `max`
+    /// (returns `None`), counting them in `*rounds`. Same games as [`Position::round`], faster.
+    #[inline(always)]
+    fn play_rounds<R: RngCore + ?Sized, const H: bool>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        rounds: &mut u64,
+        max: u64,
+    ) -> Option<Outcome> {
+        match war.rules.pickup {
+            Pickup::WinnerFirst | Pickup::Bryer => {
+                self.plain_rounds::<R, H, WINNER_FIRST>(war, rng, rounds, max)
+            }
+            Pickup::LoserFirst => self.plain_rounds::<R, H, LOSER_FIRST>(war, rng, rounds, max),
+            Pickup::P1First | Pickup::Table => {
+                self.plain_rounds::<R, H, P1_FIRST>(war, rng, rounds, max)
+            }
+            Pickup::Shuffled => self.plain_rounds::<R, H, RANDOM_ORDER>(war, rng, rounds, max),
+            Pickup::WonPile => {
+                // Draws may refill a hand from its won pile: always the general path.
+                while *rounds < max {
+                    *rounds += 1;
+                    if let Some(o) = self.round::<R, H>(war, rng) {
+                        return Some(o);
                     }
                 }
-            };
-            self.gain::<H>(war, w, first);
-            self.gain::<H>(war, w, second);
-            return (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8));
+                None
+            }
         }
-        self.battle::<R, H>(war, rng, a, b)
+    }
+
+    /// [`Position::play_rounds`] for a pickup that puts a plain battle's two cards under the
+    /// winner's hand in the order `ORDER` (a constant, so each order gets its own loop).
+    ///
+    /// The common round, two different cards and no war, runs on local copies of the hands'
+    /// cursors; a tie hands them back and goes through [`Position::battle`].
+    #[inline(always)]
+    fn plain_rounds<R: RngCore + ?Sized, const H: bool, const ORDER: u8>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        rounds: &mut u64,
+        max: u64,
+    ) -> Option<Outcome> {
+        let hp = &war.powers;
+        let mut done = *rounds;
+        let ended = loop {
+            let [p0, p1] = &mut self.hands;
+            let (b0, mut c0) = p0.split();
+            let (b1, mut c1) = p1.split();
+            let mut coins = self.coins.clone();
+            let mut tie = None;
+            let mut ended = None;
+            while done < max {
+                done += 1;
+                let a = c0.pop::<H>(b0, hp);
+                let b = c1.pop::<H>(b1, hp);
+                if a == b {
+                    tie = Some(a);
+                    break;
+                }
+                // Who wins a battle is a coin toss to the branch predictor: select, don't branch.
+                let w1 = b > a;
+                let (cw, cl) = select_unpredictable(w1, (b, a), (a, b));
+                let (first, second) = match ORDER {
+                    WINNER_FIRST => (cw, cl),
+                    LOSER_FIRST => (cl, cw),
+                    P1_FIRST => (a, b),
+                    _ => select_unpredictable(coins.flip(rng), (cw, cl), (cl, cw)),
+                };
+                let mut cursor = select_unpredictable(w1, c1, c0);
+                let buf: &mut [Card] = select_unpredictable(w1, &mut *b1, &mut *b0);
+                cursor.push::<H>(buf, first, hp);
+                cursor.push::<H>(buf, second, hp);
+                c0 = select_unpredictable(w1, c0, cursor);
+                c1 = select_unpredictable(w1, cursor, c1);
+                if select_unpredictable(w1, c0, c1).is_empty() {
+                    ended = Some(Outcome::Player(u8::from(w1)));
+                    break;
+                }
+            }
+            p0.set_cursor(c0);
+            p1.set_cursor(c1);
+            self.coins = coins;
+            match (ended, tie) {
+                (Some(o), _) => break Some(o),
+                (None, Some(card)) => {
+                    if let Some(o) = self.battle::<R, H>(war, rng, card, card) {
+                        break Some(o);
+                    }
+                }
+                (None, None) => break None,
+            }
+        };
+        *rounds = done;
+        ended
     }
 
     /// The general round: a battle whose cards go on the table, with any wars it starts.
@@ -947,7 +1026,7 @@ mod tests {
 
     /// One round of a deterministic rule set.
     fn round(war: &War, p: &mut Position) -> Option<Outcome> {
-        p.round::<_, false, false>(war, &mut NoRandomness)
+        p.round::<_, false>(war, &mut NoRandomness)
     }
 
     // --- The R program of deck-war.txt, point by point (`check_cards`, `play_war`). ---
@@ -1157,7 +1236,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for i in 0..64 {
             let mut p = at(&war, &[3, 1], &[9, 2]);
-            p.round::<_, false, false>(&war, &mut game_rng(1, i));
+            p.round::<_, false>(&war, &mut game_rng(1, i));
             seen.insert(hands(&p)[1].clone());
         }
         assert_eq!(seen.len(), 2, "{seen:?}");
@@ -1168,17 +1247,17 @@ mod tests {
         let war = with(|o| o.pickup = Some(Pickup::WonPile));
         let mut p = at(&war, &[5, 1], &[3, 2]);
         let mut rng = game_rng(0, 0);
-        assert_eq!(p.round::<_, false, false>(&war, &mut rng), None);
+        assert_eq!(p.round::<_, false>(&war, &mut rng), None);
         // Player 1 won 5 and 3 onto the won pile; the hand still holds 1.
         assert_eq!(hands(&p), [vec![1], vec![2]]);
         assert_eq!(p.won[0].len(), 2);
-        assert_eq!(p.round::<_, false, false>(&war, &mut rng), None);
+        assert_eq!(p.round::<_, false>(&war, &mut rng), None);
         // 1 lost to 2; player 1's hand is empty, its won pile becomes the hand next round.
         assert_eq!(
             (p.hands[0].len(), p.won[0].len(), p.won[1].len()),
             (0, 2, 2)
         );
-        assert_eq!(p.round::<_, false, false>(&war, &mut rng), None);
+        assert_eq!(p.round::<_, false>(&war, &mut rng), None);
         assert_eq!(p.holding(0) + p.holding(1), 4);
     }
 
@@ -1393,7 +1472,7 @@ mod tests {
                 let mut p = Position::new(war.capacity);
                 p.deal(&war, &mut rng);
                 for _ in 0..3000 {
-                    let ended = p.round::<_, false, false>(&war, &mut rng);
+                    let ended = p.round::<_, false>(&war, &mut rng);
                     assert_eq!(p.holding(0) + p.holding(1), 52, "{:?}", war.rules);
                     let mut all: Vec<Card> = (0..2)
                         .flat_map(|q| p.hands[q].iter().chain(p.won[q].iter()).collect::<Vec<_>>())
