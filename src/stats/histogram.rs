@@ -229,7 +229,7 @@ mod tests {
             Outcome::Capped,
         ][(i % 4) as usize];
         // Includes round counts past the dense table.
-        let rounds = if i % 7 == 0 {
+        let rounds = if i.is_multiple_of(7) {
             DENSE_LIMIT + i
         } else {
             2 + i % 13
