@@ -99,8 +99,11 @@ impl HashPowers {
 /// buffer could otherwise alias a cursor field in memory and force a reload every round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
+    /// Position of the top card (wrapping; masked on access).
     head: usize,
-    len: usize,
+    /// Position after the bottom card, so the length is `tail − head` and a push touches one
+    /// field.
+    tail: usize,
     hash: u64,
 }
 
@@ -108,27 +111,23 @@ impl Cursor {
     /// Number of cards.
     #[inline(always)]
     pub fn len(self) -> usize {
-        self.len
+        self.tail.wrapping_sub(self.head)
     }
 
     /// Whether there is no card.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
-        self.len == 0
+        self.tail == self.head
     }
 
     /// Takes the top card of `buf`; with `H`, keeps the fingerprint.
     #[inline(always)]
     pub fn pop<const H: bool>(&mut self, buf: &[Card], hp: &HashPowers) -> Card {
-        debug_assert!(self.len > 0, "pop from an empty pile");
+        debug_assert!(!self.is_empty(), "pop from an empty pile");
         let card = buf[self.head & (buf.len() - 1)];
         self.head = self.head.wrapping_add(1);
-        self.len -= 1;
         if H {
-            self.hash = self
-                .hash
-                .wrapping_sub(u64::from(card))
-                .wrapping_mul(hp.inverse);
+            self.hash = self.hash.wrapping_sub(u64::from(card)).wrapping_mul(hp.inverse);
         }
         card
     }
@@ -136,15 +135,12 @@ impl Cursor {
     /// Puts `card` at the bottom of `buf`; with `H`, keeps the fingerprint.
     #[inline(always)]
     pub fn push<const H: bool>(&mut self, buf: &mut [Card], card: Card, hp: &HashPowers) {
-        debug_assert!(self.len < buf.len(), "push onto a full pile");
+        debug_assert!(self.len() < buf.len(), "push onto a full pile");
         if H {
-            self.hash = self
-                .hash
-                .wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len]));
+            self.hash = self.hash.wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len()]));
         }
-        let mask = buf.len() - 1;
-        buf[self.head.wrapping_add(self.len) & mask] = card;
-        self.len += 1;
+        buf[self.tail & (buf.len() - 1)] = card;
+        self.tail = self.tail.wrapping_add(1);
     }
 }
 
@@ -189,13 +185,13 @@ impl Pile {
     /// Number of cards in the pile.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.at.len
+        self.at.len()
     }
 
     /// Whether the pile has no card.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.at.len == 0
+        self.at.is_empty()
     }
 
     /// Removes every card.
@@ -227,6 +223,24 @@ impl Pile {
         self.at.push::<true>(&mut self.buf, card, hp)
     }
 
+    /// Moves the top `n` cards to the end of `out`, top first; with `H`, keeps the fingerprint.
+    #[inline]
+    pub fn take_into<const H: bool>(&mut self, n: usize, out: &mut Vec<Card>, hp: &HashPowers) {
+        let mut at = self.at;
+        out.extend((0..n).map(|_| at.pop::<H>(&self.buf, hp)));
+        self.at = at;
+    }
+
+    /// Puts `cards` at the bottom in order; with `H`, keeps the fingerprint.
+    #[inline]
+    pub fn extend_bottom<const H: bool>(&mut self, cards: &[Card], hp: &HashPowers) {
+        let mut at = self.at;
+        for &c in cards {
+            at.push::<H>(&mut self.buf, c, hp);
+        }
+        self.at = at;
+    }
+
     /// The buffer and a copy of the cursor, for a hot loop; hand the cursor back with
     /// [`Pile::set_cursor`] before using the pile again.
     #[inline(always)]
@@ -248,7 +262,7 @@ impl Pile {
 
     /// The cards from top to bottom.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        (0..self.at.len).map(move |i| self.get(i))
+        (0..self.at.len()).map(move |i| self.get(i))
     }
 
     /// The fingerprint kept by the `_hashed` operations (meaningless otherwise).
@@ -259,7 +273,7 @@ impl Pile {
 
     /// Recomputes the fingerprint from the cards, for a pile filled without hashing.
     pub fn rehash(&mut self, hp: &HashPowers) {
-        self.at.hash = (0..self.at.len).fold(0u64, |h, i| {
+        self.at.hash = (0..self.at.len()).fold(0u64, |h, i| {
             h.wrapping_add(u64::from(self.get(i)).wrapping_mul(hp.powers[i]))
         });
     }
@@ -267,7 +281,7 @@ impl Pile {
     /// Whether both piles hold the same cards in the same order (fingerprint first).
     #[inline]
     pub fn same_cards(&self, other: &Pile) -> bool {
-        self.at.len == other.at.len && self.at.hash == other.at.hash && self.iter().eq(other.iter())
+        self.at.len() == other.at.len() && self.at.hash == other.at.hash && self.iter().eq(other.iter())
     }
 
     /// Makes this pile a copy of `other` without allocating (capacities must match).

@@ -236,6 +236,8 @@ pub struct War {
     deck: Vec<Card>,
     /// Cards in play: hands and tables are sized for all of them.
     capacity: usize,
+    /// 0..n, the deck positions the `bryer` deal starts from.
+    positions: Vec<u16>,
     powers: HashPowers,
 }
 
@@ -252,6 +254,7 @@ impl War {
         let capacity = deck.len().max(2);
         War {
             rules,
+            positions: (0..deck.len() as u16).collect(),
             deck,
             capacity,
             powers: HashPowers::new(capacity),
@@ -576,20 +579,20 @@ impl Position {
         self.reset();
         let n = war.deck.len();
         let half = n / 2;
+        let hp = &war.powers;
+        self.spare.clear();
         match war.rules.deal {
             DealOrder::Shuffled => {
-                self.spare.clear();
                 self.spare.extend_from_slice(&war.deck);
                 shuffle(rng, &mut self.spare);
-                for (i, &c) in self.spare.iter().enumerate() {
-                    self.hands[usize::from(i >= half)].push_bottom(c);
-                }
+                self.hands[0].extend_bottom::<false>(&self.spare[..half], hp);
+                self.hands[1].extend_bottom::<false>(&self.spare[half..], hp);
             }
             DealOrder::Bryer => {
                 // `sample(n, n/2)`: a partial Fisher–Yates over deck positions gives player 1
                 // a uniformly random ordered half; player 2 keeps the rest in deck order.
                 self.positions.clear();
-                self.positions.extend(0..n as u16);
+                self.positions.extend_from_slice(&war.positions);
                 self.taken.clear();
                 self.taken.resize(n, false);
                 for i in 0..half {
@@ -597,13 +600,12 @@ impl Position {
                     self.positions.swap(i, j);
                     let k = usize::from(self.positions[i]);
                     self.taken[k] = true;
-                    self.hands[0].push_bottom(war.deck[k]);
+                    self.spare.push(war.deck[k]);
                 }
-                for (k, &c) in war.deck.iter().enumerate() {
-                    if !self.taken[k] {
-                        self.hands[1].push_bottom(c);
-                    }
-                }
+                let rest = war.deck.iter().zip(&self.taken).filter(|(_, &t)| !t);
+                self.spare.extend(rest.map(|(&c, _)| c));
+                self.hands[0].extend_bottom::<false>(&self.spare[..half], hp);
+                self.hands[1].extend_bottom::<false>(&self.spare[half..], hp);
             }
         }
     }
@@ -657,6 +659,31 @@ impl Position {
             self.won[p].push_bottom(c);
         } else {
             self.hands[p].push_bottom(c);
+        }
+    }
+
+    /// Gives `cards` to player `p` in order: under the hand, or onto the won pile.
+    #[inline(always)]
+    fn give<const H: bool>(&mut self, war: &War, p: usize, cards: &[Card]) {
+        if H {
+            self.hands[p].extend_bottom::<true>(cards, &war.powers);
+        } else if war.rules.pickup == Pickup::WonPile {
+            self.won[p].extend_bottom::<false>(cards, &war.powers);
+        } else {
+            self.hands[p].extend_bottom::<false>(cards, &war.powers);
+        }
+    }
+
+    /// Player `p` lays their next `n` cards on the table (the caller checked they have them).
+    #[inline(always)]
+    fn lay<R: RngCore + ?Sized, const H: bool>(&mut self, war: &War, p: usize, n: usize, rng: &mut R) {
+        if !H && war.rules.pickup == Pickup::WonPile {
+            for _ in 0..n {
+                let c = self.draw::<R, H>(war, p, rng);
+                self.table[p].push(c);
+            }
+        } else {
+            self.hands[p].take_into::<H>(n, &mut self.table[p], &war.powers);
         }
     }
 
@@ -819,19 +846,11 @@ impl Position {
                     (k.min(h0 - 1), k.min(h1 - 1))
                 }
             };
-            for _ in 0..d0 {
-                let c = self.draw::<R, H>(war, 0, rng);
-                self.table[0].push(c);
-            }
-            for _ in 0..d1 {
-                let c = self.draw::<R, H>(war, 1, rng);
-                self.table[1].push(c);
-            }
-            self.levels.push([self.table[0].len(), self.table[1].len()]);
-            a = self.draw::<R, H>(war, 0, rng);
-            b = self.draw::<R, H>(war, 1, rng);
-            self.table[0].push(a);
-            self.table[1].push(b);
+            self.lay::<R, H>(war, 0, d0 + 1, rng);
+            self.lay::<R, H>(war, 1, d1 + 1, rng);
+            let (n0, n1) = (self.table[0].len(), self.table[1].len());
+            self.levels.push([n0 - 1, n1 - 1]);
+            (a, b) = (self.table[0][n0 - 1], self.table[1][n1 - 1]);
         }
         self.deepest = self.deepest.max(depth);
         let w = usize::from(b > a);
@@ -862,18 +881,16 @@ impl Position {
         let table = std::mem::take(&mut self.table);
         match war.rules.pickup {
             Pickup::P1First | Pickup::WonPile => {
-                table
-                    .iter()
-                    .flatten()
-                    .for_each(|&c| self.gain::<H>(war, w, c));
+                self.give::<H>(war, w, &table[0]);
+                self.give::<H>(war, w, &table[1]);
             }
             Pickup::WinnerFirst => {
-                let order = table[w].iter().chain(&table[l]);
-                order.for_each(|&c| self.gain::<H>(war, w, c));
+                self.give::<H>(war, w, &table[w]);
+                self.give::<H>(war, w, &table[l]);
             }
             Pickup::LoserFirst => {
-                let order = table[l].iter().chain(&table[w]);
-                order.for_each(|&c| self.gain::<H>(war, w, c));
+                self.give::<H>(war, w, &table[l]);
+                self.give::<H>(war, w, &table[w]);
             }
             Pickup::Table => {
                 for level in 0..=self.levels.len() {
@@ -892,14 +909,12 @@ impl Position {
             Pickup::Bryer => {
                 // The R program: winner's then loser's deciding card, then the set-aside cards
                 // of each war level from the innermost out, player 1's then player 2's.
-                self.gain::<H>(war, w, *table[w].last().unwrap_or(&0));
-                self.gain::<H>(war, w, *table[l].last().unwrap_or(&0));
+                let last = |p: usize| table[p][table[p].len() - 1];
+                self.give::<H>(war, w, &[last(w), last(l)]);
                 for level in (0..self.levels.len()).rev() {
                     for p in 0..2 {
                         let [s, e] = self.level_span(&table, p, level);
-                        table[p][s..e]
-                            .iter()
-                            .for_each(|&c| self.gain::<H>(war, w, c));
+                        self.give::<H>(war, w, &table[p][s..e]);
                     }
                 }
             }
@@ -919,10 +934,9 @@ impl Position {
                 self.spare.clear();
                 self.spare.extend(table.iter().flatten());
                 shuffle(rng, &mut self.spare);
-                for i in 0..self.spare.len() {
-                    let c = self.spare[i];
-                    self.gain::<H>(war, w, c);
-                }
+                let spare = std::mem::take(&mut self.spare);
+                self.give::<H>(war, w, &spare);
+                self.spare = spare;
             }
         }
         self.table = table;
