@@ -8,6 +8,7 @@ use std::sync::Once;
 
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
 use super::atomic;
@@ -93,6 +94,7 @@ fn draw(r: &Report, path: &Path) -> Result<()> {
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
         .x_desc(bin_label)
         .y_desc("games")
         .label_style(("sans-serif", 15))
@@ -100,7 +102,7 @@ fn draw(r: &Report, path: &Path) -> Result<()> {
         .x_label_formatter(&|x| grouped(x.max(0.0) as u64))
         .y_label_formatter(&|y| grouped(y.max(0.0) as u64))
         .draw()?;
-    let bar = RGBColor(70, 110, 170).mix(0.75).filled();
+    let bar = RGBColor(100, 135, 190).filled();
     chart.draw_series(bins.iter().map(|&(lo, n)| {
         Rectangle::new([(lo as f64, 0.0), ((lo + width) as f64, n as f64)], bar)
     }))?;
@@ -143,16 +145,19 @@ fn draw(r: &Report, path: &Path) -> Result<()> {
             .legend(move |(lx, ly)| {
                 PathElement::new([(lx, ly), (lx + 24, ly)], colour.stroke_width(3))
             });
+        // Labels sit beside their line, on the side with room, at staggered heights.
         let y = top * (0.95 - 0.055 * i as f64);
-        chart.draw_series(std::iter::once(Text::new(
-            label,
-            (x, y),
-            ("sans-serif", 15).into_font().color(&colour),
-        )))?;
+        let right_half = x > (x0 + x1) / 2.0;
+        let (dx, anchor) = if right_half { (-0.006, HPos::Right) } else { (0.006, HPos::Left) };
+        let style = ("sans-serif", 15)
+            .into_font()
+            .color(&colour)
+            .pos(Pos::new(anchor, VPos::Center));
+        chart.draw_series(std::iter::once(Text::new(label, (x + dx * (x1 - x0), y), style)))?;
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::UpperMiddle)
         .label_font(("sans-serif", 16))
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.4))

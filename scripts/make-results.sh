@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Makes the canonical runs in results/ and the README tables drawn from them.
+# Usage: scripts/make-results.sh [war ...]   (default: every section)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+cargo build --release --quiet
+warsim=target/release/warsim
+sections=${*:-war}
+
+for section in $sections; do
+  case $section in
+    war)
+      for preset in classic bryer; do
+        echo "make-results: war $preset, 10,000,000 games" >&2
+        $warsim simulate war --rules "$preset" --games 10000000 --seed 0 --out "results/war-$preset"
+      done
+      scripts/compare-r.sh 100000 1000000 2000 results/war-bryer-vs-r
+      ;;
+    *) echo "make-results: unknown section $section" >&2; exit 2 ;;
+  esac
+done
+python3 scripts/readme_tables.py README.md
