@@ -127,7 +127,10 @@ impl Cursor {
         let card = buf[self.head & (buf.len() - 1)];
         self.head = self.head.wrapping_add(1);
         if H {
-            self.hash = self.hash.wrapping_sub(u64::from(card)).wrapping_mul(hp.inverse);
+            self.hash = self
+                .hash
+                .wrapping_sub(u64::from(card))
+                .wrapping_mul(hp.inverse);
         }
         card
     }
@@ -137,7 +140,9 @@ impl Cursor {
     pub fn push<const H: bool>(&mut self, buf: &mut [Card], card: Card, hp: &HashPowers) {
         debug_assert!(self.len() < buf.len(), "push onto a full pile");
         if H {
-            self.hash = self.hash.wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len()]));
+            self.hash = self
+                .hash
+                .wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len()]));
         }
         buf[self.tail & (buf.len() - 1)] = card;
         self.tail = self.tail.wrapping_add(1);
@@ -281,7 +286,9 @@ impl Pile {
     /// Whether both piles hold the same cards in the same order (fingerprint first).
     #[inline]
     pub fn same_cards(&self, other: &Pile) -> bool {
-        self.at.len() == other.at.len() && self.at.hash == other.at.hash && self.iter().eq(other.iter())
+        self.at.len() == other.at.len()
+            && self.at.hash == other.at.hash
+            && self.iter().eq(other.iter())
     }
 
     /// Makes this pile a copy of `other` without allocating (capacities must match).

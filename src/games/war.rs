@@ -676,7 +676,13 @@ impl Position {
 
     /// Player `p` lays their next `n` cards on the table (the caller checked they have them).
     #[inline(always)]
-    fn lay<R: RngCore + ?Sized, const H: bool>(&mut self, war: &War, p: usize, n: usize, rng: &mut R) {
+    fn lay<R: RngCore + ?Sized, const H: bool>(
+        &mut self,
+        war: &War,
+        p: usize,
+        n: usize,
+        rng: &mut R,
+    ) {
         if !H && war.rules.pickup == Pickup::WonPile {
             for _ in 0..n {
                 let c = self.draw::<R, H>(war, p, rng);

@@ -148,12 +148,20 @@ fn draw(r: &Report, path: &Path) -> Result<()> {
         // Labels sit beside their line, on the side with room, at staggered heights.
         let y = top * (0.95 - 0.055 * i as f64);
         let right_half = x > (x0 + x1) / 2.0;
-        let (dx, anchor) = if right_half { (-0.006, HPos::Right) } else { (0.006, HPos::Left) };
+        let (dx, anchor) = if right_half {
+            (-0.006, HPos::Right)
+        } else {
+            (0.006, HPos::Left)
+        };
         let style = ("sans-serif", 15)
             .into_font()
             .color(&colour)
             .pos(Pos::new(anchor, VPos::Center));
-        chart.draw_series(std::iter::once(Text::new(label, (x + dx * (x1 - x0), y), style)))?;
+        chart.draw_series(std::iter::once(Text::new(
+            label,
+            (x + dx * (x1 - x0), y),
+            style,
+        )))?;
     }
     chart
         .configure_series_labels()
