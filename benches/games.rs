@@ -4,6 +4,8 @@
 //! Run: `cargo bench --bench games`. Whole-run throughput on all cores: `scripts/bench.sh`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use warsim::games::rps::{Elimination, RpsRules};
+use warsim::games::shotgun::{Shotgun, ShotgunOptions, ShotgunRules};
 use warsim::games::war::{DetectLoops, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
 use warsim::sim::rng::game_rng;
@@ -66,5 +68,21 @@ fn loop_detection(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, presets, loop_detection);
+fn small_games(c: &mut Criterion) {
+    let shotgun = Shotgun::new(
+        ShotgunRules::try_from(&ShotgunOptions {
+            mix: "1,1,1".into(),
+            max_rounds: 1_000_000,
+        })
+        .expect("valid mix"),
+    );
+    bench_game(c, "shotgun", "uniform", &shotgun);
+    let rps = Elimination::new(RpsRules {
+        players: 10,
+        max_rounds: 10_000_000,
+    });
+    bench_game(c, "rps", "10-players", &rps);
+}
+
+criterion_group!(benches, presets, loop_detection, small_games);
 criterion_main!(benches);

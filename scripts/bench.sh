@@ -29,6 +29,8 @@ done <<'RUNS'
 war-bryer 2000000 war --rules bryer
 war-classic 1000000 war
 war-p1-first(loops) 300000 war --pickup p1-first
+shotgun 10000000 shotgun
+rps-10-players 1000000 rps --players 10
 RUNS
 
 peak=$( { /usr/bin/time -v "$warsim" simulate war --rules bryer --games 10000000 --threads 2 \

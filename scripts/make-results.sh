@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --quiet
 warsim=target/release/warsim
-sections=${*:-war}
+sections=${*:-war shotgun rps}
 
 for section in $sections; do
   case $section in
@@ -16,6 +16,14 @@ for section in $sections; do
         $warsim simulate war --rules "$preset" --games 10000000 --seed 0 --out "results/war-$preset"
       done
       scripts/compare-r.sh 100000 1000000 2000 results/war-bryer-vs-r
+      ;;
+    shotgun)
+      $warsim simulate shotgun --games 10000000 --seed 0 --out results/shotgun-uniform
+      $warsim simulate shotgun --mix 0.5,0.25,0.25 --games 10000000 --seed 0 --out results/shotgun-half-reload
+      ;;
+    rps)
+      $warsim simulate rps --players 10 --games 1000000 --seed 0 --out results/rps-10
+      scripts/rps-sweep.sh results/rps-sweep 1000000 12
       ;;
     *) echo "make-results: unknown section $section" >&2; exit 2 ;;
   esac

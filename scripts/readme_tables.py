@@ -74,7 +74,33 @@ def bryer_vs_seed():
     return '\n'.join(lines)
 
 
-SECTIONS = {'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed}
+def shotgun_table():
+    rows = ['| mix (reload, guard, fire) | games | mean turns (95% interval) | exact mean | median | p99 | max | p1 / p2 / draw simulated | exact |',
+            '|---|---|---|---|---|---|---|---|---|']
+    for name in ['shotgun-uniform', 'shotgun-half-reload']:
+        s = load(f'{name}/summary.json')
+        r, e, sh = s['rounds'], s['exact'], s['shares']
+        mix = ', '.join(f'{x:.3g}' for x in s['rules']['mix'])
+        rows.append(f"| {mix} | {n(s['games'])} | {r['mean']:.4f} ({r['ci95'][0]:.4f}–{r['ci95'][1]:.4f}) "
+                    f"| {e['mean_rounds']:.4f} | {r['median']} | {r['quantiles']['p99']} | {r['max']} "
+                    f"| {sh['p1']['share']:.5f} / {sh['p2']['share']:.5f} / {sh['draw']['share']:.5f} "
+                    f"| {e['p1']:.5f} / {e['p2']:.5f} / {e['draw']:.5f} |")
+    return '\n'.join(rows)
+
+
+def rps_table():
+    import csv
+    rows = ['| players N | exact mean rounds | simulated (1,000,000 games) | 95% interval | within it |',
+            '|---|---|---|---|---|']
+    with open(os.path.join(ROOT, 'results/rps-sweep/means.csv')) as f:
+        for r in csv.DictReader(f):
+            e, m, lo, hi = (float(r[k]) for k in ['exact_mean', 'mean', 'ci95_lo', 'ci95_hi'])
+            rows.append(f"| {r['players']} | {e:.4f} | {m:.4f} | {lo:.4f}–{hi:.4f} | {'yes' if lo <= e <= hi else 'no'} |")
+    return '\n'.join(rows)
+
+
+SECTIONS = {'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+            'shotgun-table': shotgun_table, 'rps-table': rps_table}
 
 
 def main(path):

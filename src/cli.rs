@@ -10,6 +10,8 @@ use serde_json::json;
 
 use crate::error::UsageError;
 use crate::games::cards::Card;
+use crate::games::rps::{self, Elimination, RpsOptions, RpsRules};
+use crate::games::shotgun::{self, Shotgun, ShotgunOptions, ShotgunRules};
 use crate::games::war::{War, WarOptions, WarRules};
 use crate::games::{Game, GameResult, Outcome};
 use crate::output::report::{Report, RunInfo, Timing};
@@ -59,6 +61,24 @@ pub enum SimulateGame {
         #[command(flatten)]
         run: RunOptions,
     },
+    /// Shotgun War (shotgun-war.txt) between two random players.
+    Shotgun {
+        /// Rule options.
+        #[command(flatten)]
+        rules: ShotgunOptions,
+        /// Run options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// N-player rock-paper-scissors elimination (rock-paper-scissors.txt).
+    Rps {
+        /// Rule options.
+        #[command(flatten)]
+        rules: RpsOptions,
+        /// Run options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
 }
 
 /// `play GAME`.
@@ -66,6 +86,24 @@ pub enum SimulateGame {
 pub enum PlayGame {
     /// Deck War: replay game I of a run, or play a given deal.
     War(PlayWar),
+    /// Shotgun War: who dies first; prints 1, 2, 0 (both) or none.
+    Shotgun {
+        /// The moves, player 1's then player 2's of each turn: "rg fr", "rgfr", "r g f r", …
+        #[arg(required = true, value_name = "MOVES")]
+        moves: Vec<String>,
+        /// Print the result as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rock-paper-scissors: the winners of one throw; prints their numbers or "tie".
+    Rps {
+        /// One throw per player: r, p or s.
+        #[arg(required = true, num_args = 2.., value_name = "THROW")]
+        throws: Vec<String>,
+        /// Print the result as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Options every simulation takes.
@@ -136,10 +174,18 @@ pub fn run(cli: Cli) -> Result<()> {
             SimulateGame::War { rules, run } => {
                 simulate(&War::new(WarRules::try_from(&rules)?), &run)
             }
+            SimulateGame::Shotgun { rules, run } => {
+                simulate(&Shotgun::new(ShotgunRules::try_from(&rules)?), &run)
+            }
+            SimulateGame::Rps { rules, run } => {
+                simulate(&Elimination::new(RpsRules::try_from(&rules)?), &run)
+            }
         },
         Command::Merge(args) => merge_dirs(&args),
         Command::Play { game } => match game {
             PlayGame::War(args) => play_war(&args),
+            PlayGame::Shotgun { moves, json } => play_shotgun(&moves.join(" "), json),
+            PlayGame::Rps { throws, json } => play_rps(&throws, json),
         },
     }
 }
@@ -329,6 +375,79 @@ fn play_war(a: &PlayWar) -> Result<()> {
     }
     stdout.flush()?;
     Ok(())
+}
+
+/// Prints a `play` result: `text` as a line, or `value` as one JSON object.
+fn print_play(json: bool, text: &str, value: &serde_json::Value) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut stdout, value)?;
+        writeln!(stdout)?;
+    } else {
+        writeln!(stdout, "{text}")?;
+    }
+    stdout.flush()?;
+    Ok(())
+}
+
+fn play_shotgun(moves: &str, json: bool) -> Result<()> {
+    let turns = shotgun::parse_moves(moves)?;
+    let (text, outcome, rounds, players) = match shotgun::adjudicate(&turns) {
+        Some((o, t)) => {
+            let text = match o {
+                Outcome::Player(p) => (p + 1).to_string(),
+                _ => "0".to_string(),
+            };
+            (text, o.name(), t, players_left(o))
+        }
+        None => (
+            "none".to_string(),
+            "none".to_string(),
+            turns.len() as u64,
+            vec![1, 2],
+        ),
+    };
+    let v = json!({ "game": "shotgun", "outcome": outcome, "rounds": rounds, "players": players });
+    print_play(json, &text, &v)
+}
+
+fn play_rps(throws: &[String], json: bool) -> Result<()> {
+    if throws.len() > rps::MAX_PLAYERS {
+        return Err(usage!(
+            "{} throws: at most {} players",
+            throws.len(),
+            rps::MAX_PLAYERS
+        )
+        .into());
+    }
+    let shapes = throws
+        .iter()
+        .enumerate()
+        .map(|(i, t)| rps::parse_shape(t, i + 1))
+        .collect::<Result<Vec<_>, _>>()?;
+    let winners = rps::winners_direct(&shapes);
+    let numbers: Vec<u32> = (0..shapes.len() as u32)
+        .filter(|&i| winners >> i & 1 == 1)
+        .map(|i| i + 1)
+        .collect();
+    let (text, outcome, players) = match numbers.len() {
+        0 => (
+            "tie".to_string(),
+            "draw".to_string(),
+            (1..=shapes.len() as u32).collect(),
+        ),
+        1 => (numbers[0].to_string(), format!("p{}", numbers[0]), numbers),
+        _ => {
+            let text = numbers
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ");
+            (text, "winners".to_string(), numbers)
+        }
+    };
+    let v = json!({ "game": "rps", "outcome": outcome, "rounds": 1, "players": players });
+    print_play(json, &text, &v)
 }
 
 #[cfg(test)]

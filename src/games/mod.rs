@@ -4,6 +4,8 @@
 //! parallel without knowing which it is.
 
 pub mod cards;
+pub mod rps;
+pub mod shotgun;
 pub mod war;
 
 use rand::RngCore;
@@ -34,6 +36,12 @@ pub trait Game: Sync {
     /// Whether the game reports War's per-game war statistics.
     fn counts_wars(&self) -> bool {
         false
+    }
+
+    /// Exact values of the statistics the simulation estimates, where the rules allow an exact
+    /// computation (reported as JSON key `exact`, beside the estimates).
+    fn exact(&self) -> Option<serde_json::Value> {
+        None
     }
 
     /// Whether loop detection is on, so that loop statistics are reported.

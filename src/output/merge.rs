@@ -87,6 +87,7 @@ pub fn load(dir: &Path) -> Result<Part, UsageError> {
         shard,
         counts_wars: v.get("wars").is_some(),
         detects_loops: v.get("loops").is_some(),
+        exact: v.get("exact").cloned(),
     };
     let mut tally = Tally::new(players);
     read_histogram(&read(dir, "histogram.csv")?, &mut tally, dir)?;

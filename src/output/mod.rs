@@ -130,6 +130,16 @@ pub fn text(r: &Report, timing: &Timing) -> String {
             );
         }
     }
+    if let Some(serde_json::Value::Object(exact)) = &info.exact {
+        let parts: Vec<String> = exact
+            .iter()
+            .map(|(k, v)| match v.as_f64() {
+                Some(x) => format!("{k} {x:.6}"),
+                None => format!("{k} {v}"),
+            })
+            .collect();
+        let _ = writeln!(s, "exact     {}", parts.join("  "));
+    }
     if let Some((rounds, i)) = r.tally.longest {
         let _ = writeln!(s, "longest   game {i} ({rounds} rounds)");
     }

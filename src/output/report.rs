@@ -32,6 +32,8 @@ pub struct RunInfo {
     pub counts_wars: bool,
     /// Whether loop statistics are reported.
     pub detects_loops: bool,
+    /// Exact values of the estimated statistics, where known ([`Game::exact`]).
+    pub exact: Option<Value>,
 }
 
 impl RunInfo {
@@ -48,6 +50,7 @@ impl RunInfo {
             shard: (shard.count > 1).then_some(shard),
             counts_wars: game.counts_wars(),
             detects_loops: game.detects_loops(),
+            exact: game.exact(),
         }
     }
 }
@@ -202,6 +205,9 @@ impl<'a> Report<'a> {
                 }),
             );
             m.insert("finished_rounds".into(), json!(self.finished));
+        }
+        if let Some(exact) = &info.exact {
+            m.insert("exact".into(), exact.clone());
         }
         m.insert("elapsed_s".into(), json!(timing.elapsed_s));
         let rate = if timing.elapsed_s > 0.0 {

@@ -2,4 +2,5 @@
 
 mod util;
 
+mod small_games;
 mod war;
