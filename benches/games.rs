@@ -6,6 +6,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use warsim::games::rps::{Elimination, RpsRules};
 use warsim::games::shotgun::{Shotgun, ShotgunOptions, ShotgunRules};
+use warsim::games::snap::{Snap, SnapRules};
 use warsim::games::war::{DetectLoops, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
 use warsim::sim::rng::game_rng;
@@ -82,6 +83,13 @@ fn small_games(c: &mut Criterion) {
         max_rounds: 10_000_000,
     });
     bench_game(c, "rps", "10-players", &rps);
+    let snap = Snap::new(SnapRules {
+        players: 2,
+        faces: 13,
+        copies: 4,
+        max_rounds: 10_000_000,
+    });
+    bench_game(c, "snap", "2x13x4", &snap);
 }
 
 criterion_group!(benches, presets, loop_detection, small_games);

@@ -29,6 +29,7 @@ done <<'RUNS'
 war-bryer 2000000 war --rules bryer
 war-classic 1000000 war
 war-p1-first(loops) 300000 war --pickup p1-first
+snap-2p-13x4 1000000 snap
 shotgun 10000000 shotgun
 rps-10-players 1000000 rps --players 10
 RUNS

@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --quiet
 warsim=target/release/warsim
-sections=${*:-war shotgun rps}
+sections=${*:-war snap shotgun rps}
 
 for section in $sections; do
   case $section in
@@ -16,6 +16,13 @@ for section in $sections; do
         $warsim simulate war --rules "$preset" --games 10000000 --seed 0 --out "results/war-$preset"
       done
       scripts/compare-r.sh 100000 1000000 2000 results/war-bryer-vs-r
+      ;;
+    snap)
+      for cfg in "2 13 4" "3 13 3" "4 4 4"; do
+        set -- $cfg
+        $warsim simulate snap --players "$1" --faces "$2" --copies "$3" --games 1000000 --seed 0 \
+          --out "results/snap-${1}p-${2}x${3}"
+      done
       ;;
     shotgun)
       $warsim simulate shotgun --games 10000000 --seed 0 --out results/shotgun-uniform

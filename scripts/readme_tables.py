@@ -99,7 +99,22 @@ def rps_table():
     return '\n'.join(rows)
 
 
-SECTIONS = {'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+def snap_table():
+    rows = ['| players, faces × copies | games | mean turns (95% interval) | median | p99 | max | a player wins | stalemate | loop (95% interval) |',
+            '|---|---|---|---|---|---|---|---|---|']
+    for name in ['snap-2p-13x4', 'snap-3p-13x3', 'snap-4p-4x4']:
+        s = load(f'{name}/summary.json')
+        r, o, g = s['rounds'], s['outcomes'], s['games']
+        wins = sum(v for k, v in o.items() if k[0] == 'p')
+        lo = s['loops']
+        cfg = f"{s['rules']['players']}, {s['rules']['faces']} × {s['rules']['copies']}"
+        rows.append(f"| {cfg} | {n(g)} | {r['mean']:.2f} ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}) | {r['median']} "
+                    f"| {r['quantiles']['p99']} | {n(r['max'])} | {100 * wins / g:.3f}% | {100 * o.get('stalemate', 0) / g:.3f}% "
+                    f"| {n(lo['count'])} = {100 * lo['share']:.4f}% ({100 * lo['ci95'][0]:.4f}–{100 * lo['ci95'][1]:.4f}%) |")
+    return '\n'.join(rows)
+
+
+SECTIONS = {'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table}
 
 

@@ -12,6 +12,7 @@ use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::rps::{self, Elimination, RpsOptions, RpsRules};
 use crate::games::shotgun::{self, Shotgun, ShotgunOptions, ShotgunRules};
+use crate::games::snap::{self, Snap, SnapOptions, SnapRules};
 use crate::games::war::{War, WarOptions, WarRules};
 use crate::games::{Game, GameResult, Outcome};
 use crate::output::report::{Report, RunInfo, Timing};
@@ -61,6 +62,15 @@ pub enum SimulateGame {
         #[command(flatten)]
         run: RunOptions,
     },
+    /// The Snap variant (snap.txt) on random deals.
+    Snap {
+        /// Rule options.
+        #[command(flatten)]
+        rules: SnapOptions,
+        /// Run options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
     /// Shotgun War (shotgun-war.txt) between two random players.
     Shotgun {
         /// Rule options.
@@ -86,6 +96,25 @@ pub enum SimulateGame {
 pub enum PlayGame {
     /// Deck War: replay game I of a run, or play a given deal.
     War(PlayWar),
+    /// Snap: plays the given piles; prints the winner, or the players still in the game.
+    Snap {
+        /// Each player's pile, top card first: one card per character ("abba"), or with
+        /// --numbers comma-separated integers ("1,2,2,1").
+        #[arg(required = true, value_name = "PILE")]
+        piles: Vec<String>,
+        /// Piles are comma-separated integers.
+        #[arg(long)]
+        numbers: bool,
+        /// Print the state after every turn.
+        #[arg(long)]
+        trace: bool,
+        /// Print the result as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Stop after this many turns (outcome `capped`); loops are detected exactly.
+        #[arg(long, value_name = "M", default_value_t = snap::DEFAULT_MAX_ROUNDS)]
+        max_rounds: u64,
+    },
     /// Shotgun War: who dies first; prints 1, 2, 0 (both) or none.
     Shotgun {
         /// The moves, player 1's then player 2's of each turn: "rg fr", "rgfr", "r g f r", …
@@ -174,6 +203,9 @@ pub fn run(cli: Cli) -> Result<()> {
             SimulateGame::War { rules, run } => {
                 simulate(&War::new(WarRules::try_from(&rules)?), &run)
             }
+            SimulateGame::Snap { rules, run } => {
+                simulate(&Snap::new(SnapRules::try_from(&rules)?), &run)
+            }
             SimulateGame::Shotgun { rules, run } => {
                 simulate(&Shotgun::new(ShotgunRules::try_from(&rules)?), &run)
             }
@@ -184,6 +216,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merge(args) => merge_dirs(&args),
         Command::Play { game } => match game {
             PlayGame::War(args) => play_war(&args),
+            PlayGame::Snap {
+                piles,
+                numbers,
+                trace,
+                json,
+                max_rounds,
+            } => play_snap(&piles, numbers, trace, json, max_rounds),
             PlayGame::Shotgun { moves, json } => play_shotgun(&moves.join(" "), json),
             PlayGame::Rps { throws, json } => play_rps(&throws, json),
         },
@@ -388,6 +427,61 @@ fn print_play(json: bool, text: &str, value: &serde_json::Value) -> Result<()> {
     }
     stdout.flush()?;
     Ok(())
+}
+
+fn play_snap(
+    piles: &[String],
+    numbers: bool,
+    trace: bool,
+    json: bool,
+    max_rounds: u64,
+) -> Result<()> {
+    if max_rounds == 0 {
+        return Err(usage!("--max-rounds 0: a game needs at least one turn").into());
+    }
+    let deal = snap::Deal::parse(piles, numbers)?;
+    let mut lines = Vec::new();
+    let mut sink = |l: String| lines.push(l);
+    let result = snap::play_deal(
+        &deal,
+        max_rounds,
+        if trace { Some(&mut sink) } else { None },
+    );
+    // The players in the game at the end: replayed, as the result carries only the winner.
+    let players: Vec<u32> = match result.outcome {
+        Outcome::Player(p) => vec![u32::from(p) + 1],
+        _ => {
+            let ctx = snap::SnapContext::new(deal.cards());
+            let mut t = snap::Table::new(deal.piles.len(), deal.cards());
+            let ps: Vec<&[Card]> = deal.piles.iter().map(Vec::as_slice).collect();
+            t.set(&ps, &ctx);
+            (0..result.rounds).for_each(|_| {
+                t.step(&ctx);
+            });
+            t.in_game().iter().map(|&p| p as u32 + 1).collect()
+        }
+    };
+    let text = players
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut v = json!({ "game": "snap", "outcome": result.outcome.name(), "rounds": result.rounds, "players": players });
+    if let Some(c) = result.cycle {
+        v["loop_from"] = json!(c.loop_from);
+        v["cycle_len"] = json!(c.cycle_len);
+    }
+    if trace {
+        if json {
+            v["trace"] = json!(lines);
+        } else {
+            let mut out = io::stdout().lock();
+            for l in &lines {
+                writeln!(out, "{l}")?;
+            }
+        }
+    }
+    print_play(json, &text, &v)
 }
 
 fn play_shotgun(moves: &str, json: bool) -> Result<()> {

@@ -265,6 +265,12 @@ impl Pile {
         self.buf[self.at.head.wrapping_add(i) & (self.buf.len() - 1)]
     }
 
+    /// The bottom card, if any.
+    #[inline]
+    pub fn last(&self) -> Option<Card> {
+        (!self.is_empty()).then(|| self.get(self.len() - 1))
+    }
+
     /// The cards from top to bottom.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
         (0..self.at.len()).map(move |i| self.get(i))

@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod rps;
 pub mod shotgun;
+pub mod snap;
 pub mod war;
 
 use rand::RngCore;

@@ -113,12 +113,9 @@ pub fn load(dir: &Path) -> Result<Part, UsageError> {
         tally.deepest = vec![tally.rounds.outcome_totals().iter().sum()];
     }
     if info.detects_loops {
-        for (line, rec) in csv_rows(
-            &read(dir, "cycles.csv")?,
-            "cycle_len,count",
-            dir,
-            "cycles.csv",
-        )? {
+        let cycles = read(dir, "cycles.csv")?;
+        let (_, rows) = csv_rows(&cycles, "cycle_len,count", dir, "cycles.csv")?;
+        for (line, rec) in rows {
             let len = parse_u64(&rec, 0, line, dir, "cycles.csv")?;
             tally
                 .cycles
@@ -151,8 +148,14 @@ pub fn load(dir: &Path) -> Result<Part, UsageError> {
 
 type Rows = Vec<(usize, Vec<String>)>;
 
-/// The data rows of a CSV file whose header starts with `expect`, with their line numbers.
-fn csv_rows(text: &str, expect: &str, dir: &Path, name: &str) -> Result<Rows, UsageError> {
+/// The header of a CSV file, which must start with `expect`, and its data rows with their line
+/// numbers.
+fn csv_rows(
+    text: &str,
+    expect: &str,
+    dir: &Path,
+    name: &str,
+) -> Result<(Vec<String>, Rows), UsageError> {
     let mut lines = text.lines().enumerate();
     let header = lines.next().map(|l| l.1).unwrap_or_default();
     if !header.starts_with(expect) {
@@ -161,11 +164,11 @@ fn csv_rows(text: &str, expect: &str, dir: &Path, name: &str) -> Result<Rows, Us
             dir.display()
         ));
     }
-    Ok(
-        std::iter::once((1, header.split(',').map(str::to_string).collect()))
-            .chain(lines.map(|(i, l)| (i + 1, l.split(',').map(str::to_string).collect())))
-            .collect(),
-    )
+    let split = |l: &str| l.split(',').map(str::to_string).collect::<Vec<_>>();
+    Ok((
+        split(header),
+        lines.map(|(i, l)| (i + 1, split(l))).collect(),
+    ))
 }
 
 fn parse_u64(
@@ -185,8 +188,7 @@ fn parse_u64(
 }
 
 fn read_histogram(text: &str, tally: &mut Tally, dir: &Path) -> Result<(), UsageError> {
-    let mut rows = csv_rows(text, "rounds,count", dir, "histogram.csv")?.into_iter();
-    let header = rows.next().map(|r| r.1).unwrap_or_default();
+    let (header, rows) = csv_rows(text, "rounds,count", dir, "histogram.csv")?;
     let players = tally.players;
     let slots: Vec<usize> = header[2..]
         .iter()

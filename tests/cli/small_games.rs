@@ -65,3 +65,95 @@ fn simulate_reports_the_exact_answer_beside_the_estimate() {
     assert!(fails(2, &["simulate", "shotgun", "--mix", "0,1,1"]).contains("--mix"));
     assert!(fails(2, &["simulate", "rps", "--players", "1"]).contains("--players"));
 }
+
+#[test]
+fn play_snap_prints_the_seeds_answers() {
+    for (piles, want) in [
+        (&["abca", "abba"][..], "1"),
+        (&["abba", "abca"][..], "2"),
+        (&["abba", "acab"][..], "1 2"),
+        (&["bdad", "acbc", "abba"][..], "1 3"),
+        (&["fizz", "buzz"][..], "2"),
+    ] {
+        let mut args = vec!["play", "snap"];
+        args.extend_from_slice(piles);
+        assert_eq!(ok(&args).trim(), want, "{piles:?}");
+    }
+    let v = json(&ok(&["play", "snap", "bdad", "acbc", "abba", "--json"]));
+    assert_eq!(
+        (v["outcome"].as_str(), v["rounds"].as_u64()),
+        (Some("loop"), Some(62))
+    );
+    assert_eq!(
+        (v["loop_from"].as_u64(), v["cycle_len"].as_u64()),
+        (Some(14), Some(48))
+    );
+    let n = ok(&["play", "snap", "--numbers", "1,2,2,1", "1,2,3,1"]);
+    assert_eq!(n.trim(), "2");
+    let trace = ok(&["play", "snap", "bdad", "acbc", "abba", "--trace"]);
+    assert!(
+        trace.contains("// loop: the state after turn 14"),
+        "{trace}"
+    );
+}
+
+#[test]
+fn snap_bad_input_is_one_line_exit_2() {
+    assert!(fails(2, &["play", "snap", "abc"]).contains("two piles"));
+    assert!(fails(2, &["play", "snap", "abc", "ab"]).contains("same number"));
+    assert!(fails(2, &["play", "snap", "abc", ""]).contains("empty"));
+    assert!(fails(2, &["simulate", "snap", "--players", "3"]).contains("evenly"));
+}
+
+#[test]
+fn loop_detecting_runs_merge_exactly() {
+    let dir = crate::util::Scratch::new("merge-loops");
+    for (name, game) in [
+        (
+            "snap",
+            &[
+                "simulate",
+                "snap",
+                "--players",
+                "3",
+                "--faces",
+                "4",
+                "--copies",
+                "3",
+            ][..],
+        ),
+        ("war", &["simulate", "war", "--pickup", "p1-first"][..]),
+    ] {
+        let run = |out: &str, extra: &[&str]| {
+            let path = dir.path(&format!("{name}-{out}"));
+            let mut args = game.to_vec();
+            args.extend_from_slice(&[
+                "--games",
+                "4000",
+                "--seed",
+                "2",
+                "--out",
+                path.to_str().unwrap(),
+            ]);
+            args.extend_from_slice(extra);
+            ok(&args);
+            path
+        };
+        let whole = run("whole", &[]);
+        let parts: Vec<_> = (0..3)
+            .map(|k| run(&format!("s{k}"), &["--shard", &format!("{k}/3")]))
+            .collect();
+        let merged = dir.path(&format!("{name}-merged"));
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+        args.extend_from_slice(&["--out", merged.to_str().unwrap()]);
+        ok(&args);
+        for f in ["histogram.csv", "cycles.csv", "summary.csv"] {
+            assert_eq!(
+                crate::util::read(&whole, f),
+                crate::util::read(&merged, f),
+                "{name} {f}"
+            );
+        }
+    }
+}

@@ -1,0 +1,748 @@
+//! The Snap variant of `snap.txt`: N players, no choices, only the algorithm.
+//!
+//! Players in turn play their top card onto a common pile. A player with no cards (who is not
+//! out) rotates the common pile instead: its bottom card goes to the top. A card equal to the
+//! card it lands on takes the whole common pile: it goes under the taker's pile bottom card
+//! first (so the pair ends at the very bottom), every player then holding no card is out, and
+//! the taker plays next. The game ends when one player holds every card (outcome `p<k>`), when
+//! all cards are in the common pile and a rotation makes no pair (`stalemate`), or at the first
+//! repeated state (`loop`): every pile, the common pile, whose turn it is, and who is out.
+//!
+//! A turn is one card played or one rotation; the take is part of the turn that made the pair.
+
+use rand::RngCore;
+use serde::Serialize;
+
+use super::cards::{shuffle, Card, HashPowers, Pile};
+use super::{Game, GameResult, Outcome};
+use crate::error::UsageError;
+use crate::sim::cycle::{run_detecting, Deterministic, Ending};
+use crate::usage;
+
+/// Most players (the out set is a 64-bit mask).
+pub const MAX_PLAYERS: usize = 64;
+/// Most cards in a game.
+pub const MAX_CARDS: usize = 1 << 16;
+/// The default turn cap, a safety net only: loop detection ends every endless game.
+pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
+
+/// What a turn did, for the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnKind {
+    /// The player played their top card.
+    Played,
+    /// The player had no card and rotated the common pile.
+    Rotated,
+}
+
+/// The state of a game between turns.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Each player's pile, top first.
+    pub piles: Vec<Pile>,
+    /// The common pile, bottom first (its last card is the face-up top).
+    pub common: Pile,
+    /// Whose turn it is (0-based).
+    pub turn: usize,
+    /// Players out of the game, as a bit set.
+    pub out: u64,
+    /// What the last turn did and whether it took the common pile (for the trace).
+    pub last: Option<(TurnKind, bool, u64)>,
+}
+
+/// The shared, read-only part of a game: fingerprint weights.
+#[derive(Clone, Debug)]
+pub struct SnapContext {
+    powers: HashPowers,
+}
+
+impl SnapContext {
+    /// Weights for games of up to `cards` cards.
+    pub fn new(cards: usize) -> Self {
+        SnapContext {
+            powers: HashPowers::new(cards),
+        }
+    }
+}
+
+impl Table {
+    /// An empty table for `players` players and `cards` cards.
+    pub fn new(players: usize, cards: usize) -> Self {
+        Table {
+            piles: (0..players).map(|_| Pile::with_capacity(cards)).collect(),
+            common: Pile::with_capacity(cards),
+            turn: 0,
+            out: 0,
+            last: None,
+        }
+    }
+
+    /// Sets the piles (top first) and starts a game at player 1's turn.
+    pub fn set(&mut self, piles: &[&[Card]], ctx: &SnapContext) {
+        for (pile, cards) in self.piles.iter_mut().zip(piles) {
+            pile.clear();
+            cards
+                .iter()
+                .for_each(|&c| pile.push_bottom_hashed(c, &ctx.powers));
+        }
+        self.common.clear();
+        self.turn = 0;
+        self.out = 0;
+        self.last = None;
+    }
+
+    /// Players still in the game, 0-based.
+    pub fn in_game(&self) -> Vec<usize> {
+        (0..self.piles.len())
+            .filter(|&p| self.out >> p & 1 == 0)
+            .collect()
+    }
+
+    /// Total cards on the table.
+    pub fn cards(&self) -> usize {
+        self.piles.iter().map(Pile::len).sum::<usize>() + self.common.len()
+    }
+
+    /// Plays one turn; returns the outcome if the game ended in it.
+    pub fn step(&mut self, ctx: &SnapContext) -> Option<Outcome> {
+        let hp = &ctx.powers;
+        let p = self.turn;
+        let (card, kind) = if self.piles[p].is_empty() {
+            // A player with no card who is not out: the common pile is not empty (they played
+            // their last card after the last take, which would otherwise have put them out).
+            (self.common.pop_top_hashed(hp), TurnKind::Rotated)
+        } else {
+            (self.piles[p].pop_top_hashed(hp), TurnKind::Played)
+        };
+        let pair = self.common.last() == Some(card);
+        self.common.push_bottom_hashed(card, hp);
+        if pair {
+            while !self.common.is_empty() {
+                let c = self.common.pop_top_hashed(hp);
+                self.piles[p].push_bottom_hashed(c, hp);
+            }
+            for (q, pile) in self.piles.iter().enumerate() {
+                if pile.is_empty() {
+                    self.out |= 1 << q;
+                }
+            }
+            self.last = Some((kind, true, self.out));
+            let everyone = u64::MAX >> (64 - self.piles.len());
+            if self.out == everyone & !(1 << p) {
+                return Some(Outcome::Player(p as u8));
+            }
+            return None; // the taker plays next
+        }
+        self.last = Some((kind, false, self.out));
+        if kind == TurnKind::Rotated && self.piles.iter().all(Pile::is_empty) {
+            return Some(Outcome::Stalemate);
+        }
+        let n = self.piles.len();
+        let mut q = (p + 1) % n;
+        while self.out >> q & 1 == 1 {
+            q = (q + 1) % n;
+        }
+        self.turn = q;
+        None
+    }
+}
+
+impl Deterministic for Table {
+    type Context = SnapContext;
+
+    #[inline]
+    fn step(&mut self, ctx: &SnapContext) -> Option<Outcome> {
+        Table::step(self, ctx)
+    }
+
+    fn same_state(&self, other: &Self) -> bool {
+        self.turn == other.turn
+            && self.out == other.out
+            && self.common.same_cards(&other.common)
+            && self
+                .piles
+                .iter()
+                .zip(&other.piles)
+                .all(|(a, b)| a.same_cards(b))
+    }
+
+    fn copy_from(&mut self, other: &Self) {
+        for (a, b) in self.piles.iter_mut().zip(&other.piles) {
+            a.copy_from(b);
+        }
+        self.common.copy_from(&other.common);
+        self.turn = other.turn;
+        self.out = other.out;
+        self.last = other.last;
+    }
+}
+
+/// Plays the game set on `hare` to its end with exact loop detection, using the two other
+/// tables as Brent's copies.
+pub fn adjudicate(
+    ctx: &SnapContext,
+    hare: &mut Table,
+    tortoise: &mut Table,
+    initial: &mut Table,
+    max_rounds: u64,
+) -> GameResult {
+    initial.copy_from(hare);
+    match run_detecting(ctx, hare, tortoise, initial, max_rounds) {
+        Ending::Ended { rounds, outcome } => GameResult::plain(rounds, outcome),
+        Ending::Loop(c) => GameResult {
+            cycle: Some(c),
+            ..GameResult::plain(c.loop_from + c.cycle_len, Outcome::Loop)
+        },
+        Ending::Capped => GameResult::plain(max_rounds, Outcome::Capped),
+    }
+}
+
+/// Piles read from the command line, with the symbols their card numbers stand for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// Each player's pile, top first, as card numbers 1..K.
+    pub piles: Vec<Vec<Card>>,
+    /// `symbols[c − 1]` is how card `c` is written.
+    pub symbols: Vec<String>,
+    /// Whether cards are integers (written comma-separated).
+    pub numbers: bool,
+}
+
+impl Deal {
+    /// Reads piles: each a string of non-whitespace characters, one card each, or with
+    /// `numbers` a comma-separated list of integers. Errors name the bad pile.
+    pub fn parse(piles: &[String], numbers: bool) -> Result<Deal, UsageError> {
+        if piles.len() < 2 {
+            return Err(usage!("snap needs at least two piles, got {}", piles.len()));
+        }
+        if piles.len() > MAX_PLAYERS {
+            return Err(usage!(
+                "{} piles: at most {MAX_PLAYERS} players",
+                piles.len()
+            ));
+        }
+        let mut symbols: Vec<String> = Vec::new();
+        let mut out = Vec::with_capacity(piles.len());
+        for (i, text) in piles.iter().enumerate() {
+            let tokens: Vec<String> = if numbers {
+                text.split(',')
+                    .map(|t| {
+                        let t = t.trim();
+                        match t.parse::<u64>() {
+                            Ok(_) => Ok(t.trim_start_matches('0').to_string()),
+                            Err(_) => Err(usage!(
+                                "pile {} ({text:?}): {t:?} is not a whole number",
+                                i + 1
+                            )),
+                        }
+                    })
+                    .collect::<Result<_, _>>()?
+            } else {
+                text.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .map(String::from)
+                    .collect()
+            };
+            if tokens.is_empty() || (numbers && text.trim().is_empty()) {
+                return Err(usage!(
+                    "pile {} is empty; every player starts with cards",
+                    i + 1
+                ));
+            }
+            let mut pile = Vec::with_capacity(tokens.len());
+            for t in tokens {
+                let id = match symbols.iter().position(|s| *s == t) {
+                    Some(k) => k,
+                    None => {
+                        if symbols.len() == usize::from(Card::MAX) {
+                            return Err(usage!("more than {} different cards", Card::MAX));
+                        }
+                        symbols.push(t);
+                        symbols.len() - 1
+                    }
+                };
+                pile.push(id as Card + 1);
+            }
+            out.push(pile);
+        }
+        let len = out[0].len();
+        if let Some(i) = out.iter().position(|p| p.len() != len) {
+            return Err(usage!(
+                "pile {} has {} cards, pile 1 has {len}; every player starts with the same number",
+                i + 1,
+                out[i].len()
+            ));
+        }
+        if out.len() * len > MAX_CARDS {
+            return Err(usage!("{} cards: at most {MAX_CARDS}", out.len() * len));
+        }
+        Ok(Deal {
+            piles: out,
+            symbols,
+            numbers,
+        })
+    }
+
+    /// How a sequence of cards is written.
+    pub fn show(&self, cards: impl Iterator<Item = Card>) -> String {
+        let parts: Vec<&str> = cards
+            .map(|c| self.symbols[usize::from(c) - 1].as_str())
+            .collect();
+        if self.numbers {
+            parts.join(",")
+        } else {
+            parts.concat()
+        }
+    }
+
+    /// Total cards.
+    pub fn cards(&self) -> usize {
+        self.piles.iter().map(Vec::len).sum()
+    }
+}
+
+/// Plays `deal` to its end; with `trace`, one line per turn in the spirit of the seed's tables
+/// (turn, piles, common pile, TAKES / OUT marks, and the earlier turn a loop returns to).
+pub fn play_deal(
+    deal: &Deal,
+    max_rounds: u64,
+    mut trace: Option<&mut dyn FnMut(String)>,
+) -> GameResult {
+    let ctx = SnapContext::new(deal.cards());
+    let players = deal.piles.len();
+    let mut tables: Vec<Table> = (0..3).map(|_| Table::new(players, deal.cards())).collect();
+    let piles: Vec<&[Card]> = deal.piles.iter().map(Vec::as_slice).collect();
+    tables[0].set(&piles, &ctx);
+    let [hare, tortoise, initial] = &mut tables[..] else {
+        unreachable!("three tables")
+    };
+    let mut replay = hare.clone();
+    let result = adjudicate(&ctx, hare, tortoise, initial, max_rounds);
+    if let Some(sink) = trace.as_mut() {
+        let line = |t: &Table, turn: u64| {
+            let piles: Vec<String> = t
+                .piles
+                .iter()
+                .map(|p| {
+                    if p.is_empty() {
+                        "-".into()
+                    } else {
+                        deal.show(p.iter())
+                    }
+                })
+                .collect();
+            format!(
+                "{turn:>6}  {}  | {}",
+                piles.join(" "),
+                deal.show(t.common.iter())
+            )
+        };
+        sink(line(&replay, 0));
+        for turn in 1..=result.rounds {
+            let before_out = replay.out;
+            replay.step(&ctx);
+            let mut l = line(&replay, turn);
+            if let Some((kind, took, out)) = replay.last {
+                if kind == TurnKind::Rotated {
+                    l.push_str("   (rotated)");
+                }
+                if took {
+                    let newly = out & !before_out;
+                    let outs: Vec<String> = (0..players)
+                        .filter(|&q| newly >> q & 1 == 1)
+                        .map(|q| format!("p{} OUT", q + 1))
+                        .collect();
+                    l.push_str(&format!("   p{} TAKES", replay.turn + 1));
+                    if !outs.is_empty() {
+                        l.push_str(&format!(", {}", outs.join(", ")));
+                    }
+                }
+            }
+            if let Some(c) = result.cycle.filter(|c| c.loop_from + c.cycle_len == turn) {
+                l.push_str(&format!("   // loop: the state after turn {}", c.loop_from));
+            }
+            sink(l);
+        }
+    }
+    result
+}
+
+/// The options of `simulate snap`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SnapOptions {
+    /// Players.
+    #[arg(long, value_name = "P", default_value_t = 2)]
+    pub players: usize,
+    /// Different card faces.
+    #[arg(long, value_name = "F", default_value_t = 13)]
+    pub faces: usize,
+    /// Copies of each face (the deck has F×C cards, dealt evenly).
+    #[arg(long, value_name = "C", default_value_t = 4)]
+    pub copies: usize,
+    /// Stop a game after this many turns (outcome `capped`); loops are detected exactly.
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    pub max_rounds: u64,
+}
+
+/// The rules of a `simulate snap` run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SnapRules {
+    /// Players.
+    pub players: usize,
+    /// Card faces.
+    pub faces: usize,
+    /// Copies of each face.
+    pub copies: usize,
+    /// Turn cap.
+    pub max_rounds: u64,
+}
+
+impl TryFrom<&SnapOptions> for SnapRules {
+    type Error = UsageError;
+
+    fn try_from(o: &SnapOptions) -> Result<Self, UsageError> {
+        if !(2..=MAX_PLAYERS).contains(&o.players) {
+            return Err(usage!(
+                "--players {}: need 2 to {MAX_PLAYERS} players",
+                o.players
+            ));
+        }
+        if !(1..=usize::from(Card::MAX)).contains(&o.faces) || o.copies == 0 {
+            return Err(usage!(
+                "--faces {} --copies {}: need 1 to 255 faces and at least one copy",
+                o.faces,
+                o.copies
+            ));
+        }
+        let cards = o.faces.saturating_mul(o.copies);
+        if cards % o.players != 0 || cards > MAX_CARDS {
+            return Err(usage!(
+                "--faces {} --copies {}: {cards} cards cannot be dealt evenly to {} players (at most {MAX_CARDS} cards)",
+                o.faces,
+                o.copies,
+                o.players
+            ));
+        }
+        if o.max_rounds == 0 {
+            return Err(usage!("--max-rounds 0: a game needs at least one turn"));
+        }
+        Ok(SnapRules {
+            players: o.players,
+            faces: o.faces,
+            copies: o.copies,
+            max_rounds: o.max_rounds,
+        })
+    }
+}
+
+/// Random deals: the [`Game`] of `simulate snap`.
+#[derive(Clone, Debug)]
+pub struct Snap {
+    rules: SnapRules,
+    deck: Vec<Card>,
+    ctx: SnapContext,
+}
+
+impl Snap {
+    /// The game for validated rules.
+    pub fn new(rules: SnapRules) -> Self {
+        let deck: Vec<Card> = (0..rules.copies)
+            .flat_map(|_| 1..=rules.faces as Card)
+            .collect();
+        let ctx = SnapContext::new(deck.len());
+        Snap { rules, deck, ctx }
+    }
+}
+
+/// One worker's tables (the game and Brent's two copies) and deck buffer.
+#[derive(Debug)]
+pub struct SnapScratch {
+    hare: Table,
+    tortoise: Table,
+    initial: Table,
+    deck: Vec<Card>,
+}
+
+impl Game for Snap {
+    type Scratch = SnapScratch;
+
+    fn scratch(&self) -> SnapScratch {
+        let n = self.deck.len();
+        SnapScratch {
+            hare: Table::new(self.rules.players, n),
+            tortoise: Table::new(self.rules.players, n),
+            initial: Table::new(self.rules.players, n),
+            deck: Vec::with_capacity(n),
+        }
+    }
+
+    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut SnapScratch) -> GameResult {
+        s.deck.clear();
+        s.deck.extend_from_slice(&self.deck);
+        shuffle(rng, &mut s.deck);
+        let per = s.deck.len() / self.rules.players;
+        let hp = &self.ctx.powers;
+        for (p, pile) in s.hare.piles.iter_mut().enumerate() {
+            pile.clear();
+            s.deck[p * per..(p + 1) * per]
+                .iter()
+                .for_each(|&c| pile.push_bottom_hashed(c, hp));
+        }
+        s.hare.common.clear();
+        s.hare.turn = 0;
+        s.hare.out = 0;
+        adjudicate(
+            &self.ctx,
+            &mut s.hare,
+            &mut s.tortoise,
+            &mut s.initial,
+            self.rules.max_rounds,
+        )
+    }
+
+    fn players(&self) -> usize {
+        self.rules.players
+    }
+
+    fn name(&self) -> &'static str {
+        "snap"
+    }
+
+    fn describe(&self) -> String {
+        let r = &self.rules;
+        format!(
+            "{} players, {} faces × {} copies, loops detected, cap {}",
+            r.players, r.faces, r.copies, r.max_rounds
+        )
+    }
+
+    fn rules_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.rules).unwrap_or_default()
+    }
+
+    fn detects_loops(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Cycle;
+
+    fn deal(piles: &str) -> Deal {
+        let v: Vec<String> = piles.split_whitespace().map(String::from).collect();
+        Deal::parse(&v, false).unwrap()
+    }
+
+    /// The players still in the game at the end, 1-indexed, as the seed prints them.
+    fn result(piles: &str) -> (GameResult, Vec<usize>) {
+        let d = deal(piles);
+        let r = play_deal(&d, DEFAULT_MAX_ROUNDS, None);
+        let ctx = SnapContext::new(d.cards());
+        let mut t = Table::new(d.piles.len(), d.cards());
+        let piles: Vec<&[Card]> = d.piles.iter().map(Vec::as_slice).collect();
+        t.set(&piles, &ctx);
+        for _ in 0..r.rounds {
+            t.step(&ctx);
+        }
+        let players = match r.outcome {
+            Outcome::Player(p) => vec![usize::from(p) + 1],
+            _ => t.in_game().iter().map(|p| p + 1).collect(),
+        };
+        (r, players)
+    }
+
+    /// The seed's tables list, after every turn, the piles and the common pile (bottom first);
+    /// `TAKES` lines show the state after the take within the same turn.
+    fn states(piles: &str) -> Vec<String> {
+        let mut lines = vec![];
+        let mut sink = |l: String| lines.push(l);
+        play_deal(&deal(piles), DEFAULT_MAX_ROUNDS, Some(&mut sink));
+        lines
+            .iter()
+            .map(|l| {
+                let (piles, rest) = l[8..].split_once("  | ").unwrap();
+                let common = rest.split("   ").next().unwrap();
+                let piles: Vec<&str> = piles.split(' ').filter(|p| *p != "-").collect();
+                format!("{} {}", piles.join(" "), common).trim().to_string()
+            })
+            .collect()
+    }
+
+    /// The seed's step table as the state after each turn: the lines after each play, with a
+    /// TAKES line's next line replacing it.
+    fn seed_states(table: &str) -> Vec<String> {
+        let mut out: Vec<String> = vec![];
+        let lines: Vec<&str> = table
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let body = lines[i].split_once(' ').map_or("", |x| x.1);
+            let body = body.split(" //").next().unwrap().trim();
+            if body.contains("TAKES") {
+                // The next line is the state after the take: it replaces the turn's state.
+                let next = lines[i + 1].split_once(' ').map_or("", |x| x.1);
+                *out.last_mut().unwrap() = next.split(" //").next().unwrap().trim().to_string();
+                i += 2;
+                continue;
+            }
+            out.push(body.to_string());
+            i += 1;
+        }
+        out
+    }
+
+    const EXAMPLE_1: &str = "1 abba abca\n2 bba abca a\n3 bba bca aa\n4 TAKES\n5 bba bcaaa\n6 bba caaa b\n7 ba caaa bb\n8 TAKES\n9 babb caaa\n10 abb caaa b\n11 abb aaa bc\n12 bb aaa bca\n13 bb aa bcaa\n14 TAKES\n15 bb aabcaa\n16 bb abcaa a\n17 b abcaa ab\n18 b bcaa aba\n19 bcaa abab\n20 caa ababb\n21 OUT TAKES\n22 caaababb";
+
+    #[test]
+    fn snap_example_1_every_state_and_p2_wins_at_turn_13() {
+        assert_eq!(states("abba abca"), seed_states(EXAMPLE_1));
+        let (r, players) = result("abba abca");
+        assert_eq!(
+            (r.outcome, r.rounds, players),
+            (Outcome::Player(1), 13, vec![2])
+        );
+    }
+
+    const EXAMPLE_2: &str = include_str!("snap_example_2.txt");
+
+    #[test]
+    fn snap_example_2_every_state_and_stalemate_at_turn_71() {
+        assert_eq!(states("abba acab"), seed_states(EXAMPLE_2));
+        let (r, players) = result("abba acab");
+        assert_eq!(
+            (r.outcome, r.rounds, players),
+            (Outcome::Stalemate, 71, vec![1, 2])
+        );
+    }
+
+    const EXAMPLE_3: &str = include_str!("snap_example_3.txt");
+
+    #[test]
+    fn snap_example_3_loop_at_line_79_back_to_line_19() {
+        let (r, players) = result("bdad acbc abba");
+        let cycle = Cycle {
+            loop_from: 14,
+            cycle_len: 48,
+        };
+        assert_eq!(
+            (r.outcome, r.rounds, r.cycle, players),
+            (Outcome::Loop, 62, Some(cycle), vec![1, 3])
+        );
+        // Our states, turn by turn, are the seed's lines up to the repetition.
+        assert_eq!(states("bdad acbc abba"), seed_states(EXAMPLE_3));
+    }
+
+    #[test]
+    fn seed_io_examples() {
+        assert_eq!(result("abca abba").1, vec![1]);
+        assert_eq!(result("abba abca").1, vec![2]);
+        assert_eq!(result("abba acab").1, vec![1, 2]);
+        assert_eq!(result("bdad acbc abba").1, vec![1, 3]);
+        assert_eq!(result("fizz buzz").1, vec![2]);
+        let ten = "robinhooda ndlittlejo hnwalkingt hroughthef orestlaugh ingbackand forthatwha ttheothero nehastosay";
+        assert_eq!(result(ten).1, vec![9]);
+    }
+
+    #[test]
+    fn numbers_form_is_the_same_game() {
+        let v: Vec<String> = ["1,2,2,1", "1,2,3,1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let d = Deal::parse(&v, true).unwrap();
+        let r = play_deal(&d, DEFAULT_MAX_ROUNDS, None);
+        assert_eq!((r.outcome, r.rounds), (Outcome::Player(1), 13)); // = abba abca
+    }
+
+    #[test]
+    fn bad_piles_are_refused() {
+        let p =
+            |v: &[&str], n| Deal::parse(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>(), n);
+        assert!(p(&["abc"], false)
+            .unwrap_err()
+            .to_string()
+            .contains("two piles"));
+        assert!(p(&["abc", ""], false)
+            .unwrap_err()
+            .to_string()
+            .contains("pile 2 is empty"));
+        assert!(p(&["abc", "ab"], false)
+            .unwrap_err()
+            .to_string()
+            .contains("pile 2 has 2"));
+        assert!(p(&["1,x", "1,2"], true)
+            .unwrap_err()
+            .to_string()
+            .contains("pile 1"));
+    }
+
+    fn random_tables(seed: u64, n: usize) -> Vec<(Snap, Table)> {
+        let game = Snap::new(SnapRules {
+            players: 3,
+            faces: 5,
+            copies: 3,
+            max_rounds: 1000,
+        });
+        let mut out = vec![];
+        for i in 0..n {
+            let mut s = game.scratch();
+            let mut rng = crate::sim::rng::game_rng(seed, i as u64);
+            s.deck.extend_from_slice(&game.deck);
+            shuffle(&mut rng, &mut s.deck);
+            let piles: Vec<&[Card]> = s.deck.chunks(5).collect();
+            let mut t = Table::new(3, 15);
+            t.set(&piles, &game.ctx);
+            out.push((game.clone(), t));
+        }
+        out
+    }
+
+    #[test]
+    fn cards_are_conserved_at_every_turn() {
+        for (game, mut t) in random_tables(5, 300) {
+            let mut counts = [0usize; 6];
+            for _ in 0..1000 {
+                let ended = t.step(&game.ctx);
+                counts.fill(0);
+                t.piles
+                    .iter()
+                    .flat_map(|p| p.iter())
+                    .chain(t.common.iter())
+                    .for_each(|c| counts[usize::from(c)] += 1);
+                assert_eq!(&counts[1..], &[3; 5]);
+                if ended.is_some() {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_replayed_from_any_state_continues_identically() {
+        for (game, t) in random_tables(6, 100) {
+            let mut full = t.clone();
+            let mut trail = vec![];
+            for _ in 0..200 {
+                let e = full.step(&game.ctx);
+                trail.push((e, full.clone()));
+                if e.is_some() {
+                    break;
+                }
+            }
+            // Restart from every intermediate state copied into a fresh table.
+            for k in 0..trail.len() {
+                let mut fresh = Table::new(3, 15);
+                fresh.copy_from(&trail[k].1);
+                for (e, want) in &trail[k + 1..] {
+                    assert_eq!(fresh.step(&game.ctx), *e);
+                    assert!(fresh.same_state(want));
+                }
+            }
+        }
+    }
+}
