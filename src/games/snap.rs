@@ -415,7 +415,7 @@ impl TryFrom<&SnapOptions> for SnapRules {
             ));
         }
         let cards = o.faces.saturating_mul(o.copies);
-        if cards % o.players != 0 || cards > MAX_CARDS {
+        if !cards.is_multiple_of(o.players) || cards > MAX_CARDS {
             return Err(usage!(
                 "--faces {} --copies {}: {cards} cards cannot be dealt evenly to {} players (at most {MAX_CARDS} cards)",
                 o.faces,
