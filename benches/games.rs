@@ -4,6 +4,7 @@
 //! Run: `cargo bench --bench games`. Whole-run throughput on all cores: `scripts/bench.sh`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use warsim::games::jitsu::{Jitsu, JitsuRules, Strategy};
 use warsim::games::rps::{Elimination, RpsRules};
 use warsim::games::shotgun::{Shotgun, ShotgunOptions, ShotgunRules};
 use warsim::games::snap::{Snap, SnapRules};
@@ -90,6 +91,13 @@ fn small_games(c: &mut Criterion) {
         max_rounds: 10_000_000,
     });
     bench_game(c, "snap", "2x13x4", &snap);
+    for strategy in [Strategy::Random, Strategy::Greedy] {
+        let jitsu = Jitsu::new(JitsuRules {
+            strategy,
+            max_rounds: 100_000,
+        });
+        bench_game(c, "jitsu", &format!("{strategy:?}").to_lowercase(), &jitsu);
+    }
 }
 
 criterion_group!(benches, presets, loop_detection, small_games);

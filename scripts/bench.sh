@@ -32,6 +32,8 @@ war-p1-first(loops) 300000 war --pickup p1-first
 snap-2p-13x4 1000000 snap
 shotgun 10000000 shotgun
 rps-10-players 1000000 rps --players 10
+jitsu-random 1000000 jitsu --strategy random
+jitsu-greedy 1000000 jitsu --strategy greedy
 RUNS
 
 peak=$( { /usr/bin/time -v "$warsim" simulate war --rules bryer --games 10000000 --threads 2 \

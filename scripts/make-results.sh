@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --quiet
 warsim=target/release/warsim
-sections=${*:-war snap shotgun rps}
+sections=${*:-war snap shotgun rps jitsu}
 
 for section in $sections; do
   case $section in
@@ -31,6 +31,11 @@ for section in $sections; do
     rps)
       $warsim simulate rps --players 10 --games 1000000 --seed 0 --out results/rps-10
       scripts/rps-sweep.sh results/rps-sweep 1000000 12
+      ;;
+    jitsu)
+      for strategy in random greedy; do
+        $warsim simulate jitsu --strategy "$strategy" --games 1000000 --seed 0 --out "results/jitsu-$strategy"
+      done
       ;;
     *) echo "make-results: unknown section $section" >&2; exit 2 ;;
   esac

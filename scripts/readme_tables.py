@@ -114,7 +114,18 @@ def snap_table():
     return '\n'.join(rows)
 
 
-SECTIONS = {'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+def jitsu_table():
+    rows = ['| player 1 strategy | games | mean rounds (95% interval) | median | p99 | max | player 1 wins (95% interval) |',
+            '|---|---|---|---|---|---|---|']
+    for strategy in ['random', 'greedy']:
+        s = load(f'jitsu-{strategy}/summary.json')
+        r, p1 = s['rounds'], s['shares']['p1']
+        rows.append(f"| `{strategy}` | {n(s['games'])} | {r['mean']:.3f} ({r['ci95'][0]:.3f}–{r['ci95'][1]:.3f}) | {r['median']} "
+                    f"| {r['quantiles']['p99']} | {r['max']} | {100 * p1['share']:.2f}% ({100 * p1['ci95'][0]:.2f}–{100 * p1['ci95'][1]:.2f}%) |")
+    return '\n'.join(rows)
+
+
+SECTIONS = {'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table}
 
 

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::error::UsageError;
 use crate::games::cards::Card;
+use crate::games::jitsu::{self, Jitsu, JitsuOptions, JitsuRules};
 use crate::games::rps::{self, Elimination, RpsOptions, RpsRules};
 use crate::games::shotgun::{self, Shotgun, ShotgunOptions, ShotgunRules};
 use crate::games::snap::{self, Snap, SnapOptions, SnapRules};
@@ -71,6 +72,15 @@ pub enum SimulateGame {
         #[command(flatten)]
         run: RunOptions,
     },
+    /// Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy.
+    Jitsu {
+        /// Rule options.
+        #[command(flatten)]
+        rules: JitsuOptions,
+        /// Run options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
     /// Shotgun War (shotgun-war.txt) between two random players.
     Shotgun {
         /// Rule options.
@@ -114,6 +124,13 @@ pub enum PlayGame {
         /// Stop after this many turns (outcome `capped`); loops are detected exactly.
         #[arg(long, value_name = "M", default_value_t = snap::DEFAULT_MAX_ROUNDS)]
         max_rounds: u64,
+    },
+    /// Card-Jitsu against the computer: reads a hand position 1..5 per round from stdin and
+    /// prints the seed's transcript on stdout (prompts and messages on stderr).
+    Jitsu {
+        /// Seed of the cards dealt (same seed and inputs, same transcript).
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
     },
     /// Shotgun War: who dies first; prints 1, 2, 0 (both) or none.
     Shotgun {
@@ -206,6 +223,9 @@ pub fn run(cli: Cli) -> Result<()> {
             SimulateGame::Snap { rules, run } => {
                 simulate(&Snap::new(SnapRules::try_from(&rules)?), &run)
             }
+            SimulateGame::Jitsu { rules, run } => {
+                simulate(&Jitsu::new(JitsuRules::try_from(&rules)?), &run)
+            }
             SimulateGame::Shotgun { rules, run } => {
                 simulate(&Shotgun::new(ShotgunRules::try_from(&rules)?), &run)
             }
@@ -223,6 +243,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 json,
                 max_rounds,
             } => play_snap(&piles, numbers, trace, json, max_rounds),
+            PlayGame::Jitsu { seed } => play_jitsu(seed),
             PlayGame::Shotgun { moves, json } => play_shotgun(&moves.join(" "), json),
             PlayGame::Rps { throws, json } => play_rps(&throws, json),
         },
@@ -482,6 +503,71 @@ fn play_snap(
         }
     }
     print_play(json, &text, &v)
+}
+
+/// Whitespace-separated tokens read lazily from stdin, so a terminal user gets each round's
+/// transcript before typing the next move.
+struct Tokens<R> {
+    input: R,
+    queue: std::collections::VecDeque<String>,
+}
+
+impl<R: io::BufRead> Tokens<R> {
+    fn next(&mut self) -> io::Result<Option<String>> {
+        while self.queue.is_empty() {
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                return Ok(None);
+            }
+            self.queue
+                .extend(line.split_whitespace().map(str::to_string));
+        }
+        Ok(self.queue.pop_front())
+    }
+}
+
+fn play_jitsu(seed: u64) -> Result<()> {
+    let mut rng = game_rng(seed, 0);
+    let mut game = jitsu::Match::new(&mut rng);
+    let mut input = Tokens {
+        input: io::stdin().lock(),
+        queue: Default::default(),
+    };
+    let mut out = io::stdout().lock();
+    let mut err = io::stderr();
+    for round in 1u64.. {
+        writeln!(out, "{}", jitsu::list(&game.won[0]))?;
+        writeln!(out, "{}", jitsu::list(&game.won[1]))?;
+        writeln!(out, "{}", jitsu::list(&game.hand.0))?;
+        out.flush()?;
+        let choice = loop {
+            write!(err, "round {round}, your card (1-5): ")?;
+            err.flush()?;
+            let Some(token) = input.next()? else {
+                writeln!(err)?;
+                writeln!(
+                    err,
+                    "input ended in round {round} before the game did; game abandoned"
+                )?;
+                return Ok(());
+            };
+            match token.parse::<usize>() {
+                Ok(k) if (1..=jitsu::HAND).contains(&k) => break k,
+                _ => writeln!(
+                    err,
+                    "{token:?} is not a hand position; enter a number from 1 to 5"
+                )?,
+            }
+        };
+        let (r, ended) = game.round(choice - 1, &mut rng);
+        writeln!(out, "{choice}\n{}\n{}\n{}", r.p1, r.p2, r.result)?;
+        if let Some(w) = ended {
+            writeln!(out, "player {} wins the game", w + 1)?;
+            break;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn play_shotgun(moves: &str, json: bool) -> Result<()> {

@@ -4,6 +4,7 @@
 //! parallel without knowing which it is.
 
 pub mod cards;
+pub mod jitsu;
 pub mod rps;
 pub mod shotgun;
 pub mod snap;

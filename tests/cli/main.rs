@@ -2,5 +2,6 @@
 
 mod util;
 
+mod jitsu;
 mod small_games;
 mod war;

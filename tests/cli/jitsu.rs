@@ -1,0 +1,172 @@
+//! `play jitsu`: the transcript checked line by line against the rules of card-jitsu.txt, with
+//! the rules written again here, independently of src/games/jitsu.rs.
+
+use crate::util::{ok, warsim_input};
+
+/// (element, colour, value) of a card such as `FB9`.
+fn card(s: &str) -> (char, char, u32) {
+    let mut ch = s.chars();
+    let (e, c) = (ch.next().unwrap(), ch.next().unwrap());
+    assert!("FWS".contains(e) && "YORBGP".contains(c), "{s}");
+    let v: u32 = ch.as_str().parse().unwrap();
+    assert!((2..=12).contains(&v), "{s}");
+    (e, c, v)
+}
+
+fn list(line: &str) -> Vec<String> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .unwrap_or_else(|| panic!("{line}"));
+    inner
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// Fire beats Snow, Snow beats Water, Water beats Fire; same element: higher value; else 0.
+fn rule(a: &str, b: &str) -> u32 {
+    let ((ea, _, va), (eb, _, vb)) = (card(a), card(b));
+    let beats = |x, y| matches!((x, y), ('F', 'S') | ('S', 'W') | ('W', 'F'));
+    if ea != eb {
+        return if beats(ea, eb) { 1 } else { 2 };
+    }
+    match va.cmp(&vb) {
+        std::cmp::Ordering::Greater => 1,
+        std::cmp::Ordering::Less => 2,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// Three cards of three colours, elements all equal or all different.
+fn has_set(pile: &[String]) -> bool {
+    let cards: Vec<_> = pile.iter().map(|c| card(c)).collect();
+    let n = cards.len();
+    (0..n).any(|i| {
+        (i + 1..n).any(|j| {
+            (j + 1..n).any(|k| {
+                let (a, b, c) = (cards[i], cards[j], cards[k]);
+                let colours = a.1 != b.1 && b.1 != c.1 && a.1 != c.1;
+                let same = a.0 == b.0 && b.0 == c.0;
+                let diff = a.0 != b.0 && b.0 != c.0 && a.0 != c.0;
+                colours && (same || diff)
+            })
+        })
+    })
+}
+
+/// Checks a whole transcript; returns the number of rounds.
+fn check(transcript: &str, inputs: &[usize]) -> usize {
+    let lines: Vec<&str> = transcript.lines().collect();
+    let mut won: [Vec<String>; 2] = [vec![], vec![]];
+    let mut prev_hand: Option<(Vec<String>, usize)> = None;
+    let mut round = 0;
+    let mut i = 0;
+    loop {
+        assert_eq!(list(lines[i]), won[0], "round {round}: player 1's pile");
+        assert_eq!(list(lines[i + 1]), won[1], "round {round}: player 2's pile");
+        let hand = list(lines[i + 2]);
+        assert_eq!(hand.len(), 5);
+        let mut distinct = hand.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 5, "duplicate in hand {hand:?}");
+        if let Some((before, played)) = prev_hand.take() {
+            let mut kept = before.clone();
+            kept.remove(played);
+            assert_eq!(
+                &hand[..4],
+                &kept[..],
+                "the played card leaves, the rest keep their order"
+            );
+        }
+        let choice: usize = lines[i + 3].parse().unwrap();
+        assert_eq!(choice, inputs[round], "the echoed input");
+        let (p1, p2) = (lines[i + 4], lines[i + 5]);
+        assert_eq!(
+            p1,
+            hand[choice - 1],
+            "player 1 plays hand position {choice}"
+        );
+        card(p2);
+        let result: u32 = lines[i + 6].parse().unwrap();
+        assert_eq!(result, rule(p1, p2), "{p1} v {p2}");
+        if result > 0 {
+            let w = result as usize - 1;
+            won[w].push(if w == 0 { p1 } else { p2 }.to_string());
+        }
+        prev_hand = Some((hand, choice - 1));
+        round += 1;
+        i += 7;
+        let winner = (0..2).find(|&p| has_set(&won[p]));
+        match winner {
+            Some(p) => {
+                assert_eq!(lines[i], format!("player {} wins the game", p + 1));
+                assert_eq!(lines.len(), i + 1, "nothing after the final line");
+                return round;
+            }
+            None => assert!(i < lines.len(), "the game stopped without a winner"),
+        }
+    }
+}
+
+#[test]
+fn transcript_follows_the_rules_line_by_line() {
+    let inputs: Vec<usize> = (0..200).map(|k| k * 7 % 5 + 1).collect();
+    // Invalid entries between valid ones are refused on stderr and never reach the transcript.
+    let mut script = String::new();
+    for (k, n) in inputs.iter().enumerate() {
+        if k % 3 == 0 {
+            script.push_str("x 0 6\n");
+        }
+        script.push_str(&format!("{n}\n"));
+    }
+    let mut rounds_seen = vec![];
+    for seed in 0..20 {
+        let out = warsim_input(&["play", "jitsu", "--seed", &seed.to_string()], &script);
+        assert!(out.status.success());
+        let transcript = String::from_utf8(out.stdout).unwrap();
+        rounds_seen.push(check(&transcript, &inputs));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("\"x\" is not a hand position"), "{err}");
+    }
+    assert!(rounds_seen.iter().all(|&r| r >= 3));
+}
+
+#[test]
+fn same_seed_and_inputs_same_transcript_and_closed_input_ends_cleanly() {
+    let a = warsim_input(
+        &["play", "jitsu", "--seed", "9"],
+        "1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5",
+    );
+    let b = warsim_input(
+        &["play", "jitsu", "--seed", "9"],
+        "1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5",
+    );
+    assert_eq!(a.stdout, b.stdout);
+    let short = warsim_input(&["play", "jitsu", "--seed", "9"], "1\n");
+    assert!(short.status.success());
+    let err = String::from_utf8(short.stderr).unwrap();
+    assert!(err.contains("input ended in round 2"), "{err}");
+    assert_eq!(
+        String::from_utf8(short.stdout).unwrap().lines().count(),
+        7 + 3
+    );
+}
+
+#[test]
+fn simulate_jitsu_strategies() {
+    let v: serde_json::Value = serde_json::from_str(&ok(&[
+        "simulate",
+        "jitsu",
+        "--strategy",
+        "greedy",
+        "--games",
+        "20000",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(v["rules"]["strategy"], "greedy");
+    assert!(v["shares"]["p1"]["share"].as_f64().unwrap() > 0.6);
+}
