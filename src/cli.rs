@@ -318,12 +318,7 @@ pub fn simulate<G: Game>(game: &G, opts: &RunOptions) -> Result<()> {
 }
 
 fn merge_dirs(args: &MergeArgs) -> Result<()> {
-    let parts = args
-        .dirs
-        .iter()
-        .map(|d| merge::load(d))
-        .collect::<Result<Vec<_>, UsageError>>()?;
-    let (info, tally, timing) = merge::merge(parts)?;
+    let (info, tally, timing) = merge::merge(&args.dirs)?;
     prepare_out(&args.out)?;
     let report = Report::new(&info, &tally);
     output::write_dir(&args.out, &report, &timing)?;

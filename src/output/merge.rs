@@ -222,13 +222,20 @@ fn read_histogram(text: &str, tally: &mut Tally, dir: &Path) -> Result<(), Usage
     Ok(())
 }
 
-/// Checks that `parts` are the disjoint shards of one run covering it whole, then adds them.
-pub fn merge(parts: Vec<Part>) -> Result<(RunInfo, Tally, Timing), UsageError> {
-    let first = parts
-        .first()
+/// Reads the outputs in `dirs` one at a time, checks that they are the disjoint shards of one
+/// run covering it whole, and adds them. Memory grows with the histogram, not with the number
+/// of shards: each shard's tally is added and dropped as soon as it is read.
+pub fn merge(dirs: &[PathBuf]) -> Result<(RunInfo, Tally, Timing), UsageError> {
+    let (first_dir, rest) = dirs
+        .split_first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
+    let first = load(first_dir)?;
     let base = first.info.clone();
-    for p in &parts[1..] {
+    let mut spans = vec![(base.range.clone(), first.dir)];
+    let mut elapsed = first.elapsed_s;
+    let mut tally = first.tally;
+    for dir in rest {
+        let p = load(dir)?;
         let i = &p.info;
         let what = if i.game != base.game {
             Some(format!("game {} (expected {})", i.game, base.game))
@@ -248,43 +255,34 @@ pub fn merge(parts: Vec<Part>) -> Result<(RunInfo, Tally, Timing), UsageError> {
             return Err(usage!(
                 "{} is foreign: {what}, as in {}",
                 p.dir.display(),
-                first.dir.display()
+                first_dir.display()
             ));
         }
+        spans.push((p.info.range.clone(), p.dir));
+        elapsed += p.elapsed_s;
+        tally = tally.merge(p.tally);
     }
-    let mut by_start: Vec<&Part> = parts.iter().collect();
-    by_start.sort_by_key(|p| (p.info.range.start, p.info.range.end));
+    spans.sort_by_key(|(r, _)| (r.start, r.end));
     let mut next = 0u64;
-    let mut prev: Option<&Part> = None;
-    for p in &by_start {
-        let r = &p.info.range;
+    for (k, (r, dir)) in spans.iter().enumerate() {
         if r.start < next {
-            let other = prev
-                .map(|q| q.dir.display().to_string())
-                .unwrap_or_default();
             return Err(usage!(
-                "{} duplicates games {}..{} of {other}",
-                p.dir.display(),
+                "{} duplicates games {}..{} of {}",
+                dir.display(),
                 r.start,
-                next.min(r.end)
+                next.min(r.end),
+                spans[k - 1].1.display()
             ));
         }
         if r.start > next {
             return Err(missing(&base, next, r.start));
         }
         next = r.end;
-        prev = Some(p);
     }
     if next < base.games_total {
         return Err(missing(&base, next, base.games_total));
     }
-    let elapsed: f64 = parts.iter().map(|p| p.elapsed_s).sum();
-    let count = parts.len();
-    let tally = parts
-        .into_iter()
-        .map(|p| p.tally)
-        .reduce(Tally::merge)
-        .unwrap_or_else(|| Tally::new(base.players));
+    let count = spans.len();
     let info = RunInfo {
         range: 0..base.games_total,
         shard: None,

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The cluster path, tested on a real single-node Slurm (scripts/slurm/local-cluster.sh):
+#  1. 2,000,000 war games as an 8-task array plus the merge job; histogram.csv and every
+#     statistic of summary.json equal those of the unsharded run;
+#  2. one shard deleted: merge refuses, naming it;
+#  3. that task resubmitted alone, the merge job again: identical again.
+# The cluster is stopped at the end, also when a step fails.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cluster=$root/scripts/slurm/local-cluster.sh
+cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+warsim=$root/target/release/warsim
+work=$(mktemp -d /tmp/warsim-slurm-test.XXXXXX)
+export WARSIM_SLURM_DIR=$work/cluster
+trap '"$cluster" stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+"$cluster" start
+export SLURM_CONF=$WARSIM_SLURM_DIR/slurm.conf
+run=(simulate war --rules classic --games 2000000 --seed 7)
+
+# Waits for job $1 to finish; fails unless it COMPLETED.
+wait_job() {
+  local state
+  for _ in $(seq 900); do
+    state=$(scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | cut -d= -f2 | tr '\n' ' ')
+    case $state in
+      "COMPLETED ") return 0 ;;
+      *FAILED*|*CANCELLED*|*TIMEOUT*|*NODE_FAIL*|*OUT_OF_MEMORY*) echo "test: job $1 ended $state" >&2; return 1 ;;
+    esac
+    if scontrol show job "$1" 2>/dev/null | grep -q 'Reason=DependencyNeverSatisfied'; then
+      echo "test: job $1 can never start (a task failed)" >&2; return 1
+    fi
+    sleep 1
+  done
+  echo "test: job $1 did not finish in 15 minutes" >&2; return 1
+}
+
+# Every statistic of summary.json but timings and the run description.
+stats() {
+  python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for k in ["elapsed_s", "games_per_s", "threads", "timing", "run"]: d.pop(k, None)
+print(json.dumps(d, sort_keys=True))' "$1"
+}
+
+same_as_whole() {
+  cmp "$work/whole/histogram.csv" "$work/run/histogram.csv"
+  [ "$(stats "$work/whole/summary.json")" = "$(stats "$work/run/summary.json")" ] ||
+    { echo "test: merged summary.json differs from the unsharded run's" >&2; return 1; }
+}
+
+echo "test: unsharded run" >&2
+"$warsim" "${run[@]}" --out "$work/whole" >/dev/null
+echo "test: 8-task array and merge on Slurm" >&2
+ids=$("$root/scripts/slurm/submit.sh" --tasks 8 --out "$work/run" -- "${run[@]}" | tee /dev/stderr | tail -n1)
+eval "$ids"
+wait_job "$ARRAY_JOB"
+wait_job "$MERGE_JOB"
+same_as_whole
+echo "test: merged output identical to the unsharded run" >&2
+
+rm -rf "$work/run/shards/3" "$work/run/summary.json" "$work/run/histogram.csv"
+shards=(); for k in $(seq 0 7); do shards+=("$work/run/shards/$k"); done
+# refuses WANT DIR...: merge must fail, its message containing WANT, and write nothing.
+refuses() {
+  local want=$1 msg; shift
+  if msg=$("$warsim" merge "$@" --out "$work/refused" 2>&1); then
+    echo "test: merge accepted a missing shard" >&2; return 1
+  fi
+  case $msg in *"$want"*) echo "test: merge refuses: $msg" >&2 ;; *) echo "test: unexpected refusal: $msg" >&2; return 1 ;; esac
+  [ ! -e "$work/refused" ] || { echo "test: a refused merge wrote $work/refused" >&2; return 1; }
+}
+refuses "shards/3" "${shards[@]}"                          # named, but gone
+refuses "shard 3/8 missing" "${shards[@]:0:3}" "${shards[@]:4}"   # left out
+
+echo "test: resubmitting task 3 alone" >&2
+task=$(sbatch --parsable --array=3 --output="$work/run/logs/task-%a-again.log" \
+  --wrap "$warsim ${run[*]} --threads 1 --shard \$SLURM_ARRAY_TASK_ID/8 --out $work/run/shards/\$SLURM_ARRAY_TASK_ID")
+merge=$(sbatch --parsable --dependency="afterok:$task" --output="$work/run/logs/merge-again.log" \
+  --wrap "$warsim merge ${shards[*]} --out $work/run")
+wait_job "$task"
+wait_job "$merge"
+same_as_whole
+echo "test: merge after resubmission identical again" >&2
+echo "slurm test: 4 passed, 0 failed"
