@@ -120,6 +120,24 @@ impl Cursor {
         self.tail == self.head
     }
 
+    /// The fingerprint (kept by `H` operations only).
+    #[inline(always)]
+    pub fn fingerprint(self) -> u64 {
+        self.hash
+    }
+
+    /// The top card (the pile must not be empty).
+    #[inline(always)]
+    pub fn top(self, buf: &[Card]) -> Card {
+        buf[self.head & (buf.len() - 1)]
+    }
+
+    /// The bottom card (the pile must not be empty).
+    #[inline(always)]
+    pub fn bottom(self, buf: &[Card]) -> Card {
+        buf[self.tail.wrapping_sub(1) & (buf.len() - 1)]
+    }
+
     /// Takes the top card of `buf`; with `H`, keeps the fingerprint.
     #[inline(always)]
     pub fn pop<const H: bool>(&mut self, buf: &[Card], hp: &HashPowers) -> Card {
@@ -176,6 +194,13 @@ static NO_POWERS: HashPowers = HashPowers {
     powers: Vec::new(),
     inverse: 1,
 };
+
+impl HashPowers {
+    /// The table to pass to operations that do not hash (`H = false`).
+    pub fn none() -> &'static HashPowers {
+        &NO_POWERS
+    }
+}
 
 impl Pile {
     /// An empty pile that can hold `capacity` cards (rounded up to a power of two).
@@ -287,6 +312,12 @@ impl Pile {
         self.at.hash = (0..self.at.len()).fold(0u64, |h, i| {
             h.wrapping_add(u64::from(self.get(i)).wrapping_mul(hp.powers[i]))
         });
+    }
+
+    /// Whether both piles hold the same cards in the same order, compared card by card (for
+    /// piles whose fingerprints are not kept).
+    pub fn same_sequence(&self, other: &Pile) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 
     /// Whether both piles hold the same cards in the same order (fingerprint first).

@@ -15,10 +15,10 @@ use std::hint::select_unpredictable;
 use rand::RngCore;
 use serde::Serialize;
 
-use super::cards::{bounded, shuffle, Card, CoinFlips, HashPowers, Pile};
+use super::cards::{bounded, shuffle, Card, CoinFlips, Cursor, HashPowers, Pile};
 use super::{Cycle, Game, GameResult, Outcome};
 use crate::error::UsageError;
-use crate::sim::cycle::{run_detecting, Deterministic, Ending};
+use crate::sim::cycle::{run_detecting, Advance, Deterministic, Ending};
 use crate::usage;
 
 /// Largest deck we deal: hands are fixed-capacity ring buffers of this many cards at most.
@@ -238,7 +238,6 @@ pub struct War {
     capacity: usize,
     /// 0..n, the deck positions the `bryer` deal starts from.
     positions: Vec<u16>,
-    powers: HashPowers,
 }
 
 impl War {
@@ -257,7 +256,6 @@ impl War {
             positions: (0..deck.len() as u16).collect(),
             deck,
             capacity,
-            powers: HashPowers::new(capacity),
         }
     }
 
@@ -322,13 +320,12 @@ impl War {
     fn run_dealt<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut WarScratch) -> GameResult {
         let max = self.rules.max_rounds;
         if self.rules.detect_loops {
-            s.hare.rehash(&self.powers);
             s.initial.copy_from(&s.hare);
             let ending = run_detecting(self, &mut s.hare, &mut s.tortoise, &s.initial, max);
             return s.hare.result(ending, max);
         }
         let mut rounds = 0;
-        if let Some(outcome) = s.hare.play_rounds::<_, false>(self, rng, &mut rounds, max) {
+        if let Stop::Ended(outcome) = s.hare.play_rounds(self, rng, &mut rounds, max, None) {
             return s.hare.result(Ending::Ended { rounds, outcome }, max);
         }
         s.hare.mark_cap();
@@ -364,7 +361,7 @@ impl War {
             cards_text(s.hare.hands[1].iter())
         ));
         for round in 1..=shown {
-            let ended = s.hare.round::<_, false>(self, rng);
+            let ended = s.hare.round(self, rng);
             sink(s.hare.trace_line(round, ended));
             if let Some(outcome) = ended {
                 if !self.rules.detect_loops {
@@ -489,6 +486,48 @@ struct Position {
     at_cap: (u32, u32),
 }
 
+/// Why the hot loop stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// The game was decided.
+    Ended(Outcome),
+    /// The requested number of rounds was played.
+    Limit,
+    /// The position may equal the probed one (its cheap image matches).
+    Probe,
+}
+
+/// A cheap image of a position: player 1's hand size and both hands' top and bottom cards.
+/// Equal positions have equal images; unequal ones rarely do (then a full comparison decides),
+/// so loop detection costs a few compares per round and no hashing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Probe {
+    len0: usize,
+    ends: [Card; 4],
+}
+
+impl Probe {
+    /// The image of two non-empty hands.
+    fn of(hands: &[Pile; 2]) -> Probe {
+        let end = |p: &Pile| [p.get(0), p.last().unwrap_or(0)];
+        let ([t0, b0], [t1, b1]) = (end(&hands[0]), end(&hands[1]));
+        Probe {
+            len0: hands[0].len(),
+            ends: [t0, b0, t1, b1],
+        }
+    }
+
+    /// Whether hands held as cursors over buffers have this image.
+    #[inline(always)]
+    fn hits(self, c0: Cursor, b0: &[Card], c1: Cursor, b1: &[Card]) -> bool {
+        c0.len() == self.len0
+            && c0.top(b0) == self.ends[0]
+            && c1.top(b1) == self.ends[2]
+            && c0.bottom(b0) == self.ends[1]
+            && c1.bottom(b1) == self.ends[3]
+    }
+}
+
 /// Orders of a plain battle's two cards under the winner's hand (`plain_rounds`' `ORDER`).
 const WINNER_FIRST: u8 = 0;
 const LOSER_FIRST: u8 = 1;
@@ -515,12 +554,55 @@ impl Deterministic for Position {
 
     #[inline]
     fn step(&mut self, war: &War) -> Option<Outcome> {
-        self.play_rounds::<_, true>(war, &mut NoRandomness, &mut 0, 1)
+        match self.play_rounds(war, &mut NoRandomness, &mut 0, 1, None) {
+            Stop::Ended(o) => Some(o),
+            Stop::Limit | Stop::Probe => None,
+        }
+    }
+
+    /// Runs the hot loop with the target's image as a probe, so that the full comparison
+    /// happens only when the cheap image matches.
+    fn advance(&mut self, war: &War, n: u64, target: &Self) -> Advance {
+        let probe = Probe::of(&target.hands);
+        let mut played = 0;
+        loop {
+            match self.play_rounds(war, &mut NoRandomness, &mut played, n, Some(probe)) {
+                Stop::Ended(o) => {
+                    return Advance {
+                        played,
+                        ended: Some(o),
+                        matched: false,
+                    }
+                }
+                Stop::Limit => {
+                    return Advance {
+                        played,
+                        ended: None,
+                        matched: false,
+                    }
+                }
+                Stop::Probe if self.same_state(target) => {
+                    return Advance {
+                        played,
+                        ended: None,
+                        matched: true,
+                    }
+                }
+                Stop::Probe if played == n => {
+                    return Advance {
+                        played,
+                        ended: None,
+                        matched: false,
+                    }
+                }
+                Stop::Probe => {}
+            }
+        }
     }
 
     #[inline]
     fn same_state(&self, other: &Self) -> bool {
-        self.hands[0].same_cards(&other.hands[0]) && self.hands[1].same_cards(&other.hands[1])
+        self.hands[0].same_sequence(&other.hands[0]) && self.hands[1].same_sequence(&other.hands[1])
     }
 
     fn copy_from(&mut self, other: &Self) {
@@ -579,7 +661,7 @@ impl Position {
         self.reset();
         let n = war.deck.len();
         let half = n / 2;
-        let hp = &war.powers;
+        let hp = HashPowers::none();
         self.spare.clear();
         match war.rules.deal {
             DealOrder::Shuffled => {
@@ -610,12 +692,6 @@ impl Position {
         }
     }
 
-    /// Recomputes both hands' fingerprints (after a deal made without hashing).
-    fn rehash(&mut self, hp: &HashPowers) {
-        self.hands[0].rehash(hp);
-        self.hands[1].rehash(hp);
-    }
-
     /// Cards player `p` holds (hand and won pile).
     #[inline(always)]
     fn holding(&self, p: usize) -> usize {
@@ -624,15 +700,7 @@ impl Position {
 
     /// Player `p`'s next card; with a won pile, an empty hand is first refilled from it.
     #[inline(always)]
-    fn draw<R: RngCore + ?Sized, const H: bool>(
-        &mut self,
-        war: &War,
-        p: usize,
-        rng: &mut R,
-    ) -> Card {
-        if H {
-            return self.hands[p].pop_top_hashed(&war.powers);
-        }
+    fn draw<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) -> Card {
         if self.hands[p].is_empty() {
             self.refill(p, rng);
         }
@@ -652,10 +720,8 @@ impl Position {
 
     /// Gives card `c` to player `p`: under the hand, or onto the won pile.
     #[inline(always)]
-    fn gain<const H: bool>(&mut self, war: &War, p: usize, c: Card) {
-        if H {
-            self.hands[p].push_bottom_hashed(c, &war.powers);
-        } else if war.rules.pickup == Pickup::WonPile {
+    fn gain(&mut self, war: &War, p: usize, c: Card) {
+        if war.rules.pickup == Pickup::WonPile {
             self.won[p].push_bottom(c);
         } else {
             self.hands[p].push_bottom(c);
@@ -664,78 +730,68 @@ impl Position {
 
     /// Gives `cards` to player `p` in order: under the hand, or onto the won pile.
     #[inline(always)]
-    fn give<const H: bool>(&mut self, war: &War, p: usize, cards: &[Card]) {
-        if H {
-            self.hands[p].extend_bottom::<true>(cards, &war.powers);
-        } else if war.rules.pickup == Pickup::WonPile {
-            self.won[p].extend_bottom::<false>(cards, &war.powers);
+    fn give(&mut self, war: &War, p: usize, cards: &[Card]) {
+        let pile = if war.rules.pickup == Pickup::WonPile {
+            &mut self.won[p]
         } else {
-            self.hands[p].extend_bottom::<false>(cards, &war.powers);
-        }
+            &mut self.hands[p]
+        };
+        pile.extend_bottom::<false>(cards, HashPowers::none());
     }
 
     /// Player `p` lays their next `n` cards on the table (the caller checked they have them).
     #[inline(always)]
-    fn lay<R: RngCore + ?Sized, const H: bool>(
-        &mut self,
-        war: &War,
-        p: usize,
-        n: usize,
-        rng: &mut R,
-    ) {
-        if !H && war.rules.pickup == Pickup::WonPile {
+    fn lay<R: RngCore + ?Sized>(&mut self, war: &War, p: usize, n: usize, rng: &mut R) {
+        if war.rules.pickup == Pickup::WonPile {
             for _ in 0..n {
-                let c = self.draw::<R, H>(war, p, rng);
+                let c = self.draw(p, rng);
                 self.table[p].push(c);
             }
         } else {
-            self.hands[p].take_into::<H>(n, &mut self.table[p], &war.powers);
+            self.hands[p].take_into::<false>(n, &mut self.table[p], HashPowers::none());
         }
     }
 
     /// Plays one round by the general path, which leaves the round's cards in `table` (for a
     /// trace); returns the outcome if it decided the game.
-    ///
-    /// `H`: keep the hands' fingerprints (loop detection; deterministic pickups only).
     #[inline(always)]
-    fn round<R: RngCore + ?Sized, const H: bool>(
-        &mut self,
-        war: &War,
-        rng: &mut R,
-    ) -> Option<Outcome> {
-        let a = self.draw::<R, H>(war, 0, rng);
-        let b = self.draw::<R, H>(war, 1, rng);
-        self.battle::<R, H>(war, rng, a, b)
+    fn round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome> {
+        let a = self.draw(0, rng);
+        let b = self.draw(1, rng);
+        self.battle(war, rng, a, b)
     }
 
-    /// Plays rounds until the game is decided (returns its outcome) or `*rounds` reaches `max`
-    /// (returns `None`), counting them in `*rounds`. Same games as [`Position::round`], faster.
+    /// Plays rounds until the game is decided, `*rounds` reaches `max`, or (with `H` and a
+    /// `probe`) the position may equal the probed one, counting them in `*rounds`. Same games
+    /// as [`Position::round`], faster.
     #[inline(always)]
-    fn play_rounds<R: RngCore + ?Sized, const H: bool>(
+    fn play_rounds<R: RngCore + ?Sized>(
         &mut self,
         war: &War,
         rng: &mut R,
         rounds: &mut u64,
         max: u64,
-    ) -> Option<Outcome> {
+        probe: Option<Probe>,
+    ) -> Stop {
         match war.rules.pickup {
             Pickup::WinnerFirst | Pickup::Bryer => {
-                self.plain_rounds::<R, H, WINNER_FIRST>(war, rng, rounds, max)
+                self.plain_rounds::<R, WINNER_FIRST>(war, rng, rounds, max, probe)
             }
-            Pickup::LoserFirst => self.plain_rounds::<R, H, LOSER_FIRST>(war, rng, rounds, max),
+            Pickup::LoserFirst => self.plain_rounds::<R, LOSER_FIRST>(war, rng, rounds, max, probe),
             Pickup::P1First | Pickup::Table => {
-                self.plain_rounds::<R, H, P1_FIRST>(war, rng, rounds, max)
+                self.plain_rounds::<R, P1_FIRST>(war, rng, rounds, max, probe)
             }
-            Pickup::Shuffled => self.plain_rounds::<R, H, RANDOM_ORDER>(war, rng, rounds, max),
+            Pickup::Shuffled => self.plain_rounds::<R, RANDOM_ORDER>(war, rng, rounds, max, probe),
             Pickup::WonPile => {
-                // Draws may refill a hand from its won pile: always the general path.
+                // Draws may refill a hand from its won pile: always the general path (and never
+                // under loop detection, as the pile's shuffles are random).
                 while *rounds < max {
                     *rounds += 1;
-                    if let Some(o) = self.round::<R, H>(war, rng) {
-                        return Some(o);
+                    if let Some(o) = self.round(war, rng) {
+                        return Stop::Ended(o);
                     }
                 }
-                None
+                Stop::Limit
             }
         }
     }
@@ -746,14 +802,15 @@ impl Position {
     /// The common round, two different cards and no war, runs on local copies of the hands'
     /// cursors; a tie hands them back and goes through [`Position::battle`].
     #[inline(always)]
-    fn plain_rounds<R: RngCore + ?Sized, const H: bool, const ORDER: u8>(
+    fn plain_rounds<R: RngCore + ?Sized, const ORDER: u8>(
         &mut self,
         war: &War,
         rng: &mut R,
         rounds: &mut u64,
         max: u64,
-    ) -> Option<Outcome> {
-        let hp = &war.powers;
+        probe: Option<Probe>,
+    ) -> Stop {
+        let hp = HashPowers::none();
         let mut done = *rounds;
         let ended = loop {
             let [p0, p1] = &mut self.hands;
@@ -762,10 +819,11 @@ impl Position {
             let mut coins = self.coins.clone();
             let mut tie = None;
             let mut ended = None;
+            let mut hit = false;
             while done < max {
                 done += 1;
-                let a = c0.pop::<H>(b0, hp);
-                let b = c1.pop::<H>(b1, hp);
+                let a = c0.pop::<false>(b0, hp);
+                let b = c1.pop::<false>(b1, hp);
                 if a == b {
                     tie = Some(a);
                     break;
@@ -781,26 +839,36 @@ impl Position {
                 };
                 let mut cursor = select_unpredictable(w1, c1, c0);
                 let buf: &mut [Card] = select_unpredictable(w1, &mut *b1, &mut *b0);
-                cursor.push::<H>(buf, first, hp);
-                cursor.push::<H>(buf, second, hp);
+                cursor.push::<false>(buf, first, hp);
+                cursor.push::<false>(buf, second, hp);
                 c0 = select_unpredictable(w1, c0, cursor);
                 c1 = select_unpredictable(w1, cursor, c1);
                 if select_unpredictable(w1, c0, c1).is_empty() {
                     ended = Some(Outcome::Player(u8::from(w1)));
                     break;
                 }
+                if let Some(p) = probe {
+                    if p.hits(c0, b0, c1, b1) {
+                        hit = true;
+                        break;
+                    }
+                }
             }
             p0.set_cursor(c0);
             p1.set_cursor(c1);
             self.coins = coins;
             match (ended, tie) {
-                (Some(o), _) => break Some(o),
+                (Some(o), _) => break Stop::Ended(o),
                 (None, Some(card)) => {
-                    if let Some(o) = self.battle::<R, H>(war, rng, card, card) {
-                        break Some(o);
+                    if let Some(o) = self.battle(war, rng, card, card) {
+                        break Stop::Ended(o);
+                    }
+                    if probe.is_some_and(|p| p == Probe::of(&self.hands)) {
+                        break Stop::Probe;
                     }
                 }
-                (None, None) => break None,
+                (None, None) if hit => break Stop::Probe,
+                (None, None) => break Stop::Limit,
             }
         };
         *rounds = done;
@@ -809,7 +877,7 @@ impl Position {
 
     /// The general round: a battle whose cards go on the table, with any wars it starts.
     #[inline(never)]
-    fn battle<R: RngCore + ?Sized, const H: bool>(
+    fn battle<R: RngCore + ?Sized>(
         &mut self,
         war: &War,
         rng: &mut R,
@@ -852,15 +920,15 @@ impl Position {
                     (k.min(h0 - 1), k.min(h1 - 1))
                 }
             };
-            self.lay::<R, H>(war, 0, d0 + 1, rng);
-            self.lay::<R, H>(war, 1, d1 + 1, rng);
+            self.lay(war, 0, d0 + 1, rng);
+            self.lay(war, 1, d1 + 1, rng);
             let (n0, n1) = (self.table[0].len(), self.table[1].len());
             self.levels.push([n0 - 1, n1 - 1]);
             (a, b) = (self.table[0][n0 - 1], self.table[1][n1 - 1]);
         }
         self.deepest = self.deepest.max(depth);
         let w = usize::from(b > a);
-        self.collect::<R, H>(war, rng, w);
+        self.collect(war, rng, w);
         (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8))
     }
 
@@ -882,21 +950,21 @@ impl Position {
     }
 
     /// Puts the table under the hand of winner `w` in the pickup's order.
-    fn collect<R: RngCore + ?Sized, const H: bool>(&mut self, war: &War, rng: &mut R, w: usize) {
+    fn collect<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R, w: usize) {
         let l = 1 - w;
         let table = std::mem::take(&mut self.table);
         match war.rules.pickup {
             Pickup::P1First | Pickup::WonPile => {
-                self.give::<H>(war, w, &table[0]);
-                self.give::<H>(war, w, &table[1]);
+                self.give(war, w, &table[0]);
+                self.give(war, w, &table[1]);
             }
             Pickup::WinnerFirst => {
-                self.give::<H>(war, w, &table[w]);
-                self.give::<H>(war, w, &table[l]);
+                self.give(war, w, &table[w]);
+                self.give(war, w, &table[l]);
             }
             Pickup::LoserFirst => {
-                self.give::<H>(war, w, &table[l]);
-                self.give::<H>(war, w, &table[w]);
+                self.give(war, w, &table[l]);
+                self.give(war, w, &table[w]);
             }
             Pickup::Table => {
                 for level in 0..=self.levels.len() {
@@ -904,10 +972,10 @@ impl Position {
                     let [s1, e1] = self.level_span(&table, 1, level);
                     for i in 0..(e0 - s0).max(e1 - s1) {
                         if s0 + i < e0 {
-                            self.gain::<H>(war, w, table[0][s0 + i]);
+                            self.gain(war, w, table[0][s0 + i]);
                         }
                         if s1 + i < e1 {
-                            self.gain::<H>(war, w, table[1][s1 + i]);
+                            self.gain(war, w, table[1][s1 + i]);
                         }
                     }
                 }
@@ -916,11 +984,11 @@ impl Position {
                 // The R program: winner's then loser's deciding card, then the set-aside cards
                 // of each war level from the innermost out, player 1's then player 2's.
                 let last = |p: usize| table[p][table[p].len() - 1];
-                self.give::<H>(war, w, &[last(w), last(l)]);
+                self.give(war, w, &[last(w), last(l)]);
                 for level in (0..self.levels.len()).rev() {
                     for p in 0..2 {
                         let [s, e] = self.level_span(&table, p, level);
-                        self.give::<H>(war, w, &table[p][s..e]);
+                        self.give(war, w, &table[p][s..e]);
                     }
                 }
             }
@@ -933,15 +1001,15 @@ impl Position {
                 } else {
                     (cl, cw)
                 };
-                self.gain::<H>(war, w, first);
-                self.gain::<H>(war, w, second);
+                self.gain(war, w, first);
+                self.gain(war, w, second);
             }
             Pickup::Shuffled => {
                 self.spare.clear();
                 self.spare.extend(table.iter().flatten());
                 shuffle(rng, &mut self.spare);
                 let spare = std::mem::take(&mut self.spare);
-                self.give::<H>(war, w, &spare);
+                self.give(war, w, &spare);
                 self.spare = spare;
             }
         }
@@ -1046,7 +1114,7 @@ mod tests {
 
     /// One round of a deterministic rule set.
     fn round(war: &War, p: &mut Position) -> Option<Outcome> {
-        p.round::<_, false>(war, &mut NoRandomness)
+        p.round(war, &mut NoRandomness)
     }
 
     // --- The R program of deck-war.txt, point by point (`check_cards`, `play_war`). ---
@@ -1256,7 +1324,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for i in 0..64 {
             let mut p = at(&war, &[3, 1], &[9, 2]);
-            p.round::<_, false>(&war, &mut game_rng(1, i));
+            p.round(&war, &mut game_rng(1, i));
             seen.insert(hands(&p)[1].clone());
         }
         assert_eq!(seen.len(), 2, "{seen:?}");
@@ -1267,17 +1335,17 @@ mod tests {
         let war = with(|o| o.pickup = Some(Pickup::WonPile));
         let mut p = at(&war, &[5, 1], &[3, 2]);
         let mut rng = game_rng(0, 0);
-        assert_eq!(p.round::<_, false>(&war, &mut rng), None);
+        assert_eq!(p.round(&war, &mut rng), None);
         // Player 1 won 5 and 3 onto the won pile; the hand still holds 1.
         assert_eq!(hands(&p), [vec![1], vec![2]]);
         assert_eq!(p.won[0].len(), 2);
-        assert_eq!(p.round::<_, false>(&war, &mut rng), None);
+        assert_eq!(p.round(&war, &mut rng), None);
         // 1 lost to 2; player 1's hand is empty, its won pile becomes the hand next round.
         assert_eq!(
             (p.hands[0].len(), p.won[0].len(), p.won[1].len()),
             (0, 2, 2)
         );
-        assert_eq!(p.round::<_, false>(&war, &mut rng), None);
+        assert_eq!(p.round(&war, &mut rng), None);
         assert_eq!(p.holding(0) + p.holding(1), 4);
     }
 
@@ -1492,7 +1560,7 @@ mod tests {
                 let mut p = Position::new(war.capacity);
                 p.deal(&war, &mut rng);
                 for _ in 0..3000 {
-                    let ended = p.round::<_, false>(&war, &mut rng);
+                    let ended = p.round(&war, &mut rng);
                     assert_eq!(p.holding(0) + p.holding(1), 52, "{:?}", war.rules);
                     let mut all: Vec<Card> = (0..2)
                         .flat_map(|q| p.hands[q].iter().chain(p.won[q].iter()).collect::<Vec<_>>())

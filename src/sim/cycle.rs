@@ -19,9 +19,45 @@ pub trait Deterministic {
     fn same_state(&self, other: &Self) -> bool;
     /// Makes `self` a copy of `other` without allocating.
     fn copy_from(&mut self, other: &Self);
+    /// Plays up to `n` rounds (n ≥ 1), stopping early when the game ends or the state equals
+    /// `target`. A game can override this to compare cheaply inside its own loop.
+    fn advance(&mut self, ctx: &Self::Context, n: u64, target: &Self) -> Advance {
+        for played in 1..=n {
+            if let Some(o) = self.step(ctx) {
+                return Advance {
+                    played,
+                    ended: Some(o),
+                    matched: false,
+                };
+            }
+            if self.same_state(target) {
+                return Advance {
+                    played,
+                    ended: None,
+                    matched: true,
+                };
+            }
+        }
+        Advance {
+            played: n,
+            ended: None,
+            matched: false,
+        }
+    }
     /// Called once on the running game when it has played `max_rounds` rounds, so it can keep
     /// its per-game tallies as they were at the cap (the detector may play on beyond it).
     fn mark_cap(&mut self) {}
+}
+
+/// What [`Deterministic::advance`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Advance {
+    /// Rounds played.
+    pub played: u64,
+    /// The outcome, if the game ended in the last of them.
+    pub ended: Option<Outcome>,
+    /// Whether the state after the last of them equals the target.
+    pub matched: bool,
 }
 
 /// How a game under loop detection ended.
@@ -61,12 +97,18 @@ pub fn run_detecting<M: Deterministic>(
     tortoise.copy_from(hare);
     let (mut power, mut lam, mut steps) = (1u64, 0u64, 0u64);
     let cycle_len = loop {
-        let ended = hare.step(ctx);
-        steps += 1;
+        // Up to the next checkpoint, the cap (so the game is marked exactly there) or the limit.
+        let mut budget = (power - lam).min(limit - steps);
+        if steps < max_rounds {
+            budget = budget.min(max_rounds - steps);
+        }
+        let a = hare.advance(ctx, budget, tortoise);
+        steps += a.played;
+        lam += a.played;
         if steps == max_rounds {
             hare.mark_cap();
         }
-        if let Some(outcome) = ended {
+        if let Some(outcome) = a.ended {
             return if steps <= max_rounds {
                 Ending::Ended {
                     rounds: steps,
@@ -76,8 +118,7 @@ pub fn run_detecting<M: Deterministic>(
                 Ending::Capped
             };
         }
-        lam += 1;
-        if hare.same_state(tortoise) {
+        if a.matched {
             break lam;
         }
         if steps >= limit {
