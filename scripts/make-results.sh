@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --quiet
 warsim=target/release/warsim
-sections=${*:-war snap shotgun rps jitsu}
+sections=${*:-war war-rules war-literature snap shotgun rps jitsu}
 
 for section in $sections; do
   case $section in
@@ -17,6 +17,8 @@ for section in $sections; do
       done
       scripts/compare-r.sh 100000 1000000 2000 results/war-bryer-vs-r
       ;;
+    war-rules) scripts/war-rules.sh results/war-rules 1000000 ;;
+    war-literature) scripts/war-literature.sh results/war-literature ;;
     snap)
       for cfg in "2 13 4" "3 13 3" "4 4 4"; do
         set -- $cfg

@@ -125,7 +125,95 @@ def jitsu_table():
     return '\n'.join(rows)
 
 
-SECTIONS = {'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+def war_rules_table():
+    import csv
+    rows = ['| war-down | short war | pickup | mean rounds (95% interval) | median | p99 | wars per game | player 1 wins | never ends (95% interval) | mean rounds of games that end |',
+            '|---|---|---|---|---|---|---|---|---|---|']
+    with open(os.path.join(ROOT, 'results/war-rules/table.csv')) as f:
+        for r in csv.DictReader(f):
+            if r['never_end_share']:
+                ne = (f"{100 * float(r['never_end_share']):.3f}% ({100 * float(r['never_end_lo']):.3f}–"
+                      f"{100 * float(r['never_end_hi']):.3f}%)")
+            else:
+                ne = f"— (random pickup; {r['capped']} capped)"
+            rows.append(f"| {r['war_down']} | {r['short_war']} | {r['pickup']} | {float(r['mean']):.2f} "
+                        f"({float(r['ci95_lo']):.2f}–{float(r['ci95_hi']):.2f}) | {r['median']} | {r['p99']} "
+                        f"| {float(r['wars_mean']):.3f} | {100 * float(r['p1_share']):.2f}% | {ne} | {float(r['finished_mean']):.2f} |")
+    return '\n'.join(rows)
+
+
+def histogram_stats(path, keep):
+    """Mean, sd and n over the histogram rows' games whose outcome column passes `keep`."""
+    import csv
+    s1 = s2 = cnt = 0
+    with open(os.path.join(ROOT, 'results', path)) as f:
+        for row in csv.DictReader(f):
+            n_ = sum(int(v) for k, v in row.items() if k not in ('rounds', 'count') and keep(k))
+            x = int(row['rounds'])
+            s1 += n_ * x
+            s2 += n_ * x * x
+            cnt += n_
+    mean = s1 / cnt
+    sd = ((s2 - s1 * s1 / cnt) / (cnt - 1)) ** 0.5
+    return mean, sd, cnt
+
+
+def agree(ours, sem, sd, theirs, their_n):
+    """z of the difference, with their sampling error estimated from our sd and their n."""
+    se = (sem ** 2 + sd ** 2 / their_n) ** 0.5
+    z = (ours - theirs) / se
+    return z, abs(z) < 1.96
+
+
+def literature_table():
+    rows = ['| source | their figure | warsim options | warsim (95% interval) | agrees? |',
+            '|---|---|---|---|---|']
+    j = load('war-literature/warjl/summary.json')
+    r = j['rounds']
+    z, ok = agree(r['mean'], r['sem'], r['sd'], 235.86, 1_000_000)
+    opts = '`--war-down 3 --short-war lose --pickup shuffled`'
+    rows.append(f"| War.jl, 1,000,000 games | 235.86 turns | {opts} | {r['mean']:.2f} ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}) "
+                f"| {'yes' if ok else 'no'} (z = {z:+.2f}) |")
+    per = j['wars']['battles_by_depth_per_game']
+    for key, name, theirs in [('1', 'single', 13.12), ('2', 'double', 0.754), ('3', 'triple', 0.042)]:
+        rows.append(f"| War.jl | {theirs} {name} wars per game | same | {per.get(key, 0):.4f} battles whose war reached depth {key} exactly "
+                    f"| {100 * (per.get(key, 0) - theirs) / theirs:+.1f}% (no interval: per-game spread of war counts is not tallied) |")
+    k = load('war-literature/kbwar-shuffled/summary.json')
+    r = k['rounds']
+    z, ok = agree(r['mean'], r['sem'], r['sd'], 270.6, 1_000_000)
+    rows.append(f"| kbWar, shuffled every trick, 1,000,000 games | 270.6 turns | `--short-war last-card --pickup shuffled` (= `classic`) "
+                f"| {r['mean']:.2f} ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}) | {'yes' if ok else 'no'} (z = {z:+.2f}) |")
+    events = sum(k['wars']['battles_by_depth_per_game'].values())
+    rows.append(f"| kbWar | 16.9 wars per game | same | {k['wars']['mean']:.3f} counting each level, {events:.3f} counting each war once "
+                f"| {'each level' if abs(k['wars']['mean'] - 16.9) < abs(events - 16.9) else 'each war once'} is closer |")
+    f = load('war-literature/kbwar-fixed/summary.json')
+    mean, sd, cnt = histogram_stats('war-literature/kbwar-fixed/histogram.csv', lambda o: o != 'capped')
+    sem = sd / cnt ** 0.5
+    z, ok = agree(mean, sem, sd, 593.7, 100_000 * 0.905)
+    capped = f['shares'].get('capped', {'share': 0, 'ci95': [0, 0]})
+    rows.append(f"| kbWar, fixed order, player 1's cards first, 100,000 games | 593.7 turns (games that ended) "
+                f"| `--short-war last-card --pickup p1-first --detect-loops off --max-rounds 20000` "
+                f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over {n(cnt)} games that ended | {'yes' if ok else 'no'} (z = {z:+.2f}) |")
+    rows.append(f"| kbWar | 9.5% reach the 20,000-turn cap | same | {100 * capped['share']:.2f}% ({100 * capped['ci95'][0]:.2f}–{100 * capped['ci95'][1]:.2f}%) "
+                f"| {'yes' if capped['ci95'][0] - 0.002 <= 0.095 <= capped['ci95'][1] + 0.002 else 'no'} |")
+    e = load('war-literature/kbwar-fixed-exact/summary.json')
+    lo = e['loops']
+    rows.append(f"| kbWar (the same deals, exactly) | — | `--pickup p1-first --detect-loops on` | {100 * lo['share']:.2f}% never end "
+                f"({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%); {n(e['outcomes'].get('capped', 0))} capped | the cap's 9.5% are loops, proven |")
+    import csv
+    best = []
+    with open(os.path.join(ROOT, 'results/war-rules/table.csv')) as fh:
+        for r_ in csv.DictReader(fh):
+            best.append((abs(float(r_['mean']) - 253.314), r_))
+    best.sort(key=lambda t: t[0])
+    d_, r_ = best[0]
+    rows.append(f"| Wikipedia, 1,000,000 games | 253.314 battles, 15.0961 wars, 0.756801 double wars | rules not stated; the nearest of the rule sets above: "
+                f"`--war-down {r_['war_down']} --short-war {r_['short_war']} --pickup {r_['pickup']}` | {float(r_['mean']):.2f} "
+                f"({float(r_['ci95_lo']):.2f}–{float(r_['ci95_hi']):.2f}), {float(r_['wars_mean']):.3f} wars | cannot tell: the pickup order and the short-war rule are unstated |")
+    return '\n'.join(rows)
+
+
+SECTIONS = {'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table}
 
 

@@ -130,6 +130,9 @@ pub struct Cycle {
     pub cycle_len: u64,
 }
 
+/// War depths counted separately in [`GameResult::war_depths`]; deeper wars count in the last.
+pub const WAR_DEPTHS: usize = 8;
+
 /// What one game reports to the statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameResult {
@@ -142,6 +145,9 @@ pub struct GameResult {
     pub wars: u32,
     /// Depth of the deepest war of the game (0 = none), for War.
     pub deepest_war: u32,
+    /// `war_depths[d − 1]`: battles of the game whose war reached depth d exactly (a single
+    /// war is depth 1, a double war depth 2; the last entry counts depth ≥ WAR_DEPTHS).
+    pub war_depths: [u32; WAR_DEPTHS],
     /// The cycle, for an outcome [`Outcome::Loop`].
     pub cycle: Option<Cycle>,
 }
@@ -154,6 +160,7 @@ impl GameResult {
             outcome,
             wars: 0,
             deepest_war: 0,
+            war_depths: [0; WAR_DEPTHS],
             cycle: None,
         }
     }

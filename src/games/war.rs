@@ -16,7 +16,7 @@ use rand::RngCore;
 use serde::Serialize;
 
 use super::cards::{bounded, shuffle, Card, CoinFlips, Cursor, HashPowers, Pile};
-use super::{Cycle, Game, GameResult, Outcome};
+use super::{Cycle, Game, GameResult, Outcome, WAR_DEPTHS};
 use crate::error::UsageError;
 use crate::sim::cycle::{run_detecting, Advance, Deterministic, Ending};
 use crate::usage;
@@ -482,8 +482,10 @@ struct Position {
     coins: CoinFlips,
     wars: u32,
     deepest: u32,
-    /// (`wars`, `deepest`) when the round cap was reached.
-    at_cap: (u32, u32),
+    /// Battles per war depth, as [`GameResult::war_depths`].
+    by_depth: [u32; WAR_DEPTHS],
+    /// (`wars`, `deepest`, `by_depth`) when the round cap was reached.
+    at_cap: (u32, u32, [u32; WAR_DEPTHS]),
 }
 
 /// Why the hot loop stopped.
@@ -613,11 +615,12 @@ impl Deterministic for Position {
         // `at_cap` stays: it belongs to the running game, which Brent's search re-copies.
         self.wars = other.wars;
         self.deepest = other.deepest;
+        self.by_depth = other.by_depth;
         self.coins = other.coins.clone();
     }
 
     fn mark_cap(&mut self) {
-        self.at_cap = (self.wars, self.deepest);
+        self.at_cap = (self.wars, self.deepest, self.by_depth);
     }
 }
 
@@ -634,7 +637,8 @@ impl Position {
             coins: CoinFlips::default(),
             wars: 0,
             deepest: 0,
-            at_cap: (0, 0),
+            by_depth: [0; WAR_DEPTHS],
+            at_cap: (0, 0, [0; WAR_DEPTHS]),
         }
     }
 
@@ -646,7 +650,8 @@ impl Position {
         self.coins.reset();
         self.wars = 0;
         self.deepest = 0;
-        self.at_cap = (0, 0);
+        self.by_depth = [0; WAR_DEPTHS];
+        self.at_cap = (0, 0, [0; WAR_DEPTHS]);
     }
 
     fn set_hands(&mut self, hands: [&[Card]; 2]) {
@@ -926,16 +931,24 @@ impl Position {
             self.levels.push([n0 - 1, n1 - 1]);
             (a, b) = (self.table[0][n0 - 1], self.table[1][n1 - 1]);
         }
-        self.deepest = self.deepest.max(depth);
+        self.note_war(depth);
         let w = usize::from(b > a);
         self.collect(war, rng, w);
         (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8))
     }
 
+    /// Counts a battle whose war reached `depth` (0 = no war).
+    fn note_war(&mut self, depth: u32) {
+        if depth > 0 {
+            self.deepest = self.deepest.max(depth);
+            self.by_depth[(depth as usize).min(WAR_DEPTHS) - 1] += 1;
+        }
+    }
+
     /// Ends the game in the middle of a war; the table goes to the winner (back to its owners
     /// on a draw), so the final position still holds every card.
     fn end_mid_war(&mut self, winner: Option<usize>, depth: u32) -> Outcome {
-        self.deepest = self.deepest.max(depth);
+        self.note_war(depth);
         for p in 0..2 {
             let to = winner.unwrap_or(p);
             for i in 0..self.table[p].len() {
@@ -1030,14 +1043,10 @@ impl Position {
 
     /// The game's result once it has ended as `ending`.
     fn result(&self, ending: Ending, max_rounds: u64) -> GameResult {
-        let (rounds, outcome, cycle, (wars, deepest)) = match ending {
-            Ending::Ended { rounds, outcome } => (rounds, outcome, None, (self.wars, self.deepest)),
-            Ending::Loop(c) => (
-                c.loop_from + c.cycle_len,
-                Outcome::Loop,
-                Some(c),
-                (self.wars, self.deepest),
-            ),
+        let now = (self.wars, self.deepest, self.by_depth);
+        let (rounds, outcome, cycle, (wars, deepest, war_depths)) = match ending {
+            Ending::Ended { rounds, outcome } => (rounds, outcome, None, now),
+            Ending::Loop(c) => (c.loop_from + c.cycle_len, Outcome::Loop, Some(c), now),
             Ending::Capped => (max_rounds, Outcome::Capped, None::<Cycle>, self.at_cap),
         };
         GameResult {
@@ -1045,6 +1054,7 @@ impl Position {
             outcome,
             wars,
             deepest_war: deepest,
+            war_depths,
             cycle,
         }
     }
@@ -1597,15 +1607,23 @@ mod tests {
     /// published figure; make it only on purpose and say so.
     #[test]
     fn value_stability() {
+        // Every pinned game's wars are single wars (deepest 1), so all of them are depth 1.
+        let singles = |wars| {
+            let mut d = [0; WAR_DEPTHS];
+            d[0] = wars;
+            d
+        };
         let won = |rounds, p, wars, deepest_war| GameResult {
             wars,
             deepest_war,
+            war_depths: singles(wars),
             ..GameResult::plain(rounds, Outcome::Player(p))
         };
         let p1_first = rules_with(|o| o.pickup = Some(Pickup::P1First));
         let looped = GameResult {
             wars: 9,
             deepest_war: 1,
+            war_depths: singles(9),
             cycle: Some(Cycle {
                 loop_from: 482,
                 cycle_len: 2080,

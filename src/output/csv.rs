@@ -74,6 +74,10 @@ pub fn summary(r: &Report) -> Result<Vec<u8>> {
         for (d, n) in r.tally.deepest.iter().enumerate() {
             cols.push((format!("deepest_war_{d}"), n.to_string()));
         }
+        for (d, n) in r.tally.war_depths.iter().enumerate() {
+            let key = super::report::depth_key(d);
+            cols.push((format!("battles_war_depth_{key}"), n.to_string()));
+        }
     }
     if r.info.detects_loops {
         let s = r.share(crate::games::Outcome::Loop);

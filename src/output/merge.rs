@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::report::{RunInfo, Timing};
+use super::report::{depth_key, RunInfo, Timing};
 use crate::error::UsageError;
-use crate::games::Outcome;
+use crate::games::{Outcome, WAR_DEPTHS};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::usage;
@@ -107,6 +107,21 @@ pub fn load(dir: &Path) -> Result<Part, UsageError> {
                 tally.deepest.resize(depth + 1, 0);
             }
             tally.deepest[depth] = n;
+        }
+        if let Some(by) = v
+            .pointer("/wars/battles_by_depth")
+            .and_then(Value::as_object)
+        {
+            for (key, n) in by {
+                let d = (0..WAR_DEPTHS)
+                    .find(|&d| depth_key(d) == *key)
+                    .ok_or_else(|| {
+                        usage!("{d}: wars.battles_by_depth has an unknown key {key:?}")
+                    })?;
+                tally.war_depths[d] = n.as_u64().ok_or_else(|| {
+                    usage!("{d}: wars.battles_by_depth.{key} is not a whole number")
+                })?;
+            }
         }
     } else {
         // Without war statistics every game counts at depth 0 (as the engine records it).

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use serde_json::{json, Map, Value};
 
-use crate::games::{Game, Outcome};
+use crate::games::{Game, Outcome, WAR_DEPTHS};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{Distribution, Share};
@@ -81,6 +81,16 @@ pub struct Report<'a> {
     pub finished: Option<Distribution>,
     /// Cycle lengths of looping games.
     pub cycles: Option<Distribution>,
+}
+
+/// The JSON key of war depth index `d` (0-based) in `battles_by_depth`: "1", "2", …, and
+/// "8+" for the last, which counts every deeper war too.
+pub fn depth_key(d: usize) -> String {
+    if d + 1 == WAR_DEPTHS {
+        format!("{WAR_DEPTHS}+")
+    } else {
+        (d + 1).to_string()
+    }
 }
 
 /// (value, count) pairs of the rounds of the games whose outcome slot `keep` selects.
@@ -188,9 +198,32 @@ impl<'a> Report<'a> {
                 .filter(|(_, &n)| n > 0)
                 .map(|(d, &n)| (d.to_string(), json!(n)))
                 .collect();
+            let by_depth: Map<String, Value> = self
+                .tally
+                .war_depths
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(d, &n)| (depth_key(d), json!(n)))
+                .collect();
+            let per_game: Map<String, Value> = by_depth
+                .iter()
+                .map(|(k, n)| {
+                    (
+                        k.clone(),
+                        json!(n.as_u64().unwrap_or(0) as f64 / self.games().max(1) as f64),
+                    )
+                })
+                .collect();
             m.insert(
                 "wars".into(),
-                json!({ "mean": self.wars_mean(), "total": self.tally.wars, "deepest": deepest }),
+                json!({
+                    "mean": self.wars_mean(),
+                    "total": self.tally.wars,
+                    "deepest": deepest,
+                    "battles_by_depth": by_depth,
+                    "battles_by_depth_per_game": per_game,
+                }),
             );
         }
         if info.detects_loops {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::games::{GameResult, Outcome};
+use crate::games::{GameResult, Outcome, WAR_DEPTHS};
 
 /// Round counts below this are kept in a dense table; rarer, longer games in a sorted map. This
 /// bounds a chunk's table (≤ 65,536 × slots counts) even when a cap of 10,000,000 rounds is hit.
@@ -123,6 +123,8 @@ pub struct Tally {
     pub wars: u64,
     /// `deepest[d]`: games whose deepest war had depth `d`.
     pub deepest: Vec<u64>,
+    /// Battles per war depth over all games, as [`GameResult::war_depths`].
+    pub war_depths: [u64; WAR_DEPTHS],
     /// Looping games per cycle length.
     pub cycles: BTreeMap<u64, u64>,
     /// The most rounds any game took, and the lowest index of a game that took them.
@@ -137,6 +139,7 @@ impl Tally {
             rounds: RoundHistogram::new(players + 4),
             wars: 0,
             deepest: Vec::new(),
+            war_depths: [0; WAR_DEPTHS],
             cycles: BTreeMap::new(),
             longest: None,
         }
@@ -152,6 +155,9 @@ impl Tally {
             self.deepest.resize(d + 1, 0);
         }
         self.deepest[d] += 1;
+        for (t, &n) in self.war_depths.iter_mut().zip(&r.war_depths) {
+            *t += u64::from(n);
+        }
         if let Some(c) = r.cycle {
             *self.cycles.entry(c.cycle_len).or_insert(0) += 1;
         }
@@ -178,6 +184,9 @@ impl Tally {
             .iter_mut()
             .zip(&other.deepest)
             .for_each(|(a, b)| *a += b);
+        for (a, b) in self.war_depths.iter_mut().zip(&other.war_depths) {
+            *a += b;
+        }
         for (len, n) in other.cycles {
             *self.cycles.entry(len).or_insert(0) += n;
         }
@@ -214,6 +223,7 @@ mod tests {
             outcome,
             wars,
             deepest_war: deepest,
+            war_depths: [0; WAR_DEPTHS],
             cycle: (outcome == Outcome::Loop).then_some(Cycle {
                 loop_from: 1,
                 cycle_len: rounds - 1,
@@ -234,7 +244,9 @@ mod tests {
         } else {
             2 + i % 13
         };
-        result(rounds, outcome, (i % 5) as u32, (i % 3) as u32)
+        let mut r = result(rounds, outcome, (i % 5) as u32, (i % 3) as u32);
+        r.war_depths[(i % 4) as usize] = (i % 5) as u32;
+        r
     }
 
     #[test]
