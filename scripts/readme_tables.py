@@ -15,6 +15,16 @@ def n(x):
     return f'{x:,}'
 
 
+def est(x, lo, hi, fmt='.2f', scale=1, unit=''):
+    """An estimate with its 95% interval: '12.34 (12.30–12.38)'."""
+    return f'{scale * x:{fmt}}{unit} ({scale * lo:{fmt}}–{scale * hi:{fmt}}{unit})'
+
+
+def pct(share, fmt='.2f'):
+    """A JSON share object {share, ci95} as a percentage with its interval."""
+    return est(share['share'], *share['ci95'], fmt=fmt, scale=100, unit='%')
+
+
 def war_table():
     rows = ['| rules | games | mean rounds (95% interval) | sd | median | p1 / p99 | min / max | player 1 wins | wars per game | capped |',
             '|---|---|---|---|---|---|---|---|---|---|']
@@ -108,9 +118,9 @@ def snap_table():
         wins = sum(v for k, v in o.items() if k[0] == 'p')
         lo = s['loops']
         cfg = f"{s['rules']['players']}, {s['rules']['faces']} × {s['rules']['copies']}"
-        rows.append(f"| {cfg} | {n(g)} | {r['mean']:.2f} ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}) | {r['median']} "
+        rows.append(f"| {cfg} | {n(g)} | {est(r['mean'], *r['ci95'])} | {r['median']} "
                     f"| {r['quantiles']['p99']} | {n(r['max'])} | {100 * wins / g:.3f}% | {100 * o.get('stalemate', 0) / g:.3f}% "
-                    f"| {n(lo['count'])} = {100 * lo['share']:.4f}% ({100 * lo['ci95'][0]:.4f}–{100 * lo['ci95'][1]:.4f}%) |")
+                    f"| {n(lo['count'])} = {pct(lo, '.4f')} |")
     return '\n'.join(rows)
 
 
@@ -120,8 +130,8 @@ def jitsu_table():
     for strategy in ['random', 'greedy']:
         s = load(f'jitsu-{strategy}/summary.json')
         r, p1 = s['rounds'], s['shares']['p1']
-        rows.append(f"| `{strategy}` | {n(s['games'])} | {r['mean']:.3f} ({r['ci95'][0]:.3f}–{r['ci95'][1]:.3f}) | {r['median']} "
-                    f"| {r['quantiles']['p99']} | {r['max']} | {100 * p1['share']:.2f}% ({100 * p1['ci95'][0]:.2f}–{100 * p1['ci95'][1]:.2f}%) |")
+        rows.append(f"| `{strategy}` | {n(s['games'])} | {est(r['mean'], *r['ci95'], '.3f')} | {r['median']} "
+                    f"| {r['quantiles']['p99']} | {r['max']} | {pct(p1)} |")
     return '\n'.join(rows)
 
 
@@ -132,12 +142,12 @@ def war_rules_table():
     with open(os.path.join(ROOT, 'results/war-rules/table.csv')) as f:
         for r in csv.DictReader(f):
             if r['never_end_share']:
-                ne = (f"{100 * float(r['never_end_share']):.3f}% ({100 * float(r['never_end_lo']):.3f}–"
-                      f"{100 * float(r['never_end_hi']):.3f}%)")
+                ne = est(float(r['never_end_share']), float(r['never_end_lo']), float(r['never_end_hi']),
+                         '.4f', 100, '%')
             else:
                 ne = f"— (random pickup; {r['capped']} capped)"
-            rows.append(f"| {r['war_down']} | {r['short_war']} | {r['pickup']} | {float(r['mean']):.2f} "
-                        f"({float(r['ci95_lo']):.2f}–{float(r['ci95_hi']):.2f}) | {r['median']} | {r['p99']} "
+            rows.append(f"| {r['war_down']} | {r['short_war']} | {r['pickup']} "
+                        f"| {est(float(r['mean']), float(r['ci95_lo']), float(r['ci95_hi']))} | {r['median']} | {r['p99']} "
                         f"| {float(r['wars_mean']):.3f} | {100 * float(r['p1_share']):.2f}% | {ne} | {float(r['finished_mean']):.2f} |")
     return '\n'.join(rows)
 
@@ -156,6 +166,14 @@ def histogram_stats(path, keep):
     mean = s1 / cnt
     sd = ((s2 - s1 * s1 / cnt) / (cnt - 1)) ** 0.5
     return mean, sd, cnt
+
+
+def histogram_rows(path, keep):
+    """(rounds, games) over the histogram rows' outcome columns that pass `keep`."""
+    import csv
+    with open(os.path.join(ROOT, 'results', path)) as f:
+        for row in csv.DictReader(f):
+            yield int(row['rounds']), sum(int(v) for k, v in row.items() if k not in ('rounds', 'count') and keep(k))
 
 
 def agree(ours, sem, sd, theirs, their_n):
@@ -186,20 +204,25 @@ def literature_table():
     events = sum(k['wars']['battles_by_depth_per_game'].values())
     rows.append(f"| kbWar | 16.9 wars per game | same | {k['wars']['mean']:.3f} counting each level, {events:.3f} counting each war once "
                 f"| {'each level' if abs(k['wars']['mean'] - 16.9) < abs(events - 16.9) else 'each war once'} is closer |")
-    f = load('war-literature/kbwar-fixed/summary.json')
-    mean, sd, cnt = histogram_stats('war-literature/kbwar-fixed/histogram.csv', lambda o: o != 'capped')
-    sem = sd / cnt ** 0.5
-    z, ok = agree(mean, sem, sd, 593.7, 100_000 * 0.905)
-    capped = f['shares'].get('capped', {'share': 0, 'ci95': [0, 0]})
-    rows.append(f"| kbWar, fixed order, player 1's cards first, 100,000 games | 593.7 turns (games that ended) "
-                f"| `--short-war last-card --pickup p1-first --detect-loops off --max-rounds 20000` "
-                f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over {n(cnt)} games that ended | {'yes' if ok else 'no'} (z = {z:+.2f}) |")
-    rows.append(f"| kbWar | 9.5% reach the 20,000-turn cap | same | {100 * capped['share']:.2f}% ({100 * capped['ci95'][0]:.2f}–{100 * capped['ci95'][1]:.2f}%) "
-                f"| {'yes' if capped['ci95'][0] - 0.002 <= 0.095 <= capped['ci95'][1] + 0.002 else 'no'} |")
+    for name, reading in [('kbwar-fixed', 'p1-first'), ('kbwar-fixed-table', 'table')]:
+        f = load(f'war-literature/{name}/summary.json')
+        mean, sd, cnt = histogram_stats(f'war-literature/{name}/histogram.csv', lambda o: o != 'capped')
+        sem = sd / cnt ** 0.5
+        z, ok = agree(mean, sem, sd, 593.7, 100_000 * 0.905)
+        capped = f['shares'].get('capped', {'share': 0, 'ci95': [0, 0]})
+        cap_ok = capped['ci95'][0] <= 0.095 <= capped['ci95'][1]
+        rows.append(f"| kbWar, fixed order, player 1's cards first, 100,000 games: 593.7 turns (games that ended), 9.5% reach a 20,000-turn cap "
+                    f"| 593.7; 9.5% | `--short-war last-card --pickup {reading} --detect-loops off --max-rounds 20000` "
+                    f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over {n(cnt)} games that ended; "
+                    f"{100 * capped['share']:.2f}% ({100 * capped['ci95'][0]:.2f}–{100 * capped['ci95'][1]:.2f}%) capped "
+                    f"| {'yes' if ok else 'no'} (z = {z:+.2f}); {'yes' if cap_ok else 'no'} |")
     e = load('war-literature/kbwar-fixed-exact/summary.json')
     lo = e['loops']
-    rows.append(f"| kbWar (the same deals, exactly) | — | `--pickup p1-first --detect-loops on` | {100 * lo['share']:.2f}% never end "
-                f"({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%); {n(e['outcomes'].get('capped', 0))} capped | the cap's 9.5% are loops, proven |")
+    fixed = load('war-literature/kbwar-fixed/summary.json')
+    long_finished = sum(c for r_, c in histogram_rows('war-literature/kbwar-fixed-exact/histogram.csv', lambda o: o not in ('loop', 'capped')) if r_ > 20000)
+    rows.append(f"| the p1-first deals, exactly | — | `--short-war last-card --pickup p1-first --detect-loops on` "
+                f"| {100 * lo['share']:.2f}% never end ({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%), proven | "
+                f"of the {n(fixed['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever and {n(long_finished)} end after 20,000 rounds |")
     import csv
     best = []
     with open(os.path.join(ROOT, 'results/war-rules/table.csv')) as fh:

@@ -19,6 +19,10 @@ run kbwar-shuffled --war-down 3 --short-war last-card --pickup shuffled --games 
 # kbWar: fixed order, player 1's cards first, a 20,000-turn cap, 100,000 games...
 run kbwar-fixed --war-down 3 --short-war last-card --pickup p1-first --detect-loops off \
   --max-rounds 20000 --games 100000
+# ...the same with the cards laid alternately (player 1's card first), another reading of
+# "fixed order, player 1's cards first"...
+run kbwar-fixed-table --war-down 3 --short-war last-card --pickup table --detect-loops off \
+  --max-rounds 20000 --games 100000
 # ...and the same deals with exact loop detection: how many capped games never end.
 run kbwar-fixed-exact --war-down 3 --short-war last-card --pickup p1-first --detect-loops on \
   --games 100000

@@ -766,7 +766,7 @@ impl Position {
         self.battle(war, rng, a, b)
     }
 
-    /// Plays rounds until the game is decided, `*rounds` reaches `max`, or (with `H` and a
+    /// Plays rounds until the game is decided, `*rounds` reaches `max`, or (with a
     /// `probe`) the position may equal the probed one, counting them in `*rounds`. Same games
     /// as [`Position::round`], faster.
     #[inline(always)]
