@@ -295,6 +295,22 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
         ]);
         out
     };
+    let other_game = {
+        let out = dir.path("shotgun");
+        ok(&[
+            "simulate",
+            "shotgun",
+            "--games",
+            "3000",
+            "--seed",
+            "1",
+            "--shard",
+            "2/3",
+            "--out",
+            s(&out),
+        ]);
+        out
+    };
     let empty = dir.path("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = dir.path("merged");
@@ -310,6 +326,7 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
     refuse(&[&a, &b, &c, &b], "duplicates");
     refuse(&[&a, &b, &other_seed], "seed 2");
     refuse(&[&a, &b, &other_rules], "rules");
+    refuse(&[&a, &b, &other_game], "game shotgun");
     refuse(&[&a, &b, &other_total], "3003");
     refuse(&[&a, &b, &empty], "summary.json");
     ok(&["merge", s(&a), s(&b), s(&c), "--out", s(&out)]);
