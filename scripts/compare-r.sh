@@ -60,5 +60,5 @@ Rscript "$root/scripts/r/compare.R" "$tmp/r-games.csv" "$tmp/warsim/histogram.cs
 if [ -n "$out" ]; then
   mkdir -p "$out"
   cp "$tmp/comparison.json" "$out/comparison.json"
-  gzip -9 -c "$tmp/r-games.csv" > "$out/r-games.csv.gz"
+  gzip -9 -n -c "$tmp/r-games.csv" > "$out/r-games.csv.gz"
 fi

@@ -236,7 +236,15 @@ def literature_table():
     return '\n'.join(rows)
 
 
-SECTIONS = {'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+def verbatim(name):
+    """A results/ text file as a code block."""
+    def make():
+        with open(os.path.join(ROOT, 'results', name)) as f:
+            return '```\n' + f.read().rstrip() + '\n```'
+    return make
+
+
+SECTIONS = {'bench': verbatim('bench.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'profile': verbatim('profile.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table}
 
 
