@@ -476,9 +476,9 @@ struct Position {
     levels: Vec<[usize; 2]>,
     /// Scratch for shuffles.
     spare: Vec<Card>,
-    /// Scratch for the `bryer` deal: deck positions, and which ones player 1 drew.
+    /// Scratch for the `bryer` deal: deck positions, and which ones player 1 drew (a bit set).
     positions: Vec<u16>,
-    taken: Vec<bool>,
+    taken: Vec<u64>,
     coins: CoinFlips,
     wars: u32,
     deepest: u32,
@@ -681,18 +681,35 @@ impl Position {
                 self.positions.clear();
                 self.positions.extend_from_slice(&war.positions);
                 self.taken.clear();
-                self.taken.resize(n, false);
+                self.taken.resize(n.div_ceil(64), 0);
+                let (buf0, mut c0) = self.hands[0].split();
                 for i in 0..half {
                     let j = i + bounded(rng, (n - i) as u32) as usize;
                     self.positions.swap(i, j);
                     let k = usize::from(self.positions[i]);
-                    self.taken[k] = true;
-                    self.spare.push(war.deck[k]);
+                    self.taken[k / 64] |= 1 << (k % 64);
+                    c0.push::<false>(buf0, war.deck[k], hp);
                 }
-                let rest = war.deck.iter().zip(&self.taken).filter(|(_, &t)| !t);
-                self.spare.extend(rest.map(|(&c, _)| c));
-                self.hands[0].extend_bottom::<false>(&self.spare[..half], hp);
-                self.hands[1].extend_bottom::<false>(&self.spare[half..], hp);
+                self.hands[0].set_cursor(c0);
+                // Player 2: the positions not taken, ascending, read off the bit set.
+                let (buf1, mut c1) = self.hands[1].split();
+                for (w, &bits) in self.taken.iter().enumerate() {
+                    let valid = if (w + 1) * 64 <= n {
+                        u64::MAX
+                    } else {
+                        (1 << (n % 64)) - 1
+                    };
+                    let mut free = !bits & valid;
+                    while free != 0 {
+                        c1.push::<false>(
+                            buf1,
+                            war.deck[w * 64 + free.trailing_zeros() as usize],
+                            hp,
+                        );
+                        free &= free - 1;
+                    }
+                }
+                self.hands[1].set_cursor(c1);
             }
         }
     }
