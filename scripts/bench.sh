@@ -3,14 +3,10 @@
 # (median of REPS runs), the 2-thread speed-up, and peak memory of a 10-million-game run.
 # Usage: scripts/bench.sh [REPS=5]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 reps=${1:-5}
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-warsim=$root/target/release/warsim
-if [ ! -x /usr/bin/time ]; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq time >/dev/null
-fi
+build_warsim
+need /usr/bin/time time
 
 rate() { # ARGS... -> median games/s over $reps runs
   for _ in $(seq "$reps"); do

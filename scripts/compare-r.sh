@@ -9,7 +9,7 @@
 # Usage: scripts/compare-r.sh [R_GAMES=100000] [WARSIM_GAMES=1000000] [DEALS=2000] [OUT_DIR]
 # With OUT_DIR, writes comparison.json and the R games there (results/ is made this way).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 r_games=${1:-100000}
 warsim_games=${2:-1000000}
 deals=${3:-2000}
@@ -17,14 +17,8 @@ out=${4:-}
 seed_doc=${WARSIM_SEEDS:-$root/../shared/seeds}/deck-war.txt
 [ -f "$seed_doc" ] || { echo "compare-r: no seed document at $seed_doc" >&2; exit 1; }
 
-if ! command -v Rscript >/dev/null; then
-  echo "compare-r: installing r-base-core" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null
-  apt-get install -y -qq r-base-core >/dev/null
-fi
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-warsim=$root/target/release/warsim
+need Rscript r-base-core
+build_warsim
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -2,10 +2,9 @@
 # Makes the canonical runs in results/ and the README tables drawn from them.
 # Usage: scripts/make-results.sh [war ...]   (default: every section)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 cd "$root"
-cargo build --release --quiet
-warsim=target/release/warsim
+build_warsim
 sections=${*:-war war-rules war-literature snap shotgun rps jitsu}
 
 for section in $sections; do

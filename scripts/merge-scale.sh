@@ -3,15 +3,11 @@
 # merged; prints the merge's wall time and peak memory, and checks the merged histogram equals
 # the unsharded run's. Usage: scripts/merge-scale.sh [SHARDS=1000] [GAMES=2000000]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 shards=${1:-1000}
 games=${2:-2000000}
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-warsim=$root/target/release/warsim
-if [ ! -x /usr/bin/time ]; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq time >/dev/null
-fi
+build_warsim
+need /usr/bin/time time
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 seq 0 $((shards - 1)) | xargs -P "$(nproc)" -I{} \

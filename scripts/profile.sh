@@ -3,18 +3,15 @@
 # instructions per game and per round of the bryer preset, and the share spent in wars (the
 # general `battle` path) and in dealing. Usage: scripts/profile.sh [GAMES=20000]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 games=${1:-20000}
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-if ! command -v valgrind >/dev/null; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq valgrind >/dev/null
-fi
+build_warsim
+need valgrind valgrind
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 args=(simulate war --rules bryer --games "$games" --threads 1 --json)
-"$root/target/release/warsim" "${args[@]}" > "$tmp/summary.json"
-valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$root/target/release/warsim" "${args[@]}" \
+"$warsim" "${args[@]}" > "$tmp/summary.json"
+valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$warsim" "${args[@]}" \
   >/dev/null 2>"$tmp/log"
 callgrind_annotate --inclusive=yes "$tmp/cg" > "$tmp/annotated"
 python3 - "$tmp" "$games" <<'PY'

@@ -4,20 +4,17 @@
 # Writes OUT_DIR/means.csv and OUT_DIR/means.png (gnuplot, installed from Debian when missing).
 # Usage: scripts/rps-sweep.sh OUT_DIR [GAMES=1000000] [MAX_PLAYERS=12]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 out=$1
 games=${2:-1000000}
 max=${3:-12}
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-if ! command -v gnuplot >/dev/null; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq gnuplot-nox fonts-dejavu-core >/dev/null
-fi
+build_warsim
+need gnuplot gnuplot-nox fonts-dejavu-core
 mkdir -p "$out"
 {
   echo "players,exact_mean,mean,ci95_lo,ci95_hi,games"
   for n in $(seq 2 "$max"); do
-    "$root/target/release/warsim" simulate rps --players "$n" --games "$games" --seed "$n" --json |
+    "$warsim" simulate rps --players "$n" --games "$games" --seed "$n" --json |
       python3 -c 'import json,sys; d=json.load(sys.stdin); r=d["rounds"]
 print(",".join(str(x) for x in [d["players"], d["exact"]["mean_rounds"], r["mean"], r["ci95"][0], r["ci95"][1], d["games"]]))'
   done

@@ -3,10 +3,9 @@
 # warsim options. Writes one output directory per run into OUT_DIR.
 # Usage: scripts/war-literature.sh [OUT_DIR=results/war-literature]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 out=${1:-$root/results/war-literature}
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-warsim=$root/target/release/warsim
+build_warsim
 run() { # NAME ARGS...
   local name=$1; shift
   echo "war-literature: $name" >&2

@@ -4,15 +4,11 @@
 # output directory per rule set into OUT_DIR, OUT_DIR/table.csv and OUT_DIR/rules.png.
 # Usage: scripts/war-rules.sh [OUT_DIR=results/war-rules] [GAMES=1000000]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 out=${1:-$root/results/war-rules}
 games=${2:-1000000}
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-warsim=$root/target/release/warsim
-if ! command -v gnuplot >/dev/null; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq gnuplot-nox fonts-dejavu-core >/dev/null
-fi
+build_warsim
+need gnuplot gnuplot-nox fonts-dejavu-core
 mkdir -p "$out"
 rows=()
 for down in 1 3; do

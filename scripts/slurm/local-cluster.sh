@@ -12,13 +12,12 @@ ctld_port=${WARSIM_SLURMCTLD_PORT:-16817}
 slurmd_port=${WARSIM_SLURMD_PORT:-16818}
 export SLURM_CONF=$conf
 
+source "$(dirname "$0")/../lib.sh"
+
 install() {
-  if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
-    echo "local-cluster: installing slurm-wlm and munge from Debian" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq slurm-wlm munge >/dev/null
-  fi
+  need slurmctld slurm-wlm munge
+  need slurmd slurm-wlm
+  need munged munge
 }
 
 pid_of() { [ -f "$dir/$1.pid" ] && cat "$dir/$1.pid"; }

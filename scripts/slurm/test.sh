@@ -6,10 +6,9 @@
 #  3. that task resubmitted alone, the merge job again: identical again.
 # The cluster is stopped at the end, also when a step fails.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$(dirname "$0")/../lib.sh"
 cluster=$root/scripts/slurm/local-cluster.sh
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-warsim=$root/target/release/warsim
+build_warsim
 work=$(mktemp -d /tmp/warsim-slurm-test.XXXXXX)
 export WARSIM_SLURM_DIR=$work/cluster
 trap '"$cluster" stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT

@@ -264,53 +264,37 @@ fn out_writes_every_file_and_no_temporary() {
 #[test]
 fn merge_refuses_missing_duplicated_and_foreign_shards() {
     let dir = Scratch::new("merge");
-    let shard = |name: &str, extra: &[&str]| {
+    // One shard directory: `simulate GAME --games N --seed S` plus `extra`.
+    let run = |name: &str, game: &str, games: &str, seed: &str, extra: &[&str]| {
         let out = dir.path(name);
-        let mut args = vec!["simulate", "war", "--games", "3000", "--out", s(&out)];
+        let mut args = vec![
+            "simulate",
+            game,
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--out",
+            s(&out),
+        ];
         args.extend_from_slice(extra);
-        if !extra.contains(&"--seed") {
-            args.extend_from_slice(&["--seed", "1"]);
-        }
         ok(&args);
         out
     };
-    let a = shard("a", &["--shard", "0/3"]);
-    let b = shard("b", &["--shard", "1/3"]);
-    let c = shard("c", &["--shard", "2/3"]);
-    let other_seed = shard("seed2", &["--shard", "2/3", "--seed", "2"]);
-    let other_rules = shard("bryer", &["--shard", "2/3", "--rules", "bryer"]);
-    let other_total = {
-        let out = dir.path("total");
-        ok(&[
-            "simulate",
-            "war",
-            "--games",
-            "3003",
-            "--seed",
-            "1",
-            "--shard",
-            "2/3",
-            "--out",
-            s(&out),
-        ]);
-        out
-    };
-    let other_game = {
-        let out = dir.path("shotgun");
-        ok(&[
-            "simulate",
-            "shotgun",
-            "--games",
-            "3000",
-            "--seed",
-            "1",
-            "--shard",
-            "2/3",
-            "--out",
-            s(&out),
-        ]);
-        out
-    };
+    let shard = |name: &str, k: &str| run(name, "war", "3000", "1", &["--shard", k]);
+    let a = shard("a", "0/3");
+    let b = shard("b", "1/3");
+    let c = shard("c", "2/3");
+    let other_seed = run("seed2", "war", "3000", "2", &["--shard", "2/3"]);
+    let other_rules = run(
+        "bryer",
+        "war",
+        "3000",
+        "1",
+        &["--shard", "2/3", "--rules", "bryer"],
+    );
+    let other_total = run("total", "war", "3003", "1", &["--shard", "2/3"]);
+    let other_game = run("shotgun", "shotgun", "3000", "1", &["--shard", "2/3"]);
     let empty = dir.path("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = dir.path("merged");
