@@ -458,25 +458,12 @@ fn play_snap(
     let deal = snap::Deal::parse(piles, numbers)?;
     let mut lines = Vec::new();
     let mut sink = |l: String| lines.push(l);
-    let result = snap::play_deal(
+    let (result, in_game) = snap::play_deal(
         &deal,
         max_rounds,
         if trace { Some(&mut sink) } else { None },
     );
-    // The players in the game at the end: replayed, as the result carries only the winner.
-    let players: Vec<u32> = match result.outcome {
-        Outcome::Player(p) => vec![u32::from(p) + 1],
-        _ => {
-            let ctx = snap::SnapContext::new(deal.cards());
-            let mut t = snap::Table::new(deal.piles.len(), deal.cards());
-            let ps: Vec<&[Card]> = deal.piles.iter().map(Vec::as_slice).collect();
-            t.set(&ps, &ctx);
-            (0..result.rounds).for_each(|_| {
-                t.step(&ctx);
-            });
-            t.in_game().iter().map(|&p| p as u32 + 1).collect()
-        }
-    };
+    let players: Vec<u32> = in_game.iter().map(|&p| p as u32 + 1).collect();
     let text = players
         .iter()
         .map(u32::to_string)

@@ -13,7 +13,7 @@ use rand::RngCore;
 use serde::Serialize;
 
 use super::cards::bounded;
-use super::{Game, GameResult, Outcome};
+use super::{setting_name, Game, GameResult, Outcome};
 use crate::error::UsageError;
 use crate::usage;
 
@@ -338,10 +338,9 @@ impl Game for Jitsu {
     }
 
     fn describe(&self) -> String {
-        let s = serde_json::to_value(self.rules.strategy).unwrap_or_default();
         format!(
             "player 1 {}, computer random",
-            s.as_str().unwrap_or_default()
+            setting_name(self.rules.strategy)
         )
     }
 

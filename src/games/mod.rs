@@ -52,6 +52,15 @@ pub trait Game: Sync {
     }
 }
 
+/// The name a rule setting has in the JSON `rules` object (and on the command line), such as
+/// `last-card` for [`war::ShortWar::LastCard`]: its serde name, so the two never disagree.
+pub fn setting_name<T: serde::Serialize>(setting: T) -> String {
+    serde_json::to_value(setting)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {

@@ -98,11 +98,6 @@ impl Table {
             .collect()
     }
 
-    /// Total cards on the table.
-    pub fn cards(&self) -> usize {
-        self.piles.iter().map(Pile::len).sum::<usize>() + self.common.len()
-    }
-
     /// Plays one turn; returns the outcome if the game ended in it.
     pub fn step(&mut self, ctx: &SnapContext) -> Option<Outcome> {
         let hp = &ctx.powers;
@@ -301,13 +296,18 @@ impl Deal {
     }
 }
 
-/// Plays `deal` to its end; with `trace`, one line per turn in the spirit of the seed's tables
-/// (turn, piles, common pile, TAKES / OUT marks, and the earlier turn a loop returns to).
+/// Plays `deal` to its end; returns the result and the players still in the game at the end
+/// (0-based; the winner alone when there is one). With `trace`, one line per turn in the spirit
+/// of the seed's tables (turn, piles, common pile, TAKES / OUT marks, and the earlier turn a
+/// loop returns to).
+///
+/// The game is adjudicated with loop detection, then replayed for exactly the turns counted:
+/// Brent's search may run past the end of a capped game, the replay stops where it ends.
 pub fn play_deal(
     deal: &Deal,
     max_rounds: u64,
     mut trace: Option<&mut dyn FnMut(String)>,
-) -> GameResult {
+) -> (GameResult, Vec<usize>) {
     let ctx = SnapContext::new(deal.cards());
     let players = deal.piles.len();
     let mut tables: Vec<Table> = (0..3).map(|_| Table::new(players, deal.cards())).collect();
@@ -318,53 +318,56 @@ pub fn play_deal(
     };
     let mut replay = hare.clone();
     let result = adjudicate(&ctx, hare, tortoise, initial, max_rounds);
+    let line = |t: &Table, turn: u64| {
+        let piles: Vec<String> = t
+            .piles
+            .iter()
+            .map(|p| {
+                if p.is_empty() {
+                    "-".into()
+                } else {
+                    deal.show(p.iter())
+                }
+            })
+            .collect();
+        format!(
+            "{turn:>6}  {}  | {}",
+            piles.join(" "),
+            deal.show(t.common.iter())
+        )
+    };
     if let Some(sink) = trace.as_mut() {
-        let line = |t: &Table, turn: u64| {
-            let piles: Vec<String> = t
-                .piles
-                .iter()
-                .map(|p| {
-                    if p.is_empty() {
-                        "-".into()
-                    } else {
-                        deal.show(p.iter())
-                    }
-                })
-                .collect();
-            format!(
-                "{turn:>6}  {}  | {}",
-                piles.join(" "),
-                deal.show(t.common.iter())
-            )
-        };
         sink(line(&replay, 0));
-        for turn in 1..=result.rounds {
-            let before_out = replay.out;
-            replay.step(&ctx);
-            let mut l = line(&replay, turn);
-            if let Some((kind, took, out)) = replay.last {
-                if kind == TurnKind::Rotated {
-                    l.push_str("   (rotated)");
-                }
-                if took {
-                    let newly = out & !before_out;
-                    let outs: Vec<String> = (0..players)
-                        .filter(|&q| newly >> q & 1 == 1)
-                        .map(|q| format!("p{} OUT", q + 1))
-                        .collect();
-                    l.push_str(&format!("   p{} TAKES", replay.turn + 1));
-                    if !outs.is_empty() {
-                        l.push_str(&format!(", {}", outs.join(", ")));
-                    }
-                }
-            }
-            if let Some(c) = result.cycle.filter(|c| c.loop_from + c.cycle_len == turn) {
-                l.push_str(&format!("   // loop: the state after turn {}", c.loop_from));
-            }
-            sink(l);
-        }
     }
-    result
+    for turn in 1..=result.rounds {
+        let before_out = replay.out;
+        replay.step(&ctx);
+        let Some(sink) = trace.as_mut() else {
+            continue;
+        };
+        let mut l = line(&replay, turn);
+        if let Some((kind, took, out)) = replay.last {
+            if kind == TurnKind::Rotated {
+                l.push_str("   (rotated)");
+            }
+            if took {
+                let newly = out & !before_out;
+                let outs: Vec<String> = (0..players)
+                    .filter(|&q| newly >> q & 1 == 1)
+                    .map(|q| format!("p{} OUT", q + 1))
+                    .collect();
+                l.push_str(&format!("   p{} TAKES", replay.turn + 1));
+                if !outs.is_empty() {
+                    l.push_str(&format!(", {}", outs.join(", ")));
+                }
+            }
+        }
+        if let Some(c) = result.cycle.filter(|c| c.loop_from + c.cycle_len == turn) {
+            l.push_str(&format!("   // loop: the state after turn {}", c.loop_from));
+        }
+        sink(l);
+    }
+    (result, replay.in_game())
 }
 
 /// The options of `simulate snap`.
@@ -537,19 +540,15 @@ mod tests {
 
     /// The players still in the game at the end, 1-indexed, as the seed prints them.
     fn result(piles: &str) -> (GameResult, Vec<usize>) {
-        let d = deal(piles);
-        let r = play_deal(&d, DEFAULT_MAX_ROUNDS, None);
-        let ctx = SnapContext::new(d.cards());
-        let mut t = Table::new(d.piles.len(), d.cards());
-        let piles: Vec<&[Card]> = d.piles.iter().map(Vec::as_slice).collect();
-        t.set(&piles, &ctx);
-        for _ in 0..r.rounds {
-            t.step(&ctx);
+        let (r, in_game) = play_deal(&deal(piles), DEFAULT_MAX_ROUNDS, None);
+        let players: Vec<usize> = in_game.iter().map(|p| p + 1).collect();
+        if let Outcome::Player(p) = r.outcome {
+            assert_eq!(
+                players,
+                vec![usize::from(p) + 1],
+                "a winner is the only player left"
+            );
         }
-        let players = match r.outcome {
-            Outcome::Player(p) => vec![usize::from(p) + 1],
-            _ => t.in_game().iter().map(|p| p + 1).collect(),
-        };
         (r, players)
     }
 
@@ -655,7 +654,7 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let d = Deal::parse(&v, true).unwrap();
-        let r = play_deal(&d, DEFAULT_MAX_ROUNDS, None);
+        let (r, _) = play_deal(&d, DEFAULT_MAX_ROUNDS, None);
         assert_eq!((r.outcome, r.rounds), (Outcome::Player(1), 13)); // = abba abca
     }
 

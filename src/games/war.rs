@@ -16,7 +16,7 @@ use rand::RngCore;
 use serde::Serialize;
 
 use super::cards::{bounded, shuffle, Card, CoinFlips, Cursor, HashPowers, Pile};
-use super::{Cycle, Game, GameResult, Outcome, WAR_DEPTHS};
+use super::{setting_name, Cycle, Game, GameResult, Outcome, WAR_DEPTHS};
 use crate::error::UsageError;
 use crate::sim::cycle::{run_detecting, Advance, Deterministic, Ending};
 use crate::usage;
@@ -193,7 +193,7 @@ impl TryFrom<&WarOptions> for WarRules {
                 return Err(usage!(
                     "--detect-loops on: pickup {:?} uses randomness, so a repeated state need \
                      not repeat forever; use a deterministic pickup or --detect-loops off",
-                    pickup_name(pickup)
+                    setting_name(pickup)
                 ));
             }
             (DetectLoops::On, _) => true,
@@ -219,13 +219,6 @@ impl TryFrom<&WarOptions> for WarRules {
             max_rounds,
         })
     }
-}
-
-fn pickup_name(p: Pickup) -> String {
-    serde_json::to_value(p)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// Deck War with one rule set: the [`Game`] the engine plays.
@@ -423,18 +416,12 @@ impl Game for War {
         let r = &self.rules;
         format!(
             "{}: {}×{} cards, {} down, short war {}, pickup {}, {}",
-            serde_json::to_value(r.preset)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default(),
+            setting_name(r.preset),
             r.ranks,
             r.suits,
             r.war_down,
-            serde_json::to_value(r.short_war)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default(),
-            pickup_name(r.pickup),
+            setting_name(r.short_war),
+            setting_name(r.pickup),
             if r.detect_loops {
                 "loops detected".to_string()
             } else {

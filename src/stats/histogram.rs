@@ -66,11 +66,6 @@ impl RoundHistogram {
         }
     }
 
-    /// Number of outcome slots.
-    pub fn slots(&self) -> usize {
-        self.slots
-    }
-
     /// The round counts that occurred, ascending, each with its counts per outcome slot.
     pub fn rows(&self) -> impl Iterator<Item = (u64, &[u64])> + '_ {
         let dense = self
