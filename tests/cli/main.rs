@@ -2,6 +2,7 @@
 
 mod util;
 
+mod golden;
 mod jitsu;
 mod small_games;
 mod war;
