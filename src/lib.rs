@@ -2,13 +2,16 @@
 //! games.
 //!
 //! The library holds the rules ([`games`]), the parallel engine ([`sim`]), the exact tallies
-//! and statistics ([`stats`]) and the output formats ([`output`]); the binary is a thin layer
-//! over [`cli`]. Only `cli` and `output` touch files, stdout or stderr.
+//! and statistics ([`stats`]), the output formats ([`output`]) and `merge` ([`merge`]); the
+//! binary is a thin layer over [`cli`] and [`play`]. Only `cli`, `play`, `merge` and `output`
+//! touch files, stdin, stdout or stderr.
 #![warn(missing_docs)]
 
 pub mod cli;
 pub mod error;
 pub mod games;
+pub mod merge;
 pub mod output;
+pub mod play;
 pub mod sim;
 pub mod stats;

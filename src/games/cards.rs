@@ -63,36 +63,7 @@ impl CoinFlips {
     }
 }
 
-/// The odd multiplier of [`Pile`]'s fingerprint. Odd, so it is invertible modulo 2^64.
-const HASH_BASE: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The fingerprint weights `HASH_BASE^j` for positions `j = 0..=capacity`, shared by all piles of
-/// one game.
-#[derive(Clone, Debug)]
-pub struct HashPowers {
-    powers: Vec<u64>,
-    inverse: u64,
-}
-
-impl HashPowers {
-    /// Weights for piles of up to `capacity` cards.
-    pub fn new(capacity: usize) -> Self {
-        let mut powers = Vec::with_capacity(capacity + 1);
-        let mut p = 1u64;
-        for _ in 0..=capacity {
-            powers.push(p);
-            p = p.wrapping_mul(HASH_BASE);
-        }
-        // Newton's iteration for the inverse modulo 2^64: each step doubles the correct bits.
-        let mut inverse = HASH_BASE;
-        for _ in 0..6 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(HASH_BASE.wrapping_mul(inverse)));
-        }
-        HashPowers { powers, inverse }
-    }
-}
-
-/// Where a pile's cards are in its ring buffer, plus its fingerprint.
+/// Where a pile's cards are in its ring buffer.
 ///
 /// Hot loops copy the cursors of the piles they play into local variables
 /// ([`Pile::split`]), so the compiler keeps them in registers: a store of a card through the
@@ -104,7 +75,6 @@ pub struct Cursor {
     /// Position after the bottom card, so the length is `tail − head` and a push touches one
     /// field.
     tail: usize,
-    hash: u64,
 }
 
 impl Cursor {
@@ -132,41 +102,25 @@ impl Cursor {
         buf[self.tail.wrapping_sub(1) & (buf.len() - 1)]
     }
 
-    /// Takes the top card of `buf`; with `H`, keeps the fingerprint.
+    /// Takes the top card of `buf`.
     #[inline(always)]
-    pub fn pop<const H: bool>(&mut self, buf: &[Card], hp: &HashPowers) -> Card {
+    pub fn pop(&mut self, buf: &[Card]) -> Card {
         debug_assert!(!self.is_empty(), "pop from an empty pile");
         let card = buf[self.head & (buf.len() - 1)];
         self.head = self.head.wrapping_add(1);
-        if H {
-            self.hash = self
-                .hash
-                .wrapping_sub(u64::from(card))
-                .wrapping_mul(hp.inverse);
-        }
         card
     }
 
-    /// Puts `card` at the bottom of `buf`; with `H`, keeps the fingerprint.
+    /// Puts `card` at the bottom of `buf`.
     #[inline(always)]
-    pub fn push<const H: bool>(&mut self, buf: &mut [Card], card: Card, hp: &HashPowers) {
+    pub fn push(&mut self, buf: &mut [Card], card: Card) {
         debug_assert!(self.len() < buf.len(), "push onto a full pile");
-        if H {
-            self.hash = self
-                .hash
-                .wrapping_add(u64::from(card).wrapping_mul(hp.powers[self.len()]));
-        }
         buf[self.tail & (buf.len() - 1)] = card;
         self.tail = self.tail.wrapping_add(1);
     }
 }
 
 /// A pile of cards, top first, in a ring buffer of fixed capacity.
-///
-/// With `H = true` on its operations the pile keeps a polynomial fingerprint of its
-/// sequence, `Σ card_j · B^j` over positions from the top, updated in O(1) per card. Loop
-/// detection compares fingerprints first and confirms a match card by card, so the fingerprint
-/// only saves work and can never cause a false positive.
 ///
 /// ```
 /// use warsim::games::cards::Pile;
@@ -181,19 +135,6 @@ pub struct Pile {
     /// Power-of-two length, so positions wrap with a mask.
     buf: Box<[Card]>,
     at: Cursor,
-}
-
-/// A fingerprint table for piles that are never hashed.
-static NO_POWERS: HashPowers = HashPowers {
-    powers: Vec::new(),
-    inverse: 1,
-};
-
-impl HashPowers {
-    /// The table to pass to operations that do not hash (`H = false`).
-    pub fn none() -> &'static HashPowers {
-        &NO_POWERS
-    }
 }
 
 impl Pile {
@@ -226,41 +167,29 @@ impl Pile {
     /// Takes the top card. Panics (in debug builds) if the pile is empty.
     #[inline(always)]
     pub fn pop_top(&mut self) -> Card {
-        self.at.pop::<false>(&self.buf, &NO_POWERS)
+        self.at.pop(&self.buf)
     }
 
     /// Puts a card at the bottom. Panics (in debug builds) if the pile is full.
     #[inline(always)]
     pub fn push_bottom(&mut self, card: Card) {
-        self.at.push::<false>(&mut self.buf, card, &NO_POWERS)
+        self.at.push(&mut self.buf, card)
     }
 
-    /// [`Pile::pop_top`], keeping the fingerprint.
-    #[inline(always)]
-    pub fn pop_top_hashed(&mut self, hp: &HashPowers) -> Card {
-        self.at.pop::<true>(&self.buf, hp)
-    }
-
-    /// [`Pile::push_bottom`], keeping the fingerprint.
-    #[inline(always)]
-    pub fn push_bottom_hashed(&mut self, card: Card, hp: &HashPowers) {
-        self.at.push::<true>(&mut self.buf, card, hp)
-    }
-
-    /// Moves the top `n` cards to the end of `out`, top first; with `H`, keeps the fingerprint.
+    /// Moves the top `n` cards to the end of `out`, top first.
     #[inline]
-    pub fn take_into<const H: bool>(&mut self, n: usize, out: &mut Vec<Card>, hp: &HashPowers) {
+    pub fn take_into(&mut self, n: usize, out: &mut Vec<Card>) {
         let mut at = self.at;
-        out.extend((0..n).map(|_| at.pop::<H>(&self.buf, hp)));
+        out.extend((0..n).map(|_| at.pop(&self.buf)));
         self.at = at;
     }
 
-    /// Puts `cards` at the bottom in order; with `H`, keeps the fingerprint.
+    /// Puts `cards` at the bottom in order.
     #[inline]
-    pub fn extend_bottom<const H: bool>(&mut self, cards: &[Card], hp: &HashPowers) {
+    pub fn extend_bottom(&mut self, cards: &[Card]) {
         let mut at = self.at;
         for &c in cards {
-            at.push::<H>(&mut self.buf, c, hp);
+            at.push(&mut self.buf, c);
         }
         self.at = at;
     }
@@ -295,18 +224,9 @@ impl Pile {
         (0..self.at.len()).map(move |i| self.get(i))
     }
 
-    /// Whether both piles hold the same cards in the same order, compared card by card (for
-    /// piles whose fingerprints are not kept).
+    /// Whether both piles hold the same cards in the same order, compared card by card.
     pub fn same_sequence(&self, other: &Pile) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
-    }
-
-    /// Whether both piles hold the same cards in the same order (fingerprint first).
-    #[inline]
-    pub fn same_cards(&self, other: &Pile) -> bool {
-        self.at.len() == other.at.len()
-            && self.at.hash == other.at.hash
-            && self.iter().eq(other.iter())
     }
 
     /// Makes this pile a copy of `other` without allocating (capacities must match).
@@ -333,40 +253,6 @@ mod tests {
             assert_eq!(p.pop_top(), round + 100);
         }
         assert!(p.is_empty());
-    }
-
-    #[test]
-    fn fingerprint_depends_on_sequence_not_buffer_position() {
-        let hp = HashPowers::new(8);
-        let mut a = Pile::with_capacity(8);
-        let mut b = Pile::with_capacity(8);
-        for c in [5, 1, 2, 9] {
-            a.push_bottom_hashed(c, &hp);
-        }
-        // b reaches the same sequence after rotating through other cards.
-        for c in [7, 7, 7, 5, 1] {
-            b.push_bottom_hashed(c, &hp);
-        }
-        for _ in 0..3 {
-            b.pop_top_hashed(&hp);
-        }
-        b.push_bottom_hashed(2, &hp);
-        b.push_bottom_hashed(9, &hp);
-        assert_eq!(a.at.hash, b.at.hash);
-        assert!(a.same_cards(&b));
-        // The incremental fingerprint equals Σ card_j · B^j computed from scratch.
-        let direct = (0..a.len()).fold(0u64, |h, i| {
-            h.wrapping_add(u64::from(a.get(i)).wrapping_mul(hp.powers[i]))
-        });
-        assert_eq!(a.at.hash, direct);
-        b.pop_top_hashed(&hp);
-        assert!(!a.same_cards(&b));
-    }
-
-    #[test]
-    fn hash_inverse_is_exact() {
-        let hp = HashPowers::new(1);
-        assert_eq!(HASH_BASE.wrapping_mul(hp.inverse), 1);
     }
 
     #[test]

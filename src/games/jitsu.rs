@@ -9,12 +9,18 @@
 //! different; the game ends at once. Player 1's played card leaves the hand and a new random card
 //! not already in the hand is appended at the end.
 
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+
 use rand::RngCore;
 use serde::Serialize;
 
 use super::cards::bounded;
-use super::{setting_name, Game, GameResult, Outcome};
+use super::{
+    check_max_rounds, setting_name, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport,
+};
 use crate::error::UsageError;
+use crate::sim::rng::game_rng;
 use crate::usage;
 
 /// Number of distinct cards.
@@ -290,12 +296,9 @@ impl TryFrom<&JitsuOptions> for JitsuRules {
     type Error = UsageError;
 
     fn try_from(o: &JitsuOptions) -> Result<Self, UsageError> {
-        if o.max_rounds == 0 {
-            return Err(usage!("--max-rounds 0: a game needs at least one round"));
-        }
         Ok(JitsuRules {
             strategy: o.strategy,
-            max_rounds: o.max_rounds,
+            max_rounds: check_max_rounds(o.max_rounds, "round")?,
         })
     }
 }
@@ -313,8 +316,56 @@ impl Jitsu {
     }
 }
 
+/// The arguments of `play jitsu`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayJitsu {
+    /// Seed of the cards dealt (same seed and inputs, same transcript).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Whitespace-separated tokens read lazily, so a terminal user gets each round's transcript
+/// before typing the next move.
+struct Tokens<'a> {
+    input: &'a mut dyn BufRead,
+    queue: VecDeque<String>,
+}
+
+impl Tokens<'_> {
+    /// The next token, `None` at the end of the input; input that is not UTF-8 is bad input.
+    fn next(&mut self, round: u64) -> anyhow::Result<Option<String>> {
+        while self.queue.is_empty() {
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                Ok(0) => return Ok(None),
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    return Err(usage!("stdin, round {round}: the input is not UTF-8 text").into())
+                }
+                Err(e) => return Err(e.into()),
+            }
+            self.queue
+                .extend(line.split_whitespace().map(str::to_string));
+        }
+        Ok(self.queue.pop_front())
+    }
+}
+
 impl Game for Jitsu {
+    const NAME: &'static str = "jitsu";
+    type Options = JitsuOptions;
+    type Rules = JitsuRules;
+    type Stats = ();
     type Scratch = ();
+    type PlayArgs = PlayJitsu;
+
+    fn from_options(o: &JitsuOptions) -> Result<Self, UsageError> {
+        Ok(Jitsu::new(JitsuRules::try_from(o)?))
+    }
+
+    fn rules(&self) -> &JitsuRules {
+        &self.rules
+    }
 
     fn scratch(&self) {}
 
@@ -333,10 +384,6 @@ impl Game for Jitsu {
         2
     }
 
-    fn name(&self) -> &'static str {
-        "jitsu"
-    }
-
     fn describe(&self) -> String {
         format!(
             "player 1 {}, computer random",
@@ -344,8 +391,66 @@ impl Game for Jitsu {
         )
     }
 
-    fn rules_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.rules).unwrap_or_default()
+    /// The interactive game: the seed's transcript (seven lines a round) to `io.out`, a
+    /// prompt per round and a message per rejected input to `io.prompt`. When the input ends
+    /// before the game does, the game is abandoned (outcome `abandoned`, no final line).
+    fn play_command(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let mut rng = game_rng(args.seed, 0);
+        let mut game = Match::new(&mut rng);
+        let mut input = Tokens {
+            input: &mut *io.input,
+            queue: VecDeque::new(),
+        };
+        let mut out = LineSink::new(&mut *io.out);
+        for round in 1u64.. {
+            out.line(&list(&game.won[0]));
+            out.line(&list(&game.won[1]));
+            out.line(&list(&game.hand.0));
+            out.flush();
+            let choice = loop {
+                write!(io.prompt, "round {round}, your card (1-5): ")?;
+                io.prompt.flush()?;
+                let Some(token) = input.next(round)? else {
+                    writeln!(io.prompt)?;
+                    writeln!(
+                        io.prompt,
+                        "input ended in round {round} before the game did; game abandoned"
+                    )?;
+                    out.finish()?;
+                    return Ok(PlayReport::new(
+                        Self::NAME,
+                        "abandoned".into(),
+                        round - 1,
+                        vec![1, 2],
+                    ));
+                };
+                match token.parse::<usize>() {
+                    Ok(k) if (1..=HAND).contains(&k) => break k,
+                    _ => writeln!(
+                        io.prompt,
+                        "{token:?} is not a hand position; enter a number from 1 to 5"
+                    )?,
+                }
+            };
+            let (r, ended) = game.round(choice - 1, &mut rng);
+            for line in [
+                choice.to_string(),
+                r.p1.to_string(),
+                r.p2.to_string(),
+                r.result.to_string(),
+            ] {
+                out.line(&line);
+            }
+            if let Some(w) = ended {
+                out.finish()?;
+                let winner = Outcome::Player(w as u8);
+                return Ok(
+                    PlayReport::new(Self::NAME, winner.name(), round, vec![w as u32 + 1])
+                        .with_text(format!("player {} wins the game", w + 1)),
+                );
+            }
+        }
+        unreachable!("the rounds are unbounded")
     }
 }
 

@@ -1,44 +1,62 @@
-//! The games: each one a file with its rules, its deal, its adjudication and its tests.
+//! The games: each one a module with its rules, its deal, its adjudication, its statistics, its
+//! `play` command and its tests.
 //!
-//! Every game implements [`Game`]; the engine ([`crate::sim::engine`]) plays any of them in
-//! parallel without knowing which it is.
+//! Every game implements [`Game`]; the engine ([`crate::sim::engine`]), the tallies, the output
+//! formats and `merge` handle any of them without knowing which it is. [`kind`] is the one list
+//! of games the command line offers.
 
 pub mod cards;
+pub mod cycle;
 pub mod jitsu;
+pub mod kind;
 pub mod rps;
 pub mod shotgun;
 pub mod snap;
 pub mod war;
 
-use rand::RngCore;
+use std::fmt::Debug;
+use std::io::{self, BufRead, Write};
 
-/// The rules of one game: deal, then play to the end, with no I/O.
-pub trait Game: Sync {
+use rand::RngCore;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::UsageError;
+use crate::usage;
+
+/// The rules of one game: deal, then play to the end, with no I/O; and the `play` command that
+/// shows one game.
+pub trait Game: Sync + Sized {
+    /// The game's name on the command line and in the JSON summary.
+    const NAME: &'static str;
+    /// The rule options of `simulate GAME`.
+    type Options: clap::Args + clap::FromArgMatches + Debug;
+    /// Every rule setting in use (preset expanded): the JSON `rules` object.
+    type Rules: Serialize;
+    /// What the game counts besides rounds and outcomes (`()` for nothing).
+    type Stats: GameStats;
     /// Reusable buffers, one per worker, so the hot loop never allocates.
     type Scratch: Send;
+    /// The arguments of `play GAME`.
+    type PlayArgs: clap::Args + clap::FromArgMatches + Debug;
+
+    /// The game for these options, or a usage error naming the bad option.
+    fn from_options(options: &Self::Options) -> Result<Self, UsageError>;
+
+    /// The rule set.
+    fn rules(&self) -> &Self::Rules;
 
     /// Fresh buffers for one worker.
     fn scratch(&self) -> Self::Scratch;
 
     /// Plays one whole game, drawing all randomness from `rng`.
-    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut Self::Scratch) -> GameResult;
+    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut Self::Scratch) -> Result1<Self>;
 
     /// Number of players, which fixes the outcome names `p1`…`pN`.
     fn players(&self) -> usize;
 
-    /// The game's name on the command line and in the JSON summary.
-    fn name(&self) -> &'static str;
-
     /// A short human description of the rule set, for chart titles and terminal summaries.
     fn describe(&self) -> String;
-
-    /// Every rule setting in use (preset expanded), for the JSON `rules` object.
-    fn rules_json(&self) -> serde_json::Value;
-
-    /// Whether the game reports War's per-game war statistics.
-    fn counts_wars(&self) -> bool {
-        false
-    }
 
     /// Exact values of the statistics the simulation estimates, where the rules allow an exact
     /// computation (reported as JSON key `exact`, beside the estimates).
@@ -50,15 +68,76 @@ pub trait Game: Sync {
     fn detects_loops(&self) -> bool {
         false
     }
+
+    /// `play GAME`: plays the game the arguments describe, writing its trace (or an
+    /// interactive game's transcript) to `io` as it is made.
+    fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;
+}
+
+/// The result of one game of `G`.
+pub type Result1<G> = GameResult<<<G as Game>::Stats as GameStats>::PerGame>;
+
+/// A game's own statistics over many games, beyond rounds and outcomes (War: wars per game and
+/// their depths). Integer tallies only, so merging is exact and order-free; every rendering of
+/// them (JSON, CSV, text) lives here, with the game, never in a generic layer.
+pub trait GameStats: Clone + Debug + Default + PartialEq + Send {
+    /// What one game reports.
+    type PerGame: Copy + Debug + Default + PartialEq + Send;
+    /// Its part of summary.json (flattened into the summary object), written and read back.
+    type Json: Serialize + DeserializeOwned + Debug;
+
+    /// Counts one game.
+    fn record(&mut self, game: &Self::PerGame);
+    /// Adds `other` (integers only).
+    fn merge(&mut self, other: &Self);
+    /// The summary's part, for a run of `games` games.
+    fn to_json(&self, games: u64) -> Self::Json;
+    /// Reads back what [`GameStats::to_json`] wrote for `games` games, or says what is wrong.
+    fn from_json(json: Self::Json, games: u64) -> Result<Self, String>;
+    /// Columns of summary.csv, (name, value).
+    fn csv(&self, games: u64) -> Vec<(String, String)>;
+    /// Lines of the terminal summary.
+    fn text(&self, games: u64) -> Vec<String>;
+}
+
+/// No statistics of its own: an empty part of the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoStats {}
+
+impl GameStats for () {
+    type PerGame = ();
+    type Json = NoStats;
+    fn record(&mut self, _: &()) {}
+    fn merge(&mut self, _: &()) {}
+    fn to_json(&self, _: u64) -> NoStats {
+        NoStats {}
+    }
+    fn from_json(_: NoStats, _: u64) -> Result<(), String> {
+        Ok(())
+    }
+    fn csv(&self, _: u64) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    fn text(&self, _: u64) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The name a rule setting has in the JSON `rules` object (and on the command line), such as
-/// `last-card` for [`war::ShortWar::LastCard`]: its serde name, so the two never disagree.
-pub fn setting_name<T: serde::Serialize>(setting: T) -> String {
+/// `last-card` for a variant `LastCard`: its serde name, so the two never disagree.
+pub fn setting_name<T: Serialize>(setting: T) -> String {
     serde_json::to_value(setting)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
+}
+
+/// Checks a `--max-rounds` value: every game needs at least one round (`unit` names it).
+pub fn check_max_rounds(max_rounds: u64, unit: &str) -> Result<u64, UsageError> {
+    if max_rounds == 0 {
+        return Err(usage!("--max-rounds 0: a game needs at least one {unit}"));
+    }
+    Ok(max_rounds)
 }
 
 /// How a game ended.
@@ -127,6 +206,14 @@ impl Outcome {
             }
         }
     }
+
+    /// The JSON `players` of a two-player result: the winner alone, or both players.
+    pub fn two_players_left(self) -> Vec<u32> {
+        match self {
+            Outcome::Player(p) => vec![u32::from(p) + 1],
+            _ => vec![1, 2],
+        }
+    }
 }
 
 /// A repeated state: the state after `loop_from + cycle_len` rounds equals the one after
@@ -139,39 +226,133 @@ pub struct Cycle {
     pub cycle_len: u64,
 }
 
-/// War depths counted separately in [`GameResult::war_depths`]; deeper wars count in the last.
-pub const WAR_DEPTHS: usize = 8;
-
-/// What one game reports to the statistics.
+/// What one game reports to the statistics; `S` is what the game counts of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameResult {
+pub struct GameResult<S = ()> {
     /// Rounds played, the deciding one included; a capped game counts the cap, a loop counts
     /// `loop_from + cycle_len`.
     pub rounds: u64,
     /// How the game ended.
     pub outcome: Outcome,
-    /// Wars fought (each level of a nested war counted), for War.
-    pub wars: u32,
-    /// Depth of the deepest war of the game (0 = none), for War.
-    pub deepest_war: u32,
-    /// `war_depths[d − 1]`: battles of the game whose war reached depth d exactly (a single
-    /// war is depth 1, a double war depth 2; the last entry counts depth ≥ WAR_DEPTHS).
-    pub war_depths: [u32; WAR_DEPTHS],
     /// The cycle, for an outcome [`Outcome::Loop`].
     pub cycle: Option<Cycle>,
+    /// The game's own statistics ([`GameStats::PerGame`]).
+    pub stats: S,
 }
 
-impl GameResult {
-    /// A result with no war or cycle details.
+impl<S: Default> GameResult<S> {
+    /// A result with no cycle and empty statistics.
     pub fn plain(rounds: u64, outcome: Outcome) -> Self {
         GameResult {
             rounds,
             outcome,
-            wars: 0,
-            deepest_war: 0,
-            war_depths: [0; WAR_DEPTHS],
             cycle: None,
+            stats: S::default(),
         }
+    }
+}
+
+/// What `play GAME` found: printed as text or as one JSON object by [`crate::play`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayReport {
+    /// The game's name.
+    pub game: &'static str,
+    /// An outcome name ([`Outcome::name`]), or a game's own (`none`, `winners`).
+    pub outcome: String,
+    /// Rounds played.
+    pub rounds: u64,
+    /// The 1-indexed players still in the game, or the winner alone.
+    pub players: Vec<u32>,
+    /// For a loop: the round after which the repeated state first stood.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_from: Option<u64>,
+    /// For a loop: rounds between the two equal states.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycle_len: Option<u64>,
+    /// The game's own keys (rules, seed, statistics of the game).
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+    /// What the plain-text output prints after the trace (nothing if empty).
+    #[serde(skip)]
+    pub text: String,
+}
+
+impl PlayReport {
+    /// A report of `game` with no cycle and no extra keys.
+    pub fn new(game: &'static str, outcome: String, rounds: u64, players: Vec<u32>) -> Self {
+        PlayReport {
+            game,
+            outcome,
+            rounds,
+            players,
+            loop_from: None,
+            cycle_len: None,
+            extra: serde_json::Map::new(),
+            text: String::new(),
+        }
+    }
+
+    /// Sets the loop keys from `cycle`.
+    pub fn with_cycle(mut self, cycle: Option<Cycle>) -> Self {
+        self.loop_from = cycle.map(|c| c.loop_from);
+        self.cycle_len = cycle.map(|c| c.cycle_len);
+        self
+    }
+
+    /// Sets the plain-text line.
+    pub fn with_text(mut self, text: impl Into<String>) -> Self {
+        self.text = text.into();
+        self
+    }
+}
+
+/// What a `play` command reads and writes, so the games stay free of the process's I/O.
+pub struct PlayIo<'a> {
+    /// Whether `--trace` asked for a trace.
+    pub trace: bool,
+    /// Where trace lines (or an interactive game's transcript) go, one line at a time, as
+    /// they are made: a trace of millions of rounds is never held in memory.
+    pub out: &'a mut dyn Write,
+    /// Input of an interactive game.
+    pub input: &'a mut dyn BufRead,
+    /// Prompts and messages of an interactive game (stderr).
+    pub prompt: &'a mut dyn Write,
+}
+
+/// Writes trace lines to a `play` command's output, keeping the first write error so the
+/// rules, which cannot fail, need not handle it.
+pub struct LineSink<'a> {
+    out: &'a mut dyn Write,
+    error: Option<io::Error>,
+}
+
+impl<'a> LineSink<'a> {
+    /// A sink writing to `out`.
+    pub fn new(out: &'a mut dyn Write) -> Self {
+        LineSink { out, error: None }
+    }
+
+    /// Writes one line (nothing more after a write error).
+    pub fn line(&mut self, line: &str) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{line}") {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Flushes what was written, so an interactive user sees it before being asked.
+    pub fn flush(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.flush() {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The first write error, if any.
+    pub fn finish(self) -> io::Result<()> {
+        self.error.map_or(Ok(()), Err)
     }
 }
 

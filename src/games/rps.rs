@@ -12,7 +12,7 @@
 use rand::RngCore;
 use serde::Serialize;
 
-use super::{Game, GameResult, Outcome};
+use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
 use crate::usage;
 
@@ -35,16 +35,15 @@ pub fn duel(a: Shape, b: Shape) -> u8 {
 pub fn winners_direct(throws: &[Shape]) -> u64 {
     let mut seen = [false; 3];
     throws.iter().for_each(|&s| seen[usize::from(s)] = true);
-    let shapes: Vec<Shape> = (0..3).filter(|&s| seen[usize::from(s)]).collect();
-    if shapes.len() != 2 {
-        return 0;
-    }
-    // The winning shape is the one that beats the other by the two-player rule.
-    let win = if duel(shapes[0], shapes[1]) == 1 {
-        shapes[0]
-    } else {
-        shapes[1]
+    // Decisive only when exactly one shape is missing; the other two are `a` and `b`.
+    let (a, b) = match seen {
+        [true, true, false] => (0, 1),
+        [true, false, true] => (0, 2),
+        [false, true, true] => (1, 2),
+        _ => return 0,
     };
+    // The winning shape is the one that beats the other by the two-player rule.
+    let win = if duel(a, b) == 1 { a } else { b };
     throws
         .iter()
         .enumerate()
@@ -117,12 +116,9 @@ impl TryFrom<&RpsOptions> for RpsRules {
                 o.players
             ));
         }
-        if o.max_rounds == 0 {
-            return Err(usage!("--max-rounds 0: a game needs at least one throw"));
-        }
         Ok(RpsRules {
             players: o.players,
-            max_rounds: o.max_rounds,
+            max_rounds: check_max_rounds(o.max_rounds, "throw")?,
         })
     }
 }
@@ -174,9 +170,30 @@ impl Elimination {
     }
 }
 
+/// The arguments of `play rps`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayRps {
+    /// One throw per player: r, p or s.
+    #[arg(required = true, num_args = 2.., value_name = "THROW")]
+    pub throws: Vec<String>,
+}
+
 impl Game for Elimination {
+    const NAME: &'static str = "rps";
+    type Options = RpsOptions;
+    type Rules = RpsRules;
+    type Stats = ();
     /// The players still in, by original number, and the current throw.
     type Scratch = (Vec<u8>, Vec<Shape>);
+    type PlayArgs = PlayRps;
+
+    fn from_options(o: &RpsOptions) -> Result<Self, UsageError> {
+        Ok(Elimination::new(RpsRules::try_from(o)?))
+    }
+
+    fn rules(&self) -> &RpsRules {
+        &self.rules
+    }
 
     fn scratch(&self) -> Self::Scratch {
         (
@@ -223,16 +240,8 @@ impl Game for Elimination {
         self.rules.players
     }
 
-    fn name(&self) -> &'static str {
-        "rps"
-    }
-
     fn describe(&self) -> String {
         format!("{}-player elimination, uniform throws", self.rules.players)
-    }
-
-    fn rules_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.rules).unwrap_or_default()
     }
 
     fn exact(&self) -> Option<serde_json::Value> {
@@ -240,6 +249,55 @@ impl Game for Elimination {
         Some(
             serde_json::json!({ "mean_rounds": mean, "p_each_player": 1.0 / self.rules.players as f64 }),
         )
+    }
+
+    /// Prints the winners' numbers (`1 2` for `r r s`) or `tie`; JSON outcome `p<k>` for one
+    /// winner, `winners` for several, `draw` for no decision (players: everyone).
+    fn play_command(args: &PlayRps, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let throws = &args.throws;
+        if throws.len() > MAX_PLAYERS {
+            return Err(usage!("{} throws: at most {MAX_PLAYERS} players", throws.len()).into());
+        }
+        let shapes = throws
+            .iter()
+            .enumerate()
+            .map(|(i, t)| parse_shape(t, i + 1))
+            .collect::<Result<Vec<_>, _>>()?;
+        if io.trace {
+            let names: Vec<String> = shapes
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| {
+                    format!(
+                        "p{} {}",
+                        i + 1,
+                        ["paper", "rock", "scissors"][usize::from(s)]
+                    )
+                })
+                .collect();
+            let mut sink = LineSink::new(&mut *io.out);
+            sink.line(&format!("   1  {}", names.join("  ")));
+            sink.finish()?;
+        }
+        let winners = winners_direct(&shapes);
+        let numbers: Vec<u32> = (0..shapes.len() as u32)
+            .filter(|&i| winners >> i & 1 == 1)
+            .map(|i| i + 1)
+            .collect();
+        let text = match numbers.len() {
+            0 => "tie".to_string(),
+            _ => numbers
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let (outcome, players) = match numbers.len() {
+            0 => ("draw".to_string(), (1..=shapes.len() as u32).collect()),
+            1 => (format!("p{}", numbers[0]), numbers),
+            _ => ("winners".to_string(), numbers),
+        };
+        Ok(PlayReport::new(Self::NAME, outcome, 1, players).with_text(text))
     }
 }
 

@@ -8,7 +8,7 @@
 use rand::RngCore;
 use serde::Serialize;
 
-use super::{Game, GameResult, Outcome};
+use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
 use crate::usage;
 
@@ -53,9 +53,18 @@ pub fn turn(ammo: [bool; 2], moves: [Move; 2]) -> Turn {
 /// The outcome of turns `moves` (player 1's then player 2's move of each turn): the first
 /// death and its turn, or `None` if nobody dies.
 pub fn adjudicate(moves: &[[Move; 2]]) -> Option<(Outcome, u64)> {
+    adjudicate_traced(moves, |_, _, _| {})
+}
+
+/// [`adjudicate`], calling `seen(turn, moves, after)` after each turn played.
+fn adjudicate_traced(
+    moves: &[[Move; 2]],
+    mut seen: impl FnMut(u64, [Move; 2], Turn),
+) -> Option<(Outcome, u64)> {
     let mut ammo = [false; 2];
     for (i, &m) in moves.iter().enumerate() {
         let t = turn(ammo, m);
+        seen(i as u64 + 1, m, t);
         let outcome = match t.dead {
             [true, true] => Some(Outcome::Draw),
             [false, true] => Some(Outcome::Player(0)),
@@ -68,6 +77,35 @@ pub fn adjudicate(moves: &[[Move; 2]]) -> Option<(Outcome, u64)> {
         ammo = t.ammo;
     }
     None
+}
+
+/// One line of `play shotgun --trace`: the turn, both moves, and what they did.
+fn trace_line(turn: u64, moves: [Move; 2], t: Turn) -> String {
+    let name = |m: Move| match m {
+        Move::Reload => "reload",
+        Move::Guard => "guard",
+        Move::Fire => "fire",
+    };
+    let state = |p: usize| match (t.dead[p], t.ammo[p]) {
+        (true, _) => "shot",
+        (false, true) => "loaded",
+        (false, false) => "empty",
+    };
+    format!(
+        "{turn:>4}  p1 {:<6}  p2 {:<6}  -> p1 {}, p2 {}",
+        name(moves[0]),
+        name(moves[1]),
+        state(0),
+        state(1)
+    )
+}
+
+/// The arguments of `play shotgun`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayShotgun {
+    /// The moves, player 1's then player 2's of each turn: "rg fr", "rgfr", "r g f r", …
+    #[arg(required = true, value_name = "MOVES")]
+    pub moves: Vec<String>,
 }
 
 /// Reads moves from the seed's input forms: the letters r, g, f in order, player 1's then
@@ -202,13 +240,10 @@ impl TryFrom<&ShotgunOptions> for ShotgunRules {
                 o.mix
             ));
         }
-        if o.max_rounds == 0 {
-            return Err(usage!("--max-rounds 0: a game needs at least one turn"));
-        }
         let total: f64 = w.iter().sum();
         Ok(ShotgunRules {
             mix: w.map(|x| x / total),
-            max_rounds: o.max_rounds,
+            max_rounds: check_max_rounds(o.max_rounds, "turn")?,
         })
     }
 }
@@ -248,7 +283,20 @@ impl Shotgun {
 }
 
 impl Game for Shotgun {
+    const NAME: &'static str = "shotgun";
+    type Options = ShotgunOptions;
+    type Rules = ShotgunRules;
+    type Stats = ();
     type Scratch = ();
+    type PlayArgs = PlayShotgun;
+
+    fn from_options(o: &ShotgunOptions) -> Result<Self, UsageError> {
+        Ok(Shotgun::new(ShotgunRules::try_from(o)?))
+    }
+
+    fn rules(&self) -> &ShotgunRules {
+        &self.rules
+    }
 
     fn scratch(&self) {}
 
@@ -276,22 +324,38 @@ impl Game for Shotgun {
         2
     }
 
-    fn name(&self) -> &'static str {
-        "shotgun"
-    }
-
     fn describe(&self) -> String {
         let [r, g, f] = self.rules.mix;
         format!("random players, reload {r:.4} guard {g:.4} fire {f:.4}")
     }
 
-    fn rules_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.rules).unwrap_or_default()
-    }
-
     fn exact(&self) -> Option<serde_json::Value> {
         let [p1, p2, draw, mean] = exact(self.rules.mix);
         Some(serde_json::json!({ "p1": p1, "p2": p2, "draw": draw, "mean_rounds": mean }))
+    }
+
+    /// Prints `1`, `2`, `0` (both died) or `none` (JSON outcome `none`, rounds = all turns).
+    fn play_command(args: &PlayShotgun, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let turns = parse_moves(&args.moves.join(" "))?;
+        let trace = io.trace;
+        let mut sink = LineSink::new(&mut *io.out);
+        let result = adjudicate_traced(&turns, |t, m, after| {
+            if trace {
+                sink.line(&trace_line(t, m, after));
+            }
+        });
+        sink.finish()?;
+        Ok(match result {
+            Some((o, t)) => {
+                let text = match o {
+                    Outcome::Player(p) => (p + 1).to_string(),
+                    _ => "0".to_string(),
+                };
+                PlayReport::new(Self::NAME, o.name(), t, o.two_players_left()).with_text(text)
+            }
+            None => PlayReport::new(Self::NAME, "none".into(), turns.len() as u64, vec![1, 2])
+                .with_text("none"),
+        })
     }
 }
 

@@ -13,10 +13,10 @@
 use rand::RngCore;
 use serde::Serialize;
 
-use super::cards::{shuffle, Card, HashPowers, Pile};
-use super::{Game, GameResult, Outcome};
+use super::cards::{shuffle, Card, Pile};
+use super::cycle::{Deterministic, LoopDetector};
+use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
-use crate::sim::cycle::{run_detecting, Deterministic, Ending};
 use crate::usage;
 
 /// Most players (the out set is a 64-bit mask).
@@ -25,15 +25,6 @@ pub const MAX_PLAYERS: usize = 64;
 pub const MAX_CARDS: usize = 1 << 16;
 /// The default turn cap, a safety net only: loop detection ends every endless game.
 pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
-
-/// What a turn did, for the trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TurnKind {
-    /// The player played their top card.
-    Played,
-    /// The player had no card and rotated the common pile.
-    Rotated,
-}
 
 /// The state of a game between turns.
 #[derive(Clone, Debug)]
@@ -46,23 +37,6 @@ pub struct Table {
     pub turn: usize,
     /// Players out of the game, as a bit set.
     pub out: u64,
-    /// What the last turn did and whether it took the common pile (for the trace).
-    pub last: Option<(TurnKind, bool, u64)>,
-}
-
-/// The shared, read-only part of a game: fingerprint weights.
-#[derive(Clone, Debug)]
-pub struct SnapContext {
-    powers: HashPowers,
-}
-
-impl SnapContext {
-    /// Weights for games of up to `cards` cards.
-    pub fn new(cards: usize) -> Self {
-        SnapContext {
-            powers: HashPowers::new(cards),
-        }
-    }
 }
 
 impl Table {
@@ -73,22 +47,18 @@ impl Table {
             common: Pile::with_capacity(cards),
             turn: 0,
             out: 0,
-            last: None,
         }
     }
 
     /// Sets the piles (top first) and starts a game at player 1's turn.
-    pub fn set(&mut self, piles: &[&[Card]], ctx: &SnapContext) {
+    pub fn set<'a>(&mut self, piles: impl IntoIterator<Item = &'a [Card]>) {
         for (pile, cards) in self.piles.iter_mut().zip(piles) {
             pile.clear();
-            cards
-                .iter()
-                .for_each(|&c| pile.push_bottom_hashed(c, &ctx.powers));
+            pile.extend_bottom(cards);
         }
         self.common.clear();
         self.turn = 0;
         self.out = 0;
-        self.last = None;
     }
 
     /// Players still in the game, 0-based.
@@ -99,37 +69,36 @@ impl Table {
     }
 
     /// Plays one turn; returns the outcome if the game ended in it.
-    pub fn step(&mut self, ctx: &SnapContext) -> Option<Outcome> {
-        let hp = &ctx.powers;
+    pub fn step(&mut self) -> Option<Outcome> {
         let p = self.turn;
-        let (card, kind) = if self.piles[p].is_empty() {
-            // A player with no card who is not out: the common pile is not empty (they played
-            // their last card after the last take, which would otherwise have put them out).
-            (self.common.pop_top_hashed(hp), TurnKind::Rotated)
+        // A player with no card who is not out rotates: the common pile is not empty then
+        // (they played their last card after the last take, which would otherwise have put
+        // them out).
+        let rotated = self.piles[p].is_empty();
+        let card = if rotated {
+            self.common.pop_top()
         } else {
-            (self.piles[p].pop_top_hashed(hp), TurnKind::Played)
+            self.piles[p].pop_top()
         };
         let pair = self.common.last() == Some(card);
-        self.common.push_bottom_hashed(card, hp);
+        self.common.push_bottom(card);
         if pair {
             while !self.common.is_empty() {
-                let c = self.common.pop_top_hashed(hp);
-                self.piles[p].push_bottom_hashed(c, hp);
+                let c = self.common.pop_top();
+                self.piles[p].push_bottom(c);
             }
             for (q, pile) in self.piles.iter().enumerate() {
                 if pile.is_empty() {
                     self.out |= 1 << q;
                 }
             }
-            self.last = Some((kind, true, self.out));
             let everyone = u64::MAX >> (64 - self.piles.len());
             if self.out == everyone & !(1 << p) {
                 return Some(Outcome::Player(p as u8));
             }
             return None; // the taker plays next
         }
-        self.last = Some((kind, false, self.out));
-        if kind == TurnKind::Rotated && self.piles.iter().all(Pile::is_empty) {
+        if rotated && self.piles.iter().all(Pile::is_empty) {
             return Some(Outcome::Stalemate);
         }
         let n = self.piles.len();
@@ -143,22 +112,22 @@ impl Table {
 }
 
 impl Deterministic for Table {
-    type Context = SnapContext;
+    type Context = ();
 
     #[inline]
-    fn step(&mut self, ctx: &SnapContext) -> Option<Outcome> {
-        Table::step(self, ctx)
+    fn step(&mut self, _: &()) -> Option<Outcome> {
+        Table::step(self)
     }
 
     fn same_state(&self, other: &Self) -> bool {
         self.turn == other.turn
             && self.out == other.out
-            && self.common.same_cards(&other.common)
+            && self.common.same_sequence(&other.common)
             && self
                 .piles
                 .iter()
                 .zip(&other.piles)
-                .all(|(a, b)| a.same_cards(b))
+                .all(|(a, b)| a.same_sequence(b))
     }
 
     fn copy_from(&mut self, other: &Self) {
@@ -168,27 +137,6 @@ impl Deterministic for Table {
         self.common.copy_from(&other.common);
         self.turn = other.turn;
         self.out = other.out;
-        self.last = other.last;
-    }
-}
-
-/// Plays the game set on `hare` to its end with exact loop detection, using the two other
-/// tables as Brent's copies.
-pub fn adjudicate(
-    ctx: &SnapContext,
-    hare: &mut Table,
-    tortoise: &mut Table,
-    initial: &mut Table,
-    max_rounds: u64,
-) -> GameResult {
-    initial.copy_from(hare);
-    match run_detecting(ctx, hare, tortoise, initial, max_rounds) {
-        Ending::Ended { rounds, outcome } => GameResult::plain(rounds, outcome),
-        Ending::Loop(c) => GameResult {
-            cycle: Some(c),
-            ..GameResult::plain(c.loop_from + c.cycle_len, Outcome::Loop)
-        },
-        Ending::Capped => GameResult::plain(max_rounds, Outcome::Capped),
     }
 }
 
@@ -224,7 +172,8 @@ impl Deal {
                     .map(|t| {
                         let t = t.trim();
                         match t.parse::<u64>() {
-                            Ok(_) => Ok(t.trim_start_matches('0').to_string()),
+                            // The number names the card: `01` and `1` are one card, `0` is `0`.
+                            Ok(n) => Ok(n.to_string()),
                             Err(_) => Err(usage!(
                                 "pile {} ({text:?}): {t:?} is not a whole number",
                                 i + 1
@@ -308,16 +257,10 @@ pub fn play_deal(
     max_rounds: u64,
     mut trace: Option<&mut dyn FnMut(String)>,
 ) -> (GameResult, Vec<usize>) {
-    let ctx = SnapContext::new(deal.cards());
     let players = deal.piles.len();
-    let mut tables: Vec<Table> = (0..3).map(|_| Table::new(players, deal.cards())).collect();
-    let piles: Vec<&[Card]> = deal.piles.iter().map(Vec::as_slice).collect();
-    tables[0].set(&piles, &ctx);
-    let [hare, tortoise, initial] = &mut tables[..] else {
-        unreachable!("three tables")
-    };
-    let mut replay = hare.clone();
-    let result = adjudicate(&ctx, hare, tortoise, initial, max_rounds);
+    let mut table = Table::new(players, deal.cards());
+    table.set(deal.piles.iter().map(Vec::as_slice));
+    let mut detector = LoopDetector::new(table);
     let line = |t: &Table, turn: u64| {
         let piles: Vec<String> = t
             .piles
@@ -337,37 +280,37 @@ pub fn play_deal(
         )
     };
     if let Some(sink) = trace.as_mut() {
-        sink(line(&replay, 0));
+        sink(line(&detector.hare, 0));
     }
-    for turn in 1..=result.rounds {
-        let before_out = replay.out;
-        replay.step(&ctx);
+    let result = detector.run(&(), max_rounds).result(max_rounds, ());
+    let end = detector.replay(result.rounds, |t, turn| {
+        let (player, rotated, before_out) = (t.turn, t.piles[t.turn].is_empty(), t.out);
+        t.step();
         let Some(sink) = trace.as_mut() else {
-            continue;
+            return;
         };
-        let mut l = line(&replay, turn);
-        if let Some((kind, took, out)) = replay.last {
-            if kind == TurnKind::Rotated {
-                l.push_str("   (rotated)");
-            }
-            if took {
-                let newly = out & !before_out;
-                let outs: Vec<String> = (0..players)
-                    .filter(|&q| newly >> q & 1 == 1)
-                    .map(|q| format!("p{} OUT", q + 1))
-                    .collect();
-                l.push_str(&format!("   p{} TAKES", replay.turn + 1));
-                if !outs.is_empty() {
-                    l.push_str(&format!(", {}", outs.join(", ")));
-                }
+        let mut l = line(t, turn);
+        if rotated {
+            l.push_str("   (rotated)");
+        }
+        // After a take the common pile is empty; after any other turn it is not.
+        if t.common.is_empty() {
+            let newly = t.out & !before_out;
+            let outs: Vec<String> = (0..players)
+                .filter(|&q| newly >> q & 1 == 1)
+                .map(|q| format!("p{} OUT", q + 1))
+                .collect();
+            l.push_str(&format!("   p{} TAKES", player + 1));
+            if !outs.is_empty() {
+                l.push_str(&format!(", {}", outs.join(", ")));
             }
         }
         if let Some(c) = result.cycle.filter(|c| c.loop_from + c.cycle_len == turn) {
             l.push_str(&format!("   // loop: the state after turn {}", c.loop_from));
         }
         sink(l);
-    }
-    (result, replay.in_game())
+    });
+    (result, end.in_game())
 }
 
 /// The options of `simulate snap`.
@@ -426,14 +369,11 @@ impl TryFrom<&SnapOptions> for SnapRules {
                 o.players
             ));
         }
-        if o.max_rounds == 0 {
-            return Err(usage!("--max-rounds 0: a game needs at least one turn"));
-        }
         Ok(SnapRules {
             players: o.players,
             faces: o.faces,
             copies: o.copies,
-            max_rounds: o.max_rounds,
+            max_rounds: check_max_rounds(o.max_rounds, "turn")?,
         })
     }
 }
@@ -443,7 +383,6 @@ impl TryFrom<&SnapOptions> for SnapRules {
 pub struct Snap {
     rules: SnapRules,
     deck: Vec<Card>,
-    ctx: SnapContext,
 }
 
 impl Snap {
@@ -452,29 +391,52 @@ impl Snap {
         let deck: Vec<Card> = (0..rules.copies)
             .flat_map(|_| 1..=rules.faces as Card)
             .collect();
-        let ctx = SnapContext::new(deck.len());
-        Snap { rules, deck, ctx }
+        Snap { rules, deck }
     }
 }
 
 /// One worker's tables (the game and Brent's two copies) and deck buffer.
 #[derive(Debug)]
 pub struct SnapScratch {
-    hare: Table,
-    tortoise: Table,
-    initial: Table,
+    detector: LoopDetector<Table>,
     deck: Vec<Card>,
 }
 
+/// The arguments of `play snap`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlaySnap {
+    /// Each player's pile, top first: one card per character ("abba"), or with --numbers
+    /// comma-separated integers ("1,2,2,1").
+    #[arg(required = true, value_name = "PILE")]
+    pub piles: Vec<String>,
+    /// Piles are comma-separated integers.
+    #[arg(long)]
+    pub numbers: bool,
+    /// Stop after this many turns (outcome `capped`); loops are detected exactly.
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    pub max_rounds: u64,
+}
+
 impl Game for Snap {
+    const NAME: &'static str = "snap";
+    type Options = SnapOptions;
+    type Rules = SnapRules;
+    type Stats = ();
     type Scratch = SnapScratch;
+    type PlayArgs = PlaySnap;
+
+    fn from_options(o: &SnapOptions) -> Result<Self, UsageError> {
+        Ok(Snap::new(SnapRules::try_from(o)?))
+    }
+
+    fn rules(&self) -> &SnapRules {
+        &self.rules
+    }
 
     fn scratch(&self) -> SnapScratch {
         let n = self.deck.len();
         SnapScratch {
-            hare: Table::new(self.rules.players, n),
-            tortoise: Table::new(self.rules.players, n),
-            initial: Table::new(self.rules.players, n),
+            detector: LoopDetector::new(Table::new(self.rules.players, n)),
             deck: Vec::with_capacity(n),
         }
     }
@@ -484,31 +446,13 @@ impl Game for Snap {
         s.deck.extend_from_slice(&self.deck);
         shuffle(rng, &mut s.deck);
         let per = s.deck.len() / self.rules.players;
-        let hp = &self.ctx.powers;
-        for (p, pile) in s.hare.piles.iter_mut().enumerate() {
-            pile.clear();
-            s.deck[p * per..(p + 1) * per]
-                .iter()
-                .for_each(|&c| pile.push_bottom_hashed(c, hp));
-        }
-        s.hare.common.clear();
-        s.hare.turn = 0;
-        s.hare.out = 0;
-        adjudicate(
-            &self.ctx,
-            &mut s.hare,
-            &mut s.tortoise,
-            &mut s.initial,
-            self.rules.max_rounds,
-        )
+        s.detector.hare.set(s.deck.chunks(per));
+        let max = self.rules.max_rounds;
+        s.detector.run(&(), max).result(max, ())
     }
 
     fn players(&self) -> usize {
         self.rules.players
-    }
-
-    fn name(&self) -> &'static str {
-        "snap"
     }
 
     fn describe(&self) -> String {
@@ -519,12 +463,27 @@ impl Game for Snap {
         )
     }
 
-    fn rules_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.rules).unwrap_or_default()
-    }
-
     fn detects_loops(&self) -> bool {
         true
+    }
+
+    /// Prints the 1-indexed winner, or the players still in the game, as the seed's I/O
+    /// examples do; `--trace` prints the state after every turn.
+    fn play_command(args: &PlaySnap, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let max_rounds = check_max_rounds(args.max_rounds, "turn")?;
+        let deal = Deal::parse(&args.piles, args.numbers)?;
+        let mut sink = LineSink::new(&mut *io.out);
+        let mut line = |l: String| sink.line(&l);
+        let trace: Option<&mut dyn FnMut(String)> = if io.trace { Some(&mut line) } else { None };
+        let (result, in_game) = play_deal(&deal, max_rounds, trace);
+        sink.finish()?;
+        let players: Vec<u32> = in_game.iter().map(|&p| p as u32 + 1).collect();
+        let text: Vec<String> = players.iter().map(u32::to_string).collect();
+        Ok(
+            PlayReport::new(Self::NAME, result.outcome.name(), result.rounds, players)
+                .with_cycle(result.cycle)
+                .with_text(text.join(" ")),
+        )
     }
 }
 
@@ -680,7 +639,7 @@ mod tests {
             .contains("pile 1"));
     }
 
-    fn random_tables(seed: u64, n: usize) -> Vec<(Snap, Table)> {
+    fn random_tables(seed: u64, n: usize) -> Vec<Table> {
         let game = Snap::new(SnapRules {
             players: 3,
             faces: 5,
@@ -689,24 +648,21 @@ mod tests {
         });
         let mut out = vec![];
         for i in 0..n {
-            let mut s = game.scratch();
-            let mut rng = crate::sim::rng::game_rng(seed, i as u64);
-            s.deck.extend_from_slice(&game.deck);
-            shuffle(&mut rng, &mut s.deck);
-            let piles: Vec<&[Card]> = s.deck.chunks(5).collect();
+            let mut deck = game.deck.clone();
+            shuffle(&mut crate::sim::rng::game_rng(seed, i as u64), &mut deck);
             let mut t = Table::new(3, 15);
-            t.set(&piles, &game.ctx);
-            out.push((game.clone(), t));
+            t.set(deck.chunks(5));
+            out.push(t);
         }
         out
     }
 
     #[test]
     fn cards_are_conserved_at_every_turn() {
-        for (game, mut t) in random_tables(5, 300) {
+        for mut t in random_tables(5, 300) {
             let mut counts = [0usize; 6];
             for _ in 0..1000 {
-                let ended = t.step(&game.ctx);
+                let ended = t.step();
                 counts.fill(0);
                 t.piles
                     .iter()
@@ -723,11 +679,11 @@ mod tests {
 
     #[test]
     fn a_game_replayed_from_any_state_continues_identically() {
-        for (game, t) in random_tables(6, 100) {
+        for t in random_tables(6, 100) {
             let mut full = t.clone();
             let mut trail = vec![];
             for _ in 0..200 {
-                let e = full.step(&game.ctx);
+                let e = full.step();
                 trail.push((e, full.clone()));
                 if e.is_some() {
                     break;
@@ -738,7 +694,7 @@ mod tests {
                 let mut fresh = Table::new(3, 15);
                 fresh.copy_from(&trail[k].1);
                 for (e, want) in &trail[k + 1..] {
-                    assert_eq!(fresh.step(&game.ctx), *e);
+                    assert_eq!(fresh.step(), *e);
                     assert!(fresh.same_state(want));
                 }
             }

@@ -3,6 +3,7 @@
 use anyhow::Result;
 
 use super::report::Report;
+use crate::games::{GameStats, Outcome};
 use crate::stats::summary::QUANTILES;
 
 fn finish(wtr: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
@@ -12,7 +13,7 @@ fn finish(wtr: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
 
 /// `rounds,count,<outcome>...`: one row per round count that occurred, ascending, with the
 /// games of each shown outcome.
-pub fn histogram(r: &Report) -> Result<Vec<u8>> {
+pub fn histogram<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
     let players = r.tally.players;
     let mut header = vec!["rounds".to_string(), "count".to_string()];
@@ -31,7 +32,7 @@ pub fn histogram(r: &Report) -> Result<Vec<u8>> {
 }
 
 /// `cycle_len,count`: looping games per cycle length.
-pub fn cycles(r: &Report) -> Result<Vec<u8>> {
+pub fn cycles<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
     wtr.write_record(["cycle_len", "count"])?;
     for (len, n) in &r.tally.cycles {
@@ -41,7 +42,7 @@ pub fn cycles(r: &Report) -> Result<Vec<u8>> {
 }
 
 /// One header row and one data row of the scalar statistics.
-pub fn summary(r: &Report) -> Result<Vec<u8>> {
+pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut cols: Vec<(String, String)> = vec![
         ("game".into(), r.info.game.clone()),
         ("description".into(), r.info.description.clone()),
@@ -69,18 +70,9 @@ pub fn summary(r: &Report) -> Result<Vec<u8>> {
     if let Some((_, i)) = r.tally.longest {
         cols.push(("longest_game".into(), i.to_string()));
     }
-    if r.info.counts_wars {
-        cols.push(("wars_mean".into(), r.wars_mean().to_string()));
-        for (d, n) in r.tally.deepest.iter().enumerate() {
-            cols.push((format!("deepest_war_{d}"), n.to_string()));
-        }
-        for (d, n) in r.tally.war_depths.iter().enumerate() {
-            let key = super::report::depth_key(d);
-            cols.push((format!("battles_war_depth_{key}"), n.to_string()));
-        }
-    }
+    cols.extend(r.tally.stats.csv(r.games()));
     if r.info.detects_loops {
-        let s = r.share(crate::games::Outcome::Loop);
+        let s = r.share(Outcome::Loop);
         cols.push(("loop_share".into(), s.share.to_string()));
         cols.push(("loop_ci95_lo".into(), s.ci95[0].to_string()));
         cols.push(("loop_ci95_hi".into(), s.ci95[1].to_string()));

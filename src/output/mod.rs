@@ -3,26 +3,27 @@
 
 pub mod atomic;
 pub mod csv;
-pub mod merge;
 pub mod plot;
 pub mod progress;
 pub mod report;
+pub mod summary;
+pub mod text;
 
-use std::fmt::Write as _;
 use std::fs;
+use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::games::Outcome;
-use plot::grouped;
-use report::{Report, Timing};
+use crate::games::GameStats;
+use crate::stats::histogram::Tally;
+use report::{Report, RunInfo, Timing};
 
 /// Writes `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop detection)
 /// and `histogram.png` into `dir`, each file atomically.
-pub fn write_dir(dir: &Path, r: &Report, timing: &Timing) -> Result<()> {
+pub fn write_dir<S: GameStats>(dir: &Path, r: &Report<S>, timing: &Timing) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create --out {}", dir.display()))?;
-    let mut json = serde_json::to_vec_pretty(&r.to_json(timing))?;
+    let mut json = serde_json::to_vec_pretty(&r.summary(timing))?;
     json.push(b'\n');
     atomic::write_bytes(&dir.join("summary.json"), &json)?;
     atomic::write_bytes(&dir.join("summary.csv"), &csv::summary(r)?)?;
@@ -33,115 +34,41 @@ pub fn write_dir(dir: &Path, r: &Report, timing: &Timing) -> Result<()> {
     plot::histogram(r, &dir.join("histogram.png"))
 }
 
-fn percent(n: u64, of: u64) -> String {
-    format!("{:.3}%", 100.0 * n as f64 / of.max(1) as f64)
+/// Creates `dir` and checks that a file can be written there, before any long work.
+pub fn prepare_out(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create --out {}", dir.display()))?;
+    let probe = dir.join(format!(".warsim-probe-{}", std::process::id()));
+    fs::write(&probe, b"").with_context(|| format!("cannot write into --out {}", dir.display()))?;
+    fs::remove_file(&probe).with_context(|| format!("cannot write into --out {}", dir.display()))
 }
 
-/// The readable summary printed on the terminal.
-pub fn text(r: &Report, timing: &Timing) -> String {
-    let info = r.info;
-    let games = r.games();
-    let mut s = String::new();
-    let _ = writeln!(s, "{} — {}", info.game, info.description);
-    let rate = games as f64 / timing.elapsed_s.max(1e-9);
-    let _ = write!(s, "{} games, seed {}", grouped(games), info.seed);
-    if let Some(sh) = info.shard {
-        let _ = write!(
-            s,
-            ", shard {sh} (games {}..{})",
-            info.range.start, info.range.end
-        );
+/// The end of every run: the output set written into `out` (if any), then the summary on
+/// stdout, as text or as one JSON object.
+pub fn finish<S: GameStats>(
+    info: &RunInfo,
+    tally: &Tally<S>,
+    timing: &Timing,
+    out: Option<&Path>,
+    json: bool,
+) -> Result<()> {
+    let report = Report::new(info, tally);
+    if let Some(dir) = out {
+        write_dir(dir, &report, timing)?;
     }
-    if let Some(t) = timing.threads {
-        let _ = write!(s, ", {t} threads");
-    }
-    let _ = writeln!(
-        s,
-        ", {:.2} s ({} games/s)",
-        timing.elapsed_s,
-        grouped(rate as u64)
-    );
-    if let Some(d) = &r.rounds {
-        let _ = writeln!(
-            s,
-            "rounds    mean {:.3} ± {:.3} (95% interval {:.3} to {:.3}), sd {:.2}",
-            d.mean,
-            1.96 * d.sem,
-            d.ci95[0],
-            d.ci95[1],
-            d.sd
-        );
-        let _ = writeln!(
-            s,
-            "          min {}  median {}  max {}",
-            d.min, d.median, d.max
-        );
-        let q: Vec<String> = d
-            .quantiles
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let _ = writeln!(s, "          {}", q.join("  "));
-    }
-    let outs: Vec<String> = r
-        .outcomes
-        .iter()
-        .map(|&(o, n)| format!("{} {} ({})", o.name(), grouped(n), percent(n, games)))
-        .collect();
-    let _ = writeln!(s, "outcomes  {}", outs.join("  "));
-    if info.counts_wars {
-        let deep: Vec<String> = r
-            .tally
-            .deepest
-            .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(d, &n)| format!("{d}: {}", grouped(n)))
-            .collect();
-        let _ = writeln!(
-            s,
-            "wars      {:.4} per game; deepest war per game  {}",
-            r.wars_mean(),
-            deep.join("  ")
-        );
-    }
-    if info.detects_loops {
-        let l = r.share(Outcome::Loop);
-        let _ = writeln!(
-            s,
-            "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
-            grouped(l.count),
-            100.0 * l.share,
-            100.0 * l.ci95[0],
-            100.0 * l.ci95[1]
-        );
-        if let Some(c) = &r.cycles {
-            let _ = writeln!(
-                s,
-                "          cycle length mean {:.1}, median {}, max {}",
-                c.mean, c.median, c.max
-            );
-        }
-        if let Some(f) = &r.finished {
-            let _ = writeln!(
-                s,
-                "finished  mean {:.3} rounds, median {} (games that ended)",
-                f.mean, f.median
-            );
+    let mut stdout = io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut stdout, &report.summary(timing))?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", text::summary(&report, timing))?;
+        if let Some(dir) = out {
+            writeln!(
+                stdout,
+                "written   {}/{{summary.json,summary.csv,histogram.csv,histogram.png}}",
+                dir.display()
+            )?;
         }
     }
-    if let Some(serde_json::Value::Object(exact)) = &info.exact {
-        let parts: Vec<String> = exact
-            .iter()
-            .map(|(k, v)| match v.as_f64() {
-                Some(x) => format!("{k} {x:.6}"),
-                None => format!("{k} {v}"),
-            })
-            .collect();
-        let _ = writeln!(s, "exact     {}", parts.join("  "));
-    }
-    if let Some((rounds, i)) = r.tally.longest {
-        let _ = writeln!(s, "longest   game {i} ({rounds} rounds)");
-    }
-    s
+    stdout.flush()?;
+    Ok(())
 }

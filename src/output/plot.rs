@@ -13,6 +13,8 @@ use plotters::style::{register_font, FontStyle};
 
 use super::atomic;
 use super::report::Report;
+use crate::games::GameStats;
+use crate::stats::summary::grouped;
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
@@ -28,26 +30,13 @@ fn register() {
     });
 }
 
-/// Thousands separators, for titles and labels.
-pub fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 /// Draws the chart of `r` into `path` atomically.
-pub fn histogram(r: &Report, path: &Path) -> Result<()> {
+pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     register();
     atomic::write_with(path, |tmp| draw(r, tmp))
 }
 
-fn draw(r: &Report, path: &Path) -> Result<()> {
+fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     let d = r
         .rounds
         .as_ref()
@@ -172,15 +161,4 @@ fn draw(r: &Report, path: &Path) -> Result<()> {
         .draw()?;
     root.present()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(super::grouped(0), "0");
-        assert_eq!(super::grouped(999), "999");
-        assert_eq!(super::grouped(1000), "1,000");
-        assert_eq!(super::grouped(10_000_000), "10,000,000");
-    }
 }

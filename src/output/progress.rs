@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use super::plot::grouped;
+use crate::stats::summary::grouped;
 
 /// A progress bar over `games` games, hidden unless stderr is a terminal.
 pub fn bar(games: u64) -> ProgressBar {

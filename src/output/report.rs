@@ -2,12 +2,14 @@
 
 use std::ops::Range;
 
-use serde_json::{json, Map, Value};
+use anyhow::Context as _;
+use serde_json::Value;
 
-use crate::games::{Game, Outcome, WAR_DEPTHS};
+use super::summary::{LoopStats, LoopSummary, RunSpan, Summary};
+use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{Distribution, Share};
+use crate::stats::summary::{Distribution, Named, Share};
 
 /// What was run: everything `merge` needs to check that shards belong together.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +30,6 @@ pub struct RunInfo {
     pub range: Range<u64>,
     /// The shard, or `None` for a whole run (or a complete merge).
     pub shard: Option<Shard>,
-    /// Whether War's war statistics are reported.
-    pub counts_wars: bool,
     /// Whether loop statistics are reported.
     pub detects_loops: bool,
     /// Exact values of the estimated statistics, where known ([`Game::exact`]).
@@ -38,19 +38,33 @@ pub struct RunInfo {
 
 impl RunInfo {
     /// The description of a run of `game`.
-    pub fn new<G: Game>(game: &G, seed: u64, games_total: u64, shard: Shard) -> Self {
-        RunInfo {
-            game: game.name().to_string(),
+    pub fn new<G: Game>(
+        game: &G,
+        seed: u64,
+        games_total: u64,
+        shard: Shard,
+    ) -> anyhow::Result<Self> {
+        Ok(RunInfo {
+            game: G::NAME.to_string(),
             description: game.describe(),
-            rules: game.rules_json(),
+            rules: serde_json::to_value(game.rules()).context("cannot describe the rules")?,
             seed,
             players: game.players(),
             games_total,
             range: shard.range(games_total),
             shard: (shard.count > 1).then_some(shard),
-            counts_wars: game.counts_wars(),
             detects_loops: game.detects_loops(),
             exact: game.exact(),
+        })
+    }
+
+    /// The `run` object of the summary.
+    pub fn span(&self) -> RunSpan {
+        RunSpan {
+            games_total: self.games_total,
+            first_game: self.range.start,
+            end_game: self.range.end,
+            shard: self.shard.map(|s| s.to_string()),
         }
     }
 }
@@ -68,11 +82,11 @@ pub struct Timing {
 
 /// The statistics of a run, from its tally.
 #[derive(Clone, Debug)]
-pub struct Report<'a> {
+pub struct Report<'a, S> {
     /// The run.
     pub info: &'a RunInfo,
     /// Its counts.
-    pub tally: &'a Tally,
+    pub tally: &'a Tally<S>,
     /// Rounds over all games (`None` only for an empty tally).
     pub rounds: Option<Distribution>,
     /// Outcomes shown, in canonical order, with their counts.
@@ -83,18 +97,8 @@ pub struct Report<'a> {
     pub cycles: Option<Distribution>,
 }
 
-/// The JSON key of war depth index `d` (0-based) in `battles_by_depth`: "1", "2", …, and
-/// "8+" for the last, which counts every deeper war too.
-pub fn depth_key(d: usize) -> String {
-    if d + 1 == WAR_DEPTHS {
-        format!("{WAR_DEPTHS}+")
-    } else {
-        (d + 1).to_string()
-    }
-}
-
-/// (value, count) pairs of the rounds of the games whose outcome slot `keep` selects.
-fn round_counts(tally: &Tally, keep: impl Fn(Outcome) -> bool) -> Vec<(u64, u64)> {
+/// (value, count) pairs of the rounds of the games whose outcome `keep` selects.
+fn round_counts<S: GameStats>(tally: &Tally<S>, keep: impl Fn(Outcome) -> bool) -> Vec<(u64, u64)> {
     let players = tally.players;
     tally
         .rounds
@@ -102,9 +106,9 @@ fn round_counts(tally: &Tally, keep: impl Fn(Outcome) -> bool) -> Vec<(u64, u64)
         .collect()
 }
 
-impl<'a> Report<'a> {
+impl<'a, S: GameStats> Report<'a, S> {
     /// Computes the statistics of `tally`.
-    pub fn new(info: &'a RunInfo, tally: &'a Tally) -> Self {
+    pub fn new(info: &'a RunInfo, tally: &'a Tally<S>) -> Self {
         let all = round_counts(tally, |_| true);
         let outcomes = tally
             .outcomes()
@@ -137,12 +141,7 @@ impl<'a> Report<'a> {
 
     /// Games counted.
     pub fn games(&self) -> u64 {
-        self.tally.games()
-    }
-
-    /// Mean wars per game.
-    pub fn wars_mean(&self) -> f64 {
-        self.tally.wars as f64 / self.games().max(1) as f64
+        self.tally.games
     }
 
     /// The share of games with outcome `o`.
@@ -151,110 +150,52 @@ impl<'a> Report<'a> {
         Share::new(n, self.games().max(1))
     }
 
-    /// The summary as the JSON object of SPEC.md (plus what `merge` needs).
-    pub fn to_json(&self, timing: &Timing) -> Value {
+    /// The summary: the JSON object of SPEC.md (plus what `merge` needs).
+    pub fn summary(&self, timing: &Timing) -> Summary<S::Json> {
         let info = self.info;
-        let mut rounds = serde_json::to_value(&self.rounds).unwrap_or(Value::Null);
-        if let Value::Object(m) = &mut rounds {
-            m.remove("n");
-        }
-        let outcomes: Map<String, Value> = self
-            .outcomes
-            .iter()
-            .map(|(o, n)| (o.name(), json!(n)))
-            .collect();
-        let shares: Map<String, Value> = self
-            .outcomes
-            .iter()
-            .map(|&(o, _)| (o.name(), json!(self.share(o))))
-            .collect();
         let (longest_rounds, longest_game) = self.tally.longest.unwrap_or((0, info.range.start));
-        let mut v = json!({
-            "game": info.game,
-            "description": info.description,
-            "rules": info.rules,
-            "games": self.games(),
-            "seed": info.seed,
-            "players": info.players,
-            "run": {
-                "games_total": info.games_total,
-                "first_game": info.range.start,
-                "end_game": info.range.end,
-                "shard": info.shard.map(|s| s.to_string()),
-            },
-            "rounds": rounds,
-            "outcomes": outcomes,
-            "shares": shares,
-            "longest_game": longest_game,
-            "longest_rounds": longest_rounds,
+        let loops = info.detects_loops.then(|| {
+            let l = self.share(Outcome::Loop);
+            LoopSummary {
+                loops: LoopStats {
+                    count: l.count,
+                    share: l.share,
+                    ci95: l.ci95,
+                    cycle_len: self.cycles.clone(),
+                },
+                finished_rounds: self.finished.clone(),
+            }
         });
-        let m = v.as_object_mut().expect("a JSON object");
-        if info.counts_wars {
-            let deepest: Map<String, Value> = self
-                .tally
-                .deepest
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(|(d, &n)| (d.to_string(), json!(n)))
-                .collect();
-            let by_depth: Map<String, Value> = self
-                .tally
-                .war_depths
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(|(d, &n)| (depth_key(d), json!(n)))
-                .collect();
-            let per_game: Map<String, Value> = by_depth
-                .iter()
-                .map(|(k, n)| {
-                    (
-                        k.clone(),
-                        json!(n.as_u64().unwrap_or(0) as f64 / self.games().max(1) as f64),
-                    )
-                })
-                .collect();
-            m.insert(
-                "wars".into(),
-                json!({
-                    "mean": self.wars_mean(),
-                    "total": self.tally.wars,
-                    "deepest": deepest,
-                    "battles_by_depth": by_depth,
-                    "battles_by_depth_per_game": per_game,
-                }),
-            );
-        }
-        if info.detects_loops {
-            let loops = self.share(Outcome::Loop);
-            m.insert(
-                "loops".into(),
-                json!({
-                    "count": loops.count,
-                    "share": loops.share,
-                    "ci95": loops.ci95,
-                    "cycle_len": self.cycles,
-                }),
-            );
-            m.insert("finished_rounds".into(), json!(self.finished));
-        }
-        if let Some(exact) = &info.exact {
-            m.insert("exact".into(), exact.clone());
-        }
-        m.insert("elapsed_s".into(), json!(timing.elapsed_s));
-        let rate = if timing.elapsed_s > 0.0 {
+        let games_per_s = if timing.elapsed_s > 0.0 {
             self.games() as f64 / timing.elapsed_s
         } else {
             0.0
         };
-        m.insert("games_per_s".into(), json!(rate));
-        if let Some(t) = timing.threads {
-            m.insert("threads".into(), json!(t));
+        Summary {
+            game: info.game.clone(),
+            description: info.description.clone(),
+            rules: info.rules.clone(),
+            games: self.games(),
+            seed: info.seed,
+            players: info.players,
+            run: info.span(),
+            rounds: self.rounds.clone(),
+            outcomes: Named(self.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect()),
+            shares: Named(
+                self.outcomes
+                    .iter()
+                    .map(|&(o, _)| (o.name(), self.share(o)))
+                    .collect(),
+            ),
+            longest_game,
+            longest_rounds,
+            stats: self.tally.stats.to_json(self.games()),
+            loops,
+            exact: info.exact.clone(),
+            elapsed_s: timing.elapsed_s,
+            games_per_s,
+            threads: timing.threads,
+            timing: timing.note.clone(),
         }
-        if let Some(note) = &timing.note {
-            m.insert("timing".into(), json!(note));
-        }
-        v
     }
 }

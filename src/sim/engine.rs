@@ -24,7 +24,7 @@ pub fn simulate<G: Game>(
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
-) -> anyhow::Result<Tally> {
+) -> anyhow::Result<Tally<G::Stats>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -38,7 +38,7 @@ pub fn simulate<G: Game>(
                 || game.scratch(),
                 |scratch, c| {
                     let lo = range.start + c * CHUNK;
-                    let hi = (lo + CHUNK).min(range.end);
+                    let hi = lo.saturating_add(CHUNK).min(range.end);
                     let mut tally = Tally::new(players);
                     for i in lo..hi {
                         let result = game.play(&mut game_rng(seed, i), scratch);

@@ -1,6 +1,5 @@
-//! Running many games: per-game generators, the parallel engine, shards and loop detection.
+//! Running many games: per-game generators, the parallel engine and shards.
 
-pub mod cycle;
 pub mod engine;
 pub mod rng;
 pub mod shard;

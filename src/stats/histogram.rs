@@ -1,9 +1,10 @@
-//! Exact integer tallies of a run: round counts per outcome, wars, cycle lengths, the longest
-//! game. Merging two tallies adds counts, so the result never depends on how a run was split.
+//! Exact integer tallies of a run: round counts per outcome, the game's own statistics, cycle
+//! lengths, the longest game. Merging two tallies adds counts, so the result never depends on
+//! how a run was split.
 
 use std::collections::BTreeMap;
 
-use crate::games::{GameResult, Outcome, WAR_DEPTHS};
+use crate::games::{GameResult, GameStats, Outcome};
 
 /// Round counts below this are kept in a dense table; rarer, longer games in a sorted map. This
 /// bounds a chunk's table (≤ 65,536 × slots counts) even when a cap of 10,000,000 rounds is hit.
@@ -107,34 +108,31 @@ impl RoundHistogram {
     }
 }
 
-/// Everything a run counts, all of it integers.
+/// Everything a run counts, all of it integers; `S` is what the game counts of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tally {
+pub struct Tally<S = ()> {
     /// Number of players (fixes the outcome slots).
     pub players: usize,
+    /// Games counted.
+    pub games: u64,
     /// Games per (rounds, outcome).
     pub rounds: RoundHistogram,
-    /// Wars fought over all games.
-    pub wars: u64,
-    /// `deepest[d]`: games whose deepest war had depth `d`.
-    pub deepest: Vec<u64>,
-    /// Battles per war depth over all games, as [`GameResult::war_depths`].
-    pub war_depths: [u64; WAR_DEPTHS],
+    /// The game's own statistics.
+    pub stats: S,
     /// Looping games per cycle length.
     pub cycles: BTreeMap<u64, u64>,
     /// The most rounds any game took, and the lowest index of a game that took them.
     pub longest: Option<(u64, u64)>,
 }
 
-impl Tally {
+impl<S: GameStats> Tally<S> {
     /// Nothing counted yet, for a game of `players` players.
     pub fn new(players: usize) -> Self {
         Tally {
             players,
+            games: 0,
             rounds: RoundHistogram::new(players + 4),
-            wars: 0,
-            deepest: Vec::new(),
-            war_depths: [0; WAR_DEPTHS],
+            stats: S::default(),
             cycles: BTreeMap::new(),
             longest: None,
         }
@@ -142,17 +140,10 @@ impl Tally {
 
     /// Counts game number `index`.
     #[inline]
-    pub fn record(&mut self, index: u64, r: &GameResult) {
+    pub fn record(&mut self, index: u64, r: &GameResult<S::PerGame>) {
+        self.games += 1;
         self.rounds.add(r.rounds, r.outcome.slot(self.players), 1);
-        self.wars += u64::from(r.wars);
-        let d = r.deepest_war as usize;
-        if d >= self.deepest.len() {
-            self.deepest.resize(d + 1, 0);
-        }
-        self.deepest[d] += 1;
-        for (t, &n) in self.war_depths.iter_mut().zip(&r.war_depths) {
-            *t += u64::from(n);
-        }
+        self.stats.record(&r.stats);
         if let Some(c) = r.cycle {
             *self.cycles.entry(c.cycle_len).or_insert(0) += 1;
         }
@@ -169,19 +160,10 @@ impl Tally {
 
     /// Adds `other` into `self`. Associative and commutative, so any split of a run into
     /// chunks, threads or shards gives the same tally.
-    pub fn merge(mut self, other: Tally) -> Tally {
+    pub fn merge(mut self, other: Tally<S>) -> Tally<S> {
+        self.games += other.games;
         self.rounds.merge(&other.rounds);
-        self.wars += other.wars;
-        if other.deepest.len() > self.deepest.len() {
-            self.deepest.resize(other.deepest.len(), 0);
-        }
-        self.deepest
-            .iter_mut()
-            .zip(&other.deepest)
-            .for_each(|(a, b)| *a += b);
-        for (a, b) in self.war_depths.iter_mut().zip(&other.war_depths) {
-            *a += b;
-        }
+        self.stats.merge(&other.stats);
         for (len, n) in other.cycles {
             *self.cycles.entry(len).or_insert(0) += n;
         }
@@ -189,11 +171,6 @@ impl Tally {
             self.note_longest(r, i);
         }
         self
-    }
-
-    /// Number of games counted.
-    pub fn games(&self) -> u64 {
-        self.deepest.iter().sum()
     }
 
     /// Outcome slots in their canonical order, with their totals.
@@ -212,21 +189,48 @@ mod tests {
     use super::*;
     use crate::games::Cycle;
 
-    fn result(rounds: u64, outcome: Outcome, wars: u32, deepest: u32) -> GameResult {
+    /// Game statistics for the tests: a sum and a maximum.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct SumMax(u64, u64);
+
+    impl GameStats for SumMax {
+        type PerGame = u64;
+        type Json = (u64, u64);
+        fn record(&mut self, g: &u64) {
+            self.0 += g;
+            self.1 = self.1.max(*g);
+        }
+        fn merge(&mut self, o: &Self) {
+            self.0 += o.0;
+            self.1 = self.1.max(o.1);
+        }
+        fn to_json(&self, _: u64) -> (u64, u64) {
+            (self.0, self.1)
+        }
+        fn from_json(j: (u64, u64), _: u64) -> Result<Self, String> {
+            Ok(SumMax(j.0, j.1))
+        }
+        fn csv(&self, _: u64) -> Vec<(String, String)> {
+            vec![]
+        }
+        fn text(&self, _: u64) -> Vec<String> {
+            vec![]
+        }
+    }
+
+    fn result(rounds: u64, outcome: Outcome, stat: u64) -> GameResult<u64> {
         GameResult {
             rounds,
             outcome,
-            wars,
-            deepest_war: deepest,
-            war_depths: [0; WAR_DEPTHS],
             cycle: (outcome == Outcome::Loop).then_some(Cycle {
                 loop_from: 1,
                 cycle_len: rounds - 1,
             }),
+            stats: stat,
         }
     }
 
-    fn sample(i: u64) -> GameResult {
+    fn sample(i: u64) -> GameResult<u64> {
         let outcome = [
             Outcome::Player(0),
             Outcome::Player(1),
@@ -239,17 +243,15 @@ mod tests {
         } else {
             2 + i % 13
         };
-        let mut r = result(rounds, outcome, (i % 5) as u32, (i % 3) as u32);
-        r.war_depths[(i % 4) as usize] = (i % 5) as u32;
-        r
+        result(rounds, outcome, i % 5)
     }
 
     #[test]
     fn merge_is_associative_and_equals_one_pass() {
-        let mut whole = Tally::new(2);
+        let mut whole = Tally::<SumMax>::new(2);
         (0..300).for_each(|i| whole.record(i, &sample(i)));
         let part = |r: std::ops::Range<u64>| {
-            let mut t = Tally::new(2);
+            let mut t = Tally::<SumMax>::new(2);
             r.for_each(|i| t.record(i, &sample(i)));
             t
         };
@@ -260,15 +262,16 @@ mod tests {
         assert_eq!(left, whole);
         assert_eq!(right, whole);
         assert_eq!(reordered, whole);
-        assert_eq!(whole.games(), 300);
+        assert_eq!(whole.games, 300);
+        assert_eq!(whole.stats, SumMax((0..300).map(|i| i % 5).sum(), 4));
     }
 
     #[test]
     fn longest_keeps_the_lowest_index_of_the_maximum() {
-        let mut t = Tally::new(2);
-        t.record(9, &result(50, Outcome::Player(0), 0, 0));
-        t.record(3, &result(50, Outcome::Player(1), 0, 0));
-        t.record(4, &result(20, Outcome::Player(1), 0, 0));
+        let mut t = Tally::<SumMax>::new(2);
+        t.record(9, &result(50, Outcome::Player(0), 0));
+        t.record(3, &result(50, Outcome::Player(1), 0));
+        t.record(4, &result(20, Outcome::Player(1), 0));
         assert_eq!(t.longest, Some((50, 3)));
     }
 

@@ -1,7 +1,9 @@
 //! Statistics computed once, from exact counts: nothing here is accumulated in floating point
 //! across games, so a statistic cannot depend on the order in which parts of a run were merged.
 
-use serde::Serialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// The quantiles reported besides the median, as (JSON key, numerator, denominator).
 pub const QUANTILES: [(&str, u64, u64); 7] = [
@@ -15,7 +17,7 @@ pub const QUANTILES: [(&str, u64, u64); 7] = [
 ];
 
 /// Summary statistics of a distribution of whole numbers given as (value, count) pairs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Distribution {
     /// Number of observations.
     pub n: u64,
@@ -101,7 +103,7 @@ impl Distribution {
 
 /// A share k/n with its 95% Wilson score interval, which stays inside [0, 1] and is honest
 /// when k is 0 or n (where mean ± 1.96·se would claim no uncertainty at all).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Share {
     /// Number of games with the property.
     pub count: u64,
@@ -125,6 +127,60 @@ impl Share {
             share: p,
             ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
         }
+    }
+}
+
+/// Thousands separators, for titles and labels.
+pub fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Values by name, in a fixed order: a JSON object whose keys keep that order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Named<T>(pub Vec<(String, T)>);
+
+impl<T: Serialize> Serialize for Named<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Named<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Named<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Named<T>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry::<String, T>()? {
+                    out.push(entry);
+                }
+                Ok(Named(out))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+impl<T> Named<T> {
+    /// The value named `key`.
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 }
 
@@ -164,6 +220,14 @@ mod tests {
         let d = Distribution::from_counts(&[(7, 3)]).unwrap();
         assert_eq!((d.mean, d.sd, d.median), (7.0, 0.0, 7));
         assert!(Distribution::from_counts(&[]).is_none());
+    }
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(10_000_000), "10,000,000");
     }
 
     #[test]

@@ -8,24 +8,25 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde::Deserialize;
 
-use super::report::{depth_key, RunInfo, Timing};
 use crate::error::UsageError;
-use crate::games::{Outcome, WAR_DEPTHS};
+use crate::games::{GameStats, Outcome};
+use crate::output::report::{RunInfo, Timing};
+use crate::output::summary::Summary;
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::usage;
 
 /// One shard output read back.
 #[derive(Debug)]
-pub struct Part {
+pub struct Part<S> {
     /// Where it was read from.
     pub dir: PathBuf,
     /// Its run description.
     pub info: RunInfo,
     /// Its counts.
-    pub tally: Tally,
+    pub tally: Tally<S>,
     /// Its `elapsed_s`.
     pub elapsed_s: f64,
 }
@@ -40,93 +41,45 @@ fn read(dir: &Path, name: &str) -> Result<String, UsageError> {
     })
 }
 
-fn field<'a>(v: &'a Value, path: &[&str], dir: &Path) -> Result<&'a Value, UsageError> {
-    path.iter()
-        .try_fold(v, |v, k| v.get(k))
-        .ok_or_else(|| usage!("{}: summary.json has no {}", dir.display(), path.join(".")))
+/// The game whose output `dir` holds, so the caller can read it as that game's.
+pub fn game_of(dir: &Path) -> Result<String, UsageError> {
+    #[derive(Deserialize)]
+    struct Header {
+        game: String,
+    }
+    let h: Header = serde_json::from_str(&read(dir, "summary.json")?)
+        .map_err(|e| usage!("{}: summary.json: {e}", dir.display()))?;
+    Ok(h.game)
 }
 
-fn number(v: &Value, path: &[&str], dir: &Path) -> Result<u64, UsageError> {
-    field(v, path, dir)?.as_u64().ok_or_else(|| {
-        usage!(
-            "{}: {} in summary.json is not a whole number",
-            dir.display(),
-            path.join(".")
-        )
-    })
-}
-
-/// Reads the output in `dir`.
-pub fn load(dir: &Path) -> Result<Part, UsageError> {
+/// Reads the output in `dir`, written by a run of a game whose statistics are `S`.
+pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
     let d = dir.display();
-    let v: Value = serde_json::from_str(&read(dir, "summary.json")?)
-        .map_err(|e| usage!("{d}: summary.json is not valid JSON ({e})"))?;
-    let players = number(&v, &["players"], dir)? as usize;
-    let shard = match field(&v, &["run", "shard"], dir)? {
-        Value::Null => None,
-        Value::String(s) => Some(
+    let v: Summary<S::Json> = serde_json::from_str(&read(dir, "summary.json")?)
+        .map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    let shard = match &v.run.shard {
+        None => None,
+        Some(s) => Some(
             s.parse::<Shard>()
                 .map_err(|e| usage!("{d}: run.shard {e}"))?,
         ),
-        _ => return Err(usage!("{d}: run.shard in summary.json is not a string")),
     };
     let info = RunInfo {
-        game: field(&v, &["game"], dir)?
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        description: field(&v, &["description"], dir)?
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        rules: field(&v, &["rules"], dir)?.clone(),
-        seed: number(&v, &["seed"], dir)?,
-        players,
-        games_total: number(&v, &["run", "games_total"], dir)?,
-        range: number(&v, &["run", "first_game"], dir)?..number(&v, &["run", "end_game"], dir)?,
+        game: v.game,
+        description: v.description,
+        rules: v.rules,
+        seed: v.seed,
+        players: v.players,
+        games_total: v.run.games_total,
+        range: v.run.first_game..v.run.end_game,
         shard,
-        counts_wars: v.get("wars").is_some(),
-        detects_loops: v.get("loops").is_some(),
-        exact: v.get("exact").cloned(),
+        detects_loops: v.loops.is_some(),
+        exact: v.exact,
     };
-    let mut tally = Tally::new(players);
+    let mut tally = Tally::<S>::new(info.players);
     read_histogram(&read(dir, "histogram.csv")?, &mut tally, dir)?;
-    if info.counts_wars {
-        tally.wars = number(&v, &["wars", "total"], dir)?;
-        let deepest = field(&v, &["wars", "deepest"], dir)?
-            .as_object()
-            .ok_or_else(|| usage!("{d}: wars.deepest in summary.json is not an object"))?;
-        for (depth, n) in deepest {
-            let depth: usize = depth
-                .parse()
-                .map_err(|_| usage!("{d}: wars.deepest has a key {depth:?} that is not a depth"))?;
-            let n = n
-                .as_u64()
-                .ok_or_else(|| usage!("{d}: wars.deepest.{depth} is not a whole number"))?;
-            if depth >= tally.deepest.len() {
-                tally.deepest.resize(depth + 1, 0);
-            }
-            tally.deepest[depth] = n;
-        }
-        if let Some(by) = v
-            .pointer("/wars/battles_by_depth")
-            .and_then(Value::as_object)
-        {
-            for (key, n) in by {
-                let d = (0..WAR_DEPTHS)
-                    .find(|&d| depth_key(d) == *key)
-                    .ok_or_else(|| {
-                        usage!("{d}: wars.battles_by_depth has an unknown key {key:?}")
-                    })?;
-                tally.war_depths[d] = n.as_u64().ok_or_else(|| {
-                    usage!("{d}: wars.battles_by_depth.{key} is not a whole number")
-                })?;
-            }
-        }
-    } else {
-        // Without war statistics every game counts at depth 0 (as the engine records it).
-        tally.deepest = vec![tally.rounds.outcome_totals().iter().sum()];
-    }
+    tally.games = tally.rounds.outcome_totals().iter().sum();
+    tally.stats = S::from_json(v.stats, v.games).map_err(|e| usage!("{d}: summary.json: {e}"))?;
     if info.detects_loops {
         let cycles = read(dir, "cycles.csv")?;
         let (_, rows) = csv_rows(&cycles, "cycle_len,count", dir, "cycles.csv")?;
@@ -137,27 +90,23 @@ pub fn load(dir: &Path) -> Result<Part, UsageError> {
                 .insert(len, parse_u64(&rec, 1, line, dir, "cycles.csv")?);
         }
     }
-    let games = number(&v, &["games"], dir)?;
-    if tally.games() != games || info.range.end.checked_sub(info.range.start) != Some(games) {
+    let games = v.games;
+    if tally.games != games || info.range.end.checked_sub(info.range.start) != Some(games) {
         return Err(usage!(
             "{d}: the histogram counts {} games, summary.json says {games} over games {}..{}",
-            tally.games(),
+            tally.games,
             info.range.start,
             info.range.end
         ));
     }
     if games > 0 {
-        tally.longest = Some((
-            number(&v, &["longest_rounds"], dir)?,
-            number(&v, &["longest_game"], dir)?,
-        ));
+        tally.longest = Some((v.longest_rounds, v.longest_game));
     }
-    let elapsed_s = field(&v, &["elapsed_s"], dir)?.as_f64().unwrap_or(0.0);
     Ok(Part {
         dir: dir.to_path_buf(),
         info,
         tally,
-        elapsed_s,
+        elapsed_s: v.elapsed_s,
     })
 }
 
@@ -202,7 +151,11 @@ fn parse_u64(
     })
 }
 
-fn read_histogram(text: &str, tally: &mut Tally, dir: &Path) -> Result<(), UsageError> {
+fn read_histogram<S: GameStats>(
+    text: &str,
+    tally: &mut Tally<S>,
+    dir: &Path,
+) -> Result<(), UsageError> {
     let (header, rows) = csv_rows(text, "rounds,count", dir, "histogram.csv")?;
     let players = tally.players;
     let slots: Vec<usize> = header[2..]
@@ -240,21 +193,28 @@ fn read_histogram(text: &str, tally: &mut Tally, dir: &Path) -> Result<(), Usage
 /// Reads the outputs in `dirs` one at a time, checks that they are the disjoint shards of one
 /// run covering it whole, and adds them. Memory grows with the histogram, not with the number
 /// of shards: each shard's tally is added and dropped as soon as it is read.
-pub fn merge(dirs: &[PathBuf]) -> Result<(RunInfo, Tally, Timing), UsageError> {
+pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timing), UsageError> {
     let (first_dir, rest) = dirs
         .split_first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
-    let first = load(first_dir)?;
+    let first = load::<S>(first_dir)?;
     let base = first.info.clone();
     let mut spans = vec![(base.range.clone(), first.dir)];
     let mut elapsed = first.elapsed_s;
     let mut tally = first.tally;
     for dir in rest {
-        let p = load(dir)?;
+        let game = game_of(dir)?;
+        if game != base.game {
+            return Err(usage!(
+                "{} is foreign: game {game} (expected {}), as in {}",
+                dir.display(),
+                base.game,
+                first_dir.display()
+            ));
+        }
+        let p = load::<S>(dir)?;
         let i = &p.info;
-        let what = if i.game != base.game {
-            Some(format!("game {} (expected {})", i.game, base.game))
-        } else if i.rules != base.rules {
+        let what = if i.rules != base.rules {
             Some(format!("rules {} (expected {})", i.rules, base.rules))
         } else if i.seed != base.seed {
             Some(format!("seed {} (expected {})", i.seed, base.seed))

@@ -6,8 +6,11 @@
 //! the smallest values with state(μ + λ) = state(μ). Equality is decided on full states (the
 //! fingerprint a state keeps only makes unequal states fast to reject), so there are no false
 //! positives.
+//!
+//! [`LoopDetector`] holds the three copies a game needs, made once per worker, and turns the
+//! [`Ending`] into a [`GameResult`].
 
-use crate::games::{Cycle, Outcome};
+use super::{Cycle, GameResult, Outcome};
 
 /// A game whose next state depends on its current state alone.
 pub trait Deterministic {
@@ -74,6 +77,75 @@ pub enum Ending {
     Loop(Cycle),
     /// Neither an ending nor a repetition within `max_rounds` rounds.
     Capped,
+}
+
+impl Ending {
+    /// The result of a game that ended so under a cap of `max_rounds`, with the game's own
+    /// statistics `stats`.
+    pub fn result<S>(self, max_rounds: u64, stats: S) -> GameResult<S> {
+        let (rounds, outcome, cycle) = match self {
+            Ending::Ended { rounds, outcome } => (rounds, outcome, None),
+            Ending::Loop(c) => (c.loop_from + c.cycle_len, Outcome::Loop, Some(c)),
+            Ending::Capped => (max_rounds, Outcome::Capped, None),
+        };
+        GameResult {
+            rounds,
+            outcome,
+            cycle,
+            stats,
+        }
+    }
+}
+
+/// A game under loop detection: the running game and Brent's two extra copies, made once per
+/// worker so that detection allocates nothing per game.
+#[derive(Clone, Debug)]
+pub struct LoopDetector<M> {
+    /// The running game: set it up (deal) here, then [`LoopDetector::run`] it.
+    pub hare: M,
+    tortoise: M,
+    initial: M,
+}
+
+impl<M: Deterministic + Clone> LoopDetector<M> {
+    /// Three copies of `state`, whose buffers fix the capacity of every later game.
+    pub fn new(state: M) -> Self {
+        LoopDetector {
+            tortoise: state.clone(),
+            initial: state.clone(),
+            hare: state,
+        }
+    }
+
+    /// Plays the game set up in `hare` to its end, its first repeated state or the cap (see
+    /// [`run_detecting`]).
+    pub fn run(&mut self, ctx: &M::Context, max_rounds: u64) -> Ending {
+        self.initial.copy_from(&self.hare);
+        run_detecting(
+            ctx,
+            &mut self.hare,
+            &mut self.tortoise,
+            &self.initial,
+            max_rounds,
+        )
+    }
+
+    /// Replays the last game from its start for `rounds` rounds, calling
+    /// `play_round(state, round)` to play (and show) each, and returns the state it reached:
+    /// a trace of exactly what the result counts (Brent's search may have run past the end of
+    /// a capped game).
+    pub fn replay(&self, rounds: u64, mut play_round: impl FnMut(&mut M, u64)) -> M {
+        let mut replay = self.initial.clone();
+        for round in 1..=rounds {
+            play_round(&mut replay, round);
+        }
+        replay
+    }
+
+    /// The state the last game started from.
+    pub fn initial(&self) -> &M {
+        &self.initial
+    }
 }
 
 /// Plays `hare` (which must equal `initial`) to its end, its first repeated state or the cap.

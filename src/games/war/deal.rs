@@ -1,0 +1,97 @@
+//! Dealing: the shuffled deal, the R program's deal, and `--deal` read from the command line.
+
+use rand::RngCore;
+
+use super::position::Position;
+use super::rules::{DealOrder, WarRules};
+use super::War;
+use crate::error::UsageError;
+use crate::games::cards::{bounded, shuffle, Card};
+use crate::usage;
+
+impl Position {
+    /// Deals a new game from `rng`.
+    pub(super) fn deal<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) {
+        self.reset();
+        let n = war.deck.len();
+        let half = n / 2;
+        self.spare.clear();
+        match war.rules.deal {
+            DealOrder::Shuffled => {
+                self.spare.extend_from_slice(&war.deck);
+                shuffle(rng, &mut self.spare);
+                self.hands[0].extend_bottom(&self.spare[..half]);
+                self.hands[1].extend_bottom(&self.spare[half..]);
+            }
+            DealOrder::Bryer => {
+                // `sample(n, n/2)`: a partial Fisher–Yates over deck positions gives player 1
+                // a uniformly random ordered half; player 2 keeps the rest in deck order.
+                self.positions.clear();
+                self.positions.extend_from_slice(&war.positions);
+                self.taken.clear();
+                self.taken.resize(n.div_ceil(64), 0);
+                let (buf0, mut c0) = self.hands[0].split();
+                for i in 0..half {
+                    let j = i + bounded(rng, (n - i) as u32) as usize;
+                    self.positions.swap(i, j);
+                    let k = usize::from(self.positions[i]);
+                    self.taken[k / 64] |= 1 << (k % 64);
+                    c0.push(buf0, war.deck[k]);
+                }
+                self.hands[0].set_cursor(c0);
+                // Player 2: the positions not taken, ascending, read off the bit set.
+                let (buf1, mut c1) = self.hands[1].split();
+                for (w, &bits) in self.taken.iter().enumerate() {
+                    let valid = if (w + 1) * 64 <= n {
+                        u64::MAX
+                    } else {
+                        (1 << (n % 64)) - 1
+                    };
+                    let mut free = !bits & valid;
+                    while free != 0 {
+                        c1.push(buf1, war.deck[w * 64 + free.trailing_zeros() as usize]);
+                        free &= free - 1;
+                    }
+                }
+                self.hands[1].set_cursor(c1);
+            }
+        }
+    }
+}
+
+/// Reads `--deal "A1 A2 .../B1 B2 ..."` (cards separated by spaces or commas, top card first)
+/// and checks it against the rules: every card a rank in 1..R, no hand empty.
+pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageError> {
+    let halves: Vec<&str> = text.split('/').collect();
+    if halves.len() != 2 {
+        return Err(usage!(
+            "--deal {text:?}: expected two hands separated by one '/', found {}",
+            halves.len()
+        ));
+    }
+    let hand = |p: usize| -> Result<Vec<Card>, UsageError> {
+        let cards = halves[p]
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .enumerate()
+            .map(|(i, t)| {
+                t.parse::<Card>()
+                    .ok()
+                    .filter(|&c| c >= 1 && u32::from(c) <= rules.ranks)
+                    .ok_or_else(|| {
+                        usage!(
+                            "--deal: {t:?} (player {}, card {}) is not a rank in 1..{}",
+                            p + 1,
+                            i + 1,
+                            rules.ranks
+                        )
+                    })
+            })
+            .collect::<Result<Vec<Card>, UsageError>>()?;
+        if cards.is_empty() {
+            return Err(usage!("--deal: player {}'s hand is empty", p + 1));
+        }
+        Ok(cards)
+    };
+    Ok([hand(0)?, hand(1)?])
+}

@@ -1,0 +1,128 @@
+//! Loop detection for War's deterministic pickups: [`Position`] as a
+//! [`Deterministic`] game whose hot loop compares a cheap image of the target position.
+
+use rand::RngCore;
+
+use super::fast::Stop;
+use super::position::Position;
+use super::War;
+use crate::games::cards::{Card, Cursor, Pile};
+use crate::games::cycle::{Advance, Deterministic};
+use crate::games::Outcome;
+
+/// A cheap image of a position: player 1's hand size and both hands' top and bottom cards.
+/// Equal positions have equal images; unequal ones rarely do (then a full comparison decides),
+/// so loop detection costs a few compares per round and no hashing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Probe {
+    len0: usize,
+    ends: [Card; 4],
+}
+
+impl Probe {
+    /// The image of two non-empty hands.
+    pub(super) fn of(hands: &[Pile; 2]) -> Probe {
+        let end = |p: &Pile| [p.get(0), p.last().unwrap_or(0)];
+        let ([t0, b0], [t1, b1]) = (end(&hands[0]), end(&hands[1]));
+        Probe {
+            len0: hands[0].len(),
+            ends: [t0, b0, t1, b1],
+        }
+    }
+
+    /// Whether hands held as cursors over buffers have this image.
+    #[inline(always)]
+    pub(super) fn hits(self, c0: Cursor, b0: &[Card], c1: Cursor, b1: &[Card]) -> bool {
+        c0.len() == self.len0
+            && c0.top(b0) == self.ends[0]
+            && c1.top(b1) == self.ends[2]
+            && c0.bottom(b0) == self.ends[1]
+            && c1.bottom(b1) == self.ends[3]
+    }
+}
+
+/// Stands in for a generator where the rules draw no randomness (deterministic pickups).
+pub struct NoRandomness;
+
+impl RngCore for NoRandomness {
+    fn next_u32(&mut self) -> u32 {
+        unreachable!("a deterministic War rule set drew a random number")
+    }
+    fn next_u64(&mut self) -> u64 {
+        unreachable!("a deterministic War rule set drew a random number")
+    }
+    fn fill_bytes(&mut self, _: &mut [u8]) {
+        unreachable!("a deterministic War rule set drew a random number")
+    }
+}
+
+impl Deterministic for Position {
+    type Context = War;
+
+    #[inline]
+    fn step(&mut self, war: &War) -> Option<Outcome> {
+        match self.play_rounds(war, &mut NoRandomness, &mut 0, 1, None) {
+            Stop::Ended(o) => Some(o),
+            Stop::Limit | Stop::Probe => None,
+        }
+    }
+
+    /// Runs the hot loop with the target's image as a probe, so that the full comparison
+    /// happens only when the cheap image matches.
+    fn advance(&mut self, war: &War, n: u64, target: &Self) -> Advance {
+        let probe = Probe::of(&target.hands);
+        let mut played = 0;
+        loop {
+            match self.play_rounds(war, &mut NoRandomness, &mut played, n, Some(probe)) {
+                Stop::Ended(o) => {
+                    return Advance {
+                        played,
+                        ended: Some(o),
+                        matched: false,
+                    }
+                }
+                Stop::Limit => {
+                    return Advance {
+                        played,
+                        ended: None,
+                        matched: false,
+                    }
+                }
+                Stop::Probe if self.same_state(target) => {
+                    return Advance {
+                        played,
+                        ended: None,
+                        matched: true,
+                    }
+                }
+                Stop::Probe if played == n => {
+                    return Advance {
+                        played,
+                        ended: None,
+                        matched: false,
+                    }
+                }
+                Stop::Probe => {}
+            }
+        }
+    }
+
+    #[inline]
+    fn same_state(&self, other: &Self) -> bool {
+        self.hands[0].same_sequence(&other.hands[0]) && self.hands[1].same_sequence(&other.hands[1])
+    }
+
+    fn copy_from(&mut self, other: &Self) {
+        for p in 0..2 {
+            self.hands[p].copy_from(&other.hands[p]);
+            self.won[p].copy_from(&other.won[p]);
+        }
+        // `at_cap` stays: it belongs to the running game, which Brent's search re-copies.
+        self.stats = other.stats;
+        self.coins = other.coins.clone();
+    }
+
+    fn mark_cap(&mut self) {
+        self.at_cap = self.stats;
+    }
+}

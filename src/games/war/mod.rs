@@ -1,0 +1,247 @@
+//! Deck War (`deck-war.txt`): two players, a deck of ranks × suits, wars on ties.
+//!
+//! A round ("battle") is both players turning up their top card; the higher rank takes both.
+//! On a tie the players fight a war: each lays `war_down` cards face down and turns up one more,
+//! and the higher of those takes everything on the table; ties nest. How short players are
+//! treated and in which order won cards go under the winner's hand are rule options
+//! ([`ShortWar`], [`Pickup`]), because published simulators differ exactly there.
+//!
+//! The `bryer` preset reproduces the R program of the seed document, quirks included:
+//! see [`Preset::Bryer`].
+//!
+//! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
+//! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop),
+//! `detect` (loop detection) and `trace` (`play war --trace`).
+
+mod deal;
+mod detect;
+mod fast;
+mod position;
+pub mod rules;
+pub mod stats;
+mod trace;
+
+use rand::RngCore;
+
+use crate::error::UsageError;
+use crate::games::cards::Card;
+use crate::games::cycle::{Deterministic, Ending, LoopDetector};
+use crate::games::{setting_name, Game, GameResult, LineSink, PlayIo, PlayReport};
+use crate::sim::rng::game_rng;
+
+pub use deal::parse_deal;
+pub use detect::NoRandomness;
+pub use rules::{
+    DealOrder, DetectLoops, Pickup, Preset, ShortWar, WarOptions, WarRules, BRYER_MAX_ROUNDS,
+    CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
+};
+pub use stats::{WarGame, WarStats, WAR_DEPTHS};
+
+use fast::Stop;
+use position::Position;
+
+/// Deck War with one rule set: the [`Game`] the engine plays.
+#[derive(Clone, Debug)]
+pub struct War {
+    rules: WarRules,
+    /// The deck in its original order: ranks 1..R, repeated for each suit.
+    deck: Vec<Card>,
+    /// Cards in play: hands and tables are sized for all of them.
+    capacity: usize,
+    /// 0..n, the deck positions the `bryer` deal starts from.
+    positions: Vec<u16>,
+}
+
+/// One worker's buffers: the running game, and Brent's two extra copies.
+#[derive(Clone, Debug)]
+pub struct WarScratch {
+    detector: LoopDetector<Position>,
+}
+
+/// The arguments of `play war`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayWar {
+    /// Rule options (as for `simulate war`).
+    #[command(flatten)]
+    pub rules: WarOptions,
+    /// Base seed of the run the game belongs to.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Index of the game in the run (0-based).
+    #[arg(long, value_name = "I", conflicts_with = "deal")]
+    pub game: Option<u64>,
+    /// Play this deal instead: "A1 A2 .../B1 B2 ...", ranks 1..R, top card first.
+    #[arg(long, value_name = "DEAL")]
+    pub deal: Option<String>,
+}
+
+impl War {
+    /// The game for a validated rule set.
+    pub fn new(rules: WarRules) -> Self {
+        let deck: Vec<Card> = (0..rules.suits)
+            .flat_map(|_| 1..=rules.ranks as Card)
+            .collect();
+        Self::with_deck(rules, deck)
+    }
+
+    fn with_deck(rules: WarRules, deck: Vec<Card>) -> Self {
+        let capacity = deck.len().max(2);
+        War {
+            rules,
+            positions: (0..deck.len() as u16).collect(),
+            deck,
+            capacity,
+        }
+    }
+
+    /// Plays a given deal (top card first, ranks checked by [`parse_deal`]) to its end, with no
+    /// randomness unless the pickup uses some. With `trace`, receives one line per round.
+    pub fn play_deal<R: RngCore + ?Sized>(
+        rules: WarRules,
+        hands: [&[Card]; 2],
+        rng: &mut R,
+        trace: Option<&mut dyn FnMut(String)>,
+    ) -> GameResult<WarGame> {
+        let war = War::with_deck(rules, hands.concat());
+        let mut s = war.scratch();
+        s.detector.hare.set_hands(hands);
+        war.run(rng, &mut s, trace)
+    }
+
+    /// Plays game `rng` with an optional per-round trace (the `play war` command).
+    pub fn play_traced<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        trace: Option<&mut dyn FnMut(String)>,
+    ) -> GameResult<WarGame> {
+        let mut s = self.scratch();
+        s.detector.hare.deal(self, rng);
+        self.run(rng, &mut s, trace)
+    }
+
+    fn run<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        s: &mut WarScratch,
+        trace: Option<&mut dyn FnMut(String)>,
+    ) -> GameResult<WarGame> {
+        match trace {
+            None => self.run_dealt(rng, s),
+            Some(sink) => self.run_traced(rng, s, sink),
+        }
+    }
+
+    /// Plays a dealt game (in the detector's `hare`) to its end.
+    fn run_dealt<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        s: &mut WarScratch,
+    ) -> GameResult<WarGame> {
+        let max = self.rules.max_rounds;
+        if self.rules.detect_loops {
+            let ending = s.detector.run(self, max);
+            return s.detector.hare.result(ending, max);
+        }
+        let hare = &mut s.detector.hare;
+        let mut rounds = 0;
+        if let Stop::Ended(outcome) = hare.play_rounds(self, rng, &mut rounds, max, None) {
+            return hare.result(Ending::Ended { rounds, outcome }, max);
+        }
+        hare.mark_cap();
+        hare.result(Ending::Capped, max)
+    }
+}
+
+impl Game for War {
+    const NAME: &'static str = "war";
+    type Options = WarOptions;
+    type Rules = WarRules;
+    type Stats = WarStats;
+    type Scratch = WarScratch;
+    type PlayArgs = PlayWar;
+
+    fn from_options(o: &WarOptions) -> Result<Self, UsageError> {
+        Ok(War::new(WarRules::try_from(o)?))
+    }
+
+    fn rules(&self) -> &WarRules {
+        &self.rules
+    }
+
+    fn scratch(&self) -> WarScratch {
+        WarScratch {
+            detector: LoopDetector::new(Position::new(self.capacity)),
+        }
+    }
+
+    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut WarScratch) -> GameResult<WarGame> {
+        s.detector.hare.deal(self, rng);
+        self.run_dealt(rng, s)
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn describe(&self) -> String {
+        let r = &self.rules;
+        format!(
+            "{}: {}×{} cards, {} down, short war {}, pickup {}, {}",
+            setting_name(r.preset),
+            r.ranks,
+            r.suits,
+            r.war_down,
+            setting_name(r.short_war),
+            setting_name(r.pickup),
+            if r.detect_loops {
+                "loops detected".to_string()
+            } else {
+                format!("cap {}", r.max_rounds)
+            }
+        )
+    }
+
+    fn detects_loops(&self) -> bool {
+        self.rules.detect_loops
+    }
+
+    /// Replays game I of a run (`--seed S --game I` with the run's rule options), or plays a
+    /// given `--deal`; prints who won in which round, or the loop.
+    fn play_command(args: &PlayWar, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let rules = WarRules::try_from(&args.rules)?;
+        let rules_json = serde_json::to_value(&rules)?;
+        let index = args.game.unwrap_or(0);
+        let mut rng = game_rng(args.seed, index);
+        let trace = io.trace;
+        let mut sink = LineSink::new(&mut *io.out);
+        let mut line = |l: String| sink.line(&l);
+        let tracer: Option<&mut dyn FnMut(String)> = if trace { Some(&mut line) } else { None };
+        let result = match &args.deal {
+            Some(deal) => {
+                let hands = parse_deal(deal, &rules)?;
+                War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)
+            }
+            None => War::new(rules).play_traced(&mut rng, tracer),
+        };
+        sink.finish()?;
+        let (o, stats) = (result.outcome, result.stats);
+        let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, o.two_players_left())
+            .with_cycle(result.cycle)
+            .with_text(format!(
+                "{} ({} wars, deepest {})",
+                trace::ending_text(&result),
+                stats.wars,
+                stats.deepest
+            ));
+        let extra = &mut report.extra;
+        extra.insert("rules".into(), rules_json);
+        extra.insert("seed".into(), args.seed.into());
+        extra.insert("index".into(), args.deal.is_none().then_some(index).into());
+        extra.insert("wars".into(), stats.wars.into());
+        extra.insert("deepest_war".into(), stats.deepest.into());
+        Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,299 @@
+//! The state of one game between rounds and the general round: battles, wars, short players,
+//! and where won cards go.
+
+use rand::RngCore;
+
+use super::rules::{Pickup, ShortWar};
+use super::stats::WarGame;
+use super::War;
+use crate::games::cards::{shuffle, Card, CoinFlips, Pile};
+use crate::games::cycle::Ending;
+use crate::games::{GameResult, Outcome};
+
+/// The state of one game between rounds, plus the buffers a round needs.
+#[derive(Clone, Debug)]
+pub(super) struct Position {
+    pub(super) hands: [Pile; 2],
+    /// Won piles, used by [`Pickup::WonPile`] only.
+    pub(super) won: [Pile; 2],
+    /// Cards each player laid this round, in play order.
+    pub(super) table: [Vec<Card>; 2],
+    /// Where each war level after the first starts in `table`, per player.
+    pub(super) levels: Vec<[usize; 2]>,
+    /// Scratch for shuffles.
+    pub(super) spare: Vec<Card>,
+    /// Scratch for the `bryer` deal: deck positions, and which ones player 1 drew (a bit set).
+    pub(super) positions: Vec<u16>,
+    pub(super) taken: Vec<u64>,
+    pub(super) coins: CoinFlips,
+    /// What the game has counted so far.
+    pub(super) stats: WarGame,
+    /// `stats` when the round cap was reached.
+    pub(super) at_cap: WarGame,
+}
+
+impl Position {
+    pub(super) fn new(capacity: usize) -> Self {
+        Position {
+            hands: [Pile::with_capacity(capacity), Pile::with_capacity(capacity)],
+            won: [Pile::with_capacity(capacity), Pile::with_capacity(capacity)],
+            table: [Vec::with_capacity(capacity), Vec::with_capacity(capacity)],
+            levels: Vec::with_capacity(capacity),
+            spare: Vec::with_capacity(capacity),
+            positions: Vec::with_capacity(capacity),
+            taken: Vec::with_capacity(capacity),
+            coins: CoinFlips::default(),
+            stats: WarGame::default(),
+            at_cap: WarGame::default(),
+        }
+    }
+
+    pub(super) fn reset(&mut self) {
+        for p in 0..2 {
+            self.hands[p].clear();
+            self.won[p].clear();
+        }
+        self.coins.reset();
+        self.stats = WarGame::default();
+        self.at_cap = WarGame::default();
+    }
+
+    pub(super) fn set_hands(&mut self, hands: [&[Card]; 2]) {
+        self.reset();
+        for (pile, cards) in self.hands.iter_mut().zip(hands) {
+            cards.iter().for_each(|&c| pile.push_bottom(c));
+        }
+    }
+
+    /// Cards player `p` holds (hand and won pile).
+    #[inline(always)]
+    pub(super) fn holding(&self, p: usize) -> usize {
+        self.hands[p].len() + self.won[p].len()
+    }
+
+    /// Player `p`'s next card; with a won pile, an empty hand is first refilled from it.
+    #[inline(always)]
+    pub(super) fn draw<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) -> Card {
+        if self.hands[p].is_empty() {
+            self.refill(p, rng);
+        }
+        self.hands[p].pop_top()
+    }
+
+    /// Shuffles player `p`'s won pile into their empty hand.
+    pub(super) fn refill<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) {
+        self.spare.clear();
+        self.spare.extend(self.won[p].iter());
+        self.won[p].clear();
+        shuffle(rng, &mut self.spare);
+        for &c in &self.spare {
+            self.hands[p].push_bottom(c);
+        }
+    }
+
+    /// Gives card `c` to player `p`: under the hand, or onto the won pile.
+    #[inline(always)]
+    pub(super) fn gain(&mut self, war: &War, p: usize, c: Card) {
+        if war.rules.pickup == Pickup::WonPile {
+            self.won[p].push_bottom(c);
+        } else {
+            self.hands[p].push_bottom(c);
+        }
+    }
+
+    /// Gives `cards` to player `p` in order: under the hand, or onto the won pile.
+    #[inline(always)]
+    pub(super) fn give(&mut self, war: &War, p: usize, cards: &[Card]) {
+        let pile = if war.rules.pickup == Pickup::WonPile {
+            &mut self.won[p]
+        } else {
+            &mut self.hands[p]
+        };
+        pile.extend_bottom(cards);
+    }
+
+    /// Player `p` lays their next `n` cards on the table (the caller checked they have them).
+    #[inline(always)]
+    pub(super) fn lay<R: RngCore + ?Sized>(&mut self, war: &War, p: usize, n: usize, rng: &mut R) {
+        if war.rules.pickup == Pickup::WonPile {
+            for _ in 0..n {
+                let c = self.draw(p, rng);
+                self.table[p].push(c);
+            }
+        } else {
+            self.hands[p].take_into(n, &mut self.table[p]);
+        }
+    }
+
+    /// Plays one round by the general path, which leaves the round's cards in `table` (for a
+    /// trace); returns the outcome if it decided the game.
+    #[inline(always)]
+    pub(super) fn round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome> {
+        let a = self.draw(0, rng);
+        let b = self.draw(1, rng);
+        self.battle(war, rng, a, b)
+    }
+
+    /// The general round: a battle whose cards go on the table, with any wars it starts.
+    #[inline(never)]
+    pub(super) fn battle<R: RngCore + ?Sized>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        mut a: Card,
+        mut b: Card,
+    ) -> Option<Outcome> {
+        let k = war.rules.war_down as usize;
+        self.table[0].clear();
+        self.table[1].clear();
+        self.levels.clear();
+        self.table[0].push(a);
+        self.table[1].push(b);
+        let mut depth = 0;
+        while a == b {
+            depth += 1;
+            self.stats.wars += 1;
+            let (h0, h1) = (self.holding(0), self.holding(1));
+            let (d0, d1) = match war.rules.short_war {
+                ShortWar::Lose | ShortWar::Bryer => {
+                    let (short0, short1) = (h0 < k + 1, h1 < k + 1);
+                    if short0 || short1 {
+                        let winner = match (short0, short1, war.rules.short_war) {
+                            (true, true, ShortWar::Lose) => None,
+                            (true, _, _) => Some(1),
+                            _ => Some(0),
+                        };
+                        return Some(self.end_mid_war(winner, depth));
+                    }
+                    (k, k)
+                }
+                ShortWar::LastCard => {
+                    if h0 == 0 || h1 == 0 {
+                        let winner = match (h0, h1) {
+                            (0, 0) => None,
+                            (0, _) => Some(1),
+                            _ => Some(0),
+                        };
+                        return Some(self.end_mid_war(winner, depth));
+                    }
+                    (k.min(h0 - 1), k.min(h1 - 1))
+                }
+            };
+            self.lay(war, 0, d0 + 1, rng);
+            self.lay(war, 1, d1 + 1, rng);
+            let (n0, n1) = (self.table[0].len(), self.table[1].len());
+            self.levels.push([n0 - 1, n1 - 1]);
+            (a, b) = (self.table[0][n0 - 1], self.table[1][n1 - 1]);
+        }
+        self.stats.note_battle(depth);
+        let w = usize::from(b > a);
+        self.collect(war, rng, w);
+        (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8))
+    }
+
+    /// Ends the game in the middle of a war; the table goes to the winner (back to its owners
+    /// on a draw), so the final position still holds every card.
+    pub(super) fn end_mid_war(&mut self, winner: Option<usize>, depth: u32) -> Outcome {
+        self.stats.note_battle(depth);
+        for p in 0..2 {
+            let to = winner.unwrap_or(p);
+            for i in 0..self.table[p].len() {
+                let c = self.table[p][i];
+                self.hands[to].push_bottom(c);
+            }
+        }
+        match winner {
+            Some(w) => Outcome::Player(w as u8),
+            None => Outcome::Draw,
+        }
+    }
+
+    /// Puts the table under the hand of winner `w` in the pickup's order.
+    pub(super) fn collect<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R, w: usize) {
+        let l = 1 - w;
+        let table = std::mem::take(&mut self.table);
+        match war.rules.pickup {
+            Pickup::P1First | Pickup::WonPile => {
+                self.give(war, w, &table[0]);
+                self.give(war, w, &table[1]);
+            }
+            Pickup::WinnerFirst => {
+                self.give(war, w, &table[w]);
+                self.give(war, w, &table[l]);
+            }
+            Pickup::LoserFirst => {
+                self.give(war, w, &table[l]);
+                self.give(war, w, &table[w]);
+            }
+            Pickup::Table => {
+                for level in 0..=self.levels.len() {
+                    let [s0, e0] = self.level_span(&table, 0, level);
+                    let [s1, e1] = self.level_span(&table, 1, level);
+                    for i in 0..(e0 - s0).max(e1 - s1) {
+                        if s0 + i < e0 {
+                            self.gain(war, w, table[0][s0 + i]);
+                        }
+                        if s1 + i < e1 {
+                            self.gain(war, w, table[1][s1 + i]);
+                        }
+                    }
+                }
+            }
+            Pickup::Bryer => {
+                // The R program: winner's then loser's deciding card, then the set-aside cards
+                // of each war level from the innermost out, player 1's then player 2's.
+                let last = |p: usize| table[p][table[p].len() - 1];
+                self.give(war, w, &[last(w), last(l)]);
+                for level in (0..self.levels.len()).rev() {
+                    for p in 0..2 {
+                        let [s, e] = self.level_span(&table, p, level);
+                        self.give(war, w, &table[p][s..e]);
+                    }
+                }
+            }
+            Pickup::Shuffled if self.levels.is_empty() => {
+                // Two cards: the same coin flip as the fast path in `round`, so a traced replay
+                // (which always comes here) draws exactly what the simulation drew.
+                let (cw, cl) = (table[w][0], table[l][0]);
+                let (first, second) = if self.coins.flip(rng) {
+                    (cw, cl)
+                } else {
+                    (cl, cw)
+                };
+                self.gain(war, w, first);
+                self.gain(war, w, second);
+            }
+            Pickup::Shuffled => {
+                self.spare.clear();
+                self.spare.extend(table.iter().flatten());
+                shuffle(rng, &mut self.spare);
+                let spare = std::mem::take(&mut self.spare);
+                self.give(war, w, &spare);
+                self.spare = spare;
+            }
+        }
+        self.table = table;
+    }
+
+    /// The span `[start, end)` of `table[p]` laid at war level `level` (0 = the first battle;
+    /// the last level is the deciding battle's single card).
+    pub(super) fn level_span(&self, table: &[Vec<Card>; 2], p: usize, level: usize) -> [usize; 2] {
+        let start = if level == 0 {
+            0
+        } else {
+            self.levels[level - 1][p]
+        };
+        let end = self.levels.get(level).map_or(table[p].len(), |l| l[p]);
+        [start, end]
+    }
+
+    /// The game's result once it has ended as `ending`: a capped game counts what it had
+    /// counted at the cap (the loop detector may play on beyond it).
+    pub(super) fn result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame> {
+        let stats = match ending {
+            Ending::Capped => self.at_cap,
+            _ => self.stats,
+        };
+        ending.result(max_rounds, stats)
+    }
+}

@@ -1,0 +1,206 @@
+//! War's rule options, presets and the validated rule set.
+
+use serde::Serialize;
+
+use crate::error::UsageError;
+use crate::games::{check_max_rounds, setting_name};
+use crate::usage;
+
+/// Largest deck we deal: hands are fixed-capacity ring buffers of this many cards at most.
+pub const MAX_DECK: usize = 4096;
+/// The round cap with loop detection on: a safety net only (cycles of 200,000+ rounds occur).
+pub const DETECTING_MAX_ROUNDS: u64 = 10_000_000;
+/// The round cap of the `classic` preset without loop detection.
+pub const CLASSIC_MAX_ROUNDS: u64 = 100_000;
+/// The R program's `max_games`.
+pub const BRYER_MAX_ROUNDS: u64 = 2_000;
+
+/// A named rule set; explicit options override its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// Shuffled hands, 3 down, `last-card`, `shuffled` pickup, cap 100,000 rounds.
+    Classic,
+    /// The R program of `deck-war.txt`: its deal, its short-war check, its pickup order and its
+    /// cap of 2,000 rounds; no loop detection (the R program has none).
+    Bryer,
+}
+
+/// What happens at a war to a player who has too few cards for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShortWar {
+    /// A player who cannot lay `war_down` cards plus a face-up card loses the game; if both
+    /// cannot, the game is a draw.
+    Lose,
+    /// A short player lays what they can face down and turns their last card face up; a player
+    /// with no card left at all loses (both: draw).
+    LastCard,
+    /// The R program's check: as `lose`, but player 1 is checked first, so when both are short
+    /// player 1 loses.
+    Bryer,
+}
+
+/// Where won cards go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pickup {
+    /// Under the winner's hand in random order.
+    Shuffled,
+    /// Under the winner's hand: player 1's cards in play order, then player 2's.
+    P1First,
+    /// The winner's cards first (in play order), then the loser's.
+    WinnerFirst,
+    /// The loser's cards first (in play order), then the winner's.
+    LoserFirst,
+    /// In the order laid on the table, alternating card by card, player 1 first (within each
+    /// war level; a short player's missing cards are skipped).
+    Table,
+    /// Onto the winner's separate won pile, which is shuffled and becomes the hand when the
+    /// hand runs out.
+    WonPile,
+    /// The R program's order: the deciding battle's winner card, then its loser card, then each
+    /// war level from the innermost out, player 1's cards then player 2's.
+    Bryer,
+}
+
+impl Pickup {
+    /// Whether play after the deal draws no randomness, so a game can cycle forever.
+    pub fn is_deterministic(self) -> bool {
+        !matches!(self, Pickup::Shuffled | Pickup::WonPile)
+    }
+}
+
+/// How the deck is split between the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DealOrder {
+    /// The whole deck shuffled; player 1 takes the first half, player 2 the second.
+    Shuffled,
+    /// R's `sample(52, 26)`: player 1 gets half the cards drawn at random in random order,
+    /// player 2 the rest in the original deck order (1..R, 1..R, …).
+    Bryer,
+}
+
+/// `--detect-loops`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DetectLoops {
+    /// On for deterministic rule sets, off otherwise (the `bryer` preset: off).
+    Auto,
+    /// Report a repeated state as outcome `loop` (deterministic pickups only).
+    On,
+    /// Play to the round cap.
+    Off,
+}
+
+/// The rule options of `simulate war` and `play war`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct WarOptions {
+    /// Rule preset; the options below override its settings.
+    ///
+    /// [default: classic]
+    #[arg(long = "rules", value_enum)]
+    pub preset: Option<Preset>,
+    /// Number of ranks (cards are ranks 1..R; higher beats lower).
+    #[arg(long, value_name = "R")]
+    pub ranks: Option<u32>,
+    /// Number of suits (copies of each rank).
+    #[arg(long, value_name = "S")]
+    pub suits: Option<u32>,
+    /// Face-down cards per war.
+    #[arg(long, value_name = "K")]
+    pub war_down: Option<u32>,
+    /// A player without enough cards for a war: loses, or plays their last card face up.
+    #[arg(long, value_enum)]
+    pub short_war: Option<ShortWar>,
+    /// Order in which won cards go under the winner's hand.
+    #[arg(long, value_enum)]
+    pub pickup: Option<Pickup>,
+    /// Report repeated states of deterministic rule sets as outcome `loop`.
+    #[arg(long, value_enum)]
+    pub detect_loops: Option<DetectLoops>,
+    /// Stop an undecided game after this many rounds (outcome `capped`).
+    #[arg(long, value_name = "M")]
+    pub max_rounds: Option<u64>,
+}
+
+/// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WarRules {
+    /// The preset the settings started from.
+    pub preset: Preset,
+    /// Number of ranks.
+    pub ranks: u32,
+    /// Copies of each rank.
+    pub suits: u32,
+    /// Face-down cards per war.
+    pub war_down: u32,
+    /// Treatment of a player short of cards at a war.
+    pub short_war: ShortWar,
+    /// Order of won cards.
+    pub pickup: Pickup,
+    /// How the deck is dealt.
+    pub deal: DealOrder,
+    /// Whether repeated states end the game as `loop`.
+    pub detect_loops: bool,
+    /// Round cap (outcome `capped`).
+    pub max_rounds: u64,
+}
+
+impl TryFrom<&WarOptions> for WarRules {
+    type Error = UsageError;
+
+    fn try_from(o: &WarOptions) -> Result<Self, UsageError> {
+        let preset = o.preset.unwrap_or(Preset::Classic);
+        let (short_war, pickup, deal) = match preset {
+            Preset::Classic => (ShortWar::LastCard, Pickup::Shuffled, DealOrder::Shuffled),
+            Preset::Bryer => (ShortWar::Bryer, Pickup::Bryer, DealOrder::Bryer),
+        };
+        let ranks = o.ranks.unwrap_or(13);
+        let suits = o.suits.unwrap_or(4);
+        let pickup = o.pickup.unwrap_or(pickup);
+        if !(1..=255).contains(&ranks) {
+            return Err(usage!("--ranks {ranks}: ranks must be between 1 and 255"));
+        }
+        if suits == 0 {
+            return Err(usage!("--suits 0: a deck needs at least one suit"));
+        }
+        let deck = u64::from(ranks) * u64::from(suits);
+        if deck % 2 == 1 || deck > MAX_DECK as u64 {
+            return Err(usage!(
+                "--ranks {ranks} --suits {suits}: a deck of {deck} cards cannot be dealt into two \
+                 equal hands of at most {} cards",
+                MAX_DECK / 2
+            ));
+        }
+        let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
+            (DetectLoops::On, _) if !pickup.is_deterministic() => {
+                return Err(usage!(
+                    "--detect-loops on: pickup {:?} uses randomness, so a repeated state need \
+                     not repeat forever; use a deterministic pickup or --detect-loops off",
+                    setting_name(pickup)
+                ));
+            }
+            (DetectLoops::On, _) => true,
+            (DetectLoops::Off, _) | (DetectLoops::Auto, Preset::Bryer) => false,
+            (DetectLoops::Auto, Preset::Classic) => pickup.is_deterministic(),
+        };
+        let max_rounds = match (o.max_rounds, preset) {
+            (Some(m), _) => check_max_rounds(m, "round")?,
+            (None, Preset::Bryer) => BRYER_MAX_ROUNDS,
+            (None, Preset::Classic) if detect_loops => DETECTING_MAX_ROUNDS,
+            (None, Preset::Classic) => CLASSIC_MAX_ROUNDS,
+        };
+        Ok(WarRules {
+            preset,
+            ranks,
+            suits,
+            war_down: o.war_down.unwrap_or(3),
+            short_war: o.short_war.unwrap_or(short_war),
+            pickup,
+            deal,
+            detect_loops,
+            max_rounds,
+        })
+    }
+}

@@ -1,0 +1,107 @@
+//! The readable summary printed on the terminal.
+
+use std::fmt::Write as _;
+
+use super::report::{Report, Timing};
+use crate::games::{GameStats, Outcome};
+use crate::stats::summary::grouped;
+
+fn percent(n: u64, of: u64) -> String {
+    format!("{:.3}%", 100.0 * n as f64 / of.max(1) as f64)
+}
+
+/// The summary of `r` as lines of text.
+pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
+    let info = r.info;
+    let games = r.games();
+    let mut s = String::new();
+    let _ = writeln!(s, "{} — {}", info.game, info.description);
+    let rate = games as f64 / timing.elapsed_s.max(1e-9);
+    let _ = write!(s, "{} games, seed {}", grouped(games), info.seed);
+    if let Some(sh) = info.shard {
+        let _ = write!(
+            s,
+            ", shard {sh} (games {}..{})",
+            info.range.start, info.range.end
+        );
+    }
+    if let Some(t) = timing.threads {
+        let _ = write!(s, ", {t} threads");
+    }
+    let _ = writeln!(
+        s,
+        ", {:.2} s ({} games/s)",
+        timing.elapsed_s,
+        grouped(rate as u64)
+    );
+    if let Some(d) = &r.rounds {
+        let _ = writeln!(
+            s,
+            "rounds    mean {:.3} ± {:.3} (95% interval {:.3} to {:.3}), sd {:.2}",
+            d.mean,
+            1.96 * d.sem,
+            d.ci95[0],
+            d.ci95[1],
+            d.sd
+        );
+        let _ = writeln!(
+            s,
+            "          min {}  median {}  max {}",
+            d.min, d.median, d.max
+        );
+        let q: Vec<String> = d
+            .quantiles
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(s, "          {}", q.join("  "));
+    }
+    let outs: Vec<String> = r
+        .outcomes
+        .iter()
+        .map(|&(o, n)| format!("{} {} ({})", o.name(), grouped(n), percent(n, games)))
+        .collect();
+    let _ = writeln!(s, "outcomes  {}", outs.join("  "));
+    for line in r.tally.stats.text(games) {
+        let _ = writeln!(s, "{line}");
+    }
+    if info.detects_loops {
+        let l = r.share(Outcome::Loop);
+        let _ = writeln!(
+            s,
+            "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
+            grouped(l.count),
+            100.0 * l.share,
+            100.0 * l.ci95[0],
+            100.0 * l.ci95[1]
+        );
+        if let Some(c) = &r.cycles {
+            let _ = writeln!(
+                s,
+                "          cycle length mean {:.1}, median {}, max {}",
+                c.mean, c.median, c.max
+            );
+        }
+        if let Some(f) = &r.finished {
+            let _ = writeln!(
+                s,
+                "finished  mean {:.3} rounds, median {} (games that ended)",
+                f.mean, f.median
+            );
+        }
+    }
+    if let Some(serde_json::Value::Object(exact)) = &info.exact {
+        let parts: Vec<String> = exact
+            .iter()
+            .map(|(k, v)| match v.as_f64() {
+                Some(x) => format!("{k} {x:.6}"),
+                None => format!("{k} {v}"),
+            })
+            .collect();
+        let _ = writeln!(s, "exact     {}", parts.join("  "));
+    }
+    if let Some((rounds, i)) = r.tally.longest {
+        let _ = writeln!(s, "longest   game {i} ({rounds} rounds)");
+    }
+    s
+}
