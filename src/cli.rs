@@ -170,6 +170,7 @@ impl WithGameType for Merge<'_> {
 
     fn with<G: Game>(self) -> Result<()> {
         let args = self.0;
+        merge::check_out(&args.dirs, &args.out)?;
         let (info, tally, timing) = merge::merge::<G::Stats>(&args.dirs)?;
         output::prepare_out(&args.out)?;
         output::finish(&info, &tally, &timing, Some(&args.out), args.json)

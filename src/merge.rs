@@ -52,17 +52,48 @@ pub fn game_of(dir: &Path) -> Result<String, UsageError> {
     Ok(h.game)
 }
 
-/// Reads the output in `dir`, written by a run of a game whose statistics are `S`.
+/// Most players any game has (outcome slots are indexed by a `u8` player number).
+const MAX_PLAYERS: usize = 255;
+
+/// Reads the output in `dir`, written by a run of a game whose statistics are `S`, and checks
+/// it against itself: the histogram is the one the summary describes (digest), counts add up
+/// to the games and to the slice of the run, rounds lie within the rules' cap, and every sum is
+/// checked. Nothing is allocated on a file's word alone.
 pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
     let d = dir.display();
     let v: Summary<S::Json> = serde_json::from_str(&read(dir, "summary.json")?)
         .map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    if !(1..=MAX_PLAYERS).contains(&v.players) {
+        return Err(usage!(
+            "{d}: summary.json says {} players; a game has 1 to {MAX_PLAYERS}",
+            v.players
+        ));
+    }
+    let range = v.run.first_game..v.run.end_game;
+    if range.start > range.end || range.end > v.run.games_total {
+        return Err(usage!(
+            "{d}: summary.json covers games {}..{} of a run of {}",
+            range.start,
+            range.end,
+            v.run.games_total
+        ));
+    }
     let shard = match &v.run.shard {
         None => None,
-        Some(s) => Some(
-            s.parse::<Shard>()
-                .map_err(|e| usage!("{d}: run.shard {e}"))?,
-        ),
+        Some(s) => {
+            let shard = s
+                .parse::<Shard>()
+                .map_err(|e| usage!("{d}: run.shard {e}"))?;
+            if shard.range(v.run.games_total) != range {
+                return Err(usage!(
+                    "{d}: shard {shard} of {} games is not games {}..{}",
+                    v.run.games_total,
+                    range.start,
+                    range.end
+                ));
+            }
+            Some(shard)
+        }
     };
     let info = RunInfo {
         game: v.game,
@@ -71,27 +102,26 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         seed: v.seed,
         players: v.players,
         games_total: v.run.games_total,
-        range: v.run.first_game..v.run.end_game,
+        range,
         shard,
         detects_loops: v.loops.is_some(),
         exact: v.exact,
     };
-    let mut tally = Tally::<S>::new(info.players);
-    read_histogram(&read(dir, "histogram.csv")?, &mut tally, dir)?;
-    tally.games = tally.rounds.outcome_totals().iter().sum();
-    tally.stats = S::from_json(v.stats, v.games).map_err(|e| usage!("{d}: summary.json: {e}"))?;
-    if info.detects_loops {
-        let cycles = read(dir, "cycles.csv")?;
-        let (_, rows) = csv_rows(&cycles, "cycle_len,count", dir, "cycles.csv")?;
-        for (line, rec) in rows {
-            let len = parse_u64(&rec, 0, line, dir, "cycles.csv")?;
-            tally
-                .cycles
-                .insert(len, parse_u64(&rec, 1, line, dir, "cycles.csv")?);
-        }
+    let text = read(dir, "histogram.csv")?;
+    let digest = histogram_digest(text.as_bytes());
+    if v.histogram_digest.as_deref() != Some(digest.as_str()) {
+        return Err(usage!(
+            "{d}: histogram.csv is not the histogram summary.json describes (its digest is {digest}, \
+             summary.json records {})",
+            v.histogram_digest.as_deref().unwrap_or("none")
+        ));
     }
+    // Rounds are at least 1 and at most the rules' cap, where the rules have one.
+    let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
+    let mut tally = Tally::<S>::new(info.players);
+    read_histogram(&text, &mut tally, cap, dir)?;
     let games = v.games;
-    if tally.games != games || info.range.end.checked_sub(info.range.start) != Some(games) {
+    if tally.games != games || info.range.end - info.range.start != games {
         return Err(usage!(
             "{d}: the histogram counts {} games, summary.json says {games} over games {}..{}",
             tally.games,
@@ -99,7 +129,31 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
             info.range.end
         ));
     }
+    for (o, n) in tally.outcomes() {
+        let said = v.outcomes.get(&o.name()).copied().unwrap_or(0);
+        if said != n {
+            return Err(usage!(
+                "{d}: the histogram counts {n} games of outcome {}, summary.json {said}",
+                o.name()
+            ));
+        }
+    }
+    tally.stats = S::from_json(v.stats, games).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    if info.detects_loops {
+        read_cycles(&read(dir, "cycles.csv")?, &mut tally, cap, dir)?;
+    }
     if games > 0 {
+        let max = tally.rounds.rows().last().map_or(0, |(r, _)| r);
+        if v.longest_rounds != max || !info.range.contains(&v.longest_game) {
+            return Err(usage!(
+                "{d}: longest game {} of {} rounds: the histogram's longest has {max} rounds \
+                 and the shard holds games {}..{}",
+                v.longest_game,
+                v.longest_rounds,
+                info.range.start,
+                info.range.end
+            ));
+        }
         tally.longest = Some((v.longest_rounds, v.longest_game));
     }
     Ok(Part {
@@ -108,6 +162,55 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         tally,
         elapsed_s: v.elapsed_s,
     })
+}
+
+/// The digest summary.json records for its histogram.csv: 64-bit FNV-1a of the file's bytes.
+/// It catches a histogram that is not the one the summary was written with (edited, swapped,
+/// truncated); it is no defence against a forger, who could also rewrite the summary.
+pub fn histogram_digest(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+fn read_cycles<S: GameStats>(
+    text: &str,
+    tally: &mut Tally<S>,
+    cap: Option<u64>,
+    dir: &Path,
+) -> Result<(), UsageError> {
+    let d = dir.display();
+    let (_, rows) = csv_rows(text, "cycle_len,count", dir, "cycles.csv")?;
+    let mut total = 0u64;
+    let mut last = 0u64;
+    for (line, rec) in rows {
+        let len = parse_u64(&rec, 0, line, dir, "cycles.csv")?;
+        let n = parse_u64(&rec, 1, line, dir, "cycles.csv")?;
+        if len <= last || cap.is_some_and(|c| len > c) || n == 0 {
+            return Err(usage!(
+                "{d}: cycles.csv line {line}: cycle length {len} with {n} games is out of order, \
+                 repeated, beyond the cap or empty"
+            ));
+        }
+        last = len;
+        total = total
+            .checked_add(n)
+            .ok_or_else(|| usage!("{d}: cycles.csv counts overflow"))?;
+        tally.cycles.insert(len, n);
+    }
+    let loops = tally
+        .outcomes()
+        .iter()
+        .find(|(o, _)| *o == Outcome::Loop)
+        .map_or(0, |x| x.1);
+    if total != loops {
+        return Err(usage!(
+            "{d}: cycles.csv counts {total} looping games, histogram.csv {loops}"
+        ));
+    }
+    Ok(())
 }
 
 type Rows = Vec<(usize, Vec<String>)>;
@@ -154,8 +257,10 @@ fn parse_u64(
 fn read_histogram<S: GameStats>(
     text: &str,
     tally: &mut Tally<S>,
+    cap: Option<u64>,
     dir: &Path,
 ) -> Result<(), UsageError> {
+    let d = dir.display();
     let (header, rows) = csv_rows(text, "rounds,count", dir, "histogram.csv")?;
     let players = tally.players;
     let slots: Vec<usize> = header[2..]
@@ -171,21 +276,48 @@ fn read_histogram<S: GameStats>(
                 })
         })
         .collect::<Result<_, _>>()?;
+    let mut distinct = slots.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() != slots.len() {
+        return Err(usage!("{d}: histogram.csv names an outcome column twice"));
+    }
+    let mut last = 0u64;
     for (line, rec) in rows {
+        if rec.len() != slots.len() + 2 {
+            return Err(usage!(
+                "{d}: histogram.csv line {line} has {} columns, the header {}",
+                rec.len(),
+                slots.len() + 2
+            ));
+        }
         let rounds = parse_u64(&rec, 0, line, dir, "histogram.csv")?;
         let count = parse_u64(&rec, 1, line, dir, "histogram.csv")?;
-        let mut sum = 0;
+        if rounds <= last || cap.is_some_and(|c| rounds > c) || count == 0 {
+            return Err(usage!(
+                "{d}: histogram.csv line {line}: {rounds} rounds with {count} games is out of \
+                 order, repeated, beyond the cap of {} or empty",
+                cap.map_or("none".to_string(), |c| c.to_string())
+            ));
+        }
+        last = rounds;
+        let mut sum = 0u64;
         for (i, &slot) in slots.iter().enumerate() {
             let n = parse_u64(&rec, i + 2, line, dir, "histogram.csv")?;
+            sum = sum
+                .checked_add(n)
+                .ok_or_else(|| usage!("{d}: histogram.csv line {line}: counts overflow"))?;
             tally.rounds.add(rounds, slot, n);
-            sum += n;
         }
         if sum != count {
             return Err(usage!(
-                "{}: histogram.csv line {line}: outcome columns add up to {sum}, count is {count}",
-                dir.display()
+                "{d}: histogram.csv line {line}: outcome columns add up to {sum}, count is {count}"
             ));
         }
+        tally.games = tally
+            .games
+            .checked_add(count)
+            .ok_or_else(|| usage!("{d}: histogram.csv counts overflow"))?;
     }
     Ok(())
 }
@@ -216,6 +348,8 @@ pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timin
         let i = &p.info;
         let what = if i.rules != base.rules {
             Some(format!("rules {} (expected {})", i.rules, base.rules))
+        } else if i.players != base.players {
+            Some(format!("{} players (expected {})", i.players, base.players))
         } else if i.seed != base.seed {
             Some(format!("seed {} (expected {})", i.seed, base.seed))
         } else if i.games_total != base.games_total {
@@ -272,6 +406,23 @@ pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timin
         )),
     };
     Ok((info, tally, timing))
+}
+
+/// Refuses an `out` that is one of the input directories: writing it would replace a shard
+/// while it is being read.
+pub fn check_out(dirs: &[PathBuf], out: &Path) -> Result<(), UsageError> {
+    let Ok(out_real) = fs::canonicalize(out) else {
+        return Ok(()); // not there yet, so it is no input
+    };
+    for dir in dirs {
+        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
+            return Err(usage!(
+                "--out {} is one of the shards being merged; write the merge elsewhere",
+                out.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The error for games `from..to` that no shard covers, naming the shard when they are one.

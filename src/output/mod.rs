@@ -16,18 +16,24 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use crate::games::GameStats;
+use crate::merge::histogram_digest;
 use crate::stats::histogram::Tally;
 use report::{Report, RunInfo, Timing};
 
 /// Writes `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop detection)
 /// and `histogram.png` into `dir`, each file atomically.
-pub fn write_dir<S: GameStats>(dir: &Path, r: &Report<S>, timing: &Timing) -> Result<()> {
+pub fn write_dir<S: GameStats>(
+    dir: &Path,
+    r: &Report<S>,
+    timing: &Timing,
+    histogram: &[u8],
+) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create --out {}", dir.display()))?;
-    let mut json = serde_json::to_vec_pretty(&r.summary(timing))?;
+    let mut json = serde_json::to_vec_pretty(&r.summary(timing, histogram_digest(histogram)))?;
     json.push(b'\n');
     atomic::write_bytes(&dir.join("summary.json"), &json)?;
     atomic::write_bytes(&dir.join("summary.csv"), &csv::summary(r)?)?;
-    atomic::write_bytes(&dir.join("histogram.csv"), &csv::histogram(r)?)?;
+    atomic::write_bytes(&dir.join("histogram.csv"), histogram)?;
     if r.info.detects_loops {
         atomic::write_bytes(&dir.join("cycles.csv"), &csv::cycles(r)?)?;
     }
@@ -52,12 +58,14 @@ pub fn finish<S: GameStats>(
     json: bool,
 ) -> Result<()> {
     let report = Report::new(info, tally);
+    let histogram = csv::histogram(&report)?;
     if let Some(dir) = out {
-        write_dir(dir, &report, timing)?;
+        write_dir(dir, &report, timing, &histogram)?;
     }
     let mut stdout = io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut stdout, &report.summary(timing))?;
+        let summary = report.summary(timing, histogram_digest(&histogram));
+        serde_json::to_writer_pretty(&mut stdout, &summary)?;
         writeln!(stdout)?;
     } else {
         write!(stdout, "{}", text::summary(&report, timing))?;

@@ -150,8 +150,9 @@ impl<'a, S: GameStats> Report<'a, S> {
         Share::new(n, self.games().max(1))
     }
 
-    /// The summary: the JSON object of SPEC.md (plus what `merge` needs).
-    pub fn summary(&self, timing: &Timing) -> Summary<S::Json> {
+    /// The summary: the JSON object of SPEC.md (plus what `merge` needs), describing the
+    /// histogram.csv whose digest is `histogram_digest`.
+    pub fn summary(&self, timing: &Timing, histogram_digest: String) -> Summary<S::Json> {
         let info = self.info;
         let (longest_rounds, longest_game) = self.tally.longest.unwrap_or((0, info.range.start));
         let loops = info.detects_loops.then(|| {
@@ -189,6 +190,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             ),
             longest_game,
             longest_rounds,
+            histogram_digest: Some(histogram_digest),
             stats: self.tally.stats.to_json(self.games()),
             loops,
             exact: info.exact.clone(),

@@ -34,6 +34,10 @@ pub struct Summary<J> {
     pub longest_game: u64,
     /// Its rounds.
     pub longest_rounds: u64,
+    /// The digest of histogram.csv ([`crate::merge::histogram_digest`]), so `merge` can tell
+    /// that a histogram is the one this summary describes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histogram_digest: Option<String>,
     /// The game's own statistics.
     #[serde(flatten)]
     pub stats: J,

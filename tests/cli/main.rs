@@ -4,5 +4,6 @@ mod util;
 
 mod golden;
 mod jitsu;
+mod merge;
 mod small_games;
 mod war;

@@ -1,0 +1,315 @@
+//! `merge` trusts nothing: tampered, foreign and inconsistent shards are refused with exit 2
+//! and one line naming the shard, never a panic; `--out` may not be an input.
+
+use std::path::{Path, PathBuf};
+
+use warsim::merge::histogram_digest;
+
+use crate::util::{fails, ok, read, warsim, Scratch};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Three shards of a War run with loop detection (cycles.csv too), and one shotgun shard.
+struct Shards {
+    dir: Scratch,
+    war: Vec<PathBuf>,
+    other: PathBuf,
+}
+
+fn shards(name: &str) -> Shards {
+    let dir = Scratch::new(name);
+    let war = (0..3)
+        .map(|k| {
+            let out = dir.path(&format!("w{k}"));
+            ok(&[
+                "simulate",
+                "war",
+                "--pickup",
+                "p1-first",
+                "--games",
+                "600",
+                "--seed",
+                "1",
+                "--shard",
+                &format!("{k}/3"),
+                "--out",
+                s(&out),
+            ]);
+            out
+        })
+        .collect();
+    let other = dir.path("other");
+    ok(&[
+        "simulate",
+        "war",
+        "--pickup",
+        "p1-first",
+        "--games",
+        "600",
+        "--seed",
+        "2",
+        "--shard",
+        "2/3",
+        "--out",
+        s(&other),
+    ]);
+    Shards { dir, war, other }
+}
+
+/// A copy of shard `from` in a new directory `name`.
+fn copy(sh: &Shards, from: &Path, name: &str) -> PathBuf {
+    let to = sh.dir.path(name);
+    std::fs::create_dir_all(&to).unwrap();
+    for f in std::fs::read_dir(from).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+    }
+    to
+}
+
+fn edit_json(dir: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_str(&read(dir, "summary.json")).unwrap();
+    f(&mut v);
+    std::fs::write(dir.join("summary.json"), serde_json::to_string(&v).unwrap()).unwrap();
+}
+
+/// Writes `text` as the histogram and records its digest, as a careful forger would: the
+/// checks behind the digest must catch what it does not.
+fn forge_histogram(dir: &Path, text: &str) {
+    std::fs::write(dir.join("histogram.csv"), text).unwrap();
+    edit_json(dir, |v| {
+        v["histogram_digest"] = histogram_digest(text.as_bytes()).into()
+    });
+}
+
+/// Merging the first two good shards with `bad` must fail naming `bad` and saying `want`.
+fn refused(sh: &Shards, bad: &Path, want: &str) {
+    let out = sh.dir.path("merged");
+    let line = fails(
+        2,
+        &[
+            "merge",
+            s(&sh.war[0]),
+            s(&sh.war[1]),
+            s(bad),
+            "--out",
+            s(&out),
+        ],
+    );
+    assert!(
+        line.contains(s(bad)) || line.contains("is foreign"),
+        "{line}"
+    );
+    assert!(line.contains(want), "want {want:?}: {line}");
+    assert!(!out.exists(), "a refused merge wrote {}", out.display());
+}
+
+#[test]
+fn tampered_summaries_are_refused() {
+    let sh = shards("tamper-summary");
+    let c = &sh.war[2];
+    let case = |name: &str, f: &dyn Fn(&mut serde_json::Value), want: &str| {
+        let bad = copy(&sh, c, name);
+        edit_json(&bad, |v| f(v));
+        refused(&sh, &bad, want);
+    };
+    case(
+        "players-huge",
+        &|v| v["players"] = serde_json::json!(1e12),
+        "players",
+    );
+    case(
+        "players-huge-int",
+        &|v| v["players"] = 1_000_000_000_000u64.into(),
+        "players",
+    );
+    case("players-3", &|v| v["players"] = 3.into(), "players");
+    case(
+        "depth-key",
+        &|v| v["wars"]["deepest"]["100000000000"] = 1.into(),
+        "not a depth",
+    );
+    case("games", &|v| v["games"] = 201.into(), "games");
+    case("range", &|v| v["run"]["end_game"] = 700.into(), "games");
+    case("shard", &|v| v["run"]["shard"] = "1/3".into(), "shard 1/3");
+    case("longest", &|v| v["longest_game"] = 3.into(), "longest game");
+    case("outcome", &|v| v["outcomes"]["p1"] = 0.into(), "outcome p1");
+    case(
+        "no-digest",
+        &|v| {
+            v.as_object_mut().unwrap().remove("histogram_digest");
+        },
+        "digest",
+    );
+    case("not-json", &|v| *v = "x".into(), "summary.json");
+}
+
+#[test]
+fn histograms_that_are_not_the_summarys_are_refused() {
+    let sh = shards("tamper-histogram");
+    let c = &sh.war[2];
+    let text = read(c, "histogram.csv");
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Unsigned edits: the digest says the file is not the one described.
+    let inflate = {
+        let mut l = lines.clone();
+        let mut f: Vec<u64> = l[1].split(',').map(|x| x.parse().unwrap()).collect();
+        f[1] += 1;
+        f[2] += 1;
+        l[1] = f.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        l.join("\n") + "\n"
+    };
+    let bad = copy(&sh, c, "inflated");
+    std::fs::write(bad.join("histogram.csv"), &inflate).unwrap();
+    refused(&sh, &bad, "digest");
+    let bad = copy(&sh, c, "other-seed");
+    std::fs::copy(sh.other.join("histogram.csv"), bad.join("histogram.csv")).unwrap();
+    refused(&sh, &bad, "digest");
+    // Signed edits: the consistency checks behind the digest.
+    let bad = copy(&sh, c, "inflated-signed");
+    forge_histogram(&bad, &inflate);
+    refused(&sh, &bad, "counts");
+    let bad = copy(&sh, c, "header-only");
+    forge_histogram(&bad, &(lines[0].clone() + "\n"));
+    refused(&sh, &bad, "counts 0 games");
+    let bad = copy(&sh, c, "duplicated");
+    let mut dup = lines.clone();
+    dup.insert(2, lines[1].clone());
+    forge_histogram(&bad, &(dup.join("\n") + "\n"));
+    refused(&sh, &bad, "repeated");
+    let bad = copy(&sh, c, "wrapping");
+    let header_cols = lines[0].split(',').count();
+    let mut wrap = vec![
+        "11".to_string(),
+        "1".into(),
+        u64::MAX.to_string(),
+        "2".into(),
+    ];
+    wrap.resize(header_cols, "0".into());
+    lines.push(wrap.join(","));
+    forge_histogram(&bad, &(lines.join("\n") + "\n"));
+    refused(&sh, &bad, "");
+    let bad = copy(&sh, c, "beyond-cap");
+    let mut far = vec!["20000000".to_string(), "1".into(), "1".into()];
+    far.resize(header_cols, "0".into());
+    forge_histogram(&bad, &(text.clone() + &far.join(",") + "\n"));
+    refused(&sh, &bad, "beyond the cap");
+    let bad = copy(&sh, c, "cycles");
+    std::fs::write(bad.join("cycles.csv"), "cycle_len,count\n5,1\n").unwrap();
+    refused(&sh, &bad, "looping games");
+    // A shotgun histogram under a War summary: other outcome columns, other digest.
+    let snap = sh.dir.path("shotgun");
+    ok(&["simulate", "shotgun", "--games", "200", "--out", s(&snap)]);
+    let bad = copy(&sh, c, "shotgun-histogram");
+    forge_histogram(&bad, &read(&snap, "histogram.csv"));
+    refused(&sh, &bad, "");
+    // The three good shards still merge.
+    ok(&[
+        "merge",
+        s(&sh.war[0]),
+        s(&sh.war[1]),
+        s(c),
+        "--out",
+        s(&sh.dir.path("good")),
+    ]);
+}
+
+#[test]
+fn merge_refuses_to_write_over_an_input() {
+    let sh = shards("out-is-input");
+    let before = read(&sh.war[0], "summary.json");
+    let line = fails(
+        2,
+        &[
+            "merge",
+            s(&sh.war[0]),
+            s(&sh.war[1]),
+            s(&sh.war[2]),
+            "--out",
+            s(&sh.war[0]),
+        ],
+    );
+    assert!(line.contains("one of the shards"), "{line}");
+    assert_eq!(read(&sh.war[0], "summary.json"), before);
+}
+
+/// A small deterministic generator for the mutations (xorshift64*).
+struct Mutator(u64);
+
+impl Mutator {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+
+    /// One byte changed, deleted or inserted, or a digit run replaced by an extreme number.
+    fn mutate(&mut self, text: &str) -> String {
+        let mut b = text.as_bytes().to_vec();
+        let i = self.next(b.len());
+        match self.next(4) {
+            0 => b[i] = b"0123456789,-.e\n\"{}x "[self.next(20)],
+            1 => {
+                b.remove(i);
+            }
+            2 => b.insert(i, b"9,\n-"[self.next(4)]),
+            _ => {
+                let big = ["18446744073709551615", "1e300", "-1", "4294967296", "0"][self.next(5)];
+                let end = (i..b.len())
+                    .find(|&j| !b[j].is_ascii_digit())
+                    .unwrap_or(b.len());
+                b.splice(i..end, big.bytes());
+            }
+        }
+        String::from_utf8_lossy(&b).into_owned()
+    }
+}
+
+#[test]
+fn mutated_shards_never_panic_and_fail_in_one_line() {
+    let sh = shards("fuzz");
+    let c = &sh.war[2];
+    let mut m = Mutator(0x9E37_79B9_7F4A_7C15);
+    let (mut accepted, mut refused) = (0, 0);
+    for k in 0..240 {
+        let bad = copy(&sh, c, &format!("m{k}"));
+        let file = ["summary.json", "histogram.csv", "cycles.csv"][k % 3];
+        let text = m.mutate(&read(c, file));
+        if file == "histogram.csv" && k % 2 == 0 {
+            forge_histogram(&bad, &text); // reach the checks behind the digest
+        } else {
+            std::fs::write(bad.join(file), &text).unwrap();
+        }
+        let out = sh.dir.path(&format!("o{k}"));
+        let r = warsim(&[
+            "merge",
+            s(&sh.war[0]),
+            s(&sh.war[1]),
+            s(&bad),
+            "--out",
+            s(&out),
+        ]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        match r.status.code() {
+            Some(0) => accepted += 1,
+            Some(2) => {
+                refused += 1;
+                assert_eq!(
+                    err.trim_end().lines().count(),
+                    1,
+                    "{file} mutation {k}: {err}"
+                );
+                assert!(!out.exists());
+            }
+            other => panic!("{file} mutation {k}: exit {other:?}: {err}"),
+        }
+        std::fs::remove_dir_all(&bad).unwrap();
+    }
+    assert!(
+        refused > 150,
+        "only {refused} of 240 mutations refused ({accepted} accepted)"
+    );
+}
