@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
 use crate::games::Game;
+use crate::output::atomic::OutputSet;
 use crate::output::report::{RunInfo, Timing};
 use crate::output::{self, progress};
 use crate::sim::engine;
@@ -144,9 +145,7 @@ impl WithGame for Simulate<'_> {
             Some(t) => t as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        if let Some(dir) = &opts.out {
-            output::prepare_out(dir)?;
-        }
+        let out = opts.out.as_deref().map(OutputSet::begin).transpose()?;
         let bar = progress::bar(info.range.end - info.range.start);
         let start = Instant::now();
         let tally = engine::simulate(&game, opts.seed, info.range.clone(), threads, &|n| {
@@ -158,7 +157,7 @@ impl WithGame for Simulate<'_> {
             note: None,
         };
         bar.finish_and_clear();
-        output::finish(&info, &tally, &timing, opts.out.as_deref(), opts.json)
+        output::finish(&info, &tally, &timing, out, opts.json)
     }
 }
 
@@ -172,8 +171,8 @@ impl WithGameType for Merge<'_> {
         let args = self.0;
         merge::check_out(&args.dirs, &args.out)?;
         let (info, tally, timing) = merge::merge::<G::Stats>(&args.dirs)?;
-        output::prepare_out(&args.out)?;
-        output::finish(&info, &tally, &timing, Some(&args.out), args.json)
+        let out = OutputSet::begin(&args.out)?;
+        output::finish(&info, &tally, &timing, Some(out), args.json)
     }
 }
 

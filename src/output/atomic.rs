@@ -1,63 +1,349 @@
-//! All-or-nothing file writes: a temporary file in the same directory, flushed, synced and
-//! renamed over the target, so a reader never sees half a file.
+//! All-or-nothing output sets. A run writes its files into a hidden staging directory beside
+//! `--out` and then moves the whole set into place, so a reader finds the old set or the new
+//! one, never a mix; a lock file beside `--out` refuses a second writer while the first runs.
+//!
+//! A run that dies (SIGKILL, power loss) leaves its staging directory and lock behind, hidden
+//! and named after its process id; the next run into the same `--out` finds that process gone
+//! and removes them. SIGINT and SIGTERM are caught ([`install_cleanup`]) and clean up at once.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 
-/// The temporary name for `path`: hidden, unique to this process, and keeping the extension
-/// (plotters picks the image format from it).
-fn temporary(path: &Path) -> PathBuf {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    path.with_file_name(format!(".{name}.{}.tmp.{name}", std::process::id()))
-}
+use crate::usage;
 
-/// Writes `bytes` to `path` atomically.
-pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_with(path, |tmp| {
-        let mut f = File::create(tmp)?;
-        f.write_all(bytes)?;
-        f.flush()?;
-        f.sync_all()?;
-        Ok(())
-    })
-}
+/// The files warsim writes into an output directory. A directory holding anything else is
+/// not replaced: it may be a user's own.
+pub const OUTPUT_FILES: [&str; 5] = [
+    "summary.json",
+    "summary.csv",
+    "histogram.csv",
+    "histogram.png",
+    "cycles.csv",
+];
 
-/// Lets `fill` write a temporary file, then renames it to `path`; on failure the temporary
-/// file is removed and `path` is untouched.
-pub fn write_with(path: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let tmp = temporary(path);
-    let result = fill(&tmp).and_then(|()| {
-        File::open(&tmp)?.sync_all()?;
-        fs::rename(&tmp, path)?;
-        Ok(())
+/// Free space the staging directory must accept before a run starts: a full disk is found
+/// before the simulation, not after it.
+const PROBE_BYTES: usize = 1 << 20;
+
+/// Paths to remove if the process is interrupted: staging directories and locks.
+static CLEANUP: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes every registered staging directory and lock, then exits with 130 (the shell's code
+/// for an interrupted command), when SIGINT or SIGTERM arrives. Holding the same lock as
+/// [`OutputSet::commit`], it never interrupts a set halfway into place. Installed with the
+/// first output set, so an interactive `play` keeps the default Ctrl-C.
+fn install_cleanup() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(on_interrupt);
     });
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+}
+
+fn on_interrupt() {
+    {
+        let paths = CLEANUP.lock().unwrap_or_else(|e| e.into_inner());
+        for p in paths.iter() {
+            let _ = fs::remove_dir_all(p).or_else(|_| fs::remove_file(p));
+        }
+        eprintln!("interrupted; nothing written");
+        std::process::exit(130);
     }
-    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn register(path: &Path) {
+    CLEANUP
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(path.to_path_buf());
+}
+
+fn unregister(path: &Path) {
+    CLEANUP
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|p| p != path);
+}
+
+/// Whether process `pid` is alive (Linux: its /proc entry exists).
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// An output directory being written; dropped without [`OutputSet::commit`], it leaves the
+/// old set as it was and removes its staging directory.
+#[derive(Debug)]
+pub struct OutputSet {
+    target: PathBuf,
+    staging: PathBuf,
+    lock: PathBuf,
+}
+
+impl OutputSet {
+    /// Takes the lock of `target`, checks that it is new, empty or a former warsim output, and
+    /// makes the staging directory (proving it can hold a megabyte).
+    pub fn begin(target: &Path) -> Result<OutputSet> {
+        let name = target
+            .file_name()
+            .and_then(|n| n.to_str())
+            .filter(|n| !n.is_empty() && *n != "." && *n != "..")
+            .ok_or_else(|| usage!("--out {}: name a directory", target.display()))?;
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        fs::create_dir_all(&parent).with_context(|| {
+            format!(
+                "--out {}: cannot create {}",
+                target.display(),
+                parent.display()
+            )
+        })?;
+        let lock = parent.join(format!(".{name}.warsim-lock"));
+        take_lock(&lock, target)?;
+        install_cleanup();
+        let set = OutputSet {
+            target: target.to_path_buf(),
+            staging: parent.join(format!(".{name}.warsim-staging-{}", std::process::id())),
+            lock,
+        };
+        register(&set.lock);
+        set.check_target()?;
+        remove_leftovers(&parent, name);
+        fs::create_dir(&set.staging)
+            .with_context(|| format!("cannot write beside --out {}", target.display()))?;
+        register(&set.staging);
+        set.probe()
+            .with_context(|| format!("cannot write into --out {}", target.display()))?;
+        Ok(set)
+    }
+
+    /// Refuses a target that is a file, or a directory holding files warsim does not write.
+    fn check_target(&self) -> Result<()> {
+        let t = &self.target;
+        let Ok(meta) = fs::symlink_metadata(t) else {
+            return Ok(());
+        };
+        if !meta.is_dir() {
+            return Err(usage!("--out {} exists and is not a directory", t.display()).into());
+        }
+        let mut foreign = Vec::new();
+        for entry in fs::read_dir(t).with_context(|| format!("cannot read {}", t.display()))? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let file = entry.file_type().is_ok_and(|f| f.is_file());
+            if !file || !OUTPUT_FILES.contains(&name.as_str()) {
+                foreign.push(name);
+            }
+        }
+        if !foreign.is_empty() {
+            foreign.sort();
+            return Err(usage!(
+                "--out {} holds files warsim does not write ({}); name a new or empty directory",
+                t.display(),
+                foreign.join(", ")
+            )
+            .into());
+        }
+        Ok(())
+    }
+
+    fn probe(&self) -> Result<()> {
+        let path = self.staging.join(".probe");
+        let mut f = File::create(&path)?;
+        f.write_all(&vec![0u8; PROBE_BYTES])?;
+        f.sync_all()?;
+        fs::remove_file(&path)?;
+        Ok(())
+    }
+
+    /// Where file `name` of the set is written.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.staging.join(name)
+    }
+
+    /// Writes `bytes` as file `name` of the set.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.path(name);
+        let write = || -> std::io::Result<()> {
+            let mut f = File::create(&path)?;
+            f.write_all(bytes)?;
+            f.sync_all()
+        };
+        write().with_context(|| format!("cannot write {}", self.target.join(name).display()))
+    }
+
+    /// The directory the set goes to.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Moves the whole set into place: the old set (if any) aside, the new one in, the old one
+    /// removed.
+    pub fn commit(self) -> Result<()> {
+        let guard = CLEANUP.lock().unwrap_or_else(|e| e.into_inner());
+        let result = self.swap();
+        drop(guard);
+        result.with_context(|| format!("cannot move the output into {}", self.target.display()))
+    }
+
+    fn swap(&self) -> Result<()> {
+        for entry in fs::read_dir(&self.staging)? {
+            File::open(entry?.path())?.sync_all()?;
+        }
+        let old = self.staging.with_extension("old");
+        if self.target.exists() {
+            fs::rename(&self.target, &old)?;
+        }
+        if let Err(e) = fs::rename(&self.staging, &self.target) {
+            let _ = fs::rename(&old, &self.target);
+            return Err(e.into());
+        }
+        let _ = fs::remove_dir_all(&old);
+        if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = File::open(parent).and_then(|d| d.sync_all());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for OutputSet {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.staging);
+        let _ = fs::remove_file(&self.lock);
+        unregister(&self.staging);
+        unregister(&self.lock);
+    }
+}
+
+/// Creates the lock file, or refuses while its owner lives; a dead owner's lock is taken over.
+fn take_lock(lock: &Path, target: &Path) -> Result<()> {
+    for _ in 0..3 {
+        match OpenOptions::new().write(true).create_new(true).open(lock) {
+            Ok(mut f) => {
+                write!(f, "{}", std::process::id())?;
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let owner = fs::read_to_string(lock)
+                    .ok()
+                    .and_then(|s| s.trim().parse().ok());
+                match owner {
+                    Some(pid) if alive(pid) => {
+                        return Err(anyhow!(
+                            "--out {}: another warsim run (process {pid}) is writing it; wait \
+                             for it or choose another directory",
+                            target.display()
+                        ))
+                    }
+                    // Dead owner, or a lock being written this instant: retry.
+                    _ => {
+                        if owner.is_some() {
+                            let _ = fs::remove_file(lock);
+                        } else {
+                            std::thread::sleep(std::time::Duration::from_millis(50));
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                return Err(anyhow!(e).context(format!("cannot lock --out {}", target.display())))
+            }
+        }
+    }
+    Err(anyhow!(
+        "--out {}: cannot take its lock {}; if no warsim is running, remove it",
+        target.display(),
+        lock.display()
+    ))
+}
+
+/// Removes the staging and set-aside directories of runs that died (the caller holds the lock,
+/// so no live run owns them).
+fn remove_leftovers(parent: &Path, name: &str) {
+    let prefix = format!(".{name}.warsim-staging-");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn failed_write_leaves_nothing() {
-        let dir = std::env::temp_dir().join(format!("warsim-atomic-{}", std::process::id()));
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("warsim-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        let target = dir.join("x.csv");
-        let err = write_with(&target, |tmp| {
-            fs::write(tmp, b"half")?;
-            anyhow::bail!("disk full")
-        });
-        assert!(err.is_err());
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
-        write_bytes(&target, b"whole").unwrap();
-        assert_eq!(fs::read(&target).unwrap(), b"whole");
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        dir
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_set_replaces_the_old_one_whole_or_not_at_all() {
+        let dir = scratch("whole");
+        let out = dir.join("out");
+        let set = OutputSet::begin(&out).unwrap();
+        set.write("summary.json", b"1").unwrap();
+        set.write("cycles.csv", b"old").unwrap();
+        set.commit().unwrap();
+        assert_eq!(listing(&out), ["cycles.csv", "summary.json"]);
+        // A new set without cycles.csv: the stale file does not survive.
+        let set = OutputSet::begin(&out).unwrap();
+        set.write("summary.json", b"2").unwrap();
+        set.commit().unwrap();
+        assert_eq!(listing(&out), ["summary.json"]);
+        assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"2");
+        // A set abandoned halfway leaves the old one untouched and nothing else.
+        let set = OutputSet::begin(&out).unwrap();
+        set.write("summary.json", b"3").unwrap();
+        drop(set);
+        assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"2");
+        assert_eq!(listing(&dir), ["out"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_and_a_dead_ones_leftovers_are_removed() {
+        let dir = scratch("lock");
+        let out = dir.join("out");
+        let first = OutputSet::begin(&out).unwrap();
+        let e = OutputSet::begin(&out).unwrap_err().to_string();
+        assert!(e.contains("another warsim run"), "{e}");
+        drop(first);
+        // A lock and staging directory of a process that no longer exists.
+        fs::write(dir.join(".out.warsim-lock"), "4000000000").unwrap();
+        fs::create_dir(dir.join(".out.warsim-staging-4000000000")).unwrap();
+        let set = OutputSet::begin(&out).unwrap();
+        set.write("summary.json", b"x").unwrap();
+        set.commit().unwrap();
+        assert_eq!(listing(&dir), ["out"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_of_other_files_is_not_replaced() {
+        let dir = scratch("foreign");
+        fs::write(dir.join("notes.txt"), "mine").unwrap();
+        let e = OutputSet::begin(&dir).unwrap_err().to_string();
+        assert!(e.contains("notes.txt"), "{e}");
+        assert!(dir.join("notes.txt").exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,11 +9,11 @@ pub mod report;
 pub mod summary;
 pub mod text;
 
-use std::fs;
 use std::io::{self, Write};
-use std::path::Path;
 
 use anyhow::{Context, Result};
+
+use atomic::OutputSet;
 
 use crate::games::GameStats;
 use crate::merge::histogram_digest;
@@ -21,31 +21,28 @@ use crate::stats::histogram::Tally;
 use report::{Report, RunInfo, Timing};
 
 /// Writes `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop detection)
-/// and `histogram.png` into `dir`, each file atomically.
-pub fn write_dir<S: GameStats>(
-    dir: &Path,
+/// and `histogram.png` into `set`, then moves the set into place as a whole.
+pub fn write_set<S: GameStats>(
+    set: OutputSet,
     r: &Report<S>,
     timing: &Timing,
     histogram: &[u8],
 ) -> Result<()> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create --out {}", dir.display()))?;
     let mut json = serde_json::to_vec_pretty(&r.summary(timing, histogram_digest(histogram)))?;
     json.push(b'\n');
-    atomic::write_bytes(&dir.join("summary.json"), &json)?;
-    atomic::write_bytes(&dir.join("summary.csv"), &csv::summary(r)?)?;
-    atomic::write_bytes(&dir.join("histogram.csv"), histogram)?;
+    set.write("summary.json", &json)?;
+    set.write("summary.csv", &csv::summary(r)?)?;
+    set.write("histogram.csv", histogram)?;
     if r.info.detects_loops {
-        atomic::write_bytes(&dir.join("cycles.csv"), &csv::cycles(r)?)?;
+        set.write("cycles.csv", &csv::cycles(r)?)?;
     }
-    plot::histogram(r, &dir.join("histogram.png"))
-}
-
-/// Creates `dir` and checks that a file can be written there, before any long work.
-pub fn prepare_out(dir: &Path) -> Result<()> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create --out {}", dir.display()))?;
-    let probe = dir.join(format!(".warsim-probe-{}", std::process::id()));
-    fs::write(&probe, b"").with_context(|| format!("cannot write into --out {}", dir.display()))?;
-    fs::remove_file(&probe).with_context(|| format!("cannot write into --out {}", dir.display()))
+    plot::histogram(r, &set.path("histogram.png")).with_context(|| {
+        format!(
+            "cannot draw {}",
+            set.target().join("histogram.png").display()
+        )
+    })?;
+    set.commit()
 }
 
 /// The end of every run: the output set written into `out` (if any), then the summary on
@@ -54,13 +51,14 @@ pub fn finish<S: GameStats>(
     info: &RunInfo,
     tally: &Tally<S>,
     timing: &Timing,
-    out: Option<&Path>,
+    out: Option<OutputSet>,
     json: bool,
 ) -> Result<()> {
     let report = Report::new(info, tally);
     let histogram = csv::histogram(&report)?;
-    if let Some(dir) = out {
-        write_dir(dir, &report, timing, &histogram)?;
+    let target = out.as_ref().map(|s| s.target().to_path_buf());
+    if let Some(set) = out {
+        write_set(set, &report, timing, &histogram)?;
     }
     let mut stdout = io::stdout().lock();
     if json {
@@ -69,7 +67,7 @@ pub fn finish<S: GameStats>(
         writeln!(stdout)?;
     } else {
         write!(stdout, "{}", text::summary(&report, timing))?;
-        if let Some(dir) = out {
+        if let Some(dir) = target {
             writeln!(
                 stdout,
                 "written   {}/{{summary.json,summary.csv,histogram.csv,histogram.png}}",
@@ -79,4 +77,40 @@ pub fn finish<S: GameStats>(
     }
     stdout.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::shard::Shard;
+
+    #[test]
+    fn a_set_that_fails_halfway_leaves_the_old_one_and_no_trace() {
+        let dir = std::env::temp_dir().join(format!("warsim-set-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = dir.join("out");
+        let set = OutputSet::begin(&out).unwrap();
+        set.write("summary.json", b"old").unwrap();
+        set.commit().unwrap();
+        // An empty tally has no chart: the write fails after the CSV files are staged.
+        let game = crate::games::shotgun::Shotgun::new(crate::games::shotgun::ShotgunRules {
+            mix: [1.0 / 3.0; 3],
+            max_rounds: 10,
+        });
+        let info = RunInfo::new(&game, 0, 1, Shard::WHOLE).unwrap();
+        let tally = Tally::<()>::new(2);
+        let report = Report::new(&info, &tally);
+        let timing = Timing {
+            elapsed_s: 0.0,
+            threads: None,
+            note: None,
+        };
+        let histogram = csv::histogram(&report).unwrap();
+        let set = OutputSet::begin(&out).unwrap();
+        assert!(write_set(set, &report, &timing, &histogram).is_err());
+        assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "only --out remains beside it");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

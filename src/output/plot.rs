@@ -11,7 +11,6 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
-use super::atomic;
 use super::report::Report;
 use crate::games::GameStats;
 use crate::stats::summary::grouped;
@@ -30,10 +29,10 @@ fn register() {
     });
 }
 
-/// Draws the chart of `r` into `path` atomically.
+/// Draws the chart of `r` into `path` (a file of the staged output set).
 pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     register();
-    atomic::write_with(path, |tmp| draw(r, tmp))
+    draw(r, path)
 }
 
 fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {

@@ -5,5 +5,6 @@ mod util;
 mod golden;
 mod jitsu;
 mod merge;
+mod output;
 mod small_games;
 mod war;

@@ -1,0 +1,166 @@
+//! Output sets are atomic: a reader sees the old set or the new one, never a mix; interrupted,
+//! killed and concurrent writers leave nothing half-written.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{fails, ok, read, Scratch};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A run long enough to be interrupted, writing into `out`.
+fn long_run(out: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args([
+            "simulate",
+            "war",
+            "--games",
+            "2000000000",
+            "--threads",
+            "1",
+            "--out",
+            s(out),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `child`'s lock beside `out` exists (its simulation has begun).
+fn wait_for_lock(out: &Path) {
+    let lock = out.with_file_name(format!(
+        ".{}.warsim-lock",
+        out.file_name().unwrap().to_string_lossy()
+    ));
+    let start = Instant::now();
+    while !lock.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the run never took its lock"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, sig: &str) {
+    let status = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// A good set from a short run, to see that it survives.
+fn old_set(out: &Path) -> String {
+    ok(&["simulate", "war", "--games", "1000", "--out", s(out)]);
+    read(out, "summary.json")
+}
+
+#[test]
+fn sigint_and_sigterm_leave_the_old_set_and_nothing_else() {
+    for sig in ["-INT", "-TERM"] {
+        let dir = Scratch::new("sigint");
+        let out = dir.path("out");
+        let before = old_set(&out);
+        let mut child = long_run(&out);
+        wait_for_lock(&out);
+        signal(&child, sig);
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{sig}");
+        assert_eq!(listing(&dir.0), ["out"], "{sig}: leftovers beside --out");
+        assert_eq!(read(&out, "summary.json"), before);
+    }
+}
+
+#[test]
+fn a_killed_run_leaves_the_old_set_and_the_next_run_cleans_up() {
+    let dir = Scratch::new("sigkill");
+    let out = dir.path("out");
+    let before = old_set(&out);
+    let mut child = long_run(&out);
+    wait_for_lock(&out);
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    assert_eq!(read(&out, "summary.json"), before, "the old set is whole");
+    assert!(
+        listing(&dir.0).len() > 1,
+        "SIGKILL cannot be caught: its lock stays"
+    );
+    ok(&["simulate", "war", "--games", "500", "--out", s(&out)]);
+    assert_eq!(listing(&dir.0), ["out"]);
+    assert_ne!(read(&out, "summary.json"), before);
+}
+
+#[test]
+fn a_second_writer_is_refused_while_the_first_runs() {
+    let dir = Scratch::new("concurrent");
+    let out = dir.path("out");
+    let before = old_set(&out);
+    let mut child = long_run(&out);
+    wait_for_lock(&out);
+    let line = fails(1, &["simulate", "war", "--games", "10", "--out", s(&out)]);
+    assert!(line.contains("another warsim run"), "{line}");
+    signal(&child, "-INT");
+    child.wait().unwrap();
+    assert_eq!(read(&out, "summary.json"), before);
+}
+
+#[test]
+fn a_new_set_replaces_every_file_of_the_old_one() {
+    let dir = Scratch::new("stale");
+    let out = dir.path("out");
+    ok(&[
+        "simulate",
+        "war",
+        "--pickup",
+        "p1-first",
+        "--games",
+        "200",
+        "--out",
+        s(&out),
+    ]);
+    assert!(out.join("cycles.csv").exists());
+    ok(&["simulate", "war", "--games", "200", "--out", s(&out)]);
+    assert_eq!(
+        listing(&out),
+        [
+            "histogram.csv",
+            "histogram.png",
+            "summary.csv",
+            "summary.json"
+        ]
+    );
+}
+
+#[test]
+fn a_directory_that_is_not_an_output_set_is_never_replaced() {
+    let dir = Scratch::new("foreign");
+    let out = dir.path("out");
+    let before = old_set(&out);
+    // A directory where the chart goes, and a user's file: refused before any work.
+    std::fs::remove_file(out.join("histogram.png")).unwrap();
+    std::fs::create_dir(out.join("histogram.png")).unwrap();
+    let line = fails(2, &["simulate", "war", "--games", "10", "--out", s(&out)]);
+    assert!(line.contains("histogram.png"), "{line}");
+    assert_eq!(read(&out, "summary.json"), before);
+    let mine = dir.path("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "keep").unwrap();
+    let line = fails(2, &["simulate", "war", "--games", "10", "--out", s(&mine)]);
+    assert!(line.contains("notes.txt"), "{line}");
+    assert_eq!(listing(&mine), ["notes.txt"]);
+}
