@@ -18,7 +18,7 @@ use crate::{merge, play, usage};
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
 #[derive(Debug, Parser)]
-#[command(name = "warsim", version, propagate_version = true)]
+#[command(name = "warsim", version)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -55,10 +55,11 @@ pub enum Command {
 pub struct RunOptions {
     /// Number of games in the whole run.
     #[arg(long, global = true, value_name = "N", default_value_t = 1_000_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = parse_games)]
     pub games: u64,
     /// Base seed: game i draws its randomness from (seed, i) alone.
-    #[arg(long, global = true, value_name = "S", default_value_t = 0)]
+    #[arg(long, global = true, value_name = "S", default_value_t = 0,
+          allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: u64,
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long, global = true, value_name = "T",
@@ -98,6 +99,25 @@ pub struct MergeArgs {
     /// Print the merged summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
+fn parse_games(text: &str) -> Result<u64, String> {
+    let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
+    let exact = plain.parse::<u64>().ok().or_else(|| {
+        let x: f64 = plain.parse().ok()?;
+        // Exactly representable whole numbers only (1e6 yes, 1.5e0 no).
+        (x.fract() == 0.0 && (1.0..=9.0e15).contains(&x)).then_some(x as u64)
+    });
+    exact.filter(|&n| n >= 1).ok_or_else(|| {
+        "expected a whole number of games of at least 1, such as 1000000, 1_000_000 or 1e6".into()
+    })
+}
+
+/// `--seed`: a whole number from 0 to 2^64 − 1.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
 /// Runs a parsed command line.
@@ -141,6 +161,7 @@ impl WithGame for Simulate<'_> {
             )
             .into());
         }
+        check_feasible(&game, info.range.end - info.range.start)?;
         let threads = match opts.threads {
             Some(t) => t as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -159,6 +180,30 @@ impl WithGame for Simulate<'_> {
         bar.finish_and_clear();
         output::finish(&info, &tally, &timing, out, opts.json)
     }
+}
+
+/// Rounds a run may be expected to play before it is refused as too long (about an hour or
+/// more on these machines).
+const MAX_EXPECTED_ROUNDS: f64 = 1e12;
+
+/// Refuses a run whose exact expected length is beyond [`MAX_EXPECTED_ROUNDS`], saying why.
+fn check_feasible<G: Game>(game: &G, games: u64) -> Result<()> {
+    let Some(mean) = game.expected_rounds() else {
+        return Ok(());
+    };
+    let per_game = mean.min(game.max_rounds() as f64);
+    let total = per_game * games as f64;
+    if total > MAX_EXPECTED_ROUNDS {
+        return Err(usage!(
+            "simulate {}: {games} games would play about {total:.1e} rounds (exactly \
+             {mean:.3e} per game on average, capped at {}); that takes days. Use fewer games, \
+             fewer players or a lower --max-rounds",
+            G::NAME,
+            game.max_rounds()
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// `merge`: the shards of a run of any game.

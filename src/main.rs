@@ -24,7 +24,9 @@ fn main() -> ExitCode {
             } else {
                 1
             };
-            let _ = writeln!(io::stderr(), "error: {e:#}");
+            // One line, whatever the error holds (a path may contain a newline).
+            let line = format!("{e:#}").replace('\n', "\\n");
+            let _ = writeln!(io::stderr(), "error: {line}");
             ExitCode::from(code)
         }
     }
@@ -42,14 +44,32 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            let text = e.render().to_string();
-            let line = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: bad usage");
-            let _ = writeln!(io::stderr(), "{line}");
+            let _ = writeln!(io::stderr(), "{}", one_line(&e.render().to_string()));
             ExitCode::from(2)
         }
+    }
+}
+
+/// clap's message on one line: the error, then what it lists (the missing argument, the
+/// possible values, a suggestion), without the usage and help hints that follow.
+fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') { " " } else { "; " });
+        }
+        out.push_str(line);
+    }
+    if out.is_empty() {
+        "error: bad usage; see --help".to_string()
+    } else {
+        out
     }
 }
 
@@ -59,4 +79,20 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn clap_messages_keep_what_they_list() {
+        let missing = "error: the following required arguments were not provided:\n  <PILE>...\n\nUsage: warsim play snap <PILE>...\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(missing),
+            "error: the following required arguments were not provided: <PILE>..."
+        );
+        let value = "error: invalid value 'shuffle' for '--pickup <PICKUP>'\n  [possible values: shuffled, p1-first]\n\n  tip: a similar value exists: 'shuffled'\n\nFor more information, try '--help'.\n";
+        assert_eq!(one_line(value), "error: invalid value 'shuffle' for '--pickup <PICKUP>'; [possible values: shuffled, p1-first]; tip: a similar value exists: 'shuffled'");
+    }
 }

@@ -384,6 +384,10 @@ impl Game for Jitsu {
         2
     }
 
+    fn max_rounds(&self) -> u64 {
+        self.rules.max_rounds
+    }
+
     fn describe(&self) -> String {
         format!(
             "player 1 {}, computer random",
@@ -410,8 +414,12 @@ impl Game for Jitsu {
             let choice = loop {
                 write!(io.prompt, "round {round}, your card (1-5): ")?;
                 io.prompt.flush()?;
-                let Some(token) = input.next(round)? else {
+                // A message starts on a line of its own, not after the prompt.
+                let next = input.next(round);
+                if !matches!(next, Ok(Some(_))) {
                     writeln!(io.prompt)?;
+                }
+                let Some(token) = next? else {
                     writeln!(
                         io.prompt,
                         "input ended in round {round} before the game did; game abandoned"

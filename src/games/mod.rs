@@ -64,6 +64,15 @@ pub trait Game: Sync + Sized {
         None
     }
 
+    /// The exact expected rounds of a game before any cap, where the rules give it: lets a run
+    /// that would take days be refused up front with the estimate.
+    fn expected_rounds(&self) -> Option<f64> {
+        None
+    }
+
+    /// The round cap (outcome `capped`).
+    fn max_rounds(&self) -> u64;
+
     /// Whether loop detection is on, so that loop statistics are reported.
     fn detects_loops(&self) -> bool {
         false

@@ -244,6 +244,14 @@ impl Game for Elimination {
         format!("{}-player elimination, uniform throws", self.rules.players)
     }
 
+    fn expected_rounds(&self) -> Option<f64> {
+        Some(expected_rounds(self.rules.players)[self.rules.players])
+    }
+
+    fn max_rounds(&self) -> u64 {
+        self.rules.max_rounds
+    }
+
     fn exact(&self) -> Option<serde_json::Value> {
         let mean = expected_rounds(self.rules.players)[self.rules.players];
         Some(
@@ -388,7 +396,7 @@ mod tests {
             let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();
             let d = Distribution::from_counts(&counts).unwrap();
             assert!(
-                (d.mean - exact[n]).abs() < 4.0 * d.sem,
+                (d.mean - exact[n]).abs() < 4.0 * d.sem.unwrap(),
                 "n = {n}: {} vs {}",
                 d.mean,
                 exact[n]

@@ -241,6 +241,13 @@ impl TryFrom<&ShotgunOptions> for ShotgunRules {
             ));
         }
         let total: f64 = w.iter().sum();
+        if !total.is_finite() {
+            return Err(usage!(
+                "--mix {:?}: the weights add up to more than a number can hold; use smaller ones \
+                 (only their ratios matter)",
+                o.mix
+            ));
+        }
         Ok(ShotgunRules {
             mix: w.map(|x| x / total),
             max_rounds: check_max_rounds(o.max_rounds, "turn")?,
@@ -327,6 +334,14 @@ impl Game for Shotgun {
     fn describe(&self) -> String {
         let [r, g, f] = self.rules.mix;
         format!("random players, reload {r:.4} guard {g:.4} fire {f:.4}")
+    }
+
+    fn expected_rounds(&self) -> Option<f64> {
+        Some(exact(self.rules.mix)[3])
+    }
+
+    fn max_rounds(&self) -> u64 {
+        self.rules.max_rounds
     }
 
     fn exact(&self) -> Option<serde_json::Value> {
@@ -454,7 +469,7 @@ mod tests {
         let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();
         let d = crate::stats::summary::Distribution::from_counts(&counts).unwrap();
         assert!(
-            (d.mean - want[3]).abs() < 4.0 * d.sem,
+            (d.mean - want[3]).abs() < 4.0 * d.sem.unwrap(),
             "{mix}: mean {} vs exact {}",
             d.mean,
             want[3]
@@ -473,7 +488,14 @@ mod tests {
 
     #[test]
     fn mix_without_reload_or_fire_is_refused() {
-        for mix in ["0,1,1", "1,1,0", "1,1", "a,b,c", "-1,1,1"] {
+        for mix in [
+            "0,1,1",
+            "1,1,0",
+            "1,1",
+            "a,b,c",
+            "-1,1,1",
+            "1e308,1e308,1e308",
+        ] {
             let o = ShotgunOptions {
                 mix: mix.into(),
                 max_rounds: 10,

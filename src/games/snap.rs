@@ -455,6 +455,10 @@ impl Game for Snap {
         self.rules.players
     }
 
+    fn max_rounds(&self) -> u64 {
+        self.rules.max_rounds
+    }
+
     fn describe(&self) -> String {
         let r = &self.rules;
         format!(

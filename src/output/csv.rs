@@ -41,6 +41,11 @@ pub fn cycles<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     finish(wtr)
 }
 
+/// A value, or an empty cell (read as missing by pandas and R) where it is undefined.
+fn optional(x: Option<f64>) -> String {
+    x.map_or_else(String::new, |x| x.to_string())
+}
+
 /// One header row and one data row of the scalar statistics.
 pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut cols: Vec<(String, String)> = vec![
@@ -52,20 +57,20 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     if let Some(d) = &r.rounds {
         cols.extend([
             ("mean".into(), d.mean.to_string()),
-            ("sd".into(), d.sd.to_string()),
-            ("sem".into(), d.sem.to_string()),
-            ("ci95_lo".into(), d.ci95[0].to_string()),
-            ("ci95_hi".into(), d.ci95[1].to_string()),
+            ("sd".into(), optional(d.sd)),
+            ("sem".into(), optional(d.sem)),
+            ("ci95_lo".into(), optional(d.ci95.map(|c| c[0]))),
+            ("ci95_hi".into(), optional(d.ci95.map(|c| c[1]))),
             ("median".into(), d.median.to_string()),
             ("min".into(), d.min.to_string()),
             ("max".into(), d.max.to_string()),
         ]);
         for (k, _, _) in QUANTILES {
-            cols.push((k.into(), d.quantiles[k].to_string()));
+            cols.push((format!("rounds_{k}"), d.quantiles[k].to_string()));
         }
     }
     for (o, n) in &r.outcomes {
-        cols.push((o.name(), n.to_string()));
+        cols.push((format!("outcome_{}", o.name()), n.to_string()));
     }
     if let Some((_, i)) = r.tally.longest {
         cols.push(("longest_game".into(), i.to_string()));

@@ -13,7 +13,7 @@ use plotters::style::{register_font, FontStyle};
 
 use super::report::Report;
 use crate::games::GameStats;
-use crate::stats::summary::grouped;
+use crate::stats::summary::{counted, grouped};
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
@@ -57,7 +57,7 @@ fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
 
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
-    let title = format!("{} — {} games", r.info.game, grouped(r.games()));
+    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
     let (head, body) = root.split_vertically(70);
     head.draw(&Text::new(
         title,

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::grouped;
+use crate::stats::summary::{counted, grouped};
 
 fn percent(n: u64, of: u64) -> String {
     format!("{:.3}%", 100.0 * n as f64 / of.max(1) as f64)
@@ -17,7 +17,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} — {}", info.game, info.description);
     let rate = games as f64 / timing.elapsed_s.max(1e-9);
-    let _ = write!(s, "{} games, seed {}", grouped(games), info.seed);
+    let _ = write!(s, "{}, seed {}", counted(games, "game"), info.seed);
     if let Some(sh) = info.shard {
         let _ = write!(
             s,
@@ -26,7 +26,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         );
     }
     if let Some(t) = timing.threads {
-        let _ = write!(s, ", {t} threads");
+        let _ = write!(s, ", {}", counted(t as u64, "thread"));
     }
     let _ = writeln!(
         s,
@@ -35,15 +35,23 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         grouped(rate as u64)
     );
     if let Some(d) = &r.rounds {
-        let _ = writeln!(
-            s,
-            "rounds    mean {:.3} ± {:.3} (95% interval {:.3} to {:.3}), sd {:.2}",
-            d.mean,
-            1.96 * d.sem,
-            d.ci95[0],
-            d.ci95[1],
-            d.sd
-        );
+        match (d.sem, d.ci95, d.sd) {
+            (Some(sem), Some(ci), Some(sd)) => writeln!(
+                s,
+                "rounds    mean {:.3} ± {:.3} (95% interval {:.3} to {:.3}), sd {:.2}",
+                d.mean,
+                1.96 * sem,
+                ci[0],
+                ci[1],
+                sd
+            ),
+            _ => writeln!(
+                s,
+                "rounds    {:.0} (one game: no spread or interval to estimate)",
+                d.mean
+            ),
+        }
+        .ok();
         let _ = writeln!(
             s,
             "          min {}  median {}  max {}",

@@ -23,12 +23,13 @@ pub struct Distribution {
     pub n: u64,
     /// Arithmetic mean.
     pub mean: f64,
-    /// Standard deviation, denominator n − 1 (0 for a single observation).
-    pub sd: f64,
+    /// Standard deviation, denominator n − 1 (`None` for a single observation, which has no
+    /// spread to estimate).
+    pub sd: Option<f64>,
     /// Standard error of the mean, sd / √n.
-    pub sem: f64,
+    pub sem: Option<f64>,
     /// 95% interval of the mean, mean ± 1.96·sem.
-    pub ci95: [f64; 2],
+    pub ci95: Option<[f64; 2]>,
     /// Nearest-rank median.
     pub median: u64,
     /// Smallest value.
@@ -73,16 +74,14 @@ impl Distribution {
         }
         let nn = u128::from(n);
         let mean = s1 as f64 / n as f64;
-        let var = if n < 2 {
-            0.0
-        } else {
-            match nn.checked_mul(s2) {
+        let sd = (n >= 2).then(|| {
+            let var = match nn.checked_mul(s2) {
                 Some(ns2) => (ns2 - s1 * s1) as f64 / (n as f64 * (n - 1) as f64),
                 None => (s2 as f64 - s1 as f64 * mean) / (n - 1) as f64,
-            }
-        };
-        let sd = var.max(0.0).sqrt();
-        let sem = sd / (n as f64).sqrt();
+            };
+            var.max(0.0).sqrt()
+        });
+        let sem = sd.map(|sd| sd / (n as f64).sqrt());
         let quantiles = QUANTILES
             .iter()
             .map(|&(k, num, den)| (k.to_string(), nearest_rank(counts, num, den).into()))
@@ -92,7 +91,7 @@ impl Distribution {
             mean,
             sd,
             sem,
-            ci95: [mean - 1.96 * sem, mean + 1.96 * sem],
+            ci95: sem.map(|sem| [mean - 1.96 * sem, mean + 1.96 * sem]),
             median: nearest_rank(counts, 1, 2),
             min: counts[0].0,
             max: counts[counts.len() - 1].0,
@@ -141,6 +140,12 @@ pub fn grouped(n: u64) -> String {
         out.push(ch);
     }
     out
+}
+
+/// `n` and a noun, grouped and in the right number: `1 game`, `2,000 games`.
+pub fn counted(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", grouped(n))
 }
 
 /// Values by name, in a fixed order: a JSON object whose keys keep that order.
@@ -195,8 +200,9 @@ mod tests {
         assert_eq!(d.n, 5);
         assert_eq!(d.mean, 3.6);
         // Σ(v − 3.6)² = 6.76 + 2.56 + 2.56 + 0.36 + 40.96 = 53.2; / 4 = 13.3.
-        assert!((d.sd - 13.3f64.sqrt()).abs() < 1e-12);
-        assert!((d.sem - d.sd / 5f64.sqrt()).abs() < 1e-15);
+        let (sd, sem) = (d.sd.unwrap(), d.sem.unwrap());
+        assert!((sd - 13.3f64.sqrt()).abs() < 1e-12);
+        assert!((sem - sd / 5f64.sqrt()).abs() < 1e-15);
         assert_eq!((d.min, d.median, d.max), (1, 2, 10));
         // R: quantile(c(1,2,2,3,10), c(.01,.25,.75,.999), type = 1) gives 1 2 3 10.
         assert_eq!(d.quantiles["p1"], 1);
@@ -216,9 +222,11 @@ mod tests {
     }
 
     #[test]
-    fn single_value_has_zero_spread() {
+    fn single_value_has_zero_spread_and_a_single_game_none() {
         let d = Distribution::from_counts(&[(7, 3)]).unwrap();
-        assert_eq!((d.mean, d.sd, d.median), (7.0, 0.0, 7));
+        assert_eq!((d.mean, d.sd, d.median), (7.0, Some(0.0), 7));
+        let one = Distribution::from_counts(&[(7, 1)]).unwrap();
+        assert_eq!((one.sd, one.sem, one.ci95), (None, None, None));
         assert!(Distribution::from_counts(&[]).is_none());
     }
 
@@ -228,6 +236,8 @@ mod tests {
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(10_000_000), "10,000,000");
+        assert_eq!(counted(1, "thread"), "1 thread");
+        assert_eq!(counted(1000, "game"), "1,000 games");
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod util;
 mod golden;
 mod jitsu;
 mod merge;
+mod messages;
 mod output;
 mod small_games;
 mod war;

@@ -183,6 +183,10 @@ impl Game for War {
         2
     }
 
+    fn max_rounds(&self) -> u64 {
+        self.rules.max_rounds
+    }
+
     fn describe(&self) -> String {
         let r = &self.rules;
         format!(

@@ -1,0 +1,275 @@
+//! Every bad input gets one clear line saying what is wrong and what to write instead; edge
+//! cases of the run options; floats that survive a merge exactly.
+
+use crate::util::{fails, json, ok, read, warsim, warsim_input, Scratch};
+
+#[test]
+fn clap_errors_keep_the_name_the_values_and_the_suggestion() {
+    let line = fails(2, &["simulate", "war", "--pickup", "shuffle"]);
+    assert!(line.contains("possible values: shuffled"), "{line}");
+    assert!(
+        line.contains("a similar value exists: 'shuffled'"),
+        "{line}"
+    );
+    let line = fails(2, &["play", "snap"]);
+    assert!(line.contains("<PILE>"), "{line}");
+    let line = fails(2, &["play", "snap", "abc", "-V9"]);
+    assert!(line.contains("'-V'"), "{line}");
+    let line = fails(2, &["simulate", "war", "--seed", "-1"]);
+    assert!(
+        line.contains("whole number from 0 to 18446744073709551615"),
+        "{line}"
+    );
+    let line = fails(2, &["simulate", "war", "--games", "1.5"]);
+    assert!(line.contains("such as 1000000"), "{line}");
+    assert!(fails(2, &["simulate", "war", "--games", "0"]).contains("at least 1"));
+}
+
+#[test]
+fn games_may_be_written_with_an_exponent_or_separators() {
+    for form in ["2e3", "2_000", "2,000", "2000"] {
+        let v = json(&ok(&["simulate", "shotgun", "--games", form, "--json"]));
+        assert_eq!(v["games"], 2000, "{form}");
+    }
+}
+
+#[test]
+fn a_path_with_a_newline_is_one_line() {
+    let dir = Scratch::new("newline");
+    let file = dir.path("f");
+    std::fs::write(&file, "x").unwrap();
+    let bad = format!("{}/a\nb", file.display());
+    let line = fails(1, &["simulate", "war", "--games", "10", "--out", &bad]);
+    assert!(line.contains("a\\nb"), "{line}");
+}
+
+#[test]
+fn an_overflowing_mix_is_a_usage_error() {
+    let line = fails(2, &["simulate", "shotgun", "--mix", "1e308,1e308,1e308"]);
+    assert!(line.contains("--mix"), "{line}");
+}
+
+#[test]
+fn the_last_slice_of_the_largest_run_plays_its_games() {
+    let v = json(&ok(&[
+        "simulate",
+        "rps",
+        "--games",
+        "18446744073709551615",
+        "--shard",
+        "9223372036854775807/9223372036854775808",
+        "--json",
+    ]));
+    let (first, end) = (
+        v["run"]["first_game"].as_u64().unwrap(),
+        v["run"]["end_game"].as_u64().unwrap(),
+    );
+    assert_eq!(end, u64::MAX);
+    assert!(end > first);
+    assert_eq!(v["games"].as_u64(), Some(end - first));
+}
+
+#[test]
+fn a_run_that_would_take_days_is_refused_with_its_estimate() {
+    let line = fails(2, &["simulate", "rps", "--players", "64"]);
+    assert!(line.contains("6.205e10 per game"), "{line}");
+}
+
+#[test]
+fn one_game_one_thread() {
+    let text = ok(&["simulate", "rps", "--games", "1", "--threads", "1"]);
+    assert!(text.contains("1 game, seed 0, 1 thread,"), "{text}");
+    let v = json(&ok(&["simulate", "rps", "--games", "1", "--json"]));
+    assert!(
+        v["rounds"]["sd"].is_null() && v["rounds"]["ci95"].is_null(),
+        "{v}"
+    );
+}
+
+#[test]
+fn summary_csv_has_unique_self_explaining_columns() {
+    let dir = Scratch::new("csv");
+    let out = dir.path("o");
+    ok(&[
+        "simulate",
+        "war",
+        "--pickup",
+        "p1-first",
+        "--games",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = read(&out, "summary.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut unique = header.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), header.len(), "{header:?}");
+    for col in ["rounds_p1", "rounds_p99.9", "outcome_p1", "outcome_loop"] {
+        assert!(header.contains(&col), "{col} missing: {header:?}");
+    }
+    assert_eq!(lines.count(), 1);
+}
+
+#[test]
+fn jitsu_input_that_is_not_text_is_bad_input() {
+    let out = {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+            .args(["play", "jitsu"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"1\n\xff\xfe\n")
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err.lines().last().unwrap();
+    assert!(last.starts_with("error: stdin, round 2"), "{err}");
+}
+
+#[test]
+fn snap_numbers_keep_card_zero() {
+    let text = ok(&["play", "snap", "--numbers", "--trace", "0,1,00", "1,0,1"]);
+    assert!(text.lines().next().unwrap().contains("0,1,0"), "{text}");
+}
+
+#[test]
+fn traces_stream_as_a_json_array_for_every_game_that_has_one() {
+    for args in [
+        &[
+            "play", "war", "--seed", "1", "--game", "3", "--trace", "--json",
+        ][..],
+        &["play", "snap", "abba", "acab", "--trace", "--json"],
+        &["play", "shotgun", "rg fr", "--trace", "--json"],
+        &["play", "rps", "r", "s", "--trace", "--json"],
+    ] {
+        let v = json(&ok(args));
+        let trace = v["trace"].as_array().unwrap();
+        assert!(!trace.is_empty(), "{args:?}");
+        assert!(v["rounds"].as_u64().unwrap() >= 1, "{args:?}");
+    }
+    let v = json(&ok(&[
+        "play", "war", "--seed", "1", "--game", "3", "--trace", "--json",
+    ]));
+    let rounds = v["rounds"].as_u64().unwrap() as usize;
+    assert_eq!(
+        v["trace"].as_array().unwrap().len(),
+        rounds + 1,
+        "the deal, then one line a round"
+    );
+}
+
+#[test]
+fn merged_floats_equal_the_direct_run_for_every_game() {
+    let dir = Scratch::new("floats");
+    let strip = |mut v: serde_json::Value| {
+        for k in ["elapsed_s", "games_per_s", "threads", "timing"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let runs: [&[&str]; 7] = [
+        &["war", "--rules", "bryer"],
+        &["snap", "--players", "3", "--faces", "5", "--copies", "3"],
+        &["shotgun", "--mix", "1,2,3"],
+        &["shotgun", "--mix", "0.1,0.7,0.2"],
+        &["shotgun", "--mix", "3,1,7"],
+        &["rps", "--players", "7"],
+        &["jitsu", "--strategy", "greedy"],
+    ];
+    for (i, game) in runs.iter().enumerate() {
+        let run = |name: &str, extra: &[&str]| {
+            let out = dir.path(&format!("{i}-{name}"));
+            let mut args = vec!["simulate"];
+            args.extend_from_slice(game);
+            args.extend_from_slice(&[
+                "--games",
+                "900",
+                "--seed",
+                "4",
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            args.extend_from_slice(extra);
+            ok(&args);
+            out
+        };
+        let whole = run("whole", &[]);
+        let parts: Vec<_> = (0..3)
+            .map(|k| run(&format!("s{k}"), &["--shard", &format!("{k}/3")]))
+            .collect();
+        let merged = dir.path(&format!("{i}-merged"));
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+        args.extend_from_slice(&["--out", merged.to_str().unwrap()]);
+        ok(&args);
+        assert_eq!(
+            strip(json(&read(&whole, "summary.json"))),
+            strip(json(&read(&merged, "summary.json"))),
+            "{game:?}"
+        );
+    }
+}
+
+/// A deterministic generator for the fuzzed arguments (xorshift64*).
+fn next(state: &mut u64, n: usize) -> usize {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+}
+
+#[test]
+fn fuzzed_play_arguments_succeed_or_fail_in_one_line() {
+    let alphabet: Vec<char> = "rpsgf abc0129,/-()[]'\"\\x\u{e9}\n\t".chars().collect();
+    let mut state = 0x1234_5678_9ABC_DEF1u64;
+    let word = |state: &mut u64| -> String {
+        let len = next(state, 9);
+        (0..len)
+            .map(|_| alphabet[next(state, alphabet.len())])
+            .collect()
+    };
+    for k in 0..160 {
+        let (w1, w2, w3) = (word(&mut state), word(&mut state), word(&mut state));
+        let args: Vec<String> = match k % 5 {
+            0 => vec!["play".into(), "snap".into(), w1, w2],
+            1 => vec!["play".into(), "snap".into(), "--numbers".into(), w1, w2, w3],
+            2 => vec!["play".into(), "shotgun".into(), w1, w2],
+            3 => vec!["play".into(), "rps".into(), w1, w2, w3],
+            _ => vec![
+                "play".into(),
+                "war".into(),
+                "--deal".into(),
+                format!("{w1}/{w2}"),
+            ],
+        };
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = warsim(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => assert!(!out.stdout.is_empty(), "{args:?} printed nothing"),
+            Some(2) => assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}"),
+            other => panic!("{args:?}: exit {other:?}: {err}"),
+        }
+    }
+    // And stdin for jitsu: random bytes end the game or are refused, never a panic.
+    for k in 0..20 {
+        let input: String = (0..40)
+            .map(|_| alphabet[next(&mut state, alphabet.len())])
+            .collect();
+        let out = warsim_input(&["play", "jitsu", "--seed", &k.to_string()], &input);
+        assert!(matches!(out.status.code(), Some(0) | Some(2)), "{input:?}");
+    }
+}
