@@ -6,7 +6,7 @@
 //! and named after its process id; the next run into the same `--out` finds that process gone
 //! and removes them. SIGINT and SIGTERM are caught ([`install_cleanup`]) and clean up at once.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -47,12 +47,29 @@ fn on_interrupt() {
     {
         let paths = CLEANUP.lock().unwrap_or_else(|e| e.into_inner());
         for p in paths.iter() {
-            let _ = fs::remove_dir_all(p).or_else(|_| fs::remove_file(p));
+            remove_own(p);
         }
         eprintln!("interrupted; nothing written");
         std::process::exit(130);
     }
 }
+
+/// Removes a staging directory, or a lock if this process holds it (a lock registered before
+/// it was taken may be another run's).
+fn remove_own(path: &Path) {
+    if path.to_string_lossy().ends_with(LOCK_SUFFIX) {
+        let ours =
+            fs::read_to_string(path).is_ok_and(|s| s.trim() == std::process::id().to_string());
+        if ours {
+            let _ = fs::remove_file(path);
+        }
+    } else {
+        let _ = fs::remove_dir_all(path).or_else(|_| fs::remove_file(path));
+    }
+}
+
+/// The end of a lock file's name.
+const LOCK_SUFFIX: &str = ".warsim-lock";
 
 fn register(path: &Path) {
     CLEANUP
@@ -212,65 +229,71 @@ impl OutputSet {
 
 impl Drop for OutputSet {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.staging);
-        let _ = fs::remove_file(&self.lock);
+        remove_own(&self.staging);
+        remove_own(&self.lock);
         unregister(&self.staging);
         unregister(&self.lock);
     }
 }
 
-/// Creates the lock file, or refuses while its owner lives; a dead owner's lock is taken over.
+/// Creates the lock file holding this process's id, or refuses while its owner lives; a dead
+/// owner's lock is taken over. The id is written to a private file first and hard-linked into
+/// place, so a lock never exists without its owner's id.
 fn take_lock(lock: &Path, target: &Path) -> Result<()> {
-    for _ in 0..3 {
-        match OpenOptions::new().write(true).create_new(true).open(lock) {
-            Ok(mut f) => {
-                write!(f, "{}", std::process::id())?;
-                return Ok(());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let owner = fs::read_to_string(lock)
-                    .ok()
-                    .and_then(|s| s.trim().parse().ok());
-                match owner {
-                    Some(pid) if alive(pid) => {
-                        return Err(anyhow!(
-                            "--out {}: another warsim run (process {pid}) is writing it; wait \
-                             for it or choose another directory",
-                            target.display()
-                        ))
-                    }
-                    // Dead owner, or a lock being written this instant: retry.
-                    _ => {
-                        if owner.is_some() {
+    let pid = std::process::id();
+    let mine = PathBuf::from(format!("{}.{pid}", lock.display()));
+    fs::write(&mine, pid.to_string())
+        .with_context(|| format!("cannot lock --out {}", target.display()))?;
+    let result = (|| {
+        for _ in 0..3 {
+            match fs::hard_link(&mine, lock) {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let owner = fs::read_to_string(lock)
+                        .ok()
+                        .and_then(|s| s.trim().parse::<u32>().ok());
+                    match owner {
+                        Some(pid) if alive(pid) => {
+                            return Err(anyhow!(
+                                "--out {}: another warsim run (process {pid}) is writing it; \
+                                 wait for it or choose another directory",
+                                target.display()
+                            ))
+                        }
+                        _ => {
                             let _ = fs::remove_file(lock);
-                        } else {
-                            std::thread::sleep(std::time::Duration::from_millis(50));
                         }
                     }
                 }
-            }
-            Err(e) => {
-                return Err(anyhow!(e).context(format!("cannot lock --out {}", target.display())))
+                Err(e) => {
+                    return Err(
+                        anyhow!(e).context(format!("cannot lock --out {}", target.display()))
+                    )
+                }
             }
         }
-    }
-    Err(anyhow!(
-        "--out {}: cannot take its lock {}; if no warsim is running, remove it",
-        target.display(),
-        lock.display()
-    ))
+        Err(anyhow!(
+            "--out {}: cannot take its lock {}; if no warsim is running, remove it",
+            target.display(),
+            lock.display()
+        ))
+    })();
+    let _ = fs::remove_file(&mine);
+    result
 }
 
 /// Removes the staging and set-aside directories of runs that died (the caller holds the lock,
 /// so no live run owns them).
 fn remove_leftovers(parent: &Path, name: &str) {
-    let prefix = format!(".{name}.warsim-staging-");
+    let staging = format!(".{name}.warsim-staging-");
+    let private_lock = format!(".{name}{LOCK_SUFFIX}.");
     let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&prefix) {
-            let _ = fs::remove_dir_all(entry.path());
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if file.starts_with(&staging) || file.starts_with(&private_lock) {
+            let _ = fs::remove_dir_all(entry.path()).or_else(|_| fs::remove_file(entry.path()));
         }
     }
 }

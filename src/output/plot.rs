@@ -12,8 +12,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
 use super::report::Report;
-use crate::games::GameStats;
-use crate::stats::summary::{counted, grouped};
+use crate::games::{GameStats, Outcome};
+use crate::stats::summary::{counted, grouped, Distribution};
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
@@ -35,30 +35,104 @@ pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     draw(r, path)
 }
 
+/// Bin widths a reader can count in: 1, 2, 5, 10, 20, 50, …
+fn round_width(at_least: u64) -> u64 {
+    let mut w = 1u64;
+    loop {
+        for k in [1, 2, 5] {
+            if w.saturating_mul(k) >= at_least {
+                return w.saturating_mul(k);
+            }
+        }
+        w = w.saturating_mul(10);
+    }
+}
+
+/// The bar of the bin of `width` rounds starting at `lo` spans `lo − ½ … lo + width − ½` on the
+/// x axis, so that a bar of one round is centred on its value and a mark at a value (a mean of
+/// 2.25, say) is drawn at that value itself.
+fn bar_span(lo: u64, width: u64) -> (f64, f64) {
+    (lo as f64 - 0.5, (lo + width) as f64 - 0.5)
+}
+
+/// The bins of `counts` ((rounds, games), ascending) `width` rounds wide and aligned on
+/// multiples of the width, up to `last` rounds: (first round of the bin, games).
+fn bins(counts: &[(u64, u64)], width: u64, last: u64) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for &(rounds, n) in counts.iter().filter(|c| c.0 <= last) {
+        let lo = rounds / width * width;
+        match out.last_mut() {
+            Some(b) if b.0 == lo => b.1 += n,
+            _ => out.push((lo, n)),
+        }
+    }
+    out
+}
+
 fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
-    let d = r
+    let all = r
         .rounds
         .as_ref()
         .ok_or_else(|| anyhow!("no games to plot"))?;
-    let width = (d.max - d.min + 1).div_ceil(MAX_BARS).max(1);
-    let mut bins: Vec<(u64, u64)> = Vec::new();
-    for (rounds, n) in r.tally.rounds.counts_where(|_| true) {
-        let lo = d.min + (rounds - d.min) / width * width;
-        match bins.last_mut() {
-            Some(b) if b.0 == lo => b.1 += n,
-            _ => bins.push((lo, n)),
-        }
+    let players = r.tally.players;
+    let endless = |slot: usize| {
+        matches!(
+            Outcome::from_slot(slot, players),
+            Outcome::Loop | Outcome::Capped
+        )
+    };
+    let ended: Vec<(u64, u64)> = r.tally.rounds.counts_where(|s| !endless(s)).collect();
+    let unended: Vec<(u64, u64)> = r.tally.rounds.counts_where(endless).collect();
+    // With games that never end, the marks describe the games that end.
+    let marked = match Distribution::from_counts(&ended) {
+        Some(d) if !unended.is_empty() => d,
+        _ => all.clone(),
+    };
+    // The axis ends near the 99.9th percentile of the games that end (and the 95th of those
+    // that do not), so a long sparse tail does not squeeze the bulk; the maximum is still
+    // marked, at the edge.
+    let q = |d: &Distribution, k: &str| d.quantiles[k].as_u64().unwrap_or(d.max);
+    let endless_p95 = Distribution::from_counts(&unended).map_or(0, |d| q(&d, "p95"));
+    let bulk = q(&marked, "p99.9").max(endless_p95);
+    let last = if all.max > bulk + bulk / 4 + 10 {
+        bulk + bulk / 4
+    } else {
+        all.max
+    };
+    let width = round_width((last - all.min + 1).div_ceil(MAX_BARS));
+    // Games that never end are stacked on those that end, in their own colour.
+    let ended_bins = bins(&ended, width, last);
+    let mut stacked = bins(&unended, width, last);
+    for (lo, n) in &mut stacked {
+        let below = ended_bins.iter().find(|b| b.0 == *lo).map_or(0, |b| b.1);
+        *n += below;
     }
-    let top = bins.iter().map(|b| b.1).max().unwrap_or(1) as f64 * 1.25;
+    let unended_bins: Vec<(u64, u64, u64)> = stacked
+        .iter()
+        .map(|&(lo, top)| {
+            let below = ended_bins.iter().find(|b| b.0 == lo).map_or(0, |b| b.1);
+            (lo, below, top)
+        })
+        .collect();
+    let top = ended_bins
+        .iter()
+        .map(|b| b.1)
+        .chain(stacked.iter().map(|b| b.1))
+        .max()
+        .unwrap_or(1) as f64
+        * 1.3;
+    let first = all.min / width * width;
+    let end = (last / width + 1) * width;
     let (x0, x1) = (
-        d.min.saturating_sub(width) as f64,
-        (d.max + 2 * width) as f64,
+        first as f64 - 0.5 - width as f64,
+        end as f64 - 0.5 + width as f64,
     );
 
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
-    let (head, body) = root.split_vertically(70);
+    let (head, body) = root.split_vertically(if unended.is_empty() { 70 } else { 94 });
+    let grey = BLACK.mix(0.75);
     head.draw(&Text::new(
         title,
         (20, 10),
@@ -67,8 +141,29 @@ fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     head.draw(&Text::new(
         r.info.description.clone(),
         (20, 42),
-        ("sans-serif", 17).into_font().color(&BLACK.mix(0.75)),
+        ("sans-serif", 17).into_font().color(&grey),
     ))?;
+    if !unended.is_empty() {
+        let n: u64 = unended.iter().map(|c| c.1).sum();
+        let share = 100.0 * n as f64 / r.games().max(1) as f64;
+        let out_of_view: u64 = unended.iter().filter(|c| c.0 > last).map(|c| c.1).sum();
+        let beyond = if out_of_view > 0 {
+            format!(
+                ", {:.2}% of all beyond the axis",
+                100.0 * out_of_view as f64 / r.games() as f64
+            )
+        } else {
+            String::new()
+        };
+        head.draw(&Text::new(
+            format!(
+                "{share:.2}% of games never end (loop or round cap, orange{beyond}); the marks describe the {:.2}% that end",
+                100.0 - share
+            ),
+            (20, 66),
+            ("sans-serif", 17).into_font().color(&ORANGE_DARK),
+        ))?;
+    }
     let mut chart = ChartBuilder::on(&body)
         .margin(20)
         .x_label_area_size(50)
@@ -79,6 +174,14 @@ fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     } else {
         format!("rounds per game (bins of {width})")
     };
+    // Whole numbers only: a tick between two rounds or games gets no label (no repeats).
+    let whole = |v: &f64| {
+        if (v - v.round()).abs() < 1e-6 && *v >= 0.0 {
+            grouped(v.round() as u64)
+        } else {
+            String::new()
+        }
+    };
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -87,54 +190,61 @@ fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
         .y_desc("games")
         .label_style(("sans-serif", 15))
         .axis_desc_style(("sans-serif", 17))
-        .x_label_formatter(&|x| grouped(x.max(0.0) as u64))
-        .y_label_formatter(&|y| grouped(y.max(0.0) as u64))
+        .x_label_formatter(&whole)
+        .y_label_formatter(&whole)
         .draw()?;
     let bar = RGBColor(100, 135, 190).filled();
-    chart.draw_series(bins.iter().map(|&(lo, n)| {
-        Rectangle::new([(lo as f64, 0.0), ((lo + width) as f64, n as f64)], bar)
+    chart.draw_series(ended_bins.iter().map(|&(lo, n)| {
+        let (a, b) = bar_span(lo, width);
+        Rectangle::new([(a, 0.0), (b, n as f64)], bar)
+    }))?;
+    // Endless games sit at their round count (the cap, or where the loop was found).
+    chart.draw_series(unended_bins.iter().map(|&(lo, below, top)| {
+        let (a, b) = bar_span(lo, width);
+        Rectangle::new(
+            [(a, below as f64), (b, top as f64)],
+            ORANGE_DARK.mix(0.8).filled(),
+        )
     }))?;
 
+    let beyond = marked.max > end;
     let marks = [
         (
-            "min",
-            d.min as f64,
-            format!("min {}", grouped(d.min)),
+            marked.min as f64,
+            format!("min {}", grouped(marked.min)),
             RGBColor(30, 140, 60),
         ),
         (
-            "median",
-            d.median as f64,
-            format!("median {}", grouped(d.median)),
+            marked.median as f64,
+            format!("median {}", grouped(marked.median)),
             RGBColor(200, 120, 0),
         ),
         (
-            "mean",
-            d.mean,
-            format!("mean {:.2}", d.mean),
+            marked.mean,
+            format!("mean {:.2}", marked.mean),
             RGBColor(200, 30, 30),
         ),
         (
-            "max",
-            d.max as f64,
-            format!("max {}", grouped(d.max)),
+            if beyond {
+                x1 - width as f64 / 2.0
+            } else {
+                marked.max as f64
+            },
+            if beyond {
+                format!("max {} (beyond the axis) →", grouped(marked.max))
+            } else {
+                format!("max {}", grouped(marked.max))
+            },
             RGBColor(120, 40, 160),
         ),
     ];
-    for (i, (_, x, label, colour)) in marks.into_iter().enumerate() {
-        // Bars start at the left edge of their bin; centre the marks on the value's bin.
-        let x = x + 0.5;
-        chart
-            .draw_series(LineSeries::new(
-                [(x, 0.0), (x, top * 0.97)],
-                colour.stroke_width(2),
-            ))?
-            .label(label.clone())
-            .legend(move |(lx, ly)| {
-                PathElement::new([(lx, ly), (lx + 24, ly)], colour.stroke_width(3))
-            });
+    for (i, (x, label, colour)) in marks.into_iter().enumerate() {
+        chart.draw_series(LineSeries::new(
+            [(x, 0.0), (x, top * 0.97)],
+            colour.stroke_width(2),
+        ))?;
         // Labels sit beside their line, on the side with room, at staggered heights.
-        let y = top * (0.95 - 0.055 * i as f64);
+        let y = top * (0.95 - 0.06 * i as f64);
         let right_half = x > (x0 + x1) / 2.0;
         let (dx, anchor) = if right_half {
             (-0.006, HPos::Right)
@@ -151,13 +261,45 @@ fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
             style,
         )))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperMiddle)
-        .label_font(("sans-serif", 16))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.4))
-        .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// The colour of games that never end.
+const ORANGE_DARK: RGBColor = RGBColor(220, 110, 20);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_are_round_numbers() {
+        let got: Vec<u64> = [1, 2, 3, 6, 13, 22, 51, 1151].map(round_width).to_vec();
+        assert_eq!(got, [1, 2, 5, 10, 20, 50, 100, 2000]);
+    }
+
+    #[test]
+    fn a_mark_lands_on_its_value_in_one_round_and_wider_bins() {
+        // Three players of rps: 2 rounds three times, 3 rounds once: mean 2.25.
+        let d = Distribution::from_counts(&[(2, 3), (3, 1)]).unwrap();
+        assert_eq!(d.mean, 2.25);
+        // One-round bins: the bar of 2 rounds is centred on 2, the mean sits a quarter of the
+        // way from 2 to 3, inside the bar of 2.
+        let (a, b) = bar_span(2, 1);
+        assert_eq!(((a + b) / 2.0, a, b), (2.0, 1.5, 2.5));
+        assert!(a < d.mean && d.mean < b);
+        // Every integer value is the centre of its one-round bar.
+        for v in 0..50u64 {
+            let (a, b) = bar_span(v, 1);
+            assert_eq!((a + b) / 2.0, v as f64);
+        }
+        // Bins of 10: the bar holding rounds 20..29 covers every value in it.
+        let (a, b) = bar_span(20, 10);
+        assert!((20..30).all(|v| a < v as f64 && (v as f64) < b));
+        assert_eq!((a, b), (19.5, 29.5));
+        assert_eq!(
+            bins(&[(21, 1), (29, 2), (30, 1), (95, 4)], 10, 40),
+            [(20, 3), (30, 1)]
+        );
+    }
 }

@@ -28,6 +28,7 @@ use crate::games::cards::Card;
 use crate::games::cycle::{Deterministic, Ending, LoopDetector};
 use crate::games::{setting_name, Game, GameResult, LineSink, PlayIo, PlayReport};
 use crate::sim::rng::game_rng;
+use crate::stats::summary::grouped;
 
 pub use deal::parse_deal;
 pub use detect::NoRandomness;
@@ -187,11 +188,12 @@ impl Game for War {
         self.rules.max_rounds
     }
 
+    /// Names the preset only when its settings are unchanged; otherwise the settings alone
+    /// (the deal too), so a label never claims `classic` for a run that was not.
     fn describe(&self) -> String {
         let r = &self.rules;
-        format!(
-            "{}: {}×{} cards, {} down, short war {}, pickup {}, {}",
-            setting_name(r.preset),
+        let settings = format!(
+            "{}×{} cards, {} down, short war {}, pickup {}, {}",
             r.ranks,
             r.suits,
             r.war_down,
@@ -200,9 +202,18 @@ impl Game for War {
             if r.detect_loops {
                 "loops detected".to_string()
             } else {
-                format!("cap {}", r.max_rounds)
+                format!("cap {}", grouped(r.max_rounds))
             }
-        )
+        );
+        let preset = WarRules::try_from(&WarOptions {
+            preset: Some(r.preset),
+            ..WarOptions::default()
+        });
+        if preset.is_ok_and(|p| p == *r) {
+            format!("{}: {settings}", setting_name(r.preset))
+        } else {
+            format!("{settings}, deal {}", setting_name(r.deal))
+        }
     }
 
     fn detects_loops(&self) -> bool {
