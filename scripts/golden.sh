@@ -24,7 +24,7 @@ grep -v '^#' "$golden/cases.txt" | while read -r name args; do
     python3 - "$tmp/out/summary.json" "$dir/summary.json" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
-for k in ("elapsed_s", "games_per_s", "threads", "timing"):
+for k in ("elapsed_s", "games_per_s", "threads", "timing", "provenance"):
     v.pop(k, None)
 json.dump(v, open(sys.argv[2], "w"), indent=1)
 open(sys.argv[2], "a").write("\n")

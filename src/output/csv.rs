@@ -54,6 +54,21 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
         ("games".into(), r.games().to_string()),
         ("seed".into(), r.info.seed.to_string()),
     ];
+    // Every rule setting as a column, so rows of several runs of a game stack into one table.
+    if let serde_json::Value::Object(rules) = &r.info.rules {
+        for (k, v) in rules {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                other => other.to_string(),
+            };
+            cols.push((format!("rule_{k}"), text));
+        }
+    }
     if let Some(d) = &r.rounds {
         cols.extend([
             ("mean".into(), d.mean.to_string()),

@@ -5,7 +5,7 @@ use std::ops::Range;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use super::summary::{LoopStats, LoopSummary, RunSpan, Summary};
+use super::summary::{LoopStats, LoopSummary, Provenance, RunSpan, Summary};
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
@@ -198,6 +198,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             games_per_s,
             threads: timing.threads,
             timing: timing.note.clone(),
+            provenance: Some(Provenance::now()),
         }
     }
 }

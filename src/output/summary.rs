@@ -57,6 +57,86 @@ pub struct Summary<J> {
     /// How `elapsed_s` was obtained, when it is not one process's wall time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<String>,
+    /// Where the figures come from: program, version, command line and date.
+    #[serde(default)]
+    pub provenance: Option<Provenance>,
+}
+
+/// Where a summary comes from, so a folder copied into a paper's supplement explains itself.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Provenance {
+    /// `warsim` and its version.
+    pub program: String,
+    /// The command line that wrote it, quoted for a POSIX shell.
+    pub command: String,
+    /// When it was written (UTC, ISO 8601).
+    pub date: String,
+}
+
+impl Provenance {
+    /// This process's.
+    pub fn now() -> Provenance {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Provenance {
+            program: format!("warsim {}", env!("CARGO_PKG_VERSION")),
+            command: std::env::args()
+                .map(|a| shell_quote(&a))
+                .collect::<Vec<_>>()
+                .join(" "),
+            date: iso_date(secs),
+        }
+    }
+}
+
+/// `arg` as a POSIX shell reads it back.
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}
+
+/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian calendar, UTC).
+fn iso_date(secs: u64) -> String {
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_quoting() {
+        assert_eq!(iso_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_date(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso_date(1_795_431_600), "2026-11-23T11:00:00Z");
+        assert_eq!(shell_quote("--games"), "--games");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+    }
 }
 
 /// The game indices an output covers, and the run they belong to.

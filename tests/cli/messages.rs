@@ -1,7 +1,7 @@
 //! Every bad input gets one clear line saying what is wrong and what to write instead; edge
 //! cases of the run options; floats that survive a merge exactly.
 
-use crate::util::{fails, json, ok, read, warsim, warsim_input, Scratch};
+use crate::util::{fails, json, ok, read, warsim, warsim_input, without_run_details, Scratch};
 
 #[test]
 fn clap_errors_keep_the_name_the_values_and_the_suggestion() {
@@ -107,7 +107,14 @@ fn summary_csv_has_unique_self_explaining_columns() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), header.len(), "{header:?}");
-    for col in ["rounds_p1", "rounds_p99.9", "outcome_p1", "outcome_loop"] {
+    for col in [
+        "rounds_p1",
+        "rounds_p99.9",
+        "outcome_p1",
+        "outcome_loop",
+        "rule_pickup",
+        "rule_war_down",
+    ] {
         assert!(header.contains(&col), "{col} missing: {header:?}");
     }
     assert_eq!(lines.count(), 1);
@@ -174,12 +181,7 @@ fn traces_stream_as_a_json_array_for_every_game_that_has_one() {
 #[test]
 fn merged_floats_equal_the_direct_run_for_every_game() {
     let dir = Scratch::new("floats");
-    let strip = |mut v: serde_json::Value| {
-        for k in ["elapsed_s", "games_per_s", "threads", "timing"] {
-            v.as_object_mut().unwrap().remove(k);
-        }
-        v
-    };
+    let strip = without_run_details;
     let runs: [&[&str]; 7] = [
         &["war", "--rules", "bryer"],
         &["snap", "--players", "3", "--faces", "5", "--copies", "3"],

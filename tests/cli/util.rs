@@ -91,3 +91,18 @@ pub fn warsim_input(args: &[&str], input: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// A summary without what depends on the process that wrote it (timings, command, date), so
+/// two runs of the same games compare equal.
+pub fn without_run_details(mut v: serde_json::Value) -> serde_json::Value {
+    for k in [
+        "elapsed_s",
+        "games_per_s",
+        "threads",
+        "timing",
+        "provenance",
+    ] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}

@@ -1,6 +1,6 @@
 //! `simulate war`, `merge` and `play war`.
 
-use crate::util::{fails, json, ok, read, Scratch};
+use crate::util::{fails, json, ok, read, without_run_details, Scratch};
 
 fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
@@ -42,12 +42,7 @@ fn same_histogram_for_any_thread_count_and_sharding() {
     assert_eq!(h1, read(&t2, "histogram.csv"));
     assert_eq!(h1, read(&merged, "histogram.csv"));
     // Every statistic but the timings agrees too.
-    let strip = |mut v: serde_json::Value| {
-        for k in ["elapsed_s", "games_per_s", "threads", "timing"] {
-            v.as_object_mut().unwrap().remove(k);
-        }
-        v
-    };
+    let strip = without_run_details;
     let whole = strip(json(&read(&t1, "summary.json")));
     assert_eq!(whole, strip(json(&read(&t2, "summary.json"))));
     assert_eq!(whole, strip(json(&read(&merged, "summary.json"))));
@@ -333,4 +328,72 @@ fn help_is_complete_and_exits_0() {
     ] {
         assert!(help.contains(flag), "help lacks {flag}");
     }
+}
+
+#[test]
+fn play_from_a_run_replays_its_longest_game_with_its_rules() {
+    let dir = Scratch::new("from");
+    let run = dir.path("run");
+    let v = json(&ok(&[
+        "simulate",
+        "war",
+        "--pickup",
+        "p1-first",
+        "--war-down",
+        "1",
+        "--games",
+        "3000",
+        "--seed",
+        "7",
+        "--json",
+        "--out",
+        s(&run),
+    ]));
+    let p = json(&ok(&["play", "war", "--from", s(&run), "--json"]));
+    assert_eq!(p["index"], v["longest_game"]);
+    assert_eq!(p["rounds"], v["longest_rounds"]);
+    assert_eq!(p["rules"], v["rules"]);
+    assert_eq!(p["seed"], 7);
+    // Any other game of the run, as the run's options give it.
+    let a = json(&ok(&[
+        "play",
+        "war",
+        "--from",
+        s(&run),
+        "--game",
+        "5",
+        "--json",
+    ]));
+    let b = json(&ok(&[
+        "play",
+        "war",
+        "--pickup",
+        "p1-first",
+        "--war-down",
+        "1",
+        "--seed",
+        "7",
+        "--game",
+        "5",
+        "--json",
+    ]));
+    assert_eq!(a, b);
+    // Rule options beside --from would be ignored: refused.
+    assert!(fails(2, &["play", "war", "--from", s(&run), "--pickup", "table"]).contains("--from"));
+    assert!(fails(2, &["play", "war", "--from", s(&run), "--game", "3000"]).contains("3000"));
+    assert!(fails(2, &["play", "war", "--from", s(&dir.path("none"))]).contains("summary.json"));
+}
+
+#[test]
+fn summaries_say_where_they_come_from() {
+    let v = json(&ok(&[
+        "simulate", "war", "--games", "100", "--seed", "3", "--json",
+    ]));
+    let p = &v["provenance"];
+    assert!(p["program"].as_str().unwrap().starts_with("warsim "));
+    assert!(p["command"]
+        .as_str()
+        .unwrap()
+        .ends_with("simulate war --games 100 --seed 3 --json"));
+    assert!(p["date"].as_str().unwrap().ends_with('Z'));
 }

@@ -29,6 +29,7 @@ use crate::games::cycle::{Deterministic, Ending, LoopDetector};
 use crate::games::{setting_name, Game, GameResult, LineSink, PlayIo, PlayReport};
 use crate::sim::rng::game_rng;
 use crate::stats::summary::grouped;
+use crate::usage;
 
 pub use deal::parse_deal;
 pub use detect::NoRandomness;
@@ -65,15 +66,50 @@ pub struct PlayWar {
     /// Rule options (as for `simulate war`).
     #[command(flatten)]
     pub rules: WarOptions,
-    /// Base seed of the run the game belongs to.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
-    /// Index of the game in the run (0-based).
+    /// Base seed of the run the game belongs to [default: 0].
+    #[arg(long, value_name = "S", conflicts_with = "from")]
+    pub seed: Option<u64>,
+    /// Index of the game in the run (0-based) [default: 0, or with --from the run's longest].
     #[arg(long, value_name = "I", conflicts_with = "deal")]
     pub game: Option<u64>,
     /// Play this deal instead: "A1 A2 .../B1 B2 ...", ranks 1..R, top card first.
-    #[arg(long, value_name = "DEAL")]
+    #[arg(long, value_name = "DEAL", conflicts_with = "from")]
     pub deal: Option<String>,
+    /// Replay a game of the run written in DIR: its seed and every rule setting come from
+    /// DIR/summary.json (e.g. `play war --from out/war --trace` replays its longest game).
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<std::path::PathBuf>,
+}
+
+/// The seed, rules and game index of a `--from DIR` replay.
+fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<(u64, WarRules, u64), UsageError> {
+    let d = dir.display();
+    let text = std::fs::read_to_string(dir.join("summary.json"))
+        .map_err(|e| usage!("--from {d}: cannot read summary.json ({e})"))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| usage!("--from {d}: summary.json: {e}"))?;
+    if v["game"] != War::NAME {
+        return Err(usage!("--from {d}: a run of {}, not of war", v["game"]));
+    }
+    let rules = WarRules::from_json(&v["rules"])
+        .map_err(|e| usage!("--from {d}: summary.json rules: {e}"))?;
+    let number = |key: &str| {
+        v[key]
+            .as_u64()
+            .ok_or_else(|| usage!("--from {d}: summary.json has no whole number {key}"))
+    };
+    let seed = number("seed")?;
+    let index = match game {
+        Some(i) => i,
+        None => number("longest_game")?,
+    };
+    let total = v["run"]["games_total"].as_u64().unwrap_or(u64::MAX);
+    if index >= total {
+        return Err(usage!(
+            "--from {d}: the run has {total} games; --game {index} is not one"
+        ));
+    }
+    Ok((seed, rules, index))
 }
 
 impl War {
@@ -223,10 +259,25 @@ impl Game for War {
     /// Replays game I of a run (`--seed S --game I` with the run's rule options), or plays a
     /// given `--deal`; prints who won in which round, or the loop.
     fn play_command(args: &PlayWar, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-        let rules = WarRules::try_from(&args.rules)?;
+        let (seed, rules, index) = match &args.from {
+            Some(dir) => {
+                if args.rules != WarOptions::default() {
+                    return Err(usage!(
+                        "--from {} takes every rule setting from that run; drop the rule options",
+                        dir.display()
+                    )
+                    .into());
+                }
+                from_run(dir, args.game)?
+            }
+            None => (
+                args.seed.unwrap_or(0),
+                WarRules::try_from(&args.rules)?,
+                args.game.unwrap_or(0),
+            ),
+        };
         let rules_json = serde_json::to_value(&rules)?;
-        let index = args.game.unwrap_or(0);
-        let mut rng = game_rng(args.seed, index);
+        let mut rng = game_rng(seed, index);
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
@@ -250,7 +301,7 @@ impl Game for War {
             ));
         let extra = &mut report.extra;
         extra.insert("rules".into(), rules_json);
-        extra.insert("seed".into(), args.seed.into());
+        extra.insert("seed".into(), seed.into());
         extra.insert("index".into(), args.deal.is_none().then_some(index).into());
         extra.insert("wars".into(), stats.wars.into());
         extra.insert("deepest_war".into(), stats.deepest.into());

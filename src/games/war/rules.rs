@@ -1,6 +1,6 @@
 //! War's rule options, presets and the validated rule set.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
 use crate::games::{check_max_rounds, setting_name};
@@ -16,7 +16,7 @@ pub const CLASSIC_MAX_ROUNDS: u64 = 100_000;
 pub const BRYER_MAX_ROUNDS: u64 = 2_000;
 
 /// A named rule set; explicit options override its settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Shuffled hands, 3 down, `last-card`, `shuffled` pickup, cap 100,000 rounds.
@@ -27,7 +27,7 @@ pub enum Preset {
 }
 
 /// What happens at a war to a player who has too few cards for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum ShortWar {
     /// A player who cannot lay `war_down` cards plus a face-up card loses the game; if both
@@ -42,7 +42,7 @@ pub enum ShortWar {
 }
 
 /// Where won cards go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pickup {
     /// Under the winner's hand in random order.
@@ -72,7 +72,7 @@ impl Pickup {
 }
 
 /// How the deck is split between the players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DealOrder {
     /// The whole deck shuffled; player 1 takes the first half, player 2 the second.
@@ -94,7 +94,7 @@ pub enum DetectLoops {
 }
 
 /// The rule options of `simulate war` and `play war`.
-#[derive(Clone, Debug, Default, clap::Args)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
 pub struct WarOptions {
     /// Rule preset; the options below override its settings.
     ///
@@ -125,7 +125,7 @@ pub struct WarOptions {
 }
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarRules {
     /// The preset the settings started from.
     pub preset: Preset,
@@ -202,5 +202,36 @@ impl TryFrom<&WarOptions> for WarRules {
             detect_loops,
             max_rounds,
         })
+    }
+}
+
+impl WarRules {
+    /// The options that give these rules: every setting explicit.
+    pub fn options(&self) -> WarOptions {
+        WarOptions {
+            preset: Some(self.preset),
+            ranks: Some(self.ranks),
+            suits: Some(self.suits),
+            war_down: Some(self.war_down),
+            short_war: Some(self.short_war),
+            pickup: Some(self.pickup),
+            detect_loops: Some(if self.detect_loops {
+                DetectLoops::On
+            } else {
+                DetectLoops::Off
+            }),
+            max_rounds: Some(self.max_rounds),
+        }
+    }
+
+    /// Reads a `rules` object written by a run (summary.json), checking that it is a rule set
+    /// the options can give: a hand-edited file gets no rules the command line would refuse.
+    pub fn from_json(v: &serde_json::Value) -> Result<WarRules, String> {
+        let rules: WarRules = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+        match WarRules::try_from(&rules.options()) {
+            Ok(valid) if valid == rules => Ok(rules),
+            Ok(_) => Err("its settings do not form one rule set".into()),
+            Err(e) => Err(e.to_string()),
+        }
     }
 }
