@@ -29,6 +29,11 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play many random games and report the distribution of their rounds.
+    #[command(after_help = "Examples:\n  warsim simulate war --out out/war\n  \
+        warsim simulate war --rules bryer --games 1e7 --json\n  \
+        warsim simulate war --pickup p1-first --war-down 1 --shard 0/8 --out shard0\n  \
+        warsim simulate snap --players 3 --faces 13 --copies 3\n  \
+        warsim simulate rps --players 10 --svg --out out/rps")]
     Simulate {
         /// Run options (they may follow the game's name).
         #[command(flatten)]
@@ -38,8 +43,24 @@ pub enum Command {
         game: SimulateGame,
     },
     /// Add the outputs of the shards of one run (`simulate --shard K/N --out DIR`) exactly.
+    #[command(after_help = "Example: warsim merge shard0 shard1 shard2 --out merged")]
     Merge(MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    #[command(after_help = "Example: warsim completions bash > /etc/bash_completion.d/warsim")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout.
+    #[command(after_help = "Example: warsim manpage > warsim.1 && man ./warsim.1")]
+    Manpage,
     /// Play one game and show it.
+    #[command(
+        after_help = "Examples:\n  warsim play war --seed 0 --game 83590 --trace\n  \
+        warsim play war --from out/war --trace      (the longest game of that run)\n  \
+        warsim play snap abba abca --trace\n  warsim play shotgun 'rg fr'\n  \
+        warsim play rps r r s\n  warsim play jitsu --seed 3"
+    )]
     Play {
         /// Output options (they may follow the game's name).
         #[command(flatten)]
@@ -71,6 +92,9 @@ pub struct RunOptions {
     /// Print the summary as one JSON object on stdout.
     #[arg(long, global = true)]
     pub json: bool,
+    /// With --out, also write every chart as SVG (same look, text as text).
+    #[arg(long, global = true)]
+    pub svg: bool,
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -99,6 +123,9 @@ pub struct MergeArgs {
     /// Print the merged summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Also write every chart as SVG.
+    #[arg(long)]
+    pub svg: bool,
 }
 
 /// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
@@ -140,6 +167,16 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "warsim", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Manpage => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?;
+            Ok(())
+        }
     }
 }
 
@@ -178,7 +215,7 @@ impl WithGame for Simulate<'_> {
             note: None,
         };
         bar.finish_and_clear();
-        output::finish(&info, &tally, &timing, out, opts.json)
+        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
     }
 }
 
@@ -217,7 +254,7 @@ impl WithGameType for Merge<'_> {
         merge::check_out(&args.dirs, &args.out)?;
         let (info, tally, timing) = merge::merge::<G::Stats>(&args.dirs)?;
         let out = OutputSet::begin(&args.out)?;
-        output::finish(&info, &tally, &timing, Some(out), args.json)
+        output::finish(&info, &tally, &timing, Some(out), args.json, args.svg)
     }
 }
 

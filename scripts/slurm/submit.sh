@@ -3,8 +3,8 @@
 #   scripts/slurm/submit.sh --tasks T --out DIR [sbatch options] -- simulate GAME [options]
 # Task K of the array runs `warsim simulate GAME [options] --shard K/T --out DIR/shards/K`; the
 # merge job starts only when every task has succeeded (--dependency=afterok) and writes the
-# merged summary.json, summary.csv, histogram.csv (and cycles.csv) and histogram.png into DIR,
-# identical to one unsharded run's. Logs go to DIR/logs. Prints the two job ids.
+# merged summary.json, summary.csv, histogram.csv (and cycles.csv) and histogram.png into
+# DIR/merged, identical to one unsharded run's. Logs go to DIR/logs. Prints the two job ids.
 # WARSIM (default: this checkout's target/release/warsim) must be reachable from the nodes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,9 +41,9 @@ array=${array%%;*}
 shards=$(for k in $(seq 0 $((tasks - 1))); do printf '%q ' "$out/shards/$k"; done)
 merge=$(sbatch --parsable --job-name=warsim-merge --dependency="afterok:$array" \
   --output="$out/logs/merge.log" "${sbatch_opts[@]}" \
-  --wrap "$(printf '%q' "$warsim") merge $shards --out $(printf '%q' "$out")")
+  --wrap "$(printf '%q' "$warsim") merge $shards --out $(printf '%q' "$out")/merged")
 merge=${merge%%;*}
 echo "array job $array: $tasks tasks of: warsim $* --shard K/$tasks"
-echo "merge job $merge: starts when every task has succeeded, writes $out"
-echo "follow:  squeue -j $array,$merge    logs: $out/logs/    result: $out/summary.json"
+echo "merge job $merge: starts when every task has succeeded, writes $out/merged"
+echo "follow:  squeue -j $array,$merge    logs: $out/logs/    result: $out/merged/summary.json"
 echo "ARRAY_JOB=$array MERGE_JOB=$merge"

@@ -37,13 +37,13 @@ wait_job() {
 stats() {
   python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-for k in ["elapsed_s", "games_per_s", "threads", "timing", "run"]: d.pop(k, None)
+for k in ["elapsed_s", "games_per_s", "threads", "timing", "provenance", "run"]: d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
 
 same_as_whole() {
-  cmp "$work/whole/histogram.csv" "$work/run/histogram.csv"
-  [ "$(stats "$work/whole/summary.json")" = "$(stats "$work/run/summary.json")" ] ||
+  cmp "$work/whole/histogram.csv" "$work/run/merged/histogram.csv"
+  [ "$(stats "$work/whole/summary.json")" = "$(stats "$work/run/merged/summary.json")" ] ||
     { echo "test: merged summary.json differs from the unsharded run's" >&2; return 1; }
 }
 
@@ -57,7 +57,7 @@ wait_job "$MERGE_JOB"
 same_as_whole
 echo "test: merged output identical to the unsharded run" >&2
 
-rm -rf "$work/run/shards/3" "$work/run/summary.json" "$work/run/histogram.csv"
+rm -rf "$work/run/shards/3" "$work/run/merged"
 shards=(); for k in $(seq 0 7); do shards+=("$work/run/shards/$k"); done
 # refuses WANT DIR...: merge must fail, its message containing WANT, and write nothing.
 refuses() {
@@ -75,7 +75,7 @@ echo "test: resubmitting task 3 alone" >&2
 task=$(sbatch --parsable --array=3 --output="$work/run/logs/task-%a-again.log" \
   --wrap "$warsim ${run[*]} --threads 1 --shard \$SLURM_ARRAY_TASK_ID/8 --out $work/run/shards/\$SLURM_ARRAY_TASK_ID")
 merge=$(sbatch --parsable --dependency="afterok:$task" --output="$work/run/logs/merge-again.log" \
-  --wrap "$warsim merge ${shards[*]} --out $work/run")
+  --wrap "$warsim merge ${shards[*]} --out $work/run/merged")
 wait_job "$task"
 wait_job "$merge"
 same_as_whole

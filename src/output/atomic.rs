@@ -17,11 +17,12 @@ use crate::usage;
 
 /// The files warsim writes into an output directory. A directory holding anything else is
 /// not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 5] = [
+pub const OUTPUT_FILES: [&str; 6] = [
     "summary.json",
     "summary.csv",
     "histogram.csv",
     "histogram.png",
+    "histogram.svg",
     "cycles.csv",
 ];
 

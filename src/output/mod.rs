@@ -27,6 +27,7 @@ pub fn write_set<S: GameStats>(
     r: &Report<S>,
     timing: &Timing,
     histogram: &[u8],
+    svg: bool,
 ) -> Result<()> {
     let mut json = serde_json::to_vec_pretty(&r.summary(timing, histogram_digest(histogram)))?;
     json.push(b'\n');
@@ -36,12 +37,15 @@ pub fn write_set<S: GameStats>(
     if r.info.detects_loops {
         set.write("cycles.csv", &csv::cycles(r)?)?;
     }
-    plot::histogram(r, &set.path("histogram.png")).with_context(|| {
-        format!(
-            "cannot draw {}",
-            set.target().join("histogram.png").display()
-        )
-    })?;
+    let charts: &[&str] = if svg {
+        &["histogram.png", "histogram.svg"]
+    } else {
+        &["histogram.png"]
+    };
+    for chart in charts {
+        plot::histogram(r, &set.path(chart))
+            .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
+    }
     set.commit()
 }
 
@@ -53,12 +57,13 @@ pub fn finish<S: GameStats>(
     timing: &Timing,
     out: Option<OutputSet>,
     json: bool,
+    svg: bool,
 ) -> Result<()> {
     let report = Report::new(info, tally);
     let histogram = csv::histogram(&report)?;
     let target = out.as_ref().map(|s| s.target().to_path_buf());
     if let Some(set) = out {
-        write_set(set, &report, timing, &histogram)?;
+        write_set(set, &report, timing, &histogram, svg)?;
     }
     let mut stdout = io::stdout().lock();
     if json {
@@ -107,7 +112,7 @@ mod tests {
         };
         let histogram = csv::histogram(&report).unwrap();
         let set = OutputSet::begin(&out).unwrap();
-        assert!(write_set(set, &report, &timing, &histogram).is_err());
+        assert!(write_set(set, &report, &timing, &histogram, false).is_err());
         assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1, "only --out remains beside it");

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Once;
 
 use anyhow::{anyhow, Result};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
@@ -29,10 +30,15 @@ fn register() {
     });
 }
 
-/// Draws the chart of `r` into `path` (a file of the staged output set).
+/// Draws the chart of `r` into `path` (a file of the staged output set): PNG, or SVG (text as
+/// text, same look) when the path ends in `.svg`.
 pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     register();
-    draw(r, path)
+    if path.extension().is_some_and(|e| e == "svg") {
+        draw(r, SVGBackend::new(path, SIZE).into_drawing_area())
+    } else {
+        draw(r, BitMapBackend::new(path, SIZE).into_drawing_area())
+    }
 }
 
 /// Bin widths a reader can count in: 1, 2, 5, 10, 20, 50, …
@@ -69,7 +75,10 @@ fn bins(counts: &[(u64, u64)], width: u64, last: u64) -> Vec<(u64, u64)> {
     out
 }
 
-fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
+fn draw<S: GameStats, DB: DrawingBackend>(r: &Report<S>, root: DrawingArea<DB, Shift>) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
     let all = r
         .rounds
         .as_ref()
@@ -128,7 +137,6 @@ fn draw<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
         end as f64 - 0.5 + width as f64,
     );
 
-    let root = BitMapBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
     let (head, body) = root.split_vertically(if unended.is_empty() { 70 } else { 94 });

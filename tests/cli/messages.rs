@@ -275,3 +275,22 @@ fn fuzzed_play_arguments_succeed_or_fail_in_one_line() {
         assert!(matches!(out.status.code(), Some(0) | Some(2)), "{input:?}");
     }
 }
+
+#[test]
+fn completions_and_manual_page_are_generated() {
+    let bash = ok(&["completions", "bash"]);
+    assert!(
+        bash.contains("simulate") && bash.contains("--pickup"),
+        "bash completion"
+    );
+    let man = ok(&["manpage"]);
+    assert!(
+        man.contains(".TH warsim") && man.contains("simulate"),
+        "manual page"
+    );
+    let help = ok(&["simulate", "--help"]);
+    assert!(
+        help.contains("Examples:") && help.contains("[default: 1000000]"),
+        "{help}"
+    );
+}

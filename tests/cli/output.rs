@@ -164,3 +164,33 @@ fn a_directory_that_is_not_an_output_set_is_never_replaced() {
     assert!(line.contains("notes.txt"), "{line}");
     assert_eq!(listing(&mine), ["notes.txt"]);
 }
+
+#[test]
+fn svg_charts_are_written_beside_the_png_and_well_formed() {
+    let dir = Scratch::new("svg");
+    let out = dir.path("out");
+    ok(&[
+        "simulate",
+        "rps",
+        "--games",
+        "500",
+        "--svg",
+        "--out",
+        s(&out),
+    ]);
+    let svg = read(&out, "histogram.svg");
+    assert!(
+        svg.contains("<text") && svg.contains("mean"),
+        "text is text"
+    );
+    let parsed = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])",
+        ])
+        .arg(out.join("histogram.svg"))
+        .status()
+        .expect("python3 runs");
+    assert!(parsed.success(), "histogram.svg is not well-formed XML");
+    assert!(std::fs::metadata(out.join("histogram.png")).unwrap().len() > 1000);
+}

@@ -101,25 +101,28 @@ pub struct WarOptions {
     /// [default: classic]
     #[arg(long = "rules", value_enum)]
     pub preset: Option<Preset>,
-    /// Number of ranks (cards are ranks 1..R; higher beats lower).
+    /// Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13].
     #[arg(long, value_name = "R")]
     pub ranks: Option<u32>,
-    /// Number of suits (copies of each rank).
+    /// Number of suits (copies of each rank) [default: 4].
     #[arg(long, value_name = "S")]
     pub suits: Option<u32>,
-    /// Face-down cards per war.
+    /// Face-down cards per war [default: 3].
     #[arg(long, value_name = "K")]
     pub war_down: Option<u32>,
-    /// A player without enough cards for a war: loses, or plays their last card face up.
+    /// A player without enough cards for a war: loses, or plays their last card face up
+    /// [default: the preset's: last-card (classic), bryer (bryer)].
     #[arg(long, value_enum)]
     pub short_war: Option<ShortWar>,
-    /// Order in which won cards go under the winner's hand.
+    /// Order in which won cards go under the winner's hand [default: the preset's: shuffled
+    /// (classic), bryer (bryer)].
     #[arg(long, value_enum)]
     pub pickup: Option<Pickup>,
-    /// Report repeated states of deterministic rule sets as outcome `loop`.
+    /// Report repeated states of deterministic rule sets as outcome `loop` [default: auto].
     #[arg(long, value_enum)]
     pub detect_loops: Option<DetectLoops>,
-    /// Stop an undecided game after this many rounds (outcome `capped`).
+    /// Stop an undecided game after this many rounds (outcome `capped`) [default: 100000;
+    /// 10000000 with loop detection; 2000 for bryer].
     #[arg(long, value_name = "M")]
     pub max_rounds: Option<u64>,
 }
