@@ -17,7 +17,8 @@ use crate::usage;
 
 /// The files warsim writes into an output directory. A directory holding anything else is
 /// not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 6] = [
+pub const OUTPUT_FILES: [&str; 7] = [
+    "README.md",
     "summary.json",
     "summary.csv",
     "histogram.csv",

@@ -5,6 +5,7 @@ pub mod atomic;
 pub mod csv;
 pub mod plot;
 pub mod progress;
+pub mod readme;
 pub mod report;
 pub mod summary;
 pub mod text;
@@ -20,8 +21,9 @@ use crate::merge::histogram_digest;
 use crate::stats::histogram::Tally;
 use report::{Report, RunInfo, Timing};
 
-/// Writes `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop detection)
-/// and `histogram.png` into `set`, then moves the set into place as a whole.
+/// Writes `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop detection),
+/// `histogram.png` (and `.svg`) and `README.md` into `set`, then moves the set into place as a
+/// whole.
 pub fn write_set<S: GameStats>(
     set: OutputSet,
     r: &Report<S>,
@@ -29,23 +31,34 @@ pub fn write_set<S: GameStats>(
     histogram: &[u8],
     svg: bool,
 ) -> Result<()> {
-    let mut json = serde_json::to_vec_pretty(&r.summary(timing, histogram_digest(histogram)))?;
+    let summary = r.summary(timing, histogram_digest(histogram));
+    let mut json = serde_json::to_vec_pretty(&summary)?;
     json.push(b'\n');
     set.write("summary.json", &json)?;
     set.write("summary.csv", &csv::summary(r)?)?;
     set.write("histogram.csv", histogram)?;
+    let mut files = vec![
+        "summary.json",
+        "summary.csv",
+        "histogram.csv",
+        "histogram.png",
+    ];
     if r.info.detects_loops {
         set.write("cycles.csv", &csv::cycles(r)?)?;
+        files.push("cycles.csv");
     }
-    let charts: &[&str] = if svg {
-        &["histogram.png", "histogram.svg"]
-    } else {
-        &["histogram.png"]
-    };
-    for chart in charts {
+    if svg {
+        files.push("histogram.svg");
+    }
+    for chart in files
+        .iter()
+        .filter(|f| f.starts_with("histogram.") && !f.ends_with(".csv"))
+    {
         plot::histogram(r, &set.path(chart))
             .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
     }
+    files.push("README.md");
+    set.write("README.md", readme::readme(&summary, &files).as_bytes())?;
     set.commit()
 }
 
@@ -75,7 +88,7 @@ pub fn finish<S: GameStats>(
         if let Some(dir) = target {
             writeln!(
                 stdout,
-                "written   {}/{{summary.json,summary.csv,histogram.csv,histogram.png}}",
+                "written   {}/ (summary.json, summary.csv, histogram.csv, charts, README.md)",
                 dir.display()
             )?;
         }

@@ -67,7 +67,7 @@ pub struct Summary<J> {
 pub struct Provenance {
     /// `warsim` and its version.
     pub program: String,
-    /// The command line that wrote it, quoted for a POSIX shell.
+    /// The command line that wrote it (`warsim` and its arguments, quoted for a POSIX shell).
     pub command: String,
     /// When it was written (UTC, ISO 8601).
     pub date: String,
@@ -81,8 +81,9 @@ impl Provenance {
             .map_or(0, |d| d.as_secs());
         Provenance {
             program: format!("warsim {}", env!("CARGO_PKG_VERSION")),
-            command: std::env::args()
-                .map(|a| shell_quote(&a))
+            // `warsim` for the program's own path, which says nothing on another machine.
+            command: std::iter::once("warsim".to_string())
+                .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
                 .collect::<Vec<_>>()
                 .join(" "),
             date: iso_date(secs),

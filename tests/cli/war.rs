@@ -235,6 +235,7 @@ fn out_writes_every_file_and_no_temporary() {
     assert_eq!(
         names,
         [
+            "README.md",
             "cycles.csv",
             "histogram.csv",
             "histogram.png",
