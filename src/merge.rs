@@ -175,31 +175,62 @@ pub fn histogram_digest(bytes: &[u8]) -> String {
     format!("fnv1a64:{h:016x}")
 }
 
+/// The rows of a file of counts (`KEY,count,...`: rounds, or cycle lengths), checked one at a
+/// time: keys from 1, strictly ascending and within the rules' cap; counts non-zero, and their
+/// total without overflow.
+struct CountRows<'a> {
+    dir: &'a Path,
+    name: &'static str,
+    cap: Option<u64>,
+    last: u64,
+    total: u64,
+}
+
+impl<'a> CountRows<'a> {
+    fn new(dir: &'a Path, name: &'static str, cap: Option<u64>) -> Self {
+        CountRows {
+            dir,
+            name,
+            cap,
+            last: 0,
+            total: 0,
+        }
+    }
+
+    fn check(&mut self, line: usize, key: u64, count: u64) -> Result<(), UsageError> {
+        let (d, name, cap) = (self.dir.display(), self.name, self.cap);
+        if key <= self.last || cap.is_some_and(|c| key > c) || count == 0 {
+            return Err(usage!(
+                "{d}: {name} line {line}: {key} with {count} games is out of order, repeated, \
+                 beyond the cap of {} or empty",
+                cap.map_or("none".to_string(), |c| c.to_string())
+            ));
+        }
+        self.last = key;
+        self.total = self
+            .total
+            .checked_add(count)
+            .ok_or_else(|| usage!("{d}: {name} counts overflow"))?;
+        Ok(())
+    }
+}
+
 fn read_cycles<S: GameStats>(
     text: &str,
     tally: &mut Tally<S>,
     cap: Option<u64>,
     dir: &Path,
 ) -> Result<(), UsageError> {
-    let d = dir.display();
     let (_, rows) = csv_rows(text, "cycle_len,count", dir, "cycles.csv")?;
-    let mut total = 0u64;
-    let mut last = 0u64;
+    let mut counted = CountRows::new(dir, "cycles.csv", cap);
     for (line, rec) in rows {
         let len = parse_u64(&rec, 0, line, dir, "cycles.csv")?;
         let n = parse_u64(&rec, 1, line, dir, "cycles.csv")?;
-        if len <= last || cap.is_some_and(|c| len > c) || n == 0 {
-            return Err(usage!(
-                "{d}: cycles.csv line {line}: cycle length {len} with {n} games is out of order, \
-                 repeated, beyond the cap or empty"
-            ));
-        }
-        last = len;
-        total = total
-            .checked_add(n)
-            .ok_or_else(|| usage!("{d}: cycles.csv counts overflow"))?;
+        counted.check(line, len, n)?;
         tally.cycles.insert(len, n);
     }
+    let total = counted.total;
+    let d = dir.display();
     let loops = tally
         .outcomes()
         .iter()
@@ -282,7 +313,7 @@ fn read_histogram<S: GameStats>(
     if distinct.len() != slots.len() {
         return Err(usage!("{d}: histogram.csv names an outcome column twice"));
     }
-    let mut last = 0u64;
+    let mut counted = CountRows::new(dir, "histogram.csv", cap);
     for (line, rec) in rows {
         if rec.len() != slots.len() + 2 {
             return Err(usage!(
@@ -293,14 +324,7 @@ fn read_histogram<S: GameStats>(
         }
         let rounds = parse_u64(&rec, 0, line, dir, "histogram.csv")?;
         let count = parse_u64(&rec, 1, line, dir, "histogram.csv")?;
-        if rounds <= last || cap.is_some_and(|c| rounds > c) || count == 0 {
-            return Err(usage!(
-                "{d}: histogram.csv line {line}: {rounds} rounds with {count} games is out of \
-                 order, repeated, beyond the cap of {} or empty",
-                cap.map_or("none".to_string(), |c| c.to_string())
-            ));
-        }
-        last = rounds;
+        counted.check(line, rounds, count)?;
         let mut sum = 0u64;
         for (i, &slot) in slots.iter().enumerate() {
             let n = parse_u64(&rec, i + 2, line, dir, "histogram.csv")?;
@@ -314,11 +338,8 @@ fn read_histogram<S: GameStats>(
                 "{d}: histogram.csv line {line}: outcome columns add up to {sum}, count is {count}"
             ));
         }
-        tally.games = tally
-            .games
-            .checked_add(count)
-            .ok_or_else(|| usage!("{d}: histogram.csv counts overflow"))?;
     }
+    tally.games = counted.total;
     Ok(())
 }
 
