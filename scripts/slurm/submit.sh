@@ -34,12 +34,17 @@ out=$(cd "$out" && pwd)
 threads='--threads ${SLURM_CPUS_PER_TASK:-1}'
 for a in "$@"; do case $a in --threads|--threads=*) threads= ;; esac; done
 cmd=$(printf '%q ' "$warsim" "$@")
-array=$(sbatch --parsable --job-name=warsim --array="0-$((tasks - 1))" \
+# One CPU a task unless the sbatch options ask for more (warsim uses them all via --threads).
+cpus=(--cpus-per-task=1)
+for o in "${sbatch_opts[@]}"; do case $o in -c|-c*|--cpus-per-task|--cpus-per-task=*) cpus=() ;; esac; done
+array=$(sbatch --parsable --job-name=warsim --array="0-$((tasks - 1))" "${cpus[@]}" \
   --output="$out/logs/task-%a.log" "${sbatch_opts[@]}" \
   --wrap "$cmd $threads --shard \$SLURM_ARRAY_TASK_ID/$tasks --out $(printf '%q' "$out")/shards/\$SLURM_ARRAY_TASK_ID")
 array=${array%%;*}
 shards=$(for k in $(seq 0 $((tasks - 1))); do printf '%q ' "$out/shards/$k"; done)
-merge=$(sbatch --parsable --job-name=warsim-merge --dependency="afterok:$array" \
+# A failed task makes the dependency unsatisfiable: the merge job is then cancelled, not left
+# pending forever.
+merge=$(sbatch --parsable --job-name=warsim-merge --dependency="afterok:$array" --kill-on-invalid-dep=yes \
   --output="$out/logs/merge.log" "${sbatch_opts[@]}" \
   --wrap "$(printf '%q' "$warsim") merge $shards --out $(printf '%q' "$out")/merged")
 merge=${merge%%;*}

@@ -3,7 +3,8 @@
 #  1. 2,000,000 war games as an 8-task array plus the merge job; histogram.csv and every
 #     statistic of summary.json equal those of the unsharded run;
 #  2. one shard deleted: merge refuses, naming it;
-#  3. that task resubmitted alone, the merge job again: identical again.
+#  3. that task resubmitted alone, the merge job again: identical again;
+#  4. a run whose tasks fail: the merge job is cancelled, not left pending.
 # The cluster is stopped at the end, also when a step fails.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -80,4 +81,17 @@ wait_job "$task"
 wait_job "$merge"
 same_as_whole
 echo "test: merge after resubmission identical again" >&2
-echo "slurm test: 4 passed, 0 failed"
+
+echo "test: a run whose tasks fail" >&2
+ids=$("$root/scripts/slurm/submit.sh" --tasks 2 --out "$work/bad" -- simulate war --ranks 0 --games 100 | tail -n1)
+eval "$ids"
+if wait_job "$ARRAY_JOB" 2>/dev/null; then echo "test: a task with --ranks 0 succeeded" >&2; exit 1; fi
+cancelled=
+for _ in $(seq 120); do
+  state=$(scontrol show job "$MERGE_JOB" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2)
+  [ "$state" = CANCELLED ] && { cancelled=yes; break; }
+  sleep 1
+done
+[ -n "$cancelled" ] || { echo "test: merge job $MERGE_JOB left $state after its tasks failed" >&2; exit 1; }
+echo "test: the merge job of a failed run was cancelled" >&2
+echo "slurm test: 5 passed, 0 failed"
