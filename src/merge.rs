@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::error::UsageError;
 use crate::games::{GameStats, Outcome};
 use crate::output::report::{RunInfo, Timing};
-use crate::output::summary::Summary;
+use crate::output::summary::{histogram_digest, Summary};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::usage;
@@ -162,17 +162,6 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         tally,
         elapsed_s: v.elapsed_s,
     })
-}
-
-/// The digest summary.json records for its histogram.csv: 64-bit FNV-1a of the file's bytes.
-/// It catches a histogram that is not the one the summary was written with (edited, swapped,
-/// truncated); it is no defence against a forger, who could also rewrite the summary.
-pub fn histogram_digest(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("fnv1a64:{h:016x}")
 }
 
 /// The rows of a file of counts (`KEY,count,...`: rounds, or cycle lengths), checked one at a

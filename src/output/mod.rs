@@ -17,22 +17,21 @@ use anyhow::{Context, Result};
 use atomic::OutputSet;
 
 use crate::games::GameStats;
-use crate::merge::histogram_digest;
 use crate::stats::histogram::Tally;
 use report::{Report, RunInfo, Timing};
+use summary::Summary;
 
-/// Writes `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop detection),
-/// `histogram.png` (and `.svg`) and `README.md` into `set`, then moves the set into place as a
-/// whole.
+/// Writes `summary.json` (`summary`, of `r`), `summary.csv`, `histogram.csv` (`histogram`),
+/// `cycles.csv` (with loop detection), `histogram.png` (and `.svg`) and `README.md` into
+/// `set`, then moves the set into place as a whole.
 pub fn write_set<S: GameStats>(
     set: OutputSet,
     r: &Report<S>,
-    timing: &Timing,
+    summary: &Summary<S::Json>,
     histogram: &[u8],
     svg: bool,
 ) -> Result<()> {
-    let summary = r.summary(timing, histogram_digest(histogram));
-    let mut json = serde_json::to_vec_pretty(&summary)?;
+    let mut json = serde_json::to_vec_pretty(summary)?;
     json.push(b'\n');
     set.write("summary.json", &json)?;
     set.write("summary.csv", &csv::summary(r)?)?;
@@ -58,7 +57,7 @@ pub fn write_set<S: GameStats>(
             .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
     }
     files.push("README.md");
-    set.write("README.md", readme::readme(&summary, &files).as_bytes())?;
+    set.write("README.md", readme::readme(summary, &files).as_bytes())?;
     set.commit()
 }
 
@@ -74,13 +73,14 @@ pub fn finish<S: GameStats>(
 ) -> Result<()> {
     let report = Report::new(info, tally);
     let histogram = csv::histogram(&report)?;
+    // Made once: the file and stdout carry the same summary, date included.
+    let summary = report.summary(timing, &histogram);
     let target = out.as_ref().map(|s| s.target().to_path_buf());
     if let Some(set) = out {
-        write_set(set, &report, timing, &histogram, svg)?;
+        write_set(set, &report, &summary, &histogram, svg)?;
     }
     let mut stdout = io::stdout().lock();
     if json {
-        let summary = report.summary(timing, histogram_digest(&histogram));
         serde_json::to_writer_pretty(&mut stdout, &summary)?;
         writeln!(stdout)?;
     } else {
@@ -124,8 +124,9 @@ mod tests {
             note: None,
         };
         let histogram = csv::histogram(&report).unwrap();
+        let summary = report.summary(&timing, &histogram);
         let set = OutputSet::begin(&out).unwrap();
-        assert!(write_set(set, &report, &timing, &histogram, false).is_err());
+        assert!(write_set(set, &report, &summary, &histogram, false).is_err());
         assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1, "only --out remains beside it");

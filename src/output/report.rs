@@ -5,7 +5,7 @@ use std::ops::Range;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use super::summary::{LoopStats, LoopSummary, Provenance, RunSpan, Summary};
+use super::summary::{histogram_digest, LoopStats, LoopSummary, Provenance, RunSpan, Summary};
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
@@ -150,9 +150,9 @@ impl<'a, S: GameStats> Report<'a, S> {
         Share::new(n, self.games().max(1))
     }
 
-    /// The summary: the JSON object of SPEC.md (plus what `merge` needs), describing the
-    /// histogram.csv whose digest is `histogram_digest`.
-    pub fn summary(&self, timing: &Timing, histogram_digest: String) -> Summary<S::Json> {
+    /// The summary: the JSON object of SPEC.md (plus what `merge` needs), describing
+    /// `histogram`, the bytes of histogram.csv.
+    pub fn summary(&self, timing: &Timing, histogram: &[u8]) -> Summary<S::Json> {
         let info = self.info;
         let (longest_rounds, longest_game) = self.tally.longest.unwrap_or((0, info.range.start));
         let loops = info.detects_loops.then(|| {
@@ -190,7 +190,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             ),
             longest_game,
             longest_rounds,
-            histogram_digest: Some(histogram_digest),
+            histogram_digest: Some(histogram_digest(histogram)),
             stats: self.tally.stats.to_json(self.games()),
             loops,
             exact: info.exact.clone(),

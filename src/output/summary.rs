@@ -34,7 +34,7 @@ pub struct Summary<J> {
     pub longest_game: u64,
     /// Its rounds.
     pub longest_rounds: u64,
-    /// The digest of histogram.csv ([`crate::merge::histogram_digest`]), so `merge` can tell
+    /// The digest of histogram.csv ([`histogram_digest`]), so `merge` can tell
     /// that a histogram is the one this summary describes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub histogram_digest: Option<String>,
@@ -138,6 +138,17 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
     }
+}
+
+/// The digest summary.json records for its histogram.csv: 64-bit FNV-1a of the file's bytes.
+/// It catches a histogram that is not the one the summary was written with (edited, swapped,
+/// truncated); it is no defence against a forger, who could also rewrite the summary.
+pub fn histogram_digest(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
 }
 
 /// The game indices an output covers, and the run they belong to.

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use warsim::merge::histogram_digest;
+use warsim::output::summary::histogram_digest;
 
 use crate::util::{fails, ok, read, warsim, Scratch};
 
