@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod csv;
+pub mod glyphs;
 pub mod plot;
 pub mod progress;
 pub mod readme;

@@ -12,6 +12,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
+use super::glyphs::Glyphs;
 use super::report::Report;
 use crate::games::{GameStats, Outcome};
 use crate::stats::summary::{counted, grouped, Distribution};
@@ -37,7 +38,8 @@ pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
     if path.extension().is_some_and(|e| e == "svg") {
         draw(r, SVGBackend::new(path, SIZE).into_drawing_area())
     } else {
-        draw(r, BitMapBackend::new(path, SIZE).into_drawing_area())
+        let backend = Glyphs::new(BitMapBackend::new(path, SIZE), FONT)?;
+        draw(r, backend.into_drawing_area())
     }
 }
 
