@@ -95,6 +95,10 @@ pub struct RunOptions {
     /// With --out, also write every chart as SVG (same look, text as text).
     #[arg(long, global = true)]
     pub svg: bool,
+    /// Progress: a bar when stderr is a terminal (auto), plain lines every 10 s for a log
+    /// file (log), or none.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
+    pub progress: progress::When,
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -204,7 +208,7 @@ impl WithGame for Simulate<'_> {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let out = opts.out.as_deref().map(OutputSet::begin).transpose()?;
-        let bar = progress::bar(info.range.end - info.range.start);
+        let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
         let start = Instant::now();
         let tally = engine::simulate(&game, opts.seed, info.range.clone(), threads, &|n| {
             bar.inc(n)
@@ -214,7 +218,7 @@ impl WithGame for Simulate<'_> {
             threads: Some(threads),
             note: None,
         };
-        bar.finish_and_clear();
+        bar.finish();
         output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
     }
 }

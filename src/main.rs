@@ -73,11 +73,15 @@ fn one_line(text: &str) -> String {
     }
 }
 
-/// A closed stdout (`warsim ... | head`) is not a failure.
+/// A closed stdout (`warsim ... | head`) is not a failure, whether the text or the JSON
+/// writer met it (serde_json wraps the I/O error in its own).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        let kind = c
+            .downcast_ref::<io::Error>()
+            .map(io::Error::kind)
+            .or_else(|| c.downcast_ref::<serde_json::Error>()?.io_error_kind());
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 

@@ -3,7 +3,8 @@
 #  1. 2,000,000 war games as an 8-task array plus the merge job; histogram.csv and every
 #     statistic of summary.json equal those of the unsharded run;
 #  2. one shard deleted: merge refuses, naming it;
-#  3. that task resubmitted alone, the merge job again: identical again;
+#  3. scripts/slurm/resubmit.sh finds that task and reruns it alone, with a new merge job:
+#     identical again; task logs show progress lines;
 #  4. a run whose tasks fail: the merge job is cancelled, not left pending.
 # The cluster is stopped at the end, also when a step fails.
 set -euo pipefail
@@ -72,14 +73,17 @@ refuses() {
 refuses "shards/3" "${shards[@]}"                          # named, but gone
 refuses "shard 3/8 missing" "${shards[@]:0:3}" "${shards[@]:4}"   # left out
 
-echo "test: resubmitting task 3 alone" >&2
-task=$(sbatch --parsable --array=3 --output="$work/run/logs/task-%a-again.log" \
-  --wrap "$warsim ${run[*]} --threads 1 --shard \$SLURM_ARRAY_TASK_ID/8 --out $work/run/shards/\$SLURM_ARRAY_TASK_ID")
-merge=$(sbatch --parsable --dependency="afterok:$task" --output="$work/run/logs/merge-again.log" \
-  --wrap "$warsim merge ${shards[*]} --out $work/run/merged")
-wait_job "$task"
-wait_job "$merge"
+echo "test: resubmitting the failed task" >&2
+again=$("$root/scripts/slurm/resubmit.sh" "$work/run" | tee /dev/stderr)
+case $again in *"tasks 3 of 8 again"*) ;; *) echo "test: resubmit.sh did not pick task 3 alone" >&2; exit 1 ;; esac
+eval "$(echo "$again" | tail -n1)"
+wait_job "$ARRAY_JOB"
+wait_job "$MERGE_JOB"
 same_as_whole
+grep -q "^progress: 250,000 of 250,000 games (100.0%)" "$work/run/logs/task-3.log" ||
+  { echo "test: task 3's log shows no progress:" >&2; cat "$work/run/logs/task-3.log" >&2; exit 1; }
+"$root/scripts/slurm/resubmit.sh" "$work/run" 2>&1 | grep -q "nothing to rerun" ||
+  { echo "test: resubmit.sh reran a complete run" >&2; exit 1; }
 echo "test: merge after resubmission identical again" >&2
 
 echo "test: a run whose tasks fail" >&2
@@ -94,4 +98,4 @@ for _ in $(seq 120); do
 done
 [ -n "$cancelled" ] || { echo "test: merge job $MERGE_JOB left $state after its tasks failed" >&2; exit 1; }
 echo "test: the merge job of a failed run was cancelled" >&2
-echo "slurm test: 5 passed, 0 failed"
+echo "slurm test: 7 passed, 0 failed"

@@ -17,7 +17,7 @@ use crate::usage;
 
 /// The files warsim writes into an output directory. A directory holding anything else is
 /// not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 7] = [
+pub const OUTPUT_FILES: [&str; 13] = [
     "README.md",
     "summary.json",
     "summary.csv",
@@ -25,7 +25,25 @@ pub const OUTPUT_FILES: [&str; 7] = [
     "histogram.png",
     "histogram.svg",
     "cycles.csv",
+    "sweep.json",
+    "sweep.csv",
+    "sweep.png",
+    "sweep.svg",
+    "means.png",
+    "means.svg",
 ];
+
+/// Whether `dir` is a run's output set inside a sweep's: a summary.json and only files warsim
+/// writes.
+fn is_run_set(dir: &Path) -> bool {
+    dir.join("summary.json").is_file()
+        && fs::read_dir(dir).is_ok_and(|entries| {
+            entries.flatten().all(|e| {
+                e.file_type().is_ok_and(|f| f.is_file())
+                    && OUTPUT_FILES.contains(&e.file_name().to_string_lossy().as_ref())
+            })
+        })
+}
 
 /// Free space the staging directory must accept before a run starts: a full disk is found
 /// before the simulation, not after it.
@@ -96,9 +114,40 @@ fn alive(pid: u32) -> bool {
 /// old set as it was and removes its staging directory.
 #[derive(Debug)]
 pub struct OutputSet {
-    target: PathBuf,
-    staging: PathBuf,
+    root: Dir,
     lock: PathBuf,
+}
+
+/// A directory of a staged output set: the set's own, or one inside it ([`OutputSet::subdir`]).
+#[derive(Debug)]
+pub struct Dir {
+    /// Where its files are written now.
+    staging: PathBuf,
+    /// Where they will be once the set is committed.
+    target: PathBuf,
+}
+
+impl Dir {
+    /// Where file `name` of the directory is written.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.staging.join(name)
+    }
+
+    /// Writes `bytes` as file `name` of the directory.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.path(name);
+        let write = || -> std::io::Result<()> {
+            let mut f = File::create(&path)?;
+            f.write_all(bytes)?;
+            f.sync_all()
+        };
+        write().with_context(|| format!("cannot write {}", self.target.join(name).display()))
+    }
+
+    /// Where the directory will be.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
 }
 
 impl OutputSet {
@@ -125,24 +174,27 @@ impl OutputSet {
         take_lock(&lock, target)?;
         install_cleanup();
         let set = OutputSet {
-            target: target.to_path_buf(),
-            staging: parent.join(format!(".{name}.warsim-staging-{}", std::process::id())),
+            root: Dir {
+                target: target.to_path_buf(),
+                staging: parent.join(format!(".{name}.warsim-staging-{}", std::process::id())),
+            },
             lock,
         };
         register(&set.lock);
         set.check_target()?;
         remove_leftovers(&parent, name);
-        fs::create_dir(&set.staging)
+        fs::create_dir(&set.root.staging)
             .with_context(|| format!("cannot write beside --out {}", target.display()))?;
-        register(&set.staging);
+        register(&set.root.staging);
         set.probe()
             .with_context(|| format!("cannot write into --out {}", target.display()))?;
         Ok(set)
     }
 
-    /// Refuses a target that is a file, or a directory holding files warsim does not write.
+    /// Refuses a target that is a file, or a directory holding files warsim does not write
+    /// (directories of such files, a sweep's rule sets, are warsim's).
     fn check_target(&self) -> Result<()> {
-        let t = &self.target;
+        let t = &self.root.target;
         let Ok(meta) = fs::symlink_metadata(t) else {
             return Ok(());
         };
@@ -153,8 +205,13 @@ impl OutputSet {
         for entry in fs::read_dir(t).with_context(|| format!("cannot read {}", t.display()))? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            let file = entry.file_type().is_ok_and(|f| f.is_file());
-            if !file || !OUTPUT_FILES.contains(&name.as_str()) {
+            let kind = entry.file_type();
+            let ours = if kind.as_ref().is_ok_and(|f| f.is_dir()) {
+                !OUTPUT_FILES.contains(&name.as_str()) && is_run_set(&entry.path())
+            } else {
+                kind.is_ok_and(|f| f.is_file()) && OUTPUT_FILES.contains(&name.as_str())
+            };
+            if !ours {
                 foreign.push(name);
             }
         }
@@ -171,7 +228,7 @@ impl OutputSet {
     }
 
     fn probe(&self) -> Result<()> {
-        let path = self.staging.join(".probe");
+        let path = self.root.staging.join(".probe");
         let mut f = File::create(&path)?;
         f.write_all(&vec![0u8; PROBE_BYTES])?;
         f.sync_all()?;
@@ -179,25 +236,20 @@ impl OutputSet {
         Ok(())
     }
 
-    /// Where file `name` of the set is written.
-    pub fn path(&self, name: &str) -> PathBuf {
-        self.staging.join(name)
+    /// The set's directory.
+    pub fn dir(&self) -> &Dir {
+        &self.root
     }
 
-    /// Writes `bytes` as file `name` of the set.
-    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        let path = self.path(name);
-        let write = || -> std::io::Result<()> {
-            let mut f = File::create(&path)?;
-            f.write_all(bytes)?;
-            f.sync_all()
+    /// A new directory `name` inside the set.
+    pub fn subdir(&self, name: &str) -> Result<Dir> {
+        let dir = Dir {
+            staging: self.root.staging.join(name),
+            target: self.root.target.join(name),
         };
-        write().with_context(|| format!("cannot write {}", self.target.join(name).display()))
-    }
-
-    /// The directory the set goes to.
-    pub fn target(&self) -> &Path {
-        &self.target
+        fs::create_dir(&dir.staging)
+            .with_context(|| format!("cannot write {}", dir.target.display()))?;
+        Ok(dir)
     }
 
     /// Moves the whole set into place: the old set (if any) aside, the new one in, the old one
@@ -206,23 +258,25 @@ impl OutputSet {
         let guard = CLEANUP.lock().unwrap_or_else(|e| e.into_inner());
         let result = self.swap();
         drop(guard);
-        result.with_context(|| format!("cannot move the output into {}", self.target.display()))
+        result
+            .with_context(|| format!("cannot move the output into {}", self.root.target.display()))
     }
 
     fn swap(&self) -> Result<()> {
-        for entry in fs::read_dir(&self.staging)? {
+        let Dir { staging, target } = &self.root;
+        for entry in fs::read_dir(staging)? {
             File::open(entry?.path())?.sync_all()?;
         }
-        let old = self.staging.with_extension("old");
-        if self.target.exists() {
-            fs::rename(&self.target, &old)?;
+        let old = staging.with_extension("old");
+        if target.exists() {
+            fs::rename(target, &old)?;
         }
-        if let Err(e) = fs::rename(&self.staging, &self.target) {
-            let _ = fs::rename(&old, &self.target);
+        if let Err(e) = fs::rename(staging, target) {
+            let _ = fs::rename(&old, target);
             return Err(e.into());
         }
         let _ = fs::remove_dir_all(&old);
-        if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
             let _ = File::open(parent).and_then(|d| d.sync_all());
         }
         Ok(())
@@ -231,9 +285,9 @@ impl OutputSet {
 
 impl Drop for OutputSet {
     fn drop(&mut self) {
-        remove_own(&self.staging);
+        remove_own(&self.root.staging);
         remove_own(&self.lock);
-        unregister(&self.staging);
+        unregister(&self.root.staging);
         unregister(&self.lock);
     }
 }
@@ -325,19 +379,19 @@ mod tests {
         let dir = scratch("whole");
         let out = dir.join("out");
         let set = OutputSet::begin(&out).unwrap();
-        set.write("summary.json", b"1").unwrap();
-        set.write("cycles.csv", b"old").unwrap();
+        set.dir().write("summary.json", b"1").unwrap();
+        set.dir().write("cycles.csv", b"old").unwrap();
         set.commit().unwrap();
         assert_eq!(listing(&out), ["cycles.csv", "summary.json"]);
         // A new set without cycles.csv: the stale file does not survive.
         let set = OutputSet::begin(&out).unwrap();
-        set.write("summary.json", b"2").unwrap();
+        set.dir().write("summary.json", b"2").unwrap();
         set.commit().unwrap();
         assert_eq!(listing(&out), ["summary.json"]);
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"2");
         // A set abandoned halfway leaves the old one untouched and nothing else.
         let set = OutputSet::begin(&out).unwrap();
-        set.write("summary.json", b"3").unwrap();
+        set.dir().write("summary.json", b"3").unwrap();
         drop(set);
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"2");
         assert_eq!(listing(&dir), ["out"]);
@@ -356,7 +410,7 @@ mod tests {
         fs::write(dir.join(".out.warsim-lock"), "4000000000").unwrap();
         fs::create_dir(dir.join(".out.warsim-staging-4000000000")).unwrap();
         let set = OutputSet::begin(&out).unwrap();
-        set.write("summary.json", b"x").unwrap();
+        set.dir().write("summary.json", b"x").unwrap();
         set.commit().unwrap();
         assert_eq!(listing(&dir), ["out"]);
         fs::remove_dir_all(&dir).unwrap();

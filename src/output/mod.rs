@@ -15,18 +15,29 @@ use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 
-use atomic::OutputSet;
+use atomic::{Dir, OutputSet};
 
 use crate::games::GameStats;
 use crate::stats::histogram::Tally;
 use report::{Report, RunInfo, Timing};
 use summary::Summary;
 
-/// Writes `summary.json` (`summary`, of `r`), `summary.csv`, `histogram.csv` (`histogram`),
-/// `cycles.csv` (with loop detection), `histogram.png` (and `.svg`) and `README.md` into
-/// `set`, then moves the set into place as a whole.
+/// Writes a run's files into `set`, then moves the set into place as a whole.
 pub fn write_set<S: GameStats>(
     set: OutputSet,
+    r: &Report<S>,
+    summary: &Summary<S::Json>,
+    histogram: &[u8],
+    svg: bool,
+) -> Result<()> {
+    write_run(set.dir(), r, summary, histogram, svg)?;
+    set.commit()
+}
+
+/// Writes `summary.json` (`summary`, of `r`), `summary.csv`, `histogram.csv` (`histogram`),
+/// `cycles.csv` (with loop detection), `histogram.png` (and `.svg`) and `README.md` into `set`.
+pub fn write_run<S: GameStats>(
+    set: &Dir,
     r: &Report<S>,
     summary: &Summary<S::Json>,
     histogram: &[u8],
@@ -58,8 +69,7 @@ pub fn write_set<S: GameStats>(
             .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
     }
     files.push("README.md");
-    set.write("README.md", readme::readme(summary, &files).as_bytes())?;
-    set.commit()
+    set.write("README.md", readme::readme(summary, &files).as_bytes())
 }
 
 /// The end of every run: the output set written into `out` (if any), then the summary on
@@ -76,7 +86,7 @@ pub fn finish<S: GameStats>(
     let histogram = csv::histogram(&report)?;
     // Made once: the file and stdout carry the same summary, date included.
     let summary = report.summary(timing, &histogram);
-    let target = out.as_ref().map(|s| s.target().to_path_buf());
+    let target = out.as_ref().map(|s| s.dir().target().to_path_buf());
     if let Some(set) = out {
         write_set(set, &report, &summary, &histogram, svg)?;
     }
@@ -109,7 +119,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let out = dir.join("out");
         let set = OutputSet::begin(&out).unwrap();
-        set.write("summary.json", b"old").unwrap();
+        set.dir().write("summary.json", b"old").unwrap();
         set.commit().unwrap();
         // An empty tally has no chart: the write fails after the CSV files are staged.
         let game = crate::games::shotgun::Shotgun::new(crate::games::shotgun::ShotgunRules {

@@ -1,16 +1,71 @@
-//! The progress bar: on stderr, only when stderr is a terminal, advanced once per chunk.
+//! Progress of a run, advanced once per chunk: a bar on stderr when stderr is a terminal, plain
+//! lines for a log file when asked (`--progress log`, as a Slurm task's log wants), or nothing.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::stats::summary::grouped;
 
-/// A progress bar over `games` games, hidden unless stderr is a terminal.
-pub fn bar(games: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+/// When to show progress (`--progress`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum When {
+    /// A bar when stderr is a terminal, nothing otherwise.
+    #[default]
+    Auto,
+    /// A plain line on stderr at the start, every ten seconds and at the end, terminal or not
+    /// (for log files: a Slurm task's log, nohup.out).
+    Log,
+    /// Nothing.
+    Never,
+}
+
+/// Seconds between two progress lines of [`When::Log`].
+const LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// The progress of one run over a known number of games.
+pub enum Progress {
+    /// An indicatif bar on the terminal.
+    Bar(ProgressBar),
+    /// Lines on stderr.
+    Log(LogLines),
+    /// Nothing shown.
+    Hidden,
+}
+
+impl Progress {
+    /// Progress over `games` games, shown as `when` says.
+    pub fn new(games: u64, when: When) -> Progress {
+        match when {
+            When::Auto if std::io::stderr().is_terminal() => Progress::Bar(bar(games)),
+            When::Log => Progress::Log(LogLines::start(games)),
+            _ => Progress::Hidden,
+        }
     }
+
+    /// `n` more games played.
+    pub fn inc(&self, n: u64) {
+        match self {
+            Progress::Bar(b) => b.inc(n),
+            Progress::Log(l) => l.inc(n),
+            Progress::Hidden => {}
+        }
+    }
+
+    /// The run is over: the bar is cleared; a log gets its last line.
+    pub fn finish(&self) {
+        match self {
+            Progress::Bar(b) => b.finish_and_clear(),
+            Progress::Log(l) => l.line(true),
+            Progress::Hidden => {}
+        }
+    }
+}
+
+fn bar(games: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template(
         "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games ({rate} games/s, eta {eta})",
@@ -21,4 +76,106 @@ pub fn bar(games: u64) -> ProgressBar {
     });
     bar.set_style(style);
     bar
+}
+
+/// Progress as plain lines: games done, share, rate and time left.
+pub struct LogLines {
+    games: u64,
+    done: AtomicU64,
+    start: Instant,
+    /// When the last line was written (workers race for it; one writes).
+    last: Mutex<Instant>,
+}
+
+impl LogLines {
+    fn start(games: u64) -> LogLines {
+        let lines = LogLines {
+            games,
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            last: Mutex::new(Instant::now()),
+        };
+        lines.line(false);
+        lines
+    }
+
+    fn inc(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+        let due = match self.last.try_lock() {
+            Ok(mut last) if last.elapsed() >= LOG_EVERY => {
+                *last = Instant::now();
+                true
+            }
+            _ => false,
+        };
+        if due {
+            self.line(false);
+        }
+    }
+
+    fn line(&self, end: bool) {
+        let done = self.done.load(Ordering::Relaxed);
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}",
+            self.text(done, self.start.elapsed(), end)
+        );
+    }
+
+    /// One line: `progress: 1,200,000 of 2,000,000 games (60.0%), 1,234,567 games/s, 0:00:04 left`.
+    fn text(&self, done: u64, elapsed: Duration, end: bool) -> String {
+        let secs = elapsed.as_secs_f64();
+        let share = 100.0 * done as f64 / self.games.max(1) as f64;
+        let head = format!(
+            "progress: {} of {} games ({share:.1}%)",
+            grouped(done),
+            grouped(self.games)
+        );
+        if done == 0 || secs <= 0.0 {
+            return head;
+        }
+        let rate = done as f64 / secs;
+        let tail = if end {
+            format!("done in {}", clock(secs))
+        } else {
+            format!(
+                "{} left",
+                clock((self.games - done.min(self.games)) as f64 / rate)
+            )
+        };
+        format!("{head}, {} games/s, {tail}", grouped(rate as u64))
+    }
+}
+
+/// `h:mm:ss`.
+fn clock(secs: f64) -> String {
+    let s = secs.round() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_lines_say_done_share_rate_and_time_left() {
+        let l = LogLines {
+            games: 2_000_000,
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            last: Mutex::new(Instant::now()),
+        };
+        assert_eq!(
+            l.text(0, Duration::ZERO, false),
+            "progress: 0 of 2,000,000 games (0.0%)"
+        );
+        assert_eq!(
+            l.text(1_200_000, Duration::from_secs(4), false),
+            "progress: 1,200,000 of 2,000,000 games (60.0%), 300,000 games/s, 0:00:03 left"
+        );
+        assert_eq!(
+            l.text(2_000_000, Duration::from_secs(3725), true),
+            "progress: 2,000,000 of 2,000,000 games (100.0%), 536 games/s, done in 1:02:05"
+        );
+    }
 }

@@ -294,3 +294,61 @@ fn completions_and_manual_page_are_generated() {
         "{help}"
     );
 }
+
+#[test]
+fn progress_is_quiet_off_a_terminal_and_lines_when_asked() {
+    let quiet = crate::util::warsim(&["simulate", "shotgun", "--games", "5000"]);
+    assert!(quiet.status.success());
+    assert!(quiet.stderr.is_empty(), "auto progress wrote to a pipe");
+    let logged = crate::util::warsim(&[
+        "simulate",
+        "shotgun",
+        "--games",
+        "5000",
+        "--progress",
+        "log",
+    ]);
+    assert!(logged.status.success());
+    let err = String::from_utf8(logged.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines.first(),
+        Some(&"progress: 0 of 5,000 games (0.0%)"),
+        "{err}"
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("progress: 5,000 of 5,000 games (100.0%), ")
+            && last.contains(" done in 0:00:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_failure() {
+    use std::process::{Command, Stdio};
+    for format in [&["--json"][..], &[][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+            .args(["simulate", "war", "--games", "300000", "--threads", "1"])
+            .args(format)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader is gone before the summary is written (`warsim ... | true`).
+        drop(child.stdout.take());
+        let done = child.wait_with_output().unwrap();
+        assert_eq!(
+            done.status.code(),
+            Some(0),
+            "{format:?}: {}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+        assert!(
+            done.stderr.is_empty(),
+            "{format:?}: {}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+    }
+}

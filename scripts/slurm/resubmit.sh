@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Resubmits the failed tasks of a run made by submit.sh, and a new merge job after them.
+#   scripts/slurm/resubmit.sh DIR [K ...]
+# Without K, the tasks to rerun are those whose shard DIR/shards/K has no summary.json (a task
+# writes its output set whole or not at all, so a shard with one is complete). The same command,
+# options and sbatch options as the first submission (DIR/run.env); logs are appended to.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/jobs.sh"
+usage="usage: $0 DIR [K ...]"
+[ $# -ge 1 ] || { echo "resubmit: the run directory is missing; $usage" >&2; exit 2; }
+[ -f "$1/run.env" ] || { echo "resubmit: $1/run.env not found: not a run made by submit.sh" >&2; exit 2; }
+source "$1/run.env"
+shift
+todo=()
+if [ $# -gt 0 ]; then
+  for k in "$@"; do
+    [[ $k =~ ^[0-9]+$ ]] && [ "$k" -lt "$tasks" ] || { echo "resubmit: task $k: tasks are 0..$((tasks - 1))" >&2; exit 2; }
+    todo+=("$k")
+  done
+else
+  for k in $(seq 0 $((tasks - 1))); do
+    [ -f "$out/shards/$k/summary.json" ] || todo+=("$k")
+  done
+fi
+if [ ${#todo[@]} -eq 0 ]; then
+  echo "resubmit: every shard of $out is complete; nothing to rerun (merge: $warsim merge $out/shards/* --out $out/merged)" >&2
+  exit 0
+fi
+spec=$(IFS=,; echo "${todo[*]}")
+array=$(submit_tasks "$spec")
+merge=$(submit_merge "$array")
+report "$array" "$merge" "tasks $spec of $tasks again: warsim ${args[*]} --shard K/$tasks"
