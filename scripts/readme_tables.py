@@ -98,14 +98,23 @@ def shotgun_table():
     return '\n'.join(rows)
 
 
+def sweep_runs(path):
+    """The summaries of a sweep's rule sets, in order (sweep.json under results/)."""
+    return [r['summary'] for r in load(f'{path}/sweep.json')['rule_sets']]
+
+
 def rps_table():
-    import csv
-    rows = ['| players N | exact mean rounds | simulated (1,000,000 games) | 95% interval | within it |',
-            '|---|---|---|---|---|']
-    with open(os.path.join(ROOT, 'results/rps-sweep/means.csv')) as f:
-        for r in csv.DictReader(f):
-            e, m, lo, hi = (float(r[k]) for k in ['exact_mean', 'mean', 'ci95_lo', 'ci95_hi'])
-            rows.append(f"| {r['players']} | {e:.4f} | {m:.4f} | {lo:.4f}–{hi:.4f} | {'yes' if lo <= e <= hi else 'no'} |")
+    runs = sweep_runs('rps-sweep')
+    rows = [f'| players N | exact mean rounds | simulated ({n(runs[0]["games"])} games) | 95% interval | z = (simulated − exact) / sem | within it |',
+            '|---|---|---|---|---|---|']
+    inside = 0
+    for s in runs:
+        e, r = s['exact']['mean_rounds'], s['rounds']
+        lo, hi = r['ci95']
+        inside += lo <= e <= hi
+        rows.append(f"| {s['rules']['players']} | {e:.4f} | {r['mean']:.4f} | {lo:.4f}–{hi:.4f} | {(r['mean'] - e) / r['sem']:+.2f} "
+                    f"| {'yes' if lo <= e <= hi else 'no'} |")
+    rows.append(f"\n{inside} of {len(runs)} intervals hold the exact mean; a 95% interval misses it one time in twenty.")
     return '\n'.join(rows)
 
 
@@ -135,20 +144,30 @@ def jitsu_table():
     return '\n'.join(rows)
 
 
+def war_rule_rows():
+    """One dict per rule set of results/war-rules, with the table's fields."""
+    rows = []
+    for d in sweep_runs('war-rules'):
+        r, rules, loops = d['rounds'], d['rules'], d.get('loops')
+        rows.append({'war_down': rules['war_down'], 'short_war': rules['short_war'], 'pickup': rules['pickup'],
+                     'mean': r['mean'], 'ci95_lo': r['ci95'][0], 'ci95_hi': r['ci95'][1], 'median': r['median'],
+                     'p99': r['quantiles']['p99'], 'wars_mean': d['wars']['mean'], 'p1_share': d['shares']['p1']['share'],
+                     'loops': loops, 'capped': d['outcomes'].get('capped', 0),
+                     'finished_mean': (d.get('finished_rounds') or r)['mean']})
+    return rows
+
+
 def war_rules_table():
-    import csv
     rows = ['| war-down | short war | pickup | mean rounds (95% interval) | median | p99 | wars per game | player 1 wins | never ends (95% interval) | mean rounds of games that end |',
             '|---|---|---|---|---|---|---|---|---|---|']
-    with open(os.path.join(ROOT, 'results/war-rules/table.csv')) as f:
-        for r in csv.DictReader(f):
-            if r['never_end_share']:
-                ne = est(float(r['never_end_share']), float(r['never_end_lo']), float(r['never_end_hi']),
-                         '.4f', 100, '%')
-            else:
-                ne = f"— (random pickup; {r['capped']} capped)"
-            rows.append(f"| {r['war_down']} | {r['short_war']} | {r['pickup']} "
-                        f"| {est(float(r['mean']), float(r['ci95_lo']), float(r['ci95_hi']))} | {r['median']} | {r['p99']} "
-                        f"| {float(r['wars_mean']):.3f} | {100 * float(r['p1_share']):.2f}% | {ne} | {float(r['finished_mean']):.2f} |")
+    for r in war_rule_rows():
+        if r['loops']:
+            ne = est(r['loops']['share'], *r['loops']['ci95'], '.4f', 100, '%')
+        else:
+            ne = f"— (random pickup; {r['capped']} capped)"
+        rows.append(f"| {r['war_down']} | {r['short_war']} | {r['pickup']} "
+                    f"| {est(r['mean'], r['ci95_lo'], r['ci95_hi'])} | {r['median']} | {r['p99']} "
+                    f"| {r['wars_mean']:.3f} | {100 * r['p1_share']:.2f}% | {ne} | {r['finished_mean']:.2f} |")
     return '\n'.join(rows)
 
 
@@ -223,16 +242,12 @@ def literature_table():
     rows.append(f"| the p1-first deals, exactly | — | `--short-war last-card --pickup p1-first --detect-loops on` "
                 f"| {100 * lo['share']:.2f}% never end ({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%), proven | "
                 f"of the {n(fixed['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever and {n(long_finished)} end after 20,000 rounds |")
-    import csv
-    best = []
-    with open(os.path.join(ROOT, 'results/war-rules/table.csv')) as fh:
-        for r_ in csv.DictReader(fh):
-            best.append((abs(float(r_['mean']) - 253.314), r_))
+    best = [(abs(r_['mean'] - 253.314), r_) for r_ in war_rule_rows()]
     best.sort(key=lambda t: t[0])
     d_, r_ = best[0]
     rows.append(f"| Wikipedia, 1,000,000 games | 253.314 battles, 15.0961 wars, 0.756801 double wars | rules not stated; the nearest of the rule sets above: "
-                f"`--war-down {r_['war_down']} --short-war {r_['short_war']} --pickup {r_['pickup']}` | {float(r_['mean']):.2f} "
-                f"({float(r_['ci95_lo']):.2f}–{float(r_['ci95_hi']):.2f}), {float(r_['wars_mean']):.3f} wars | cannot tell: the pickup order and the short-war rule are unstated |")
+                f"`--war-down {r_['war_down']} --short-war {r_['short_war']} --pickup {r_['pickup']}` | {r_['mean']:.2f} "
+                f"({r_['ci95_lo']:.2f}–{r_['ci95_hi']:.2f}), {r_['wars_mean']:.3f} wars | cannot tell: the pickup order and the short-war rule are unstated |")
     return '\n'.join(rows)
 
 

@@ -14,7 +14,7 @@ use crate::output::report::{RunInfo, Timing};
 use crate::output::{self, progress};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::{merge, play, usage};
+use crate::{merge, play, sweep, usage};
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
 #[derive(Debug, Parser)]
@@ -41,6 +41,29 @@ pub enum Command {
         /// The game and its rule options.
         #[command(subcommand)]
         game: SimulateGame,
+    },
+    /// Run every combination of listed rule settings, each on the same games.
+    #[command(
+        after_help = "Every rule option of `simulate GAME` may take a comma list or `all` \
+        (`;` between values that hold commas); the rule sets are their cartesian product, each run \
+        as `simulate` would run it (same seed, same games). Writes sweep.json, sweep.csv, sweep.png \
+        (how many games last longer than t rounds, per rule set), means.png and one output \
+        directory per rule set. Options follow GAME; `warsim sweep GAME --help` lists them.\n\n\
+        Examples:\n  warsim sweep war --war-down 1,3 --short-war all --pickup all --out out/rules\n  \
+        warsim sweep rps --players 2,3,4,5,6 --games 1e5 --out out/rps\n  \
+        warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix"
+    )]
+    Sweep {
+        /// The game.
+        #[arg(value_name = "GAME")]
+        game: String,
+        /// Its options, and the run options of `simulate`.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "OPTIONS"
+        )]
+        args: Vec<String>,
     },
     /// Add the outputs of the shards of one run (`simulate --shard K/N --out DIR`) exactly.
     #[command(after_help = "Example: warsim merge shard0 shard1 shard2 --out merged")]
@@ -170,6 +193,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 .into())
             })
         }
+        Command::Sweep { game, args } => sweep::run(&game, &args),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
@@ -228,7 +252,7 @@ impl WithGame for Simulate<'_> {
 const MAX_EXPECTED_ROUNDS: f64 = 1e12;
 
 /// Refuses a run whose exact expected length is beyond [`MAX_EXPECTED_ROUNDS`], saying why.
-fn check_feasible<G: Game>(game: &G, games: u64) -> Result<()> {
+pub(crate) fn check_feasible<G: Game>(game: &G, games: u64) -> Result<()> {
     let Some(mean) = game.expected_rounds() else {
         return Ok(());
     };

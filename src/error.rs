@@ -13,3 +13,42 @@ pub struct UsageError(pub String);
 macro_rules! usage {
     ($($arg:tt)*) => { $crate::error::UsageError(format!($($arg)*)) };
 }
+
+/// clap's message on one line: the error, then what it lists (the missing argument, the
+/// possible values, a suggestion), without the usage and help hints that follow.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') { " " } else { "; " });
+        }
+        out.push_str(line);
+    }
+    if out.is_empty() {
+        "error: bad usage; see --help".to_string()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn clap_messages_keep_what_they_list() {
+        let missing = "error: the following required arguments were not provided:\n  <PILE>...\n\nUsage: warsim play snap <PILE>...\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(missing),
+            "error: the following required arguments were not provided: <PILE>..."
+        );
+        let value = "error: invalid value 'shuffle' for '--pickup <PICKUP>'\n  [possible values: shuffled, p1-first]\n\n  tip: a similar value exists: 'shuffled'\n\nFor more information, try '--help'.\n";
+        assert_eq!(one_line(value), "error: invalid value 'shuffle' for '--pickup <PICKUP>'; [possible values: shuffled, p1-first]; tip: a similar value exists: 'shuffled'");
+    }
+}

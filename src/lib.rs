@@ -15,3 +15,4 @@ pub mod output;
 pub mod play;
 pub mod sim;
 pub mod stats;
+pub mod sweep;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::Parser;
 use warsim::cli::{run, Cli};
-use warsim::error::UsageError;
+use warsim::error::{one_line, UsageError};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -50,29 +50,6 @@ fn clap_exit(e: clap::Error) -> ExitCode {
     }
 }
 
-/// clap's message on one line: the error, then what it lists (the missing argument, the
-/// possible values, a suggestion), without the usage and help hints that follow.
-fn one_line(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines().map(str::trim) {
-        if line.starts_with("Usage:") || line.starts_with("For more information") {
-            break;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str(if out.ends_with(':') { " " } else { "; " });
-        }
-        out.push_str(line);
-    }
-    if out.is_empty() {
-        "error: bad usage; see --help".to_string()
-    } else {
-        out
-    }
-}
-
 /// A closed stdout (`warsim ... | head`) is not a failure, whether the text or the JSON
 /// writer met it (serde_json wraps the I/O error in its own).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -83,20 +60,4 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
             .or_else(|| c.downcast_ref::<serde_json::Error>()?.io_error_kind());
         kind == Some(io::ErrorKind::BrokenPipe)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::one_line;
-
-    #[test]
-    fn clap_messages_keep_what_they_list() {
-        let missing = "error: the following required arguments were not provided:\n  <PILE>...\n\nUsage: warsim play snap <PILE>...\n\nFor more information, try '--help'.\n";
-        assert_eq!(
-            one_line(missing),
-            "error: the following required arguments were not provided: <PILE>..."
-        );
-        let value = "error: invalid value 'shuffle' for '--pickup <PICKUP>'\n  [possible values: shuffled, p1-first]\n\n  tip: a similar value exists: 'shuffled'\n\nFor more information, try '--help'.\n";
-        assert_eq!(one_line(value), "error: invalid value 'shuffle' for '--pickup <PICKUP>'; [possible values: shuffled, p1-first]; tip: a similar value exists: 'shuffled'");
-    }
 }

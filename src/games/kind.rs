@@ -54,7 +54,7 @@ pub enum SimulateGame {
 
 impl SimulateGame {
     /// Builds the game from its options (a usage error names a bad one) and hands it to `task`.
-    pub fn run<T: WithGame<Output = anyhow::Result<()>>>(&self, task: T) -> anyhow::Result<()> {
+    pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(&self, task: T) -> anyhow::Result<R> {
         match self {
             SimulateGame::War(o) => task.with(War::from_options(o)?),
             SimulateGame::Snap(o) => task.with(Snap::from_options(o)?),

@@ -9,6 +9,7 @@ pub mod progress;
 pub mod readme;
 pub mod report;
 pub mod summary;
+pub mod sweep_plot;
 pub mod text;
 
 use std::io::{self, Write};

@@ -31,15 +31,39 @@ fn register() {
     });
 }
 
-/// Draws the chart of `r` into `path` (a file of the staged output set): PNG, or SVG (text as
-/// text, same look) when the path ends in `.svg`.
-pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
+/// A chart that can be drawn on any plotters backend.
+pub trait Chart {
+    /// Draws the chart on `root` and presents it.
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static;
+}
+
+/// Draws `chart` into `path` (a file of a staged output set) at `size` pixels: PNG, or SVG
+/// (text as text, same look) when the path ends in `.svg`.
+pub fn render(chart: &impl Chart, path: &Path, size: (u32, u32)) -> Result<()> {
     register();
     if path.extension().is_some_and(|e| e == "svg") {
-        draw(r, SVGBackend::new(path, SIZE).into_drawing_area())
+        chart.draw(SVGBackend::new(path, size).into_drawing_area())
     } else {
-        let backend = Glyphs::new(BitMapBackend::new(path, SIZE), FONT)?;
-        draw(r, backend.into_drawing_area())
+        let backend = Glyphs::new(BitMapBackend::new(path, size), FONT)?;
+        chart.draw(backend.into_drawing_area())
+    }
+}
+
+/// Draws the chart of `r` into `path`.
+pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
+    render(&Histogram(r), path, SIZE)
+}
+
+struct Histogram<'a, 'b, S>(&'a Report<'b, S>);
+
+impl<S: GameStats> Chart for Histogram<'_, '_, S> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        draw(self.0, root)
     }
 }
 

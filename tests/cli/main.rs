@@ -8,4 +8,5 @@ mod merge;
 mod messages;
 mod output;
 mod small_games;
+mod sweep;
 mod war;

@@ -1,0 +1,610 @@
+//! `sweep GAME [options]`: every combination of listed rule settings, each a whole run on the
+//! same games.
+//!
+//! Any rule option of `simulate GAME` may take a comma list (`--war-down 1,3`) or `all` (every
+//! value of an option with a fixed list, `--pickup all`); `;` separates values that hold commas
+//! themselves (`--mix "1,1,1;2,1,1"`), and a value the option accepts whole is never split
+//! (`--mix 2,1,1` is one mix). The rule sets are the cartesian product, in the order the options
+//! are given, each run with the same `--seed` and game indices as a `simulate` with those
+//! settings, so its histogram is byte for byte that run's. Nothing here names a game: the
+//! options, their values and their parsing come from the command-line definition of
+//! `simulate GAME`.
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::{ArgAction, CommandFactory, Parser};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::cli::{check_feasible, Cli, Command, RunOptions};
+use crate::error::{one_line, UsageError};
+use crate::games::kind::{SimulateGame, WithGame};
+use crate::games::{Game, Outcome};
+use crate::output::atomic::{Dir, OutputSet};
+use crate::output::progress::Progress;
+use crate::output::report::{Report, RunInfo, Timing};
+use crate::output::summary::Provenance;
+use crate::output::sweep_plot::{self, Curve};
+use crate::output::{csv as out_csv, write_run};
+use crate::sim::engine;
+use crate::sim::shard::Shard;
+use crate::stats::summary::counted;
+use crate::usage;
+
+/// Rule sets a sweep may hold: more is surely a typo in a list.
+const MAX_RULE_SETS: usize = 10_000;
+
+/// One option that takes several values.
+#[derive(Clone, Debug, PartialEq)]
+struct Axis {
+    /// Its long name, without the dashes.
+    long: String,
+    values: Vec<String>,
+}
+
+/// What the command line asked for: the arguments every rule set shares and the axes.
+#[derive(Debug)]
+pub struct Plan {
+    game: String,
+    fixed: Vec<String>,
+    axes: Vec<Axis>,
+}
+
+/// One rule set: a value of every axis.
+#[derive(Clone, Debug)]
+pub struct RuleSet {
+    /// (option, value) per axis.
+    pub settings: Vec<(String, String)>,
+}
+
+impl RuleSet {
+    /// `war-down 1, pickup shuffled`; `as given` when nothing varies.
+    pub fn label(&self) -> String {
+        if self.settings.is_empty() {
+            return "as given".into();
+        }
+        self.settings
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `war-down-1_pickup-shuffled`: a directory name (characters other than letters, digits,
+    /// `.` and `-` become `-`).
+    pub fn dir_name(&self) -> String {
+        if self.settings.is_empty() {
+            return "run".into();
+        }
+        self.settings
+            .iter()
+            .map(|(k, v)| {
+                let v: String = v
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                            c
+                        } else {
+                            '-'
+                        }
+                    })
+                    .collect();
+                format!("{k}-{v}")
+            })
+            .collect::<Vec<_>>()
+            .join("_")
+    }
+}
+
+impl Plan {
+    /// Reads `args` (everything after `sweep GAME`) against the options of `simulate GAME`.
+    pub fn new(game: &str, args: &[String]) -> Result<Plan, UsageError> {
+        let mut cli = Cli::command();
+        cli.build();
+        let simulate = cli
+            .find_subcommand("simulate")
+            .ok_or_else(|| usage!("sweep: no simulate command"))?;
+        let cmd = simulate.find_subcommand(game).ok_or_else(|| {
+            let names: Vec<&str> = simulate.get_subcommands().map(|c| c.get_name()).collect();
+            usage!("sweep {game}: no such game; one of {}", names.join(", "))
+        })?;
+        let mut fixed = Vec::new();
+        let mut axes: Vec<Axis> = Vec::new();
+        let mut it = args.iter();
+        while let Some(tok) = it.next() {
+            let Some(name) = tok.strip_prefix("--") else {
+                fixed.push(tok.clone());
+                continue;
+            };
+            let (long, inline) = match name.split_once('=') {
+                Some((l, v)) => (l, Some(v.to_string())),
+                None => (name, None),
+            };
+            if long == "shard" {
+                return Err(usage!(
+                    "sweep: --shard is not for sweeps; shard each rule set's `simulate` instead"
+                ));
+            }
+            let arg = cmd.get_arguments().find(|a| {
+                a.get_long() == Some(long)
+                    && !a.is_global_set()
+                    && matches!(a.get_action(), ArgAction::Set | ArgAction::Append)
+            });
+            let Some(arg) = arg else {
+                fixed.push(tok.clone());
+                continue;
+            };
+            let value = match inline {
+                Some(v) => v,
+                None => it
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| usage!("sweep {game}: --{long} needs a value"))?,
+            };
+            // Whether the option takes `v` (checked by clap itself, on the option alone).
+            let parses = |v: &str| {
+                cmd.clone()
+                    .no_binary_name(true)
+                    .try_get_matches_from([format!("--{long}={v}")])
+                    .map(|_| ())
+            };
+            let values: Vec<String> = if value == "all" && parses("all").is_err() {
+                let all: Vec<String> = arg
+                    .get_possible_values()
+                    .iter()
+                    .filter(|p| !p.is_hide_set())
+                    .map(|p| p.get_name().to_string())
+                    .collect();
+                if all.is_empty() {
+                    return Err(usage!(
+                        "sweep {game}: --{long} all: this option has no fixed list of values; \
+                         list the values, separated by commas"
+                    ));
+                }
+                all
+            } else if value.contains(';') || parses(&value).is_err() {
+                let sep = if value.contains(';') { ';' } else { ',' };
+                value.split(sep).map(|v| v.trim().to_string()).collect()
+            } else {
+                vec![value.clone()]
+            };
+            for v in &values {
+                if let Err(e) = parses(v) {
+                    return Err(usage!(
+                        "sweep {game}: --{long} {value:?}: value {v:?}: {}",
+                        one_line(&e.render().to_string()).trim_start_matches("error: ")
+                    ));
+                }
+            }
+            if axes.iter().any(|a| a.long == long) {
+                return Err(usage!(
+                    "sweep {game}: --{long} is given twice; list its values once"
+                ));
+            }
+            axes.push(Axis {
+                long: long.to_string(),
+                values,
+            });
+        }
+        let plan = Plan {
+            game: game.to_string(),
+            fixed,
+            axes,
+        };
+        let n = plan
+            .axes
+            .iter()
+            .try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+            .filter(|&n| n <= MAX_RULE_SETS);
+        if n.is_none() {
+            return Err(usage!(
+                "sweep {game}: the lists make more than {MAX_RULE_SETS} rule sets; sweep fewer values"
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// Every combination of the axes' values, the first axis varying slowest.
+    pub fn rule_sets(&self) -> Vec<RuleSet> {
+        let mut sets = vec![RuleSet {
+            settings: Vec::new(),
+        }];
+        for axis in &self.axes {
+            sets = sets
+                .into_iter()
+                .flat_map(|s| {
+                    axis.values.iter().map(move |v| {
+                        let mut t = s.clone();
+                        t.settings.push((axis.long.clone(), v.clone()));
+                        t
+                    })
+                })
+                .collect();
+        }
+        sets
+    }
+
+    /// The `simulate` command line of `set`, parsed: its run options and its game.
+    fn parse(&self, set: &RuleSet) -> Result<(RunOptions, SimulateGame), UsageError> {
+        let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), self.game.clone()];
+        argv.extend(self.fixed.iter().cloned());
+        for (k, v) in &set.settings {
+            argv.push(format!("--{k}={v}"));
+        }
+        match Cli::try_parse_from(&argv) {
+            Ok(Cli {
+                command: Command::Simulate { run, game },
+            }) => Ok((run, game)),
+            Ok(_) => Err(usage!("sweep: not a simulation")),
+            Err(e) => Err(usage!(
+                "sweep {}, rule set {}: {}",
+                self.game,
+                set.label(),
+                one_line(&e.render().to_string()).trim_start_matches("error: ")
+            )),
+        }
+    }
+}
+
+/// `sweep GAME ARGS...`.
+pub fn run(game: &str, args: &[String]) -> Result<()> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return help(game);
+    }
+    let plan = Plan::new(game, args)?;
+    let sets = plan.rule_sets();
+    // Every rule set is parsed and its game built before anything is run or written.
+    let mut parsed = Vec::new();
+    for set in &sets {
+        let (run, g) = plan.parse(set)?;
+        g.run(Check(&run))?;
+        parsed.push((run, g));
+    }
+    let run0 = &parsed[0].0;
+    let out = run0
+        .out
+        .as_deref()
+        .ok_or_else(|| usage!("sweep {game}: --out DIR is missing (a sweep writes a directory)"))?;
+    let set_out = OutputSet::begin(out)?;
+    let threads = run0.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let progress = Progress::new(run0.games.saturating_mul(sets.len() as u64), run0.progress);
+    let start = Instant::now();
+    let mut results = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for (set, (run, g)) in sets.iter().zip(&parsed) {
+        let mut name = set.dir_name();
+        while !names.insert(name.clone()) {
+            name.push_str("-again");
+        }
+        let dir = set_out.subdir(&name)?;
+        let one = One {
+            run,
+            threads,
+            progress: &progress,
+            dir: &dir,
+        };
+        results.push((set, name, g.run(one)?));
+    }
+    progress.finish();
+    let elapsed_s = start.elapsed().as_secs_f64();
+    let doc = SweepJson {
+        game: plan.game.clone(),
+        games: run0.games,
+        seed: run0.seed,
+        varying: plan.axes.iter().map(|a| a.long.clone()).collect(),
+        rule_sets: results
+            .iter()
+            .map(|(set, name, r)| RuleSetJson {
+                name: name.clone(),
+                label: set.label(),
+                settings: set
+                    .settings
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                    .collect(),
+                summary: r.summary.clone(),
+            })
+            .collect(),
+        elapsed_s,
+        threads,
+        provenance: Provenance::now(),
+    };
+    let dir = set_out.dir();
+    let mut json = serde_json::to_vec_pretty(&doc)?;
+    json.push(b'\n');
+    dir.write("sweep.json", &json)?;
+    dir.write("sweep.csv", &sweep_csv(&results)?)?;
+    let curves: Vec<(String, &Curve)> = results
+        .iter()
+        .map(|(set, _, r)| (set.label(), &r.curve))
+        .collect();
+    let title = format!(
+        "{} — {} rule sets, {} each",
+        plan.game,
+        results.len(),
+        counted(run0.games, "game")
+    );
+    let numeric = match &plan.axes[..] {
+        [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
+        _ => None,
+    };
+    let mut exts = vec!["png"];
+    if run0.svg {
+        exts.push("svg");
+    }
+    for ext in exts {
+        sweep_plot::survival(&title, &curves, &dir.path(&format!("sweep.{ext}")))?;
+        sweep_plot::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
+    }
+    set_out.commit()?;
+    let mut stdout = std::io::stdout().lock();
+    if run0.json {
+        serde_json::to_writer_pretty(&mut stdout, &doc)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", text(&title, &results, elapsed_s))?;
+        writeln!(
+            stdout,
+            "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, one directory per rule set)",
+            out.display()
+        )?;
+    }
+    stdout.flush()?;
+    Ok(())
+}
+
+fn help(game: &str) -> Result<()> {
+    let mut cli = Cli::command();
+    cli.build();
+    let cmd = cli
+        .find_subcommand_mut("simulate")
+        .and_then(|s| s.find_subcommand_mut(game))
+        .ok_or_else(|| usage!("sweep {game}: no such game"))?;
+    let help = cmd.render_long_help();
+    println!(
+        "warsim sweep {game} [options] --out DIR: the options of `simulate {game}`; each rule \
+         option may take a comma list (`;` between values that hold commas) or `all`.\n\n{help}"
+    );
+    Ok(())
+}
+
+/// The text summary: one line per rule set.
+fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s: f64) -> String {
+    let width = results
+        .iter()
+        .map(|r| r.0.label().chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut s = format!("sweep     {title}, {elapsed_s:.2} s\n");
+    for (set, _, r) in results {
+        let c = &r.curve;
+        let mean = match c.mean {
+            Some((m, Some([lo, hi]))) => format!("mean {m:.2} ({lo:.2}–{hi:.2})"),
+            Some((m, None)) => format!("mean {m:.2}"),
+            None => "no game ended".into(),
+        };
+        let never = if c.endless > 0 {
+            format!(
+                ", never ends {:.2}%",
+                100.0 * c.endless as f64 / c.games.max(1) as f64
+            )
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "  {:<width$}  {mean}{}{never}\n",
+            set.label(),
+            if c.endless > 0 {
+                " of the games that end"
+            } else {
+                ""
+            }
+        ));
+    }
+    s
+}
+
+/// sweep.json.
+#[derive(Serialize)]
+struct SweepJson {
+    game: String,
+    games: u64,
+    seed: u64,
+    /// The options that vary, in the order given.
+    varying: Vec<String>,
+    rule_sets: Vec<RuleSetJson>,
+    elapsed_s: f64,
+    threads: usize,
+    provenance: Provenance,
+}
+
+#[derive(Serialize)]
+struct RuleSetJson {
+    /// Its directory.
+    name: String,
+    label: String,
+    /// The value of every varying option.
+    settings: serde_json::Map<String, Value>,
+    /// Its summary.json.
+    summary: Value,
+}
+
+/// sweep.csv: `rule_set`, then the columns of every rule set's summary.csv (their union in
+/// first-seen order, empty where a rule set has no such column).
+fn sweep_csv(results: &[(&RuleSet, String, Done)]) -> Result<Vec<u8>> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for (_, name, r) in results {
+        let mut rdr = csv::Reader::from_reader(&r.summary_csv[..]);
+        let header: Vec<String> = rdr.headers()?.iter().map(str::to_string).collect();
+        let record = rdr
+            .records()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("summary.csv of {name} has no row"))??;
+        for h in &header {
+            if !columns.contains(h) {
+                columns.push(h.clone());
+            }
+        }
+        rows.push((
+            name.clone(),
+            header
+                .into_iter()
+                .zip(record.iter().map(str::to_string))
+                .collect(),
+        ));
+    }
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(std::iter::once("rule_set").chain(columns.iter().map(String::as_str)))?;
+    for (name, cells) in rows {
+        let mut row = vec![name];
+        for c in &columns {
+            row.push(
+                cells
+                    .iter()
+                    .find(|(h, _)| h == c)
+                    .map_or_else(String::new, |(_, v)| v.clone()),
+            );
+        }
+        wtr.write_record(&row)?;
+    }
+    Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// Checks that a rule set can run: its description, and that it ends in reasonable time.
+struct Check<'a>(&'a RunOptions);
+
+impl WithGame for Check<'_> {
+    type Output = Result<()>;
+    fn with<G: Game>(self, game: G) -> Result<()> {
+        RunInfo::new(&game, self.0.seed, self.0.games, Shard::WHOLE)?;
+        check_feasible(&game, self.0.games)
+    }
+}
+
+/// Runs one rule set into its directory.
+struct One<'a> {
+    run: &'a RunOptions,
+    threads: usize,
+    progress: &'a Progress,
+    dir: &'a Dir,
+}
+
+/// What a rule set's run gives the sweep.
+struct Done {
+    summary: Value,
+    summary_csv: Vec<u8>,
+    curve: Curve,
+}
+
+impl WithGame for One<'_> {
+    type Output = Result<Done>;
+    fn with<G: Game>(self, game: G) -> Result<Done> {
+        let run = self.run;
+        let info = RunInfo::new(&game, run.seed, run.games, Shard::WHOLE)?;
+        let start = Instant::now();
+        let tally = engine::simulate(&game, run.seed, info.range.clone(), self.threads, &|n| {
+            self.progress.inc(n)
+        })?;
+        let timing = Timing {
+            elapsed_s: start.elapsed().as_secs_f64(),
+            threads: Some(self.threads),
+            note: None,
+        };
+        let report = Report::new(&info, &tally);
+        let histogram = out_csv::histogram(&report)?;
+        let summary = report.summary(&timing, &histogram);
+        write_run(self.dir, &report, &summary, &histogram, run.svg)?;
+        let players = tally.players;
+        let endless = |s: usize| {
+            matches!(
+                Outcome::from_slot(s, players),
+                Outcome::Loop | Outcome::Capped
+            )
+        };
+        Ok(Done {
+            summary: serde_json::to_value(&summary)?,
+            summary_csv: out_csv::summary(&report)?,
+            curve: Curve::new(
+                tally.rounds.counts_where(|s| !endless(s)).collect(),
+                tally.rounds.counts_where(endless).map(|c| c.1).sum(),
+                game.expected_rounds(),
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(game: &str, args: &[&str]) -> Result<Plan, UsageError> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        Plan::new(game, &args)
+    }
+
+    #[test]
+    fn lists_and_all_expand_in_the_order_given() {
+        let p = plan(
+            "war",
+            &["--war-down", "1,3", "--games", "1000", "--short-war=all"],
+        )
+        .unwrap();
+        assert_eq!(p.fixed, ["--games", "1000"]);
+        let sets = p.rule_sets();
+        let labels: Vec<String> = sets.iter().map(RuleSet::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "war-down 1, short-war lose",
+                "war-down 1, short-war last-card",
+                "war-down 1, short-war bryer",
+                "war-down 3, short-war lose",
+                "war-down 3, short-war last-card",
+                "war-down 3, short-war bryer"
+            ]
+        );
+        assert_eq!(sets[1].dir_name(), "war-down-1_short-war-last-card");
+    }
+
+    #[test]
+    fn a_value_the_option_takes_whole_is_not_split() {
+        let p = plan("shotgun", &["--mix", "2,1,1"]).unwrap();
+        assert_eq!(p.rule_sets().len(), 1);
+        assert_eq!(p.rule_sets()[0].settings, [("mix".into(), "2,1,1".into())]);
+        let p = plan("shotgun", &["--mix", "2,1,1;1,1,1"]).unwrap();
+        assert_eq!(p.rule_sets().len(), 2);
+        assert_eq!(p.rule_sets()[1].dir_name(), "mix-1-1-1");
+    }
+
+    #[test]
+    fn bad_values_and_shards_are_refused_by_name() {
+        let e = plan("war", &["--pickup", "shuffled,sorted"]).unwrap_err().0;
+        assert!(e.contains("--pickup") && e.contains("sorted"), "{e}");
+        let e = plan("war", &["--war-down", "all"]).unwrap_err().0;
+        assert!(e.contains("no fixed list"), "{e}");
+        let e = plan("war", &["--shard", "0/2"]).unwrap_err().0;
+        assert!(e.contains("--shard"), "{e}");
+        let e = plan("chess", &[]).unwrap_err().0;
+        assert!(e.contains("chess") && e.contains("war"), "{e}");
+        let e = plan("war", &["--war-down", "1", "--war-down", "2,3"])
+            .unwrap_err()
+            .0;
+        assert!(e.contains("twice"), "{e}");
+    }
+
+    #[test]
+    fn nothing_listed_is_one_rule_set() {
+        let p = plan("rps", &["--players", "4"]).unwrap();
+        let sets = p.rule_sets();
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].label(), "players 4");
+        let p = plan("jitsu", &[]).unwrap();
+        assert_eq!(p.rule_sets()[0].label(), "as given");
+    }
+}
