@@ -171,8 +171,11 @@ impl OutputSet {
             )
         })?;
         let lock = parent.join(format!(".{name}.warsim-lock"));
-        take_lock(&lock, target)?;
+        // What this run may leave behind is registered before it exists, so a signal at any
+        // instant cleans it up (a lock only if it holds this process's id).
         install_cleanup();
+        register(&lock);
+        take_lock(&lock, target)?;
         let set = OutputSet {
             root: Dir {
                 target: target.to_path_buf(),
@@ -180,12 +183,11 @@ impl OutputSet {
             },
             lock,
         };
-        register(&set.lock);
         set.check_target()?;
         remove_leftovers(&parent, name);
+        register(&set.root.staging);
         fs::create_dir(&set.root.staging)
             .with_context(|| format!("cannot write beside --out {}", target.display()))?;
-        register(&set.root.staging);
         set.probe()
             .with_context(|| format!("cannot write into --out {}", target.display()))?;
         Ok(set)
@@ -298,6 +300,7 @@ impl Drop for OutputSet {
 fn take_lock(lock: &Path, target: &Path) -> Result<()> {
     let pid = std::process::id();
     let mine = PathBuf::from(format!("{}.{pid}", lock.display()));
+    register(&mine);
     fs::write(&mine, pid.to_string())
         .with_context(|| format!("cannot lock --out {}", target.display()))?;
     let result = (|| {
@@ -335,6 +338,7 @@ fn take_lock(lock: &Path, target: &Path) -> Result<()> {
         ))
     })();
     let _ = fs::remove_file(&mine);
+    unregister(&mine);
     result
 }
 
