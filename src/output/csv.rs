@@ -84,23 +84,39 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
             cols.push((format!("rounds_{k}"), d.quantiles[k].to_string()));
         }
     }
-    for (o, n) in &r.outcomes {
+    // Every outcome, shown in the summary or not, so a game's rows always have the same
+    // columns (for a given number of players).
+    for (o, n) in r.tally.outcomes() {
         cols.push((format!("outcome_{}", o.name()), n.to_string()));
     }
     if let Some((_, i)) = r.tally.longest {
         cols.push(("longest_game".into(), i.to_string()));
     }
     cols.extend(r.tally.stats.csv(r.games()));
-    if r.info.detects_loops {
-        let s = r.share(Outcome::Loop);
-        cols.push(("loop_share".into(), s.share.to_string()));
-        cols.push(("loop_ci95_lo".into(), s.ci95[0].to_string()));
-        cols.push(("loop_ci95_hi".into(), s.ci95[1].to_string()));
-        if let Some(f) = &r.finished {
-            cols.push(("finished_mean".into(), f.mean.to_string()));
-            cols.push(("finished_median".into(), f.median.to_string()));
-        }
-    }
+    // Loop statistics: empty cells without loop detection (nothing was proven).
+    let loops = r.info.detects_loops.then(|| r.share(Outcome::Loop));
+    cols.extend([
+        (
+            "loop_share".into(),
+            optional(loops.as_ref().map(|s| s.share)),
+        ),
+        (
+            "loop_ci95_lo".into(),
+            optional(loops.as_ref().map(|s| s.ci95[0])),
+        ),
+        (
+            "loop_ci95_hi".into(),
+            optional(loops.as_ref().map(|s| s.ci95[1])),
+        ),
+        (
+            "finished_mean".into(),
+            optional(r.finished.as_ref().map(|f| f.mean)),
+        ),
+        (
+            "finished_median".into(),
+            optional(r.finished.as_ref().map(|f| f.median as f64)),
+        ),
+    ]);
     let mut wtr = csv::Writer::from_writer(Vec::new());
     wtr.write_record(cols.iter().map(|c| &c.0))?;
     wtr.write_record(cols.iter().map(|c| &c.1))?;

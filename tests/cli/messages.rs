@@ -352,3 +352,36 @@ fn a_reader_that_stops_early_is_not_a_failure() {
         );
     }
 }
+
+#[test]
+fn summary_csv_has_the_same_columns_for_every_rule_set_of_a_game() {
+    let dir = Scratch::new("csv-columns");
+    let header = |args: &[&str], name: &str| {
+        let out = dir.path(name);
+        let mut all = args.to_vec();
+        all.extend(["--games", "300", "--out", out.to_str().unwrap()]);
+        ok(&all);
+        read(&out, "summary.csv")
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let classic = header(&["simulate", "war"], "classic");
+    for (i, rules) in [
+        &["simulate", "war", "--rules", "bryer"][..],
+        &["simulate", "war", "--pickup", "p1-first", "--war-down", "1"],
+        &[
+            "simulate", "war", "--ranks", "3", "--suits", "2", "--pickup", "table",
+        ],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_eq!(header(rules, &format!("r{i}")), classic, "{rules:?}");
+    }
+    assert_eq!(
+        header(&["simulate", "shotgun"], "s1"),
+        header(&["simulate", "shotgun", "--mix", "1,1,3"], "s2")
+    );
+}

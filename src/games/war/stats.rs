@@ -174,8 +174,18 @@ impl GameStats for WarStats {
             "wars_mean".to_string(),
             (self.wars as f64 / games.max(1) as f64).to_string(),
         )];
-        for (d, n) in self.deepest.iter().enumerate() {
-            cols.push((format!("deepest_war_{d}"), n.to_string()));
+        // Fixed columns, so rows of any two runs stack: depths 0 to WAR_DEPTHS − 1, then the
+        // games whose deepest war went deeper (the JSON has every depth).
+        for d in 0..=WAR_DEPTHS {
+            let (key, n): (String, u64) = if d < WAR_DEPTHS {
+                (d.to_string(), self.deepest.get(d).copied().unwrap_or(0))
+            } else {
+                (
+                    format!("{WAR_DEPTHS}+"),
+                    self.deepest.iter().skip(WAR_DEPTHS).sum(),
+                )
+            };
+            cols.push((format!("deepest_war_{key}"), n.to_string()));
         }
         for (d, n) in self.by_depth.iter().enumerate() {
             cols.push((format!("battles_war_depth_{}", depth_key(d)), n.to_string()));
