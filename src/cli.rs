@@ -2,7 +2,6 @@
 //! the games and their options come from [`crate::games::kind`].
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -10,11 +9,9 @@ use clap::{Args, Parser, Subcommand};
 use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
 use crate::games::Game;
 use crate::output::atomic::OutputSet;
-use crate::output::report::{RunInfo, Timing};
 use crate::output::{self, progress};
-use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::{merge, play, sweep, usage};
+use crate::{compare, merge, play, run, sweep, usage};
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
 #[derive(Debug, Parser)]
@@ -65,6 +62,22 @@ pub enum Command {
         )]
         args: Vec<String>,
     },
+    /// Overlay the survival curves of several runs; test every pair (two-sample KS, exact counts).
+    #[command(after_help = "Example: warsim compare out/classic out/bryer --out out/cmp")]
+    Compare {
+        /// The run directories (`simulate --out`, `merge --out`, or a sweep's rule sets).
+        #[arg(required = true, num_args = 2.., value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Where to write compare.json, compare.csv and compare.png.
+        #[arg(long, value_name = "DIR", required = true)]
+        out: PathBuf,
+        /// Print compare.json on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Also write the chart as SVG.
+        #[arg(long)]
+        svg: bool,
+    },
     /// Add the outputs of the shards of one run (`simulate --shard K/N --out DIR`) exactly.
     #[command(after_help = "Example: warsim merge shard0 shard1 shard2 --out merged")]
     Merge(MergeArgs),
@@ -97,10 +110,19 @@ pub enum Command {
 /// Options every simulation takes.
 #[derive(Debug, Args)]
 pub struct RunOptions {
-    /// Number of games in the whole run.
-    #[arg(long, global = true, value_name = "N", default_value_t = 1_000_000,
+    /// Number of games in the whole run [default: 1000000]; with --precision, the games
+    /// played before the first check [default: 10000].
+    #[arg(long, global = true, value_name = "N", value_parser = parse_games)]
+    pub games: Option<u64>,
+    /// Play until the 95% interval of the mean rounds is at most ±H, deciding only at fixed
+    /// game counts (the minimum, then 1/8 more each time), so the games played do not depend
+    /// on the threads.
+    #[arg(long, global = true, value_name = "H", value_parser = parse_precision)]
+    pub precision: Option<f64>,
+    /// With --precision: play at most M games (the summary says whether H was reached).
+    #[arg(long, global = true, value_name = "M", default_value_t = 100_000_000,
           value_parser = parse_games)]
-    pub games: u64,
+    pub max_games: u64,
     /// Base seed: game i draws its randomness from (seed, i) alone.
     #[arg(long, global = true, value_name = "S", default_value_t = 0,
           allow_hyphen_values = true, value_parser = parse_seed)]
@@ -168,6 +190,14 @@ fn parse_games(text: &str) -> Result<u64, String> {
     })
 }
 
+/// `--precision`: a half-width above 0.
+fn parse_precision(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|h| h.is_finite() && *h > 0.0)
+        .ok_or_else(|| "expected a half-width in rounds above 0, such as 0.5".into())
+}
+
 /// `--seed`: a whole number from 0 to 2^64 − 1.
 fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse()
@@ -194,6 +224,12 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Sweep { game, args } => sweep::run(&game, &args),
+        Command::Compare {
+            dirs,
+            out,
+            json,
+            svg,
+        } => compare::run(&dirs, &out, json, svg),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
@@ -216,59 +252,13 @@ impl WithGame for Simulate<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
-        let shard = opts.shard.unwrap_or(Shard::WHOLE);
-        let info = RunInfo::new(&game, opts.seed, opts.games, shard)?;
-        if info.range.is_empty() {
-            return Err(usage!(
-                "--shard {shard}: this slice of {} games holds no game; use at most {} shards",
-                opts.games,
-                opts.games
-            )
-            .into());
-        }
-        check_feasible(&game, info.range.end - info.range.start)?;
-        let threads = match opts.threads {
-            Some(t) => t as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let info = run::plan(&game, opts)?;
         let out = opts.out.as_deref().map(OutputSet::begin).transpose()?;
         let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
-        let start = Instant::now();
-        let tally = engine::simulate(&game, opts.seed, info.range.clone(), threads, &|n| {
-            bar.inc(n)
-        })?;
-        let timing = Timing {
-            elapsed_s: start.elapsed().as_secs_f64(),
-            threads: Some(threads),
-            note: None,
-        };
+        let (info, tally, timing) = run::play(&game, opts, info, run::threads(opts), &bar, 0)?;
         bar.finish();
         output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
     }
-}
-
-/// Rounds a run may be expected to play before it is refused as too long (about an hour or
-/// more on these machines).
-const MAX_EXPECTED_ROUNDS: f64 = 1e12;
-
-/// Refuses a run whose exact expected length is beyond [`MAX_EXPECTED_ROUNDS`], saying why.
-pub(crate) fn check_feasible<G: Game>(game: &G, games: u64) -> Result<()> {
-    let Some(mean) = game.expected_rounds() else {
-        return Ok(());
-    };
-    let per_game = mean.min(game.max_rounds() as f64);
-    let total = per_game * games as f64;
-    if total > MAX_EXPECTED_ROUNDS {
-        return Err(usage!(
-            "simulate {}: {games} games would play about {total:.1e} rounds (exactly \
-             {mean:.3e} per game on average, capped at {}); that takes days. Use fewer games, \
-             fewer players or a lower --max-rounds",
-            G::NAME,
-            game.max_rounds()
-        )
-        .into());
-    }
-    Ok(())
 }
 
 /// `merge`: the shards of a run of any game.

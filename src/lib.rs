@@ -8,11 +8,13 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod compare;
 pub mod error;
 pub mod games;
 pub mod merge;
 pub mod output;
 pub mod play;
+pub mod run;
 pub mod sim;
 pub mod stats;
 pub mod sweep;

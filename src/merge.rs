@@ -106,6 +106,7 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         shard,
         detects_loops: v.loops.is_some(),
         exact: v.exact,
+        precision: v.precision,
     };
     let text = read(dir, "histogram.csv")?;
     let digest = histogram_digest(text.as_bytes());

@@ -18,20 +18,18 @@ use clap::{ArgAction, CommandFactory, Parser};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cli::{check_feasible, Cli, Command, RunOptions};
+use crate::cli::{Cli, Command, RunOptions};
 use crate::error::{one_line, UsageError};
 use crate::games::kind::{SimulateGame, WithGame};
-use crate::games::{Game, Outcome};
+use crate::games::Game;
 use crate::output::atomic::{Dir, OutputSet};
+use crate::output::charts::{self, Curve};
 use crate::output::progress::Progress;
-use crate::output::report::{Report, RunInfo, Timing};
+use crate::output::report::Report;
 use crate::output::summary::Provenance;
-use crate::output::sweep_plot::{self, Curve};
 use crate::output::{csv as out_csv, write_run};
-use crate::sim::engine;
-use crate::sim::shard::Shard;
 use crate::stats::summary::counted;
-use crate::usage;
+use crate::{run, usage};
 
 /// Rule sets a sweep may hold: more is surely a typo in a list.
 const MAX_RULE_SETS: usize = 10_000;
@@ -268,11 +266,15 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         .as_deref()
         .ok_or_else(|| usage!("sweep {game}: --out DIR is missing (a sweep writes a directory)"))?;
     let set_out = OutputSet::begin(out)?;
-    let threads = run0.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
-    let progress = Progress::new(run0.games.saturating_mul(sets.len() as u64), run0.progress);
+    let threads = run::threads(run0);
+    // A run to a precision learns its length as it goes: the total grows rule set by rule set.
+    let per_set = run0.games.unwrap_or(if run0.precision.is_some() {
+        run::DEFAULT_MIN_GAMES
+    } else {
+        run::DEFAULT_GAMES
+    });
+    let progress = Progress::new(per_set.saturating_mul(sets.len() as u64), run0.progress);
+    let mut offset = 0;
     let start = Instant::now();
     let mut results = Vec::new();
     let mut names = std::collections::HashSet::new();
@@ -286,15 +288,19 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
             run,
             threads,
             progress: &progress,
+            offset,
             dir: &dir,
         };
-        results.push((set, name, g.run(one)?));
+        let done = g.run(one)?;
+        offset += done.games;
+        results.push((set, name, done));
     }
     progress.finish();
     let elapsed_s = start.elapsed().as_secs_f64();
     let doc = SweepJson {
         game: plan.game.clone(),
-        games: run0.games,
+        games: run0.precision.is_none().then_some(per_set),
+        precision: run0.precision,
         seed: run0.seed,
         varying: plan.axes.iter().map(|a| a.long.clone()).collect(),
         rule_sets: results
@@ -323,12 +329,11 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         .iter()
         .map(|(set, _, r)| (set.label(), &r.curve))
         .collect();
-    let title = format!(
-        "{} — {} rule sets, {} each",
-        plan.game,
-        results.len(),
-        counted(run0.games, "game")
-    );
+    let each = match run0.precision {
+        Some(h) => format!("each to ±{h} rounds"),
+        None => format!("{} each", counted(per_set, "game")),
+    };
+    let title = format!("{} — {} rule sets, {each}", plan.game, results.len());
     let numeric = match &plan.axes[..] {
         [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
         _ => None,
@@ -338,8 +343,16 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         exts.push("svg");
     }
     for ext in exts {
-        sweep_plot::survival(&title, &curves, &dir.path(&format!("sweep.{ext}")))?;
-        sweep_plot::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
+        let what = "share of games still going after t rounds (a game that never ends never \
+                    stops); the axis ends at the largest 99.9th percentile";
+        charts::survival(
+            &title,
+            what,
+            &curves,
+            false,
+            &dir.path(&format!("sweep.{ext}")),
+        )?;
+        charts::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
     }
     set_out.commit()?;
     let mut stdout = std::io::stdout().lock();
@@ -413,7 +426,11 @@ fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s: f64) -> St
 #[derive(Serialize)]
 struct SweepJson {
     game: String,
-    games: u64,
+    /// Games per rule set (`null` with `--precision`: each rule set's summary has its own).
+    games: Option<u64>,
+    /// The `--precision` target, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precision: Option<f64>,
     seed: u64,
     /// The options that vary, in the order given.
     varying: Vec<String>,
@@ -482,8 +499,7 @@ struct Check<'a>(&'a RunOptions);
 impl WithGame for Check<'_> {
     type Output = Result<()>;
     fn with<G: Game>(self, game: G) -> Result<()> {
-        RunInfo::new(&game, self.0.seed, self.0.games, Shard::WHOLE)?;
-        check_feasible(&game, self.0.games)
+        run::plan(&game, self.0).map(|_| ())
     }
 }
 
@@ -492,11 +508,14 @@ struct One<'a> {
     run: &'a RunOptions,
     threads: usize,
     progress: &'a Progress,
+    /// Games of the progress total before this rule set's.
+    offset: u64,
     dir: &'a Dir,
 }
 
 /// What a rule set's run gives the sweep.
 struct Done {
+    games: u64,
     summary: Value,
     summary_csv: Vec<u8>,
     curve: Curve,
@@ -506,35 +525,21 @@ impl WithGame for One<'_> {
     type Output = Result<Done>;
     fn with<G: Game>(self, game: G) -> Result<Done> {
         let run = self.run;
-        let info = RunInfo::new(&game, run.seed, run.games, Shard::WHOLE)?;
-        let start = Instant::now();
-        let tally = engine::simulate(&game, run.seed, info.range.clone(), self.threads, &|n| {
-            self.progress.inc(n)
-        })?;
-        let timing = Timing {
-            elapsed_s: start.elapsed().as_secs_f64(),
-            threads: Some(self.threads),
-            note: None,
-        };
+        let info = run::plan(&game, run)?;
+        let (info, tally, timing) =
+            run::play(&game, run, info, self.threads, self.progress, self.offset)?;
         let report = Report::new(&info, &tally);
         let histogram = out_csv::histogram(&report)?;
         let summary = report.summary(&timing, &histogram);
         write_run(self.dir, &report, &summary, &histogram, run.svg)?;
-        let players = tally.players;
-        let endless = |s: usize| {
-            matches!(
-                Outcome::from_slot(s, players),
-                Outcome::Loop | Outcome::Capped
-            )
-        };
         Ok(Done {
+            games: tally.games,
             summary: serde_json::to_value(&summary)?,
             summary_csv: out_csv::summary(&report)?,
-            curve: Curve::new(
-                tally.rounds.counts_where(|s| !endless(s)).collect(),
-                tally.rounds.counts_where(endless).map(|c| c.1).sum(),
-                game.expected_rounds(),
-            ),
+            curve: Curve {
+                exact: game.expected_rounds(),
+                ..report.curve()
+            },
         })
     }
 }

@@ -17,7 +17,7 @@ use crate::usage;
 
 /// The files warsim writes into an output directory. A directory holding anything else is
 /// not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 13] = [
+pub const OUTPUT_FILES: [&str; 19] = [
     "README.md",
     "summary.json",
     "summary.csv",
@@ -25,6 +25,12 @@ pub const OUTPUT_FILES: [&str; 13] = [
     "histogram.png",
     "histogram.svg",
     "cycles.csv",
+    "survival.png",
+    "survival.svg",
+    "compare.json",
+    "compare.csv",
+    "compare.png",
+    "compare.svg",
     "sweep.json",
     "sweep.csv",
     "sweep.png",

@@ -93,6 +93,27 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
         cols.push(("longest_game".into(), i.to_string()));
     }
     cols.extend(r.tally.stats.csv(r.games()));
+    let tail = r.tail.as_ref();
+    cols.extend([
+        ("tail_from".into(), optional(tail.map(|t| t.from as f64))),
+        ("tail_rate".into(), optional(tail.map(|t| t.rate))),
+        (
+            "tail_rate_ci95_lo".into(),
+            optional(tail.map(|t| t.rate_ci95[0])),
+        ),
+        (
+            "tail_rate_ci95_hi".into(),
+            optional(tail.map(|t| t.rate_ci95[1])),
+        ),
+        (
+            "tail_e_folding_rounds".into(),
+            optional(tail.map(|t| t.e_folding_rounds)),
+        ),
+        (
+            "even_share".into(),
+            optional(r.parity.as_ref().map(|p| p.even.share)),
+        ),
+    ]);
     // Loop statistics: empty cells without loop detection (nothing was proven).
     let loops = r.info.detects_loops.then(|| r.share(Outcome::Loop));
     cols.extend([

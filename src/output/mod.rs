@@ -2,6 +2,7 @@
 //! summary, and (for `merge`) reading shard outputs back.
 
 pub mod atomic;
+pub mod charts;
 pub mod csv;
 pub mod glyphs;
 pub mod plot;
@@ -9,7 +10,6 @@ pub mod progress;
 pub mod readme;
 pub mod report;
 pub mod summary;
-pub mod sweep_plot;
 pub mod text;
 
 use std::io::{self, Write};
@@ -20,6 +20,7 @@ use atomic::{Dir, OutputSet};
 
 use crate::games::GameStats;
 use crate::stats::histogram::Tally;
+use crate::stats::summary::{counted, grouped};
 use report::{Report, RunInfo, Timing};
 use summary::Summary;
 
@@ -54,20 +55,33 @@ pub fn write_run<S: GameStats>(
         "summary.csv",
         "histogram.csv",
         "histogram.png",
+        "survival.png",
     ];
     if r.info.detects_loops {
         set.write("cycles.csv", &csv::cycles(r)?)?;
         files.push("cycles.csv");
     }
     if svg {
-        files.push("histogram.svg");
+        files.extend(["histogram.svg", "survival.svg"]);
     }
+    let curve = r.curve();
+    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
+    let subtitle = format!(
+        "{}: share of games still going after t rounds",
+        r.info.description
+    );
     for chart in files
         .iter()
-        .filter(|f| f.starts_with("histogram.") && !f.ends_with(".csv"))
+        .filter(|f| !f.ends_with(".csv") && !f.ends_with(".json"))
     {
-        plot::histogram(r, &set.path(chart))
-            .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
+        let path = set.path(chart);
+        if chart.starts_with("histogram.") {
+            plot::histogram(r, &path)
+        } else {
+            let label = format!("{} games", grouped(r.games()));
+            charts::survival(&title, &subtitle, &[(label, &curve)], true, &path)
+        }
+        .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
     }
     files.push("README.md");
     set.write("README.md", readme::readme(summary, &files).as_bytes())

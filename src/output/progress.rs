@@ -55,6 +55,16 @@ impl Progress {
         }
     }
 
+    /// The run will now play `games` games in all (a run to a precision learns its length as
+    /// it goes).
+    pub fn set_total(&self, games: u64) {
+        match self {
+            Progress::Bar(b) => b.set_length(games),
+            Progress::Log(l) => l.games.store(games, Ordering::Relaxed),
+            Progress::Hidden => {}
+        }
+    }
+
     /// The run is over: the bar is cleared; a log gets its last line.
     pub fn finish(&self) {
         match self {
@@ -80,7 +90,7 @@ fn bar(games: u64) -> ProgressBar {
 
 /// Progress as plain lines: games done, share, rate and time left.
 pub struct LogLines {
-    games: u64,
+    games: AtomicU64,
     done: AtomicU64,
     start: Instant,
     /// When the last line was written (workers race for it; one writes).
@@ -90,7 +100,7 @@ pub struct LogLines {
 impl LogLines {
     fn start(games: u64) -> LogLines {
         let lines = LogLines {
-            games,
+            games: AtomicU64::new(games),
             done: AtomicU64::new(0),
             start: Instant::now(),
             last: Mutex::new(Instant::now()),
@@ -125,11 +135,12 @@ impl LogLines {
     /// One line: `progress: 1,200,000 of 2,000,000 games (60.0%), 1,234,567 games/s, 0:00:04 left`.
     fn text(&self, done: u64, elapsed: Duration, end: bool) -> String {
         let secs = elapsed.as_secs_f64();
-        let share = 100.0 * done as f64 / self.games.max(1) as f64;
+        let games = self.games.load(Ordering::Relaxed);
+        let share = 100.0 * done as f64 / games.max(1) as f64;
         let head = format!(
             "progress: {} of {} games ({share:.1}%)",
             grouped(done),
-            grouped(self.games)
+            grouped(games)
         );
         if done == 0 || secs <= 0.0 {
             return head;
@@ -138,10 +149,7 @@ impl LogLines {
         let tail = if end {
             format!("done in {}", clock(secs))
         } else {
-            format!(
-                "{} left",
-                clock((self.games - done.min(self.games)) as f64 / rate)
-            )
+            format!("{} left", clock((games - done.min(games)) as f64 / rate))
         };
         format!("{head}, {} games/s, {tail}", grouped(rate as u64))
     }
@@ -160,7 +168,7 @@ mod tests {
     #[test]
     fn log_lines_say_done_share_rate_and_time_left() {
         let l = LogLines {
-            games: 2_000_000,
+            games: AtomicU64::new(2_000_000),
             done: AtomicU64::new(0),
             start: Instant::now(),
             last: Mutex::new(Instant::now()),

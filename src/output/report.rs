@@ -5,11 +5,15 @@ use std::ops::Range;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use super::summary::{histogram_digest, LoopStats, LoopSummary, Provenance, RunSpan, Summary};
+use super::charts::Curve;
+use super::summary::{
+    histogram_digest, LoopStats, LoopSummary, Parity, PrecisionJson, Provenance, RunSpan, Summary,
+};
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{Distribution, Named, Share};
+use crate::stats::tail::{even_share, TailFit};
 
 /// What was run: everything `merge` needs to check that shards belong together.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +38,8 @@ pub struct RunInfo {
     pub detects_loops: bool,
     /// Exact values of the estimated statistics, where known ([`Game::exact`]).
     pub exact: Option<Value>,
+    /// For a run to a stated precision: the target and where it stopped.
+    pub precision: Option<PrecisionJson>,
 }
 
 impl RunInfo {
@@ -55,6 +61,7 @@ impl RunInfo {
             shard: (shard.count > 1).then_some(shard),
             detects_loops: game.detects_loops(),
             exact: game.exact(),
+            precision: None,
         })
     }
 
@@ -95,6 +102,10 @@ pub struct Report<'a, S> {
     pub finished: Option<Distribution>,
     /// Cycle lengths of looping games.
     pub cycles: Option<Distribution>,
+    /// The tail of the games that end (not loop or capped).
+    pub tail: Option<TailFit>,
+    /// Their parity.
+    pub parity: Option<Parity>,
 }
 
 /// (value, count) pairs of the rounds of the games whose outcome `keep` selects.
@@ -129,6 +140,7 @@ impl<'a, S: GameStats> Report<'a, S> {
         } else {
             (None, None)
         };
+        let ended = round_counts(tally, |o| !matches!(o, Outcome::Loop | Outcome::Capped));
         Report {
             info,
             tally,
@@ -136,7 +148,23 @@ impl<'a, S: GameStats> Report<'a, S> {
             outcomes,
             finished,
             cycles,
+            tail: TailFit::from_counts(&ended),
+            parity: even_share(&ended).map(|even| Parity { even }),
         }
+    }
+
+    /// The rounds of the games that end, and how many never do, for the survival charts.
+    pub fn curve(&self) -> Curve {
+        let endless = |o: Outcome| matches!(o, Outcome::Loop | Outcome::Capped);
+        Curve::new(
+            round_counts(self.tally, |o| !endless(o)),
+            self.outcomes
+                .iter()
+                .filter(|x| endless(x.0))
+                .map(|x| x.1)
+                .sum(),
+            None,
+        )
     }
 
     /// Games counted.
@@ -193,7 +221,10 @@ impl<'a, S: GameStats> Report<'a, S> {
             histogram_digest: Some(histogram_digest(histogram)),
             stats: self.tally.stats.to_json(self.games()),
             loops,
+            tail: self.tail.clone(),
+            parity: self.parity.clone(),
             exact: info.exact.clone(),
+            precision: info.precision.clone(),
             elapsed_s: timing.elapsed_s,
             games_per_s,
             threads: timing.threads,

@@ -4,7 +4,50 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::sim::precision::{Stop, Target};
 use crate::stats::summary::{Distribution, Named, Share};
+use crate::stats::tail::TailFit;
+
+/// How a run to a stated precision went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrecisionJson {
+    /// The half-width asked for (`--precision`).
+    pub target: f64,
+    /// Whether it was reached; if not, `max_games` ended the run.
+    pub reached: bool,
+    /// The half-width of the 95% interval of the mean rounds at the stop.
+    pub half_width: Option<f64>,
+    /// Games before the first check.
+    pub min_games: u64,
+    /// The bound on games.
+    pub max_games: u64,
+    /// The stopping rule, in words.
+    pub rule: String,
+}
+
+impl PrecisionJson {
+    /// The record of a run aimed at `target` that ended at `stop`.
+    pub fn new(target: &Target, stop: &Stop) -> PrecisionJson {
+        PrecisionJson {
+            target: target.half_width,
+            reached: stop.reached,
+            half_width: stop.half_width,
+            min_games: target.min_games,
+            max_games: target.max_games,
+            rule: "stopped at the first checkpoint (min_games, then 1/8 more each time, games in \
+                   index order) where 1.96·sem of the mean rounds was at most the target, or at \
+                   max_games"
+                .into(),
+        }
+    }
+}
+
+/// The parity of the games' lengths.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Parity {
+    /// Games of even length among the games that end, with the share's interval.
+    pub even: Share,
+}
 
 /// The summary of a run; `J` is the game's own part ([`crate::games::GameStats::Json`]),
 /// flattened into the object.
@@ -44,9 +87,19 @@ pub struct Summary<J> {
     /// Loop statistics, for rule sets with loop detection.
     #[serde(flatten)]
     pub loops: Option<LoopSummary>,
+    /// The exponential tail of the rounds of the games that end (loops and capped games left
+    /// out), where 30 or more lie beyond its threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<TailFit>,
+    /// How many of the games that end last an even number of rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parity: Option<Parity>,
     /// Exact values of the estimated statistics, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Value>,
+    /// For a run to a stated precision (`--precision`): the target and where it stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionJson>,
     /// Seconds the work took.
     pub elapsed_s: f64,
     /// Games per second.

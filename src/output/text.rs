@@ -64,6 +64,21 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
             .collect();
         let _ = writeln!(s, "          {}", q.join("  "));
     }
+    if let Some(p) = &info.precision {
+        let got = p
+            .half_width
+            .map_or_else(|| "none".into(), |h| format!("±{h:.4}"));
+        let _ = if p.reached {
+            writeln!(s, "precision ±{} asked, {got} reached", p.target)
+        } else {
+            writeln!(
+                s,
+                "precision ±{} asked, NOT reached: {got} when --max-games {} ended the run",
+                p.target,
+                grouped(p.max_games)
+            )
+        };
+    }
     let outs: Vec<String> = r
         .outcomes
         .iter()
@@ -97,6 +112,25 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
                 f.mean, f.median
             );
         }
+    }
+    if let Some(t) = &r.tail {
+        let _ = writeln!(
+            s,
+            "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} rounds \
+             (95% interval {:.1} to {:.1}; {} games fitted)",
+            t.from,
+            t.e_folding_rounds,
+            t.e_folding_ci95[0],
+            t.e_folding_ci95[1],
+            grouped(t.games)
+        );
+    }
+    if let Some(p) = &r.parity {
+        let _ = writeln!(
+            s,
+            "parity    {:.2}% of the games that end last an even number of rounds",
+            100.0 * p.even.share
+        );
     }
     if let Some(serde_json::Value::Object(exact)) = &info.exact {
         let parts: Vec<String> = exact

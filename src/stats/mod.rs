@@ -2,3 +2,4 @@
 
 pub mod histogram;
 pub mod summary;
+pub mod tail;

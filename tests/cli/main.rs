@@ -7,6 +7,7 @@ mod jitsu;
 mod merge;
 mod messages;
 mod output;
+mod precision;
 mod small_games;
 mod sweep;
 mod war;

@@ -142,7 +142,8 @@ fn a_new_set_replaces_every_file_of_the_old_one() {
             "histogram.csv",
             "histogram.png",
             "summary.csv",
-            "summary.json"
+            "summary.json",
+            "survival.png"
         ]
     );
 }

@@ -240,7 +240,8 @@ fn out_writes_every_file_and_no_temporary() {
             "histogram.csv",
             "histogram.png",
             "summary.csv",
-            "summary.json"
+            "summary.json",
+            "survival.png"
         ]
     );
     let png = std::fs::read(out.join("histogram.png")).unwrap();

@@ -1,7 +1,8 @@
-//! The charts of a sweep: `sweep.png`, how many games last longer than t rounds under each rule
-//! set (log scale, so an exponential tail is a straight line), and `means.png`, the mean rounds
-//! of the games that end with their 95% intervals (and the share that never ends, where some
-//! never do).
+//! Charts over the rounds of one run or several: survival curves, how many games last longer
+//! than t rounds (log scale, so an exponential tail is a straight line: `survival.png` of a run
+//! with its fitted tail, `sweep.png` of a sweep, `compare.png`), and `means.png`, a sweep's mean
+//! rounds of the games that end with their 95% intervals (and the share that never ends, where
+//! some never do).
 
 use std::path::Path;
 
@@ -11,6 +12,7 @@ use plotters::prelude::*;
 
 use super::plot::{render, Chart};
 use crate::stats::summary::{grouped, Distribution, Share};
+use crate::stats::tail::TailFit;
 
 /// The rounds of one rule set's games, as the charts need them.
 #[derive(Clone, Debug)]
@@ -27,6 +29,8 @@ pub struct Curve {
     pub p999: Option<u64>,
     /// The exact expected rounds, where the game knows it.
     pub exact: Option<f64>,
+    /// The fitted tail of the games that ended.
+    pub tail: Option<TailFit>,
 }
 
 impl Curve {
@@ -37,6 +41,7 @@ impl Curve {
             games: ended.iter().map(|c| c.1).sum::<u64>() + endless,
             mean: d.as_ref().map(|d| (d.mean, d.ci95)),
             p999: d.as_ref().and_then(|d| d.quantiles["p99.9"].as_u64()),
+            tail: TailFit::from_counts(&ended),
             ended,
             endless,
             exact,
@@ -80,9 +85,22 @@ const PALETTE: [RGBColor; 12] = [
     RGBColor(128, 0, 0),
 ];
 
-/// `sweep.png`: survival curves, one per rule set.
-pub fn survival(title: &str, curves: &[(String, &Curve)], path: &Path) -> Result<()> {
-    render(&Survival { title, curves }, path, SIZE)
+/// Survival curves, one per (label, curve), under `title` and `subtitle`; with `fits`, each
+/// curve's fitted tail is drawn too.
+pub fn survival(
+    title: &str,
+    subtitle: &str,
+    curves: &[(String, &Curve)],
+    fits: bool,
+    path: &Path,
+) -> Result<()> {
+    let chart = Survival {
+        title,
+        subtitle,
+        curves,
+        fits,
+    };
+    render(&chart, path, SIZE)
 }
 
 /// `means.png`: mean rounds per rule set, against the varying option's value when a single
@@ -140,7 +158,9 @@ fn percent(v: f64) -> String {
 
 struct Survival<'a> {
     title: &'a str,
+    subtitle: &'a str,
     curves: &'a [(String, &'a Curve)],
+    fits: bool,
 }
 
 impl Chart for Survival<'_> {
@@ -148,19 +168,15 @@ impl Chart for Survival<'_> {
     where
         DB::ErrorType: 'static,
     {
-        let body = head(
-            &root,
-            self.title,
-            "share of games still going after t rounds (a game that never ends never stops); the \
-             axis ends at the largest 99.9th percentile",
-        )?;
-        let x_end = self
-            .curves
-            .iter()
-            .filter_map(|c| c.1.p999)
-            .max()
-            .unwrap_or(1)
-            .max(1) as f64;
+        let body = head(&root, self.title, self.subtitle)?;
+        // One curve: all of it. Several: up to the largest 99.9th percentile, so one long
+        // tail does not squeeze the rest.
+        let x_end = match self.curves {
+            [(_, c)] => c.ended.last().map(|e| e.0),
+            _ => self.curves.iter().filter_map(|c| c.1.p999).max(),
+        }
+        .unwrap_or(1)
+        .max(1) as f64;
         let games = self.curves.iter().map(|c| c.1.games).max().unwrap_or(1);
         let y_min = (1.0 / games as f64).max(1e-5);
         let mut chart = ChartBuilder::on(&body)
@@ -212,6 +228,34 @@ impl Chart for Survival<'_> {
                             + PathElement::new([(15, 0), (24, 0)], style)
                     });
             }
+        }
+        for (_, curve) in self.curves {
+            let Some(t) = curve.tail.as_ref().filter(|_| self.fits) else {
+                continue;
+            };
+            // P(rounds > t) = S(from)·exp(−rate·(t − from)) beyond the threshold.
+            let beyond = t.games as f64 / curve.games.max(1) as f64;
+            let from = t.from as f64;
+            let end = x_end.min(from + t.e_folding_rounds * (beyond / y_min).ln());
+            let line: Vec<(f64, f64)> = (0..=100)
+                .map(|k| from + (end - from) * f64::from(k) / 100.0)
+                .map(|x| (x, beyond * (-t.rate * (x - from)).exp()))
+                .collect();
+            let style = BLACK.mix(0.8).stroke_width(2);
+            chart
+                .draw_series(DashedLineSeries::new(line, 10, 6, style))?
+                .label(format!(
+                    "fitted tail beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
+                    grouped(t.from),
+                    t.e_folding_rounds,
+                    t.e_folding_ci95[0],
+                    t.e_folding_ci95[1]
+                ))
+                .legend(move |(x, y)| {
+                    EmptyElement::at((x, y))
+                        + PathElement::new([(0, 0), (9, 0)], style)
+                        + PathElement::new([(15, 0), (24, 0)], style)
+                });
         }
         chart
             .configure_series_labels()

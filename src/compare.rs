@@ -1,0 +1,199 @@
+//! `compare DIR... --out DIR`: the survival curves of several runs on one chart, and every pair
+//! of runs tested with the two-sample Kolmogorov–Smirnov test on their exact histograms.
+//!
+//! Each directory is read and checked as `merge` reads a shard (its histogram must be the one
+//! its summary describes), as the game its summary names. The test compares the rounds of all
+//! games, loops and capped games at the rounds they were stopped at, as histogram.csv has them.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::games::kind::{self, WithGameType};
+use crate::games::Game;
+use crate::merge;
+use crate::output::atomic::OutputSet;
+use crate::output::charts::{self, Curve};
+use crate::output::report::Report;
+use crate::output::summary::Provenance;
+use crate::stats::tail::Ks;
+use crate::usage;
+
+/// One run read back.
+struct Run {
+    dir: PathBuf,
+    game: String,
+    description: String,
+    games: u64,
+    mean: Option<f64>,
+    /// (rounds, games) over all games.
+    counts: Vec<(u64, u64)>,
+    curve: Curve,
+}
+
+/// Reads the run in a directory as the game type its summary names.
+struct Load<'a>(&'a Path);
+
+impl WithGameType for Load<'_> {
+    type Output = Result<Run>;
+    fn with<G: Game>(self) -> Result<Run> {
+        let part = merge::load::<G::Stats>(self.0)?;
+        let report = Report::new(&part.info, &part.tally);
+        Ok(Run {
+            dir: self.0.to_path_buf(),
+            game: part.info.game.clone(),
+            description: part.info.description.clone(),
+            games: part.tally.games,
+            mean: report.rounds.as_ref().map(|d| d.mean),
+            counts: part.tally.rounds.counts_where(|_| true).collect(),
+            curve: report.curve(),
+        })
+    }
+}
+
+/// compare.json.
+#[derive(Serialize)]
+struct CompareJson {
+    runs: Vec<RunJson>,
+    /// Every pair of runs: their indices in `runs`, D and p.
+    ks: Vec<PairJson>,
+    provenance: Provenance,
+}
+
+#[derive(Serialize)]
+struct RunJson {
+    dir: String,
+    game: String,
+    description: String,
+    games: u64,
+    mean: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct PairJson {
+    a: usize,
+    b: usize,
+    d: f64,
+    p: f64,
+}
+
+/// `compare DIRS --out OUT`.
+pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
+    if dirs.len() < 2 {
+        return Err(usage!("compare needs at least two run directories").into());
+    }
+    if let Some(d) = dirs.iter().find(|d| d.as_path() == out) {
+        return Err(usage!("--out {} is one of the runs compared", d.display()).into());
+    }
+    let mut runs = Vec::new();
+    for dir in dirs {
+        let game = merge::game_of(dir)?;
+        let run = kind::by_name(&game, Load(dir)).unwrap_or_else(|| {
+            Err(usage!(
+                "{}: summary.json names game {game:?}, which warsim does not know",
+                dir.display()
+            )
+            .into())
+        })?;
+        runs.push(run);
+    }
+    let mut pairs = Vec::new();
+    for a in 0..runs.len() {
+        for b in a + 1..runs.len() {
+            let ks = Ks::new(&runs[a].counts, &runs[b].counts)
+                .ok_or_else(|| usage!("{}: no games to compare", runs[a].dir.display()))?;
+            pairs.push(PairJson {
+                a,
+                b,
+                d: ks.d,
+                p: ks.p,
+            });
+        }
+    }
+    let doc = CompareJson {
+        runs: runs
+            .iter()
+            .map(|r| RunJson {
+                dir: r.dir.display().to_string(),
+                game: r.game.clone(),
+                description: r.description.clone(),
+                games: r.games,
+                mean: r.mean,
+            })
+            .collect(),
+        ks: pairs,
+        provenance: Provenance::now(),
+    };
+    let set = OutputSet::begin(out)?;
+    let dir = set.dir();
+    let mut bytes = serde_json::to_vec_pretty(&doc)?;
+    bytes.push(b'\n');
+    dir.write("compare.json", &bytes)?;
+    dir.write("compare.csv", &pairs_csv(&doc)?)?;
+    let labels: Vec<(String, &Curve)> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (format!("{}: {}", i + 1, r.description), &r.curve))
+        .collect();
+    let title = format!("{} runs compared", runs.len());
+    let what = "share of games still going after t rounds (a game that never ends never stops)";
+    charts::survival(&title, what, &labels, false, &dir.path("compare.png"))?;
+    if svg {
+        charts::survival(&title, what, &labels, false, &dir.path("compare.svg"))?;
+    }
+    set.commit()?;
+    let mut stdout = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut stdout, &doc)?;
+        writeln!(stdout)?;
+    } else {
+        for (i, r) in doc.runs.iter().enumerate() {
+            let mean = r.mean.map_or_else(|| "-".into(), |m| format!("{m:.3}"));
+            writeln!(
+                stdout,
+                "run {}   {}  ({} games, mean {mean}): {}",
+                i + 1,
+                r.dir,
+                r.games,
+                r.description
+            )?;
+        }
+        for p in &doc.ks {
+            writeln!(
+                stdout,
+                "KS {} vs {}  D = {:.5}  p = {:.3e}",
+                p.a + 1,
+                p.b + 1,
+                p.d,
+                p.p
+            )?;
+        }
+        writeln!(
+            stdout,
+            "written   {}/ (compare.json, compare.csv, compare.png)",
+            out.display()
+        )?;
+    }
+    stdout.flush()?;
+    Ok(())
+}
+
+/// compare.csv: one row per pair of runs.
+fn pairs_csv(doc: &CompareJson) -> Result<Vec<u8>> {
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(["run_a", "run_b", "games_a", "games_b", "ks_d", "ks_p"])?;
+    for p in &doc.ks {
+        let (a, b) = (&doc.runs[p.a], &doc.runs[p.b]);
+        wtr.write_record([
+            a.dir.clone(),
+            b.dir.clone(),
+            a.games.to_string(),
+            b.games.to_string(),
+            p.d.to_string(),
+            p.p.to_string(),
+        ])?;
+    }
+    Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
