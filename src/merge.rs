@@ -13,9 +13,10 @@ use serde::Deserialize;
 use crate::error::UsageError;
 use crate::games::{GameStats, Outcome};
 use crate::output::report::{RunInfo, Timing};
-use crate::output::summary::{histogram_digest, Summary};
+use crate::output::summary::{histogram_digest, GroupJson, Summary};
 use crate::sim::shard::Shard;
-use crate::stats::histogram::Tally;
+use crate::stats::histogram::{RoundHistogram, Tally};
+use crate::stats::summary::Named;
 use crate::usage;
 
 /// One shard output read back.
@@ -107,6 +108,7 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         detects_loops: v.loops.is_some(),
         exact: v.exact,
         precision: v.precision,
+        grouping: v.grouping,
     };
     let text = read(dir, "histogram.csv")?;
     let digest = histogram_digest(text.as_bytes());
@@ -142,6 +144,9 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
     tally.stats = S::from_json(v.stats, games).map_err(|e| usage!("{d}: summary.json: {e}"))?;
     if info.detects_loops {
         read_cycles(&read(dir, "cycles.csv")?, &mut tally, cap, dir)?;
+    }
+    if let Some(by) = &v.by {
+        read_groups(&read(dir, "by.csv")?, &mut tally, by, cap, dir)?;
     }
     if games > 0 {
         let max = tally.rounds.rows().last().map_or(0, |(r, _)| r);
@@ -281,17 +286,31 @@ fn read_histogram<S: GameStats>(
     cap: Option<u64>,
     dir: &Path,
 ) -> Result<(), UsageError> {
-    let d = dir.display();
     let (header, rows) = csv_rows(text, "rounds,count", dir, "histogram.csv")?;
-    let players = tally.players;
-    let slots: Vec<usize> = header[2..]
+    let slots = outcome_slots(&header[2..], tally.players, dir, "histogram.csv")?;
+    let mut counted = CountRows::new(dir, "histogram.csv", cap);
+    for (line, rec) in rows {
+        read_row(&rec, &slots, line, &mut counted, &mut tally.rounds)?;
+    }
+    tally.games = counted.total;
+    Ok(())
+}
+
+/// The outcome slots of a histogram's outcome columns, each named once.
+fn outcome_slots(
+    names: &[String],
+    players: usize,
+    dir: &Path,
+    file: &'static str,
+) -> Result<Vec<usize>, UsageError> {
+    let slots: Vec<usize> = names
         .iter()
         .map(|name| {
             Outcome::parse(name, players)
                 .map(|o| o.slot(players))
                 .ok_or_else(|| {
                     usage!(
-                        "{}: histogram.csv has an unknown outcome column {name:?}",
+                        "{}: {file} has an unknown outcome column {name:?}",
                         dir.display()
                     )
                 })
@@ -301,35 +320,115 @@ fn read_histogram<S: GameStats>(
     distinct.sort_unstable();
     distinct.dedup();
     if distinct.len() != slots.len() {
-        return Err(usage!("{d}: histogram.csv names an outcome column twice"));
+        return Err(usage!(
+            "{}: {file} names an outcome column twice",
+            dir.display()
+        ));
     }
-    let mut counted = CountRows::new(dir, "histogram.csv", cap);
+    Ok(slots)
+}
+
+/// Adds one row `rounds,count,<outcome counts>` (as `rec`, whose outcome columns are `slots`)
+/// to `hist`, checked by `counted`.
+fn read_row(
+    rec: &[String],
+    slots: &[usize],
+    line: usize,
+    counted: &mut CountRows,
+    hist: &mut RoundHistogram,
+) -> Result<(), UsageError> {
+    let (dir, file) = (counted.dir, counted.name);
+    let d = dir.display();
+    if rec.len() != slots.len() + 2 {
+        return Err(usage!(
+            "{d}: {file} line {line} has {} columns, the header {}",
+            rec.len(),
+            slots.len() + 2
+        ));
+    }
+    let rounds = parse_u64(rec, 0, line, dir, file)?;
+    let count = parse_u64(rec, 1, line, dir, file)?;
+    counted.check(line, rounds, count)?;
+    let mut sum = 0u64;
+    for (i, &slot) in slots.iter().enumerate() {
+        let n = parse_u64(rec, i + 2, line, dir, file)?;
+        sum = sum
+            .checked_add(n)
+            .ok_or_else(|| usage!("{d}: {file} line {line}: counts overflow"))?;
+        hist.add(rounds, slot, n);
+    }
+    if sum != count {
+        return Err(usage!(
+            "{d}: {file} line {line}: outcome columns add up to {sum}, count is {count}"
+        ));
+    }
+    Ok(())
+}
+
+/// Reads by.csv (`group,rounds,count,<outcomes>`: each group's histogram, groups ascending)
+/// into `tally.groups`, and checks that the groups hold every game exactly once and agree with
+/// summary.json's `by`.
+fn read_groups<S: GameStats>(
+    text: &str,
+    tally: &mut Tally<S>,
+    said: &Named<GroupJson>,
+    cap: Option<u64>,
+    dir: &Path,
+) -> Result<(), UsageError> {
+    let d = dir.display();
+    let (header, rows) = csv_rows(text, "group,rounds,count", dir, "by.csv")?;
+    let slots = outcome_slots(&header[3..], tally.players, dir, "by.csv")?;
+    let mut current: Option<(u64, CountRows)> = None;
+    let mut totals: Vec<(u64, u64)> = Vec::new();
     for (line, rec) in rows {
-        if rec.len() != slots.len() + 2 {
-            return Err(usage!(
-                "{d}: histogram.csv line {line} has {} columns, the header {}",
-                rec.len(),
-                slots.len() + 2
-            ));
+        let g = parse_u64(&rec, 0, line, dir, "by.csv")?;
+        if g > u64::from(u16::MAX) {
+            return Err(usage!("{d}: by.csv line {line}: group {g} is out of range"));
         }
-        let rounds = parse_u64(&rec, 0, line, dir, "histogram.csv")?;
-        let count = parse_u64(&rec, 1, line, dir, "histogram.csv")?;
-        counted.check(line, rounds, count)?;
-        let mut sum = 0u64;
-        for (i, &slot) in slots.iter().enumerate() {
-            let n = parse_u64(&rec, i + 2, line, dir, "histogram.csv")?;
-            sum = sum
-                .checked_add(n)
-                .ok_or_else(|| usage!("{d}: histogram.csv line {line}: counts overflow"))?;
-            tally.rounds.add(rounds, slot, n);
+        match &mut current {
+            Some((cg, _)) if *cg == g => {}
+            Some((cg, _)) if *cg > g => {
+                return Err(usage!(
+                    "{d}: by.csv line {line}: group {g} after group {cg}"
+                ));
+            }
+            _ => {
+                if let Some((cg, c)) = current.take() {
+                    totals.push((cg, c.total));
+                }
+                current = Some((g, CountRows::new(dir, "by.csv", cap)));
+            }
         }
-        if sum != count {
+        let (_, counted) = current.as_mut().expect("set above");
+        read_row(
+            &rec[1..],
+            &slots,
+            line,
+            counted,
+            tally.group_mut(g as usize),
+        )?;
+    }
+    if let Some((cg, c)) = current {
+        totals.push((cg, c.total));
+    }
+    let sum: u64 = totals.iter().map(|t| t.1).sum();
+    let names: Vec<String> = totals.iter().map(|t| t.0.to_string()).collect();
+    let expected: Vec<&String> = said.0.iter().map(|(k, _)| k).collect();
+    if sum != tally.games || names.iter().collect::<Vec<_>>() != expected {
+        return Err(usage!(
+            "{d}: by.csv holds {sum} games in groups {names:?}; the run has {} games, summary.json \
+             groups {expected:?}",
+            tally.games
+        ));
+    }
+    for ((g, n), (_, j)) in totals.iter().zip(&said.0) {
+        if *n != j.games {
             return Err(usage!(
-                "{d}: histogram.csv line {line}: outcome columns add up to {sum}, count is {count}"
+                "{d}: by.csv counts {n} games in group {g}, summary.json {}",
+                j.games
             ));
         }
     }
-    tally.games = counted.total;
     Ok(())
 }
 

@@ -78,6 +78,11 @@ pub trait Game: Sync + Sized {
         false
     }
 
+    /// What the groups of a run count, when it groups its games ([`GameStats::group`]).
+    fn grouping(&self) -> Option<String> {
+        None
+    }
+
     /// `play GAME`: plays the game the arguments describe, writing its trace (or an
     /// interactive game's transcript) to `io` as it is made.
     fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;
@@ -107,6 +112,12 @@ pub trait GameStats: Clone + Debug + Default + PartialEq + Send {
     fn csv(&self, games: u64) -> Vec<(String, String)>;
     /// Lines of the terminal summary.
     fn text(&self, games: u64) -> Vec<String>;
+    /// The group of a game, for a game that tallies its statistics by groups (War `--by`);
+    /// the tally then keeps a histogram per group.
+    #[inline(always)]
+    fn group(_game: &Self::PerGame) -> Option<u16> {
+        None
+    }
 }
 
 /// No statistics of its own: an empty part of the summary.

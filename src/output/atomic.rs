@@ -17,7 +17,7 @@ use crate::usage;
 
 /// The files warsim writes into an output directory. A directory holding anything else is
 /// not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 19] = [
+pub const OUTPUT_FILES: [&str; 21] = [
     "README.md",
     "summary.json",
     "summary.csv",
@@ -25,6 +25,8 @@ pub const OUTPUT_FILES: [&str; 19] = [
     "histogram.png",
     "histogram.svg",
     "cycles.csv",
+    "by.csv",
+    "by.png",
     "survival.png",
     "survival.svg",
     "compare.json",

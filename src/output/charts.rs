@@ -476,6 +476,128 @@ impl Chart for MeansByValue<'_> {
     }
 }
 
+/// One group of games for `by.png`: its number, player 1's share of wins, and mean rounds.
+pub struct GroupPoint {
+    /// The group's number.
+    pub group: u16,
+    /// Player 1's share of the group's games.
+    pub p1: Share,
+    /// Mean rounds and its 95% interval.
+    pub mean: Option<(f64, Option<[f64; 2]>)>,
+}
+
+/// `by.png`: player 1's win share and the mean rounds per group, against the group's number.
+pub fn by_group(title: &str, meaning: &str, groups: &[GroupPoint], path: &Path) -> Result<()> {
+    render(
+        &ByGroup {
+            title,
+            meaning,
+            groups,
+        },
+        path,
+        SIZE,
+    )
+}
+
+struct ByGroup<'a> {
+    title: &'a str,
+    meaning: &'a str,
+    groups: &'a [GroupPoint],
+}
+
+impl Chart for ByGroup<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let body = head(
+            &root,
+            self.title,
+            &format!(
+                "per number of {}: player 1's share of wins and the mean rounds (95% intervals)",
+                self.meaning
+            ),
+        )?;
+        let (left, right) = body.split_horizontally(600);
+        let last = self.groups.iter().map(|g| g.group).max().unwrap_or(0) as f64;
+        let x = -0.5..last + 0.5;
+        let blue = RGBColor(50, 90, 160);
+        let whole = |v: &f64| {
+            if v.fract() == 0.0 {
+                format!("{v:.0}")
+            } else {
+                String::new()
+            }
+        };
+        let mut chart = ChartBuilder::on(&left)
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x.clone(), 0f64..100.0)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(self.meaning)
+            .y_desc("player 1 wins (%)")
+            .x_label_formatter(&whole)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
+            .draw()?;
+        chart.draw_series(DashedLineSeries::new(
+            [(x.start, 50.0), (x.end, 50.0)],
+            6,
+            4,
+            BLACK.mix(0.4).stroke_width(1),
+        ))?;
+        for g in self.groups {
+            let gx = f64::from(g.group);
+            chart.draw_series(std::iter::once(PathElement::new(
+                [(gx, 100.0 * g.p1.ci95[0]), (gx, 100.0 * g.p1.ci95[1])],
+                blue.stroke_width(2),
+            )))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                (gx, 100.0 * g.p1.share),
+                5,
+                blue.filled(),
+            )))?;
+        }
+        let top = self
+            .groups
+            .iter()
+            .filter_map(|g| g.mean.map(|(m, ci)| ci.map_or(m, |c| c[1])))
+            .fold(1.0f64, f64::max)
+            * 1.1;
+        let mut chart = ChartBuilder::on(&right)
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x, 0f64..top)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(self.meaning)
+            .y_desc("mean rounds")
+            .x_label_formatter(&whole)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
+            .draw()?;
+        let red = RGBColor(200, 60, 40);
+        for g in self.groups {
+            let Some((m, ci)) = g.mean else { continue };
+            let gx = f64::from(g.group);
+            if let Some([lo, hi]) = ci {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    [(gx, lo), (gx, hi)],
+                    red.stroke_width(2),
+                )))?;
+            }
+            chart.draw_series(std::iter::once(Circle::new((gx, m), 5, red.filled())))?;
+        }
+        root.present()?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@ use anyhow::Result;
 
 use super::report::Report;
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::QUANTILES;
+use crate::stats::summary::{Distribution, QUANTILES};
 
 fn finish(wtr: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
     // `into_inner` flushes and reports errors that the writer's `Drop` would swallow.
@@ -31,6 +31,32 @@ pub fn histogram<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     finish(wtr)
 }
 
+/// `group,rounds,count,<outcome>...`: each group's histogram (as histogram.csv's rows), groups
+/// ascending.
+pub fn groups<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    let players = r.tally.players;
+    let mut header = vec!["group".to_string(), "rounds".into(), "count".into()];
+    header.extend(r.outcomes.iter().map(|(o, _)| o.name()));
+    wtr.write_record(&header)?;
+    for g in &r.groups {
+        for (rounds, counts) in r.tally.groups[usize::from(g.group)].rows() {
+            let mut row = vec![
+                g.group.to_string(),
+                rounds.to_string(),
+                counts.iter().sum::<u64>().to_string(),
+            ];
+            row.extend(
+                r.outcomes
+                    .iter()
+                    .map(|(o, _)| counts[o.slot(players)].to_string()),
+            );
+            wtr.write_record(&row)?;
+        }
+    }
+    finish(wtr)
+}
+
 /// `cycle_len,count`: looping games per cycle length.
 pub fn cycles<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
@@ -53,12 +79,15 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
         ("description".into(), r.info.description.clone()),
         ("games".into(), r.games().to_string()),
         ("seed".into(), r.info.seed.to_string()),
+        // Empty in the row of all games; the group's number in a group's row.
+        ("group".into(), String::new()),
     ];
     // Every rule setting as a column, so rows of several runs of a game stack into one table.
     if let serde_json::Value::Object(rules) = &r.info.rules {
         for (k, v) in rules {
             let text = match v {
                 serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
                 serde_json::Value::Array(a) => a
                     .iter()
                     .map(|x| x.to_string())
@@ -69,21 +98,7 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
             cols.push((format!("rule_{k}"), text));
         }
     }
-    if let Some(d) = &r.rounds {
-        cols.extend([
-            ("mean".into(), d.mean.to_string()),
-            ("sd".into(), optional(d.sd)),
-            ("sem".into(), optional(d.sem)),
-            ("ci95_lo".into(), optional(d.ci95.map(|c| c[0]))),
-            ("ci95_hi".into(), optional(d.ci95.map(|c| c[1]))),
-            ("median".into(), d.median.to_string()),
-            ("min".into(), d.min.to_string()),
-            ("max".into(), d.max.to_string()),
-        ]);
-        for (k, _, _) in QUANTILES {
-            cols.push((format!("rounds_{k}"), d.quantiles[k].to_string()));
-        }
-    }
+    cols.extend(distribution_cols(r.rounds.as_ref()));
     // Every outcome, shown in the summary or not, so a game's rows always have the same
     // columns (for a given number of players).
     for (o, n) in r.tally.outcomes() {
@@ -141,5 +156,53 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
     wtr.write_record(cols.iter().map(|c| &c.0))?;
     wtr.write_record(cols.iter().map(|c| &c.1))?;
+    // One more row per group: the group's games, rounds and outcomes; the rest empty.
+    for g in &r.groups {
+        let mut own: Vec<(String, String)> = vec![
+            ("group".into(), g.group.to_string()),
+            ("games".into(), g.games.to_string()),
+        ];
+        own.extend(distribution_cols(g.rounds.as_ref()));
+        for (o, n) in &g.outcomes {
+            own.push((format!("outcome_{}", o.name()), n.to_string()));
+        }
+        let row = cols.iter().map(|(k, v)| {
+            if k == "game" || k == "description" || k == "seed" || k.starts_with("rule_") {
+                v.clone()
+            } else {
+                own.iter()
+                    .find(|c| &c.0 == k)
+                    .map_or_else(String::new, |c| c.1.clone())
+            }
+        });
+        wtr.write_record(row)?;
+    }
     finish(wtr)
+}
+
+/// The columns of a distribution of rounds (empty cells for none).
+fn distribution_cols(d: Option<&Distribution>) -> Vec<(String, String)> {
+    let mut cols: Vec<(String, String)> = vec![
+        ("mean".into(), optional(d.map(|d| d.mean))),
+        ("sd".into(), optional(d.and_then(|d| d.sd))),
+        ("sem".into(), optional(d.and_then(|d| d.sem))),
+        (
+            "ci95_lo".into(),
+            optional(d.and_then(|d| d.ci95.map(|c| c[0]))),
+        ),
+        (
+            "ci95_hi".into(),
+            optional(d.and_then(|d| d.ci95.map(|c| c[1]))),
+        ),
+        ("median".into(), optional(d.map(|d| d.median as f64))),
+        ("min".into(), optional(d.map(|d| d.min as f64))),
+        ("max".into(), optional(d.map(|d| d.max as f64))),
+    ];
+    for (k, _, _) in QUANTILES {
+        cols.push((
+            format!("rounds_{k}"),
+            d.map_or_else(String::new, |d| d.quantiles[k].to_string()),
+        ));
+    }
+    cols
 }

@@ -18,7 +18,7 @@ use anyhow::{Context, Result};
 
 use atomic::{Dir, OutputSet};
 
-use crate::games::GameStats;
+use crate::games::{GameStats, Outcome};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, grouped};
 use report::{Report, RunInfo, Timing};
@@ -61,6 +61,10 @@ pub fn write_run<S: GameStats>(
         set.write("cycles.csv", &csv::cycles(r)?)?;
         files.push("cycles.csv");
     }
+    if !r.groups.is_empty() {
+        set.write("by.csv", &csv::groups(r)?)?;
+        files.extend(["by.csv", "by.png"]);
+    }
     if svg {
         files.extend(["histogram.svg", "survival.svg"]);
     }
@@ -77,6 +81,18 @@ pub fn write_run<S: GameStats>(
         let path = set.path(chart);
         if chart.starts_with("histogram.") {
             plot::histogram(r, &path)
+        } else if chart.starts_with("by.") {
+            let points: Vec<charts::GroupPoint> = r
+                .groups
+                .iter()
+                .map(|g| charts::GroupPoint {
+                    group: g.group,
+                    p1: g.share(Outcome::Player(0)),
+                    mean: g.rounds.as_ref().map(|d| (d.mean, d.ci95)),
+                })
+                .collect();
+            let meaning = r.info.grouping.as_deref().unwrap_or("group");
+            charts::by_group(&title, meaning, &points, &path)
         } else {
             let label = format!("{} games", grouped(r.games()));
             charts::survival(&title, &subtitle, &[(label, &curve)], true, &path)

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::charts::Curve;
 use super::summary::{
-    histogram_digest, LoopStats, LoopSummary, Parity, PrecisionJson, Provenance, RunSpan, Summary,
+    histogram_digest, GroupJson, LoopStats, LoopSummary, Parity, PrecisionJson, Provenance,
+    RunSpan, Summary,
 };
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
@@ -40,6 +41,8 @@ pub struct RunInfo {
     pub exact: Option<Value>,
     /// For a run to a stated precision: the target and where it stopped.
     pub precision: Option<PrecisionJson>,
+    /// What the run's groups count, if it groups its games ([`Game::grouping`]).
+    pub grouping: Option<String>,
 }
 
 impl RunInfo {
@@ -62,6 +65,7 @@ impl RunInfo {
             detects_loops: game.detects_loops(),
             exact: game.exact(),
             precision: None,
+            grouping: game.grouping(),
         })
     }
 
@@ -106,6 +110,29 @@ pub struct Report<'a, S> {
     pub tail: Option<TailFit>,
     /// Their parity.
     pub parity: Option<Parity>,
+    /// Per group (for a run that groups its games): the group, its games, rounds and outcomes.
+    pub groups: Vec<Group>,
+}
+
+/// The statistics of one group of games.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// The group's number.
+    pub group: u16,
+    /// Its games.
+    pub games: u64,
+    /// Their rounds.
+    pub rounds: Option<Distribution>,
+    /// Games per outcome, every outcome the whole run shows.
+    pub outcomes: Vec<(Outcome, u64)>,
+}
+
+impl Group {
+    /// The share of games with outcome `o`.
+    pub fn share(&self, o: Outcome) -> Share {
+        let n = self.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
+        Share::new(n, self.games.max(1))
+    }
 }
 
 /// (value, count) pairs of the rounds of the games whose outcome `keep` selects.
@@ -141,6 +168,27 @@ impl<'a, S: GameStats> Report<'a, S> {
             (None, None)
         };
         let ended = round_counts(tally, |o| !matches!(o, Outcome::Loop | Outcome::Capped));
+        let players = tally.players;
+        let shown: &Vec<(Outcome, u64)> = &outcomes;
+        let groups = tally
+            .groups
+            .iter()
+            .enumerate()
+            .filter_map(|(g, h)| {
+                let counts: Vec<(u64, u64)> = h.counts_where(|_| true).collect();
+                let totals = h.outcome_totals();
+                let games: u64 = totals.iter().sum();
+                (games > 0).then(|| Group {
+                    group: g as u16,
+                    games,
+                    rounds: Distribution::from_counts(&counts),
+                    outcomes: shown
+                        .iter()
+                        .map(|&(o, _)| (o, totals[o.slot(players)]))
+                        .collect(),
+                })
+            })
+            .collect();
         Report {
             info,
             tally,
@@ -150,6 +198,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             cycles,
             tail: TailFit::from_counts(&ended),
             parity: even_share(&ended).map(|even| Parity { even }),
+            groups,
         }
     }
 
@@ -225,6 +274,30 @@ impl<'a, S: GameStats> Report<'a, S> {
             parity: self.parity.clone(),
             exact: info.exact.clone(),
             precision: info.precision.clone(),
+            grouping: info.grouping.clone(),
+            by: (!self.groups.is_empty()).then(|| {
+                Named(
+                    self.groups
+                        .iter()
+                        .map(|g| {
+                            let json = GroupJson {
+                                games: g.games,
+                                rounds: g.rounds.clone(),
+                                outcomes: Named(
+                                    g.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect(),
+                                ),
+                                shares: Named(
+                                    g.outcomes
+                                        .iter()
+                                        .map(|&(o, _)| (o.name(), g.share(o)))
+                                        .collect(),
+                                ),
+                            };
+                            (g.group.to_string(), json)
+                        })
+                        .collect(),
+                )
+            }),
             elapsed_s: timing.elapsed_s,
             games_per_s,
             threads: timing.threads,

@@ -8,6 +8,19 @@ use crate::sim::precision::{Stop, Target};
 use crate::stats::summary::{Distribution, Named, Share};
 use crate::stats::tail::TailFit;
 
+/// The statistics of one group of games (`by`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GroupJson {
+    /// Games in the group.
+    pub games: u64,
+    /// Their rounds.
+    pub rounds: Option<Distribution>,
+    /// Their outcomes.
+    pub outcomes: Named<u64>,
+    /// The share of each outcome, with its 95% interval.
+    pub shares: Named<Share>,
+}
+
 /// How a run to a stated precision went.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PrecisionJson {
@@ -97,6 +110,12 @@ pub struct Summary<J> {
     /// Exact values of the estimated statistics, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Value>,
+    /// What the groups of `by` count (War `--by p1-top`: top-rank cards player 1 is dealt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grouping: Option<String>,
+    /// Every statistic per group: group → its games, rounds, outcomes and shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Named<GroupJson>>,
     /// For a run to a stated precision (`--precision`): the target and where it stopped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionJson>,

@@ -123,6 +123,9 @@ pub struct Tally<S = ()> {
     pub cycles: BTreeMap<u64, u64>,
     /// The most rounds any game took, and the lowest index of a game that took them.
     pub longest: Option<(u64, u64)>,
+    /// Games per (rounds, outcome) in each group, for a game that groups its games
+    /// ([`GameStats::group`]); empty otherwise.
+    pub groups: Vec<RoundHistogram>,
 }
 
 impl<S: GameStats> Tally<S> {
@@ -135,7 +138,18 @@ impl<S: GameStats> Tally<S> {
             stats: S::default(),
             cycles: BTreeMap::new(),
             longest: None,
+            groups: Vec::new(),
         }
+    }
+
+    /// The histogram of group `g`, made when first needed.
+    pub fn group_mut(&mut self, g: usize) -> &mut RoundHistogram {
+        if g >= self.groups.len() {
+            let slots = self.players + 4;
+            self.groups
+                .resize_with(g + 1, || RoundHistogram::new(slots));
+        }
+        &mut self.groups[g]
     }
 
     /// Counts game number `index`.
@@ -144,6 +158,10 @@ impl<S: GameStats> Tally<S> {
         self.games += 1;
         self.rounds.add(r.rounds, r.outcome.slot(self.players), 1);
         self.stats.record(&r.stats);
+        if let Some(g) = S::group(&r.stats) {
+            let slot = r.outcome.slot(self.players);
+            self.group_mut(usize::from(g)).add(r.rounds, slot, 1);
+        }
         if let Some(c) = r.cycle {
             *self.cycles.entry(c.cycle_len).or_insert(0) += 1;
         }
@@ -164,6 +182,9 @@ impl<S: GameStats> Tally<S> {
         self.games += other.games;
         self.rounds.merge(&other.rounds);
         self.stats.merge(&other.stats);
+        for (g, h) in other.groups.iter().enumerate() {
+            self.group_mut(g).merge(h);
+        }
         for (len, n) in other.cycles {
             *self.cycles.entry(len).or_insert(0) += n;
         }

@@ -89,7 +89,7 @@ fn each_rule_set_is_the_simulate_run_with_its_settings() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 5);
     assert!(
-        lines[0].starts_with("rule_set,game,description,games,seed,rule_"),
+        lines[0].starts_with("rule_set,game,description,games,seed,group,rule_"),
         "{}",
         lines[0]
     );

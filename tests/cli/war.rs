@@ -399,3 +399,82 @@ fn summaries_say_where_they_come_from() {
         .ends_with("simulate war --games 100 --seed 3 --json"));
     assert!(p["date"].as_str().unwrap().ends_with('Z'));
 }
+
+#[test]
+fn grouped_shards_merge_to_the_unsharded_groups_byte_for_byte() {
+    let dir = Scratch::new("by");
+    let run = |extra: &[&str], name: &str| {
+        let out = dir.path(name);
+        let mut args = vec![
+            "simulate", "war", "--by", "p1-top", "--games", "30000", "--seed", "3",
+        ];
+        args.extend(extra);
+        args.extend(["--out", s(&out)]);
+        ok(&args);
+        out
+    };
+    let whole = run(&[], "whole");
+    let a = run(&["--shard", "0/2"], "a");
+    let b = run(&["--shard", "1/2", "--threads", "1"], "b");
+    let merged = dir.path("merged");
+    ok(&["merge", s(&a), s(&b), "--out", s(&merged)]);
+    assert_eq!(read(&whole, "by.csv"), read(&merged, "by.csv"));
+    assert_eq!(
+        read(&whole, "histogram.csv"),
+        read(&merged, "histogram.csv")
+    );
+    let j = json(&read(&merged, "summary.json"));
+    let groups = j["by"].as_object().unwrap();
+    assert_eq!(groups.keys().collect::<Vec<_>>(), ["0", "1", "2", "3", "4"]);
+    let total: u64 = groups.values().map(|g| g["games"].as_u64().unwrap()).sum();
+    assert_eq!(total, 30_000);
+    // summary.csv: the row of all games, then one per group.
+    assert_eq!(read(&merged, "summary.csv").lines().count(), 1 + 1 + 5);
+    assert!(std::fs::metadata(merged.join("by.png")).unwrap().len() > 5_000);
+    // A shard whose by.csv was edited is refused.
+    let text = read(&a, "by.csv").replacen("\n0,", "\n1,", 1);
+    std::fs::write(a.join("by.csv"), text).unwrap();
+    let line = fails(2, &["merge", s(&a), s(&b), "--out", s(&dir.path("bad"))]);
+    assert!(line.contains("by.csv"), "{line}");
+}
+
+#[test]
+fn deal_options_are_checked_and_named() {
+    for (args, want) in [
+        (vec!["simulate", "war", "--p1-cards", "13 14"], "14"),
+        (
+            vec!["simulate", "war", "--p1-cards", "5 5 5 5 5"],
+            "rank 5 appears 5 times",
+        ),
+        (
+            vec!["simulate", "war", "--deal", "even", "--suits", "3"],
+            "even",
+        ),
+        (vec!["simulate", "war", "--deal", "1 2/3 4"], "play war"),
+        (vec!["simulate", "war", "--deal", "sorted"], "--deal"),
+        (vec!["simulate", "war", "--honor", "0"], "--honor 0"),
+        (
+            vec!["simulate", "war", "--p1-cards", "13", "--deal", "even"],
+            "--p1-cards",
+        ),
+        (
+            vec!["play", "war", "--deal", "1 2/3 4", "--game", "3"],
+            "--game",
+        ),
+    ] {
+        let line = fails(2, &args);
+        assert!(line.contains(want), "{args:?}: {line}");
+    }
+    let text = ok(&[
+        "play",
+        "war",
+        "--deal",
+        "3 1/2 4",
+        "--honor",
+        "1",
+        "--pickup",
+        "winner-first",
+        "--trace",
+    ]);
+    assert!(text.contains("(2 leaves the game)"), "{text}");
+}

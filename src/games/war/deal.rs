@@ -12,11 +12,38 @@ use crate::usage;
 impl Position {
     /// Deals a new game from `rng`.
     pub(super) fn deal<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) {
+        self.deal_hands(war, rng);
+        if let Some(by) = war.rules.by {
+            self.stats.group = Some(by.group(self.hands[0].iter(), war.rules.ranks));
+        }
+    }
+
+    fn deal_hands<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) {
         self.reset();
         let n = war.deck.len();
         let half = n / 2;
         self.spare.clear();
+        if let Some([p1, p2]) = &war.fixed_hands {
+            // `--p1-cards`: both hands fixed as multisets, each in random order.
+            for (p, cards) in [p1, p2].into_iter().enumerate() {
+                self.spare.clear();
+                self.spare.extend_from_slice(cards);
+                shuffle(rng, &mut self.spare);
+                self.hands[p].extend_bottom(&self.spare);
+            }
+            return;
+        }
         match war.rules.deal {
+            DealOrder::Even => {
+                // One copy of every rank per two suits each: the deck's first half, in deck
+                // order, is exactly that multiset.
+                for p in 0..2 {
+                    self.spare.clear();
+                    self.spare.extend_from_slice(&war.deck[..half]);
+                    shuffle(rng, &mut self.spare);
+                    self.hands[p].extend_bottom(&self.spare);
+                }
+            }
             DealOrder::Shuffled => {
                 self.spare.extend_from_slice(&war.deck);
                 shuffle(rng, &mut self.spare);

@@ -42,6 +42,11 @@ impl Position {
         max: u64,
         probe: Option<Probe>,
     ) -> Stop {
+        if war.rules.honor.is_some() {
+            // A narrow loss removes a card: the general round handles it, and the probe is
+            // checked after every round.
+            return self.general_rounds(war, rng, rounds, max, probe);
+        }
         match war.rules.pickup {
             Pickup::WinnerFirst | Pickup::Bryer => {
                 self.plain_rounds::<R, WINNER_FIRST>(war, rng, rounds, max, probe)
@@ -51,18 +56,31 @@ impl Position {
                 self.plain_rounds::<R, P1_FIRST>(war, rng, rounds, max, probe)
             }
             Pickup::Shuffled => self.plain_rounds::<R, RANDOM_ORDER>(war, rng, rounds, max, probe),
-            Pickup::WonPile => {
-                // Draws may refill a hand from its won pile: always the general path (and never
-                // under loop detection, as the pile's shuffles are random).
-                while *rounds < max {
-                    *rounds += 1;
-                    if let Some(o) = self.round(war, rng) {
-                        return Stop::Ended(o);
-                    }
-                }
-                Stop::Limit
+            // Draws may refill a hand from its won pile: always the general path (and never
+            // under loop detection, as the pile's shuffles are random).
+            Pickup::WonPile => self.general_rounds(war, rng, rounds, max, probe),
+        }
+    }
+
+    /// [`Position::play_rounds`] by the general round alone.
+    fn general_rounds<R: RngCore + ?Sized>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        rounds: &mut u64,
+        max: u64,
+        probe: Option<Probe>,
+    ) -> Stop {
+        while *rounds < max {
+            *rounds += 1;
+            if let Some(o) = self.round(war, rng) {
+                return Stop::Ended(o);
+            }
+            if probe.is_some_and(|p| p == Probe::of(&self.hands)) {
+                return Stop::Probe;
             }
         }
+        Stop::Limit
     }
 
     /// [`Position::play_rounds`] for a pickup that puts a plain battle's two cards under the

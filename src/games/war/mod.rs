@@ -34,8 +34,8 @@ use crate::usage;
 pub use deal::parse_deal;
 pub use detect::NoRandomness;
 pub use rules::{
-    DealOrder, DetectLoops, Pickup, Preset, ShortWar, WarOptions, WarRules, BRYER_MAX_ROUNDS,
-    CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
+    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules,
+    BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
@@ -52,6 +52,8 @@ pub struct War {
     capacity: usize,
     /// 0..n, the deck positions the `bryer` deal starts from.
     positions: Vec<u16>,
+    /// With `--p1-cards`: player 1's cards and the rest of the deck.
+    fixed_hands: Option<[Vec<Card>; 2]>,
 }
 
 /// One worker's buffers: the running game, and Brent's two extra copies.
@@ -70,11 +72,9 @@ pub struct PlayWar {
     #[arg(long, value_name = "S", conflicts_with = "from")]
     pub seed: Option<u64>,
     /// Index of the game in the run (0-based) [default: 0, or with --from the run's longest].
-    #[arg(long, value_name = "I", conflicts_with = "deal")]
+    /// To play given hands instead, pass them as --deal "A1 A2 .../B1 B2 ...".
+    #[arg(long, value_name = "I")]
     pub game: Option<u64>,
-    /// Play this deal instead: "A1 A2 .../B1 B2 ...", ranks 1..R, top card first.
-    #[arg(long, value_name = "DEAL", conflicts_with = "from")]
-    pub deal: Option<String>,
     /// Replay a game of the run written in DIR: its seed and every rule setting come from
     /// DIR/summary.json (e.g. `play war --from out/war --trace` replays its longest game).
     #[arg(long, value_name = "DIR")]
@@ -123,11 +123,22 @@ impl War {
 
     fn with_deck(rules: WarRules, deck: Vec<Card>) -> Self {
         let capacity = deck.len().max(2);
+        let fixed_hands = rules.p1_cards.as_ref().map(|p1| {
+            // The rest of the deck: every card of the deck not matched by one of player 1's.
+            let mut rest = deck.clone();
+            for c in p1 {
+                if let Some(i) = rest.iter().position(|x| x == c) {
+                    rest.remove(i);
+                }
+            }
+            [p1.clone(), rest]
+        });
         War {
             rules,
             positions: (0..deck.len() as u16).collect(),
             deck,
             capacity,
+            fixed_hands,
         }
     }
 
@@ -198,6 +209,11 @@ impl Game for War {
     type PlayArgs = PlayWar;
 
     fn from_options(o: &WarOptions) -> Result<Self, UsageError> {
+        if let Some(hands) = o.deal.as_deref().filter(|d| d.contains('/')) {
+            return Err(usage!(
+                "--deal {hands:?}: given hands are for `play war`; simulate deals shuffled or even"
+            ));
+        }
         Ok(War::new(WarRules::try_from(o)?))
     }
 
@@ -246,19 +262,43 @@ impl Game for War {
             ..WarOptions::default()
         });
         if preset.is_ok_and(|p| p == *r) {
-            format!("{}: {settings}", setting_name(r.preset))
-        } else {
-            format!("{settings}, deal {}", setting_name(r.deal))
+            return format!("{}: {settings}", setting_name(r.preset));
         }
+        let mut text = match &r.p1_cards {
+            Some(cards) => format!(
+                "{settings}, player 1 dealt {}",
+                trace::cards_text(cards.iter().copied())
+            ),
+            None => format!("{settings}, deal {}", setting_name(r.deal)),
+        };
+        if let Some(k) = r.honor {
+            text.push_str(&format!(", honor {k}"));
+        }
+        if let Some(by) = r.by {
+            text.push_str(&format!(", by {}", setting_name(by)));
+        }
+        text
     }
 
     fn detects_loops(&self) -> bool {
         self.rules.detect_loops
     }
 
+    fn grouping(&self) -> Option<String> {
+        self.rules.by.map(|b| b.meaning().to_string())
+    }
+
     /// Replays game I of a run (`--seed S --game I` with the run's rule options), or plays a
     /// given `--deal`; prints who won in which round, or the loop.
     fn play_command(args: &PlayWar, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let hands = args.rules.deal.as_deref().filter(|d| d.contains('/'));
+        if hands.is_some() && (args.game.is_some() || args.from.is_some()) {
+            return Err(usage!(
+                "--deal with hands plays those hands; --game and --from choose a game of a run \
+                 instead: give one or the other"
+            )
+            .into());
+        }
         let (seed, rules, index) = match &args.from {
             Some(dir) => {
                 if args.rules != WarOptions::default() {
@@ -282,7 +322,7 @@ impl Game for War {
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<&mut dyn FnMut(String)> = if trace { Some(&mut line) } else { None };
-        let result = match &args.deal {
+        let result = match hands {
             Some(deal) => {
                 let hands = parse_deal(deal, &rules)?;
                 War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)
@@ -302,7 +342,7 @@ impl Game for War {
         let extra = &mut report.extra;
         extra.insert("rules".into(), rules_json);
         extra.insert("seed".into(), seed.into());
-        extra.insert("index".into(), args.deal.is_none().then_some(index).into());
+        extra.insert("index".into(), hands.is_none().then_some(index).into());
         extra.insert("wars".into(), stats.wars.into());
         extra.insert("deepest_war".into(), stats.deepest.into());
         Ok(report)

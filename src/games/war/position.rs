@@ -26,6 +26,10 @@ pub(super) struct Position {
     pub(super) positions: Vec<u16>,
     pub(super) taken: Vec<u64>,
     pub(super) coins: CoinFlips,
+    /// Cards that left the game (`--honor`).
+    pub(super) removed: u32,
+    /// Whether the last round's losing face-up card left the game (for the trace).
+    pub(super) honored: bool,
     /// What the game has counted so far.
     pub(super) stats: WarGame,
     /// `stats` when the round cap was reached.
@@ -43,6 +47,8 @@ impl Position {
             positions: Vec::with_capacity(capacity),
             taken: Vec::with_capacity(capacity),
             coins: CoinFlips::default(),
+            removed: 0,
+            honored: false,
             stats: WarGame::default(),
             at_cap: WarGame::default(),
         }
@@ -54,6 +60,7 @@ impl Position {
             self.won[p].clear();
         }
         self.coins.reset();
+        self.removed = 0;
         self.stats = WarGame::default();
         self.at_cap = WarGame::default();
     }
@@ -147,6 +154,7 @@ impl Position {
         self.table[0].clear();
         self.table[1].clear();
         self.levels.clear();
+        self.honored = false;
         self.table[0].push(a);
         self.table[1].push(b);
         let mut depth = 0;
@@ -187,7 +195,14 @@ impl Position {
         }
         self.stats.note_battle(depth);
         let w = usize::from(b > a);
-        self.collect(war, rng, w);
+        // Honorable War: a face-up card that loses narrowly leaves the game.
+        let honored = war
+            .rules
+            .honor
+            .is_some_and(|k| u32::from(a.abs_diff(b)) <= k);
+        self.removed += u32::from(honored);
+        self.honored = honored;
+        self.collect(war, rng, w, honored);
         (self.holding(1 - w) == 0).then_some(Outcome::Player(w as u8))
     }
 
@@ -208,10 +223,18 @@ impl Position {
         }
     }
 
-    /// Puts the table under the hand of winner `w` in the pickup's order.
-    pub(super) fn collect<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R, w: usize) {
+    /// Puts the table under the hand of winner `w` in the pickup's order; `honored`: the
+    /// loser's deciding card leaves the game instead (it stays on the table, for the trace).
+    pub(super) fn collect<R: RngCore + ?Sized>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        w: usize,
+        honored: bool,
+    ) {
         let l = 1 - w;
-        let table = std::mem::take(&mut self.table);
+        let mut table = std::mem::take(&mut self.table);
+        let gone = if honored { table[l].pop() } else { None };
         match war.rules.pickup {
             Pickup::P1First | Pickup::WonPile => {
                 self.give(war, w, &table[0]);
@@ -243,13 +266,20 @@ impl Position {
                 // The R program: winner's then loser's deciding card, then the set-aside cards
                 // of each war level from the innermost out, player 1's then player 2's.
                 let last = |p: usize| table[p][table[p].len() - 1];
-                self.give(war, w, &[last(w), last(l)]);
+                if honored {
+                    self.give(war, w, &[last(w)]);
+                } else {
+                    self.give(war, w, &[last(w), last(l)]);
+                }
                 for level in (0..self.levels.len()).rev() {
                     for p in 0..2 {
                         let [s, e] = self.level_span(&table, p, level);
                         self.give(war, w, &table[p][s..e]);
                     }
                 }
+            }
+            Pickup::Shuffled if self.levels.is_empty() && honored => {
+                self.gain(war, w, table[w][0]);
             }
             Pickup::Shuffled if self.levels.is_empty() => {
                 // Two cards: the same coin flip as the fast path in `round`, so a traced replay
@@ -272,6 +302,7 @@ impl Position {
                 self.spare = spare;
             }
         }
+        table[l].extend(gone);
         self.table = table;
     }
 

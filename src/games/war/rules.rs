@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
+use crate::games::cards::Card;
 use crate::games::{check_max_rounds, setting_name};
 use crate::usage;
 
@@ -80,6 +81,62 @@ pub enum DealOrder {
     /// R's `sample(52, 26)`: player 1 gets half the cards drawn at random in random order,
     /// player 2 the rest in the original deck order (1..R, 1..R, …).
     Bryer,
+    /// Each player one copy of every rank per two suits, each hand shuffled.
+    Even,
+}
+
+/// `--by`: a grouping of the games by what a player is dealt, each group with its own tallies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum By {
+    /// The number of cards of the highest rank player 1 is dealt (0..suits).
+    P1Top,
+}
+
+impl By {
+    /// What the groups count, for labels.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            By::P1Top => "top-rank cards player 1 is dealt",
+        }
+    }
+
+    /// The group of a game whose player 1 was dealt `hand`, with `ranks` ranks.
+    #[inline]
+    pub fn group(self, hand: impl Iterator<Item = Card>, ranks: u32) -> u16 {
+        match self {
+            By::P1Top => hand.filter(|&c| u32::from(c) == ranks).count() as u16,
+        }
+    }
+}
+
+/// `--deal`: a way of dealing, or (for `play war`) the hands themselves.
+fn parse_deal_option(text: &str) -> Result<String, String> {
+    if text.contains('/') || matches!(text, "shuffled" | "even" | "bryer") {
+        Ok(text.to_string())
+    } else {
+        Err("expected shuffled or even (or, for play war, hands \"A1 A2 .../B1 B2 ...\")".into())
+    }
+}
+
+/// A list of ranks (`--p1-cards`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ranks(pub Vec<Card>);
+
+/// `--p1-cards`: ranks separated by spaces or commas.
+fn parse_cards(text: &str) -> Result<Ranks, String> {
+    let cards: Vec<Card> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<Card>()
+                .map_err(|_| format!("{t:?} is not a rank number"))
+        })
+        .collect::<Result<_, _>>()?;
+    if cards.is_empty() {
+        return Err("player 1 needs at least one card".into());
+    }
+    Ok(Ranks(cards))
 }
 
 /// `--detect-loops`.
@@ -125,6 +182,23 @@ pub struct WarOptions {
     /// 10000000 with loop detection; 2000 for bryer].
     #[arg(long, value_name = "M")]
     pub max_rounds: Option<u64>,
+    /// How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one
+    /// copy of every rank per two suits, each hand shuffled); for `play war` also the hands
+    /// themselves, "A1 A2 .../B1 B2 ...", ranks 1..R, top card first.
+    #[arg(long, value_name = "DEAL", value_parser = parse_deal_option)]
+    pub deal: Option<String>,
+    /// Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck:
+    /// e.g. "13 13 13 13" (the four aces against the other 48 cards).
+    #[arg(long, value_name = "RANKS", value_parser = parse_cards)]
+    pub p1_cards: Option<Ranks>,
+    /// When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the
+    /// game (1: honorable War, 2: doubly honorable).
+    #[arg(long, value_name = "K")]
+    pub honor: Option<u32>,
+    /// Also tally every statistic per group of games: p1-top groups by the number of cards of
+    /// the highest rank player 1 is dealt.
+    #[arg(long, value_enum)]
+    pub by: Option<By>,
 }
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
@@ -148,6 +222,15 @@ pub struct WarRules {
     pub detect_loops: bool,
     /// Round cap (outcome `capped`).
     pub max_rounds: u64,
+    /// The ranks player 1 is dealt, ascending (player 2 gets the rest), if fixed.
+    #[serde(default)]
+    pub p1_cards: Option<Vec<Card>>,
+    /// A losing face-up card within this many ranks of the winner leaves the game.
+    #[serde(default)]
+    pub honor: Option<u32>,
+    /// The grouping of the games' statistics, if any.
+    #[serde(default)]
+    pub by: Option<By>,
 }
 
 impl TryFrom<&WarOptions> for WarRules {
@@ -168,12 +251,36 @@ impl TryFrom<&WarOptions> for WarRules {
         if suits == 0 {
             return Err(usage!("--suits 0: a deck needs at least one suit"));
         }
+        let deal = match o.deal.as_deref() {
+            None => deal,
+            Some("shuffled") => DealOrder::Shuffled,
+            Some("even") => DealOrder::Even,
+            Some("bryer") => DealOrder::Bryer,
+            // Hands: `play war` plays them; the rule set deals as the preset does.
+            Some(_) => deal,
+        };
+        if deal == DealOrder::Even && suits % 2 == 1 {
+            return Err(usage!(
+                "--deal even --suits {suits}: an even deal gives each player one copy of every \
+                 rank per two suits, so the suits must be even"
+            ));
+        }
         let deck = u64::from(ranks) * u64::from(suits);
-        if deck % 2 == 1 || deck > MAX_DECK as u64 {
+        let p1_cards = o
+            .p1_cards
+            .as_ref()
+            .map(|cards| check_p1_cards(&cards.0, ranks, suits, deal))
+            .transpose()?;
+        if deck > MAX_DECK as u64 || (deck % 2 == 1 && p1_cards.is_none()) {
             return Err(usage!(
                 "--ranks {ranks} --suits {suits}: a deck of {deck} cards cannot be dealt into two \
                  equal hands of at most {} cards",
                 MAX_DECK / 2
+            ));
+        }
+        if o.honor == Some(0) {
+            return Err(usage!(
+                "--honor 0: a card can only lose by 1 rank or more; use --honor 1 or more"
             ));
         }
         let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
@@ -204,8 +311,50 @@ impl TryFrom<&WarOptions> for WarRules {
             deal,
             detect_loops,
             max_rounds,
+            p1_cards,
+            honor: o.honor,
+            by: o.by,
         })
     }
+}
+
+/// Checks `--p1-cards` against the deck and returns the ranks ascending.
+fn check_p1_cards(
+    cards: &[Card],
+    ranks: u32,
+    suits: u32,
+    deal: DealOrder,
+) -> Result<Vec<Card>, UsageError> {
+    if deal != DealOrder::Shuffled {
+        return Err(usage!(
+            "--p1-cards deals both hands itself; it cannot be combined with --deal {}",
+            setting_name(deal)
+        ));
+    }
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    for (i, &c) in cards.iter().enumerate() {
+        if c == 0 || u32::from(c) > ranks {
+            return Err(usage!(
+                "--p1-cards: card {} ({c}) is not a rank in 1..{ranks}",
+                i + 1
+            ));
+        }
+        let copies = sorted.iter().filter(|&&x| x == c).count();
+        if copies as u32 > suits {
+            return Err(usage!(
+                "--p1-cards: rank {c} appears {copies} times, but the deck holds {suits} of it"
+            ));
+        }
+    }
+    if sorted.len() as u64 >= u64::from(ranks) * u64::from(suits) {
+        return Err(usage!(
+            "--p1-cards: {} cards leave player 2 none of the {}-card deck",
+            sorted.len(),
+            ranks * suits
+        ));
+    }
+    Ok(sorted)
 }
 
 impl WarRules {
@@ -224,6 +373,10 @@ impl WarRules {
                 DetectLoops::Off
             }),
             max_rounds: Some(self.max_rounds),
+            deal: Some(setting_name(self.deal)),
+            p1_cards: self.p1_cards.clone().map(Ranks),
+            honor: self.honor,
+            by: self.by,
         }
     }
 

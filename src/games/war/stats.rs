@@ -20,6 +20,8 @@ pub struct WarGame {
     /// `by_depth[d − 1]`: battles of the game whose war reached depth d exactly (a single war
     /// is depth 1, a double war depth 2; the last entry counts depth ≥ [`WAR_DEPTHS`]).
     pub by_depth: [u32; WAR_DEPTHS],
+    /// The game's group under `--by` (set when it is dealt).
+    pub group: Option<u16>,
 }
 
 impl WarGame {
@@ -191,6 +193,11 @@ impl GameStats for WarStats {
             cols.push((format!("battles_war_depth_{}", depth_key(d)), n.to_string()));
         }
         cols
+    }
+
+    #[inline(always)]
+    fn group(game: &WarGame) -> Option<u16> {
+        game.group
     }
 
     fn text(&self, games: u64) -> Vec<String> {

@@ -438,6 +438,124 @@ fn looping_state_repeats_after_loop_from_plus_cycle_len() {
     assert!(found > 0, "no looping game among 400 p1-first deals");
 }
 
+// --- Honorable War, the other deals and grouping by what player 1 holds. ---
+
+#[test]
+fn honor_removes_a_narrow_loser_in_a_plain_battle() {
+    for (k, p1, kept) in [(1, 5, false), (1, 6, true), (2, 6, false), (2, 7, true)] {
+        let war = with(|o| {
+            o.honor = Some(k);
+            o.pickup = Some(Pickup::WinnerFirst);
+        });
+        let mut p = at(&war, &[p1, 1], &[4, 2]);
+        assert_eq!(round(&war, &mut p), None);
+        let won = if kept { vec![1, p1, 4] } else { vec![1, p1] };
+        assert_eq!(hands(&p), [won, vec![2]], "honor {k}, {p1} beats 4");
+        assert_eq!(p.removed, u32::from(!kept));
+    }
+}
+
+#[test]
+fn honor_removes_only_the_deciding_loser_of_a_war() {
+    // A war on 7s; the face-up 5 loses to 6, within 1 rank: the 5 leaves, the face-down cards
+    // and the 7 go to player 2 (winner's cards first).
+    let war = with(|o| {
+        o.honor = Some(1);
+        o.pickup = Some(Pickup::WinnerFirst);
+    });
+    let mut p = at(&war, &[7, 1, 1, 1, 5, 9], &[7, 4, 4, 4, 6, 10]);
+    assert_eq!(round(&war, &mut p), None);
+    assert_eq!(hands(&p), [vec![9], vec![10, 7, 4, 4, 4, 6, 7, 1, 1, 1]]);
+    assert_eq!(p.removed, 1);
+    // Without honor nothing leaves.
+    let war = with(|o| o.pickup = Some(Pickup::WinnerFirst));
+    let mut p = at(&war, &[7, 1, 1, 1, 5, 9], &[7, 4, 4, 4, 6, 10]);
+    round(&war, &mut p);
+    assert_eq!(p.removed, 0);
+    assert_eq!(hands(&p)[1].len(), 11);
+}
+
+#[test]
+fn honor_ends_a_game_whose_loser_has_no_card_left() {
+    let rules = rules_with(|o| {
+        o.honor = Some(1);
+        o.pickup = Some(Pickup::WinnerFirst);
+    });
+    let r = War::play_deal(rules, [&[3], &[2]], &mut NoRandomness, None);
+    assert_eq!((r.outcome, r.rounds), (Outcome::Player(0), 1));
+}
+
+#[test]
+fn even_deal_gives_each_player_one_of_every_rank_per_two_suits() {
+    let war = with(|o| o.deal = Some("even".into()));
+    for i in 0..10 {
+        let mut p = Position::new(war.capacity);
+        p.deal(&war, &mut game_rng(3, i));
+        for h in hands(&p) {
+            let mut sorted = h.clone();
+            sorted.sort_unstable();
+            let want: Vec<Card> = (1..=13).flat_map(|r| [r, r]).collect();
+            assert_eq!(sorted, want);
+        }
+    }
+    let odd = WarRules::try_from(&WarOptions {
+        deal: Some("even".into()),
+        suits: Some(3),
+        ..WarOptions::default()
+    });
+    assert!(odd.unwrap_err().0.contains("even"));
+}
+
+#[test]
+fn p1_cards_deal_unequal_hands_and_bad_cards_are_named() {
+    let war = with(|o| o.p1_cards = Some(Ranks(vec![13, 13, 13, 13])));
+    let mut p = Position::new(war.capacity);
+    p.deal(&war, &mut game_rng(0, 0));
+    let [h0, h1] = hands(&p);
+    assert_eq!(h0, [13, 13, 13, 13]);
+    assert_eq!(h1.len(), 48);
+    assert!(h1.iter().all(|&c| c != 13));
+    let refused = |cards: Vec<Card>, want: &str| {
+        let e = WarRules::try_from(&WarOptions {
+            p1_cards: Some(Ranks(cards)),
+            ..WarOptions::default()
+        })
+        .unwrap_err()
+        .0;
+        assert!(e.contains(want), "{e}");
+    };
+    refused(vec![14], "14");
+    refused(vec![13, 13, 13, 13, 13], "rank 13 appears 5 times");
+    refused((1..=13).flat_map(|r| [r; 4]).collect(), "player 2");
+    // An odd hand is fine when player 1's cards are given: 3 + 49.
+    let war = with(|o| o.p1_cards = Some(Ranks(vec![1, 2, 3])));
+    let r = war.play(&mut game_rng(1, 1), &mut war.scratch());
+    assert!(r.rounds > 0);
+}
+
+#[test]
+fn by_p1_top_groups_each_game_by_the_aces_player_1_holds() {
+    let war = with(|o| o.by = Some(By::P1Top));
+    let mut s = war.scratch();
+    let mut tally = crate::stats::histogram::Tally::<WarStats>::new(2);
+    for i in 0..2000 {
+        let mut rng = game_rng(5, i);
+        let mut p = Position::new(war.capacity);
+        p.deal(&war, &mut game_rng(5, i));
+        let aces = p.hands[0].iter().filter(|&c| c == 13).count() as u16;
+        let r = war.play(&mut rng, &mut s);
+        assert_eq!(r.stats.group, Some(aces));
+        tally.record(i, &r);
+    }
+    // Every game is in exactly one group, and the groups add up to the whole histogram.
+    let mut sum = crate::stats::histogram::RoundHistogram::new(6);
+    for g in &tally.groups {
+        sum.merge(g);
+    }
+    assert_eq!(sum, tally.rounds);
+    assert_eq!(tally.groups.len(), 5);
+}
+
 // --- Properties over random games of every rule set. ---
 
 fn all_rule_sets() -> Vec<WarRules> {
@@ -461,6 +579,33 @@ fn all_rule_sets() -> Vec<WarRules> {
             }
         }
     }
+    // Honorable War under every pickup, and the other deals.
+    for honor in [1, 2] {
+        for pickup in [
+            Pickup::Shuffled,
+            Pickup::P1First,
+            Pickup::WinnerFirst,
+            Pickup::LoserFirst,
+            Pickup::Table,
+            Pickup::WonPile,
+            Pickup::Bryer,
+        ] {
+            out.push(rules_with(|o| {
+                o.honor = Some(honor);
+                o.pickup = Some(pickup);
+                o.max_rounds = Some(3000);
+            }));
+        }
+    }
+    out.push(rules_with(|o| {
+        o.deal = Some("even".into());
+        o.max_rounds = Some(3000);
+    }));
+    out.push(rules_with(|o| {
+        o.p1_cards = Some(Ranks(vec![13, 13, 13, 13]));
+        o.honor = Some(1);
+        o.max_rounds = Some(3000);
+    }));
     out
 }
 
@@ -474,14 +619,28 @@ fn cards_are_conserved_after_every_round_under_every_rule_set() {
             p.deal(&war, &mut rng);
             for _ in 0..3000 {
                 let ended = p.round(&war, &mut rng);
-                assert_eq!(p.holding(0) + p.holding(1), 52, "{:?}", war.rules);
+                // Cards in play plus cards removed (`--honor`) are the deck, and every card in
+                // play is one of the deck's.
+                let held = p.holding(0) + p.holding(1);
+                assert_eq!(held + p.removed as usize, 52, "{:?}", war.rules);
                 let mut all: Vec<Card> = (0..2)
                     .flat_map(|q| p.hands[q].iter().chain(p.won[q].iter()).collect::<Vec<_>>())
                     .collect();
                 all.sort_unstable();
                 let mut deck = war.deck.clone();
                 deck.sort_unstable();
-                assert_eq!(all, deck);
+                if war.rules.honor.is_none() {
+                    assert_eq!(all, deck);
+                } else {
+                    let mut rest = deck.clone();
+                    for c in &all {
+                        let i = rest
+                            .iter()
+                            .position(|x| x == c)
+                            .expect("a card of the deck");
+                        rest.remove(i);
+                    }
+                }
                 if ended.is_some() {
                     break;
                 }
@@ -521,6 +680,7 @@ fn value_stability() {
             wars,
             deepest,
             by_depth: singles(wars),
+            group: None,
         },
         ..GameResult::plain(rounds, Outcome::Player(p))
     };
@@ -530,6 +690,7 @@ fn value_stability() {
             wars: 9,
             deepest: 1,
             by_depth: singles(9),
+            group: None,
         },
         cycle: Some(Cycle {
             loop_from: 482,

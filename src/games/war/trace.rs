@@ -108,8 +108,12 @@ impl Position {
         }
         let (a, b) = (self.table[0].last(), self.table[1].last());
         if a != b {
-            let taken = self.table[0].len() + self.table[1].len();
+            let taken = self.table[0].len() + self.table[1].len() - usize::from(self.honored);
             let _ = write!(line, "-> p{} takes {taken}  ", if b > a { 2 } else { 1 });
+            if self.honored {
+                let lost = if b > a { a } else { b };
+                let _ = write!(line, "({} leaves the game)  ", lost.copied().unwrap_or(0));
+            }
         }
         match ended {
             Some(o) => {
