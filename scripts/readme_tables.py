@@ -251,6 +251,83 @@ def literature_table():
     return '\n'.join(rows)
 
 
+def experiments_table():
+    """Published experiments beside warsim's runs of results/war-experiments."""
+    import math
+    rows = ['| source | experiment | published | warsim options | warsim, in the source\'s count (95% interval) | agrees |',
+            '|---|---|---|---|---|---|']
+
+    def run(name):
+        return load(f'war-experiments/{name}/summary.json')
+
+    def options(s):
+        cmd = s['provenance']['command'].split(' --games')[0]
+        return '`' + cmd.replace('warsim simulate war ', '') + '`'
+
+    def mean_row(source, what, name, published, offset=0.0, their_n=None):
+        s = run(name)
+        r = s['rounds']
+        m, (lo, hi) = r['mean'] + offset, r['ci95']
+        lo, hi = lo + offset, hi + offset
+        capped = s['outcomes'].get('capped', 0)
+        note = f'; {n(capped)} capped' if capped else ''
+        if their_n:
+            se = math.hypot(r['sem'], r['sd'] / math.sqrt(their_n))
+            z = (m - published) / se
+            ok = f"{'yes' if abs(z) <= 1.96 else 'no'} (z = {z:+.2f})"
+        else:
+            ok = 'yes' if lo <= published <= hi else 'no'
+            ok += ' (published value inside our interval; its own error unknown)' if ok == 'yes' else ' (outside our interval)'
+        rows.append(f"| {source} | {what} | {published:,} rounds | {options(s)} | {m:,.2f} ({lo:,.2f}–{hi:,.2f}), {n(s['games'])} games{note} | {ok} |")
+
+    def share_row(source, what, name, published, their_n=None):
+        s = run(name)
+        sh = s['shares']['p1']
+        p, (lo, hi) = sh['share'], sh['ci95']
+        if their_n:
+            se = math.hypot(math.sqrt(p * (1 - p) / s['games']), math.sqrt(published * (1 - published) / their_n))
+            z = (p - published) / se
+            ok = f"{'yes' if abs(z) <= 1.96 else 'no'} (z = {z:+.1f})"
+        else:
+            ok = 'yes' if lo <= published <= hi else 'no'
+        rows.append(f"| {source} | {what} | {100 * published:.1f}% | {options(s)} | {100 * p:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%), {n(s['games'])} games | {ok} |")
+
+    sq = 'squaaawk/war (+1 round per game: it also counts the turn a player has no card)'
+    mean_row(sq, 'standard, shuffled', 'sq-standard', 268.42, 1)
+    mean_row(sq, 'evenly split', 'sq-even', 280.26, 1)
+    mean_row(sq, 'two decks, evenly split', 'sq-2decks-even', 976.94, 1)
+    mean_row(sq, 'twelve decks, evenly split', 'sq-12decks-even', 30192, 1)
+    share_row(sq, 'aces vs. the world: player 1 wins', 'sq-aces', 0.673)
+    mean_row(sq, 'aces vs. the world: turns', 'sq-aces', 274.12, 1)
+    mean_row(sq, 'honorable', 'sq-honor', 132.05, 1)
+    mean_row(sq, 'two decks, evenly split, honorable', 'sq-2decks-honor', 343.12, 1)
+    mean_row(sq, 'twelve decks, honorable', 'sq-12decks-honor', 3317, 1)
+    mean_row(sq, 'twelve decks, doubly honorable', 'sq-12decks-honor2', 1880.5, 1)
+    for k, pub in [(1, 0.809), (2, 0.717), (3, 0.655)]:
+        share_row('The Riddler, 2017-09-08 (10,000,000 games)', f'four aces vs 48 cards, {k} down: aces win', f'riddler-down{k}', pub, 10_000_000)
+    mean_row('jouets "bataille" (1,000,000 games)', '52 cards, 1 down: mean', 'bataille-52', 441.4, 0, 1_000_000)
+    mean_row('jouets "bataille" (1,000,000 games)', '32 cards (8 ranks × 4), 1 down: mean', 'bataille-32', 126.5, 0, 1_000_000)
+    for name, pub in [('bataille-52', 334), ('bataille-32', 96)]:
+        s = run(name)
+        rows.append(f"| jouets \"bataille\" | {s['rules']['ranks'] * s['rules']['suits']} cards: median | {pub} | {options(s)} | {s['rounds']['median']} | {'yes' if abs(s['rounds']['median'] - pub) <= 1 else 'no'} (nearest rank, ±1 by rounding conventions) |")
+    return '\n'.join(rows)
+
+
+def aces_table():
+    """Player 1's win share by aces held, from the grouped runs."""
+    rows = ['| aces player 1 is dealt | deals (classic) | player 1 wins, classic (95% interval) | mean rounds, classic | deals (winner-first) | player 1 wins, winner-first (95% interval) | mean rounds, winner-first |',
+            '|---|---|---|---|---|---|---|']
+    a, b = load('war-experiments/aces-classic/summary.json'), load('war-experiments/aces-winner-first/summary.json')
+    for g in sorted(a['by'], key=int):
+        x, y = a['by'][g], b['by'][g]
+        cells = []
+        for s in (x, y):
+            sh = s['shares']['p1']
+            cells += [n(s['games']), pct(sh), f"{s['rounds']['mean']:.1f}"]
+        rows.append(f"| {g} | " + ' | '.join(cells) + ' |')
+    return '\n'.join(rows)
+
+
 def verbatim(name):
     """A results/ text file as a code block."""
     def make():
@@ -260,7 +337,8 @@ def verbatim(name):
 
 
 SECTIONS = {'bench': verbatim('bench.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'profile': verbatim('profile.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
-            'shotgun-table': shotgun_table, 'rps-table': rps_table}
+            'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
+            'aces-table': aces_table}
 
 
 def main(path):
