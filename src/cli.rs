@@ -11,7 +11,7 @@ use crate::games::Game;
 use crate::output::atomic::OutputSet;
 use crate::output::{self, progress};
 use crate::sim::shard::Shard;
-use crate::{compare, merge, play, run, sweep, usage};
+use crate::{compare, exact, merge, play, run, sweep, usage};
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
 #[derive(Debug, Parser)]
@@ -33,6 +33,22 @@ pub enum Command {
         warsim simulate rps --players 10 --svg --out out/rps")]
     Simulate {
         /// Run options (they may follow the game's name).
+        #[command(flatten)]
+        run: RunOptions,
+        /// The game and its rule options.
+        #[command(subcommand)]
+        game: SimulateGame,
+    },
+    /// Play every distinct deal of a small deck once: exact counts, shares and statistics.
+    #[command(
+        after_help = "Rule sets whose play after the deal uses no randomness (War: a \
+        deterministic pickup). Writes the files of simulate; summary.json's `exact` holds the \
+        number of deals and every outcome's share as a fraction.\n\nExamples:\n  \
+        warsim exact war --ranks 3 --suits 4 --pickup p1-first\n  \
+        warsim exact war --ranks 4 --suits 4 --pickup winner-first --war-down 1 --out out/16"
+    )]
+    Exact {
+        /// Output options (they may follow the game's name).
         #[command(flatten)]
         run: RunOptions,
         /// The game and its rule options.
@@ -224,6 +240,7 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Sweep { game, args } => sweep::run(&game, &args),
+        Command::Exact { run, game } => game.run(exact::Exact(&run)),
         Command::Compare {
             dirs,
             out,

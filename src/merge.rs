@@ -109,6 +109,7 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         exact: v.exact,
         precision: v.precision,
         grouping: v.grouping,
+        exhaustive: false,
     };
     let text = read(dir, "histogram.csv")?;
     let digest = histogram_digest(text.as_bytes());

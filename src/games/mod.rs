@@ -73,6 +73,22 @@ pub trait Game: Sync + Sized {
     /// The round cap (outcome `capped`).
     fn max_rounds(&self) -> u64;
 
+    /// How many distinct deals these rules have, for `exact`: every deal is played once, which
+    /// answers exactly when play after the deal uses no randomness. A usage error says why a
+    /// rule set cannot be enumerated (a random pickup, say).
+    fn deal_count(&self) -> Result<u128, UsageError> {
+        Err(usage!(
+            "exact {}: this game's deals are not enumerated; use simulate",
+            Self::NAME
+        ))
+    }
+
+    /// Plays distinct deal number `i` (0-based, in the order of [`Game::deal_count`]'s
+    /// enumeration) to its end; `None` where the game has no enumeration.
+    fn play_deal_number(&self, _i: u64, _s: &mut Self::Scratch) -> Option<Result1<Self>> {
+        None
+    }
+
     /// Whether loop detection is on, so that loop statistics are reported.
     fn detects_loops(&self) -> bool {
         false

@@ -43,6 +43,8 @@ pub struct RunInfo {
     pub precision: Option<PrecisionJson>,
     /// What the run's groups count, if it groups its games ([`Game::grouping`]).
     pub grouping: Option<String>,
+    /// Whether the games are every distinct deal once (`exact`), not a random sample.
+    pub exhaustive: bool,
 }
 
 impl RunInfo {
@@ -66,6 +68,7 @@ impl RunInfo {
             exact: game.exact(),
             precision: None,
             grouping: game.grouping(),
+            exhaustive: false,
         })
     }
 

@@ -17,7 +17,11 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} — {}", info.game, info.description);
     let rate = games as f64 / timing.elapsed_s.max(1e-9);
-    let _ = write!(s, "{}, seed {}", counted(games, "game"), info.seed);
+    if info.exhaustive {
+        let _ = write!(s, "every one of {} distinct deals, once", grouped(games));
+    } else {
+        let _ = write!(s, "{}, seed {}", counted(games, "game"), info.seed);
+    }
     if let Some(sh) = info.shard {
         let _ = write!(
             s,
@@ -36,6 +40,11 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     );
     if let Some(d) = &r.rounds {
         match (d.sem, d.ci95, d.sd) {
+            (_, _, Some(sd)) if info.exhaustive => writeln!(
+                s,
+                "rounds    mean {:.4} (exact: over every deal), sd {:.2}",
+                d.mean, sd
+            ),
             (Some(sem), Some(ci), Some(sd)) => writeln!(
                 s,
                 "rounds    mean {:.3} ± {:.3} (95% interval {:.3} to {:.3}), sd {:.2}",

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod exact;
 mod golden;
 mod jitsu;
 mod merge;

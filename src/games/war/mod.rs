@@ -15,6 +15,7 @@
 
 mod deal;
 mod detect;
+mod enumerate;
 mod fast;
 mod position;
 pub mod rules;
@@ -39,6 +40,7 @@ pub use rules::{
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
+use enumerate::DealSpace;
 use fast::Stop;
 use position::Position;
 
@@ -54,12 +56,17 @@ pub struct War {
     positions: Vec<u16>,
     /// With `--p1-cards`: player 1's cards and the rest of the deck.
     fixed_hands: Option<[Vec<Card>; 2]>,
+    /// The distinct deals, where the rules allow `exact` to play each one.
+    deals: Option<DealSpace>,
 }
 
 /// One worker's buffers: the running game, and Brent's two extra copies.
 #[derive(Clone, Debug)]
 pub struct WarScratch {
     detector: LoopDetector<Position>,
+    /// `exact`: the deal being played and the rank counts its unranking uses.
+    deal: Vec<Card>,
+    counts: Vec<u32>,
 }
 
 /// The arguments of `play war`.
@@ -133,12 +140,15 @@ impl War {
             }
             [p1.clone(), rest]
         });
+        let rest = fixed_hands.as_ref().map(|h| h[1].as_slice());
+        let deals = DealSpace::of(&rules, &deck, rest).ok();
         War {
             rules,
             positions: (0..deck.len() as u16).collect(),
             deck,
             capacity,
             fixed_hands,
+            deals,
         }
     }
 
@@ -224,6 +234,8 @@ impl Game for War {
     fn scratch(&self) -> WarScratch {
         WarScratch {
             detector: LoopDetector::new(Position::new(self.capacity)),
+            deal: Vec::with_capacity(self.capacity),
+            counts: Vec::with_capacity(self.rules.ranks as usize),
         }
     }
 
@@ -238,6 +250,28 @@ impl Game for War {
 
     fn max_rounds(&self) -> u64 {
         self.rules.max_rounds
+    }
+
+    fn deal_count(&self) -> Result<u128, UsageError> {
+        let rest = self.fixed_hands.as_ref().map(|h| h[1].as_slice());
+        let space = DealSpace::of(&self.rules, &self.deck, rest)?;
+        space.count().ok_or_else(|| {
+            usage!(
+                "exact war: a deck of {} cards has more than 10^38 deals; use simulate",
+                self.deck.len()
+            )
+        })
+    }
+
+    fn play_deal_number(&self, i: u64, s: &mut WarScratch) -> Option<GameResult<WarGame>> {
+        let space = self.deals.as_ref()?;
+        let half = space.deal(u128::from(i), &mut s.counts, &mut s.deal);
+        let hare = &mut s.detector.hare;
+        hare.set_hands([&s.deal[..half], &s.deal[half..]]);
+        if let Some(by) = self.rules.by {
+            hare.stats.group = Some(by.group(s.deal[..half].iter().copied(), self.rules.ranks));
+        }
+        Some(self.run_dealt(&mut NoRandomness, s))
     }
 
     /// Names the preset only when its settings are unchanged; otherwise the settings alone

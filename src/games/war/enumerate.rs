@@ -1,0 +1,179 @@
+//! Every distinct deal of a small deck, numbered, for `exact war`: a deal is an arrangement of
+//! a multiset of ranks (the shuffled deal: the whole deck, player 1 taking the first half), or
+//! a pair of arrangements (an even deal, or `--p1-cards`: each hand's multiset fixed). Distinct
+//! arrangements are equally likely under a uniform shuffle, so counting each once gives exact
+//! shares.
+
+use super::rules::{DealOrder, WarRules};
+use crate::error::UsageError;
+use crate::games::cards::Card;
+use crate::games::setting_name;
+use crate::usage;
+
+/// The most cards a hand's multiset may hold here: 34! is the largest factorial in a u128.
+const MAX_CARDS: usize = 34;
+
+/// The deals of a rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DealSpace {
+    /// Arrangements of the whole deck (rank counts); player 1 takes the first half.
+    Whole(Vec<u32>),
+    /// Independent arrangements of player 1's and player 2's multisets.
+    Split([Vec<u32>; 2]),
+}
+
+/// Copies of each rank 1..=ranks among `cards`.
+fn counts(cards: impl Iterator<Item = Card>, ranks: u32) -> Vec<u32> {
+    let mut c = vec![0; ranks as usize];
+    for card in cards {
+        c[usize::from(card) - 1] += 1;
+    }
+    c
+}
+
+/// n! / Π cᵢ!: the distinct arrangements of a multiset with counts `c` (`None` past u128).
+pub fn arrangements(c: &[u32]) -> Option<u128> {
+    let mut n = 0u32;
+    let mut out = 1u128;
+    // Built up as a product of binomials C(n, k), each exact in u128 when the total fits.
+    for &k in c {
+        for j in 1..=k {
+            n += 1;
+            out = out.checked_mul(u128::from(n))? / u128::from(j);
+        }
+    }
+    Some(out)
+}
+
+/// Writes arrangement number `i` (lexicographic, 0-based) of the multiset `c` into `out`;
+/// `c` is used as scratch and restored.
+pub fn unrank(mut i: u128, c: &mut [u32], out: &mut Vec<Card>) {
+    let n: u32 = c.iter().sum();
+    for _ in 0..n {
+        for r in 0..c.len() {
+            if c[r] == 0 {
+                continue;
+            }
+            c[r] -= 1;
+            let k = arrangements(c).unwrap_or(u128::MAX);
+            if i < k {
+                out.push((r + 1) as Card);
+                break;
+            }
+            i -= k;
+            c[r] += 1;
+        }
+    }
+    for &card in out.iter().rev().take(n as usize) {
+        c[usize::from(card) - 1] += 1;
+    }
+}
+
+impl DealSpace {
+    /// The deals of `rules` (whose deck is `deck`), or why they cannot be enumerated.
+    pub fn of(
+        rules: &WarRules,
+        deck: &[Card],
+        p2_rest: Option<&[Card]>,
+    ) -> Result<DealSpace, UsageError> {
+        if !rules.pickup.is_deterministic() {
+            return Err(usage!(
+                "exact war: pickup {} draws randomness after the deal, so one deal has many \
+                 games; exact enumeration needs a deterministic pickup (p1-first, winner-first, \
+                 loser-first, table, bryer); estimate this one with simulate",
+                setting_name(rules.pickup)
+            ));
+        }
+        let space = match (&rules.p1_cards, rules.deal) {
+            (Some(p1), _) => DealSpace::Split([
+                counts(p1.iter().copied(), rules.ranks),
+                counts(p2_rest.unwrap_or(&[]).iter().copied(), rules.ranks),
+            ]),
+            (None, DealOrder::Shuffled) => {
+                DealSpace::Whole(counts(deck.iter().copied(), rules.ranks))
+            }
+            (None, DealOrder::Even) => {
+                let half = counts(deck[..deck.len() / 2].iter().copied(), rules.ranks);
+                DealSpace::Split([half.clone(), half])
+            }
+            (None, DealOrder::Bryer) => {
+                return Err(usage!(
+                    "exact war: the bryer deal gives player 2 the rest in deck order, which is \
+                     not an arrangement of the deck; use --deal shuffled"
+                ))
+            }
+        };
+        if deck.len() > MAX_CARDS {
+            return Err(usage!(
+                "exact war: a deck of {} cards has far too many deals to play every one; use simulate",
+                deck.len()
+            ));
+        }
+        Ok(space)
+    }
+
+    /// How many deals there are.
+    pub fn count(&self) -> Option<u128> {
+        match self {
+            DealSpace::Whole(c) => arrangements(c),
+            DealSpace::Split([a, b]) => arrangements(a)?.checked_mul(arrangements(b)?),
+        }
+    }
+
+    /// Writes deal number `i` into `out` (player 1's cards, then player 2's) and returns how
+    /// many are player 1's; `c` is scratch.
+    pub fn deal(&self, i: u128, c: &mut Vec<u32>, out: &mut Vec<Card>) -> usize {
+        out.clear();
+        match self {
+            DealSpace::Whole(counts) => {
+                c.clone_from(counts);
+                unrank(i, c, out);
+                out.len() / 2
+            }
+            DealSpace::Split([a, b]) => {
+                let nb = arrangements(b).unwrap_or(1);
+                c.clone_from(a);
+                unrank(i / nb, c, out);
+                let half = out.len();
+                c.clone_from(b);
+                unrank(i % nb, c, out);
+                half
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrangements_of_a_multiset() {
+        assert_eq!(arrangements(&[2, 2]), Some(6));
+        assert_eq!(arrangements(&[4, 4, 4]), Some(34_650));
+        assert_eq!(arrangements(&[2; 6]), Some(7_484_400));
+        // 52!/(4!)^13 ≈ 9.2e49 is past u128.
+        assert_eq!(arrangements(&[4; 13]), None);
+        assert_eq!(arrangements(&[0, 0]), Some(1));
+    }
+
+    #[test]
+    fn unranking_lists_every_arrangement_once_in_order() {
+        let mut c = vec![2, 1, 2];
+        let n = arrangements(&c).unwrap();
+        let mut all = Vec::new();
+        for i in 0..n {
+            let mut out = Vec::new();
+            unrank(i, &mut c, &mut out);
+            all.push(out);
+        }
+        assert_eq!(c, [2, 1, 2], "scratch restored");
+        let mut sorted = all.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, all, "distinct and ascending");
+        assert_eq!(all.len(), 30);
+        assert_eq!(all[0], [1, 1, 2, 3, 3]);
+        assert_eq!(all[29], [3, 3, 2, 1, 1]);
+    }
+}

@@ -1,0 +1,83 @@
+//! `exact`: every deal once; bad input refused in one line.
+
+use std::path::Path;
+
+use crate::util::{fails, json, ok, read, Scratch};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn exact_war_counts_deals_and_writes_the_files_of_simulate() {
+    let dir = Scratch::new("exact");
+    let out = dir.path("e");
+    let j = json(&ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "4",
+        "--pickup",
+        "p1-first",
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    assert_eq!(j["games"], 34_650);
+    assert_eq!(j["exact"]["deals"], 34_650);
+    let outcomes = j["outcomes"].as_object().unwrap();
+    let total: u64 = outcomes.values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(total, 34_650);
+    // Every share also as a fraction in lowest terms, k/n = count/deals.
+    for (name, f) in j["exact"]["fractions"].as_object().unwrap() {
+        let (k, n) = f.as_str().unwrap().split_once('/').unwrap();
+        let (k, n): (f64, f64) = (k.parse().unwrap(), n.parse().unwrap());
+        assert!(
+            (k / n - outcomes[name].as_f64().unwrap() / 34_650.0).abs() < 1e-12,
+            "{name}"
+        );
+    }
+    for f in [
+        "summary.json",
+        "summary.csv",
+        "histogram.csv",
+        "cycles.csv",
+        "histogram.png",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    assert_eq!(json(&read(&out, "summary.json"))["outcomes"], j["outcomes"]);
+}
+
+#[test]
+fn exact_refuses_what_it_cannot_enumerate() {
+    for (args, want) in [
+        (vec!["exact", "war"], "pickup shuffled"),
+        (vec!["exact", "war", "--pickup", "p1-first"], "use simulate"),
+        (
+            vec![
+                "exact", "war", "--ranks", "8", "--suits", "4", "--pickup", "p1-first",
+            ],
+            "distinct deals",
+        ),
+        (
+            vec![
+                "exact", "war", "--ranks", "2", "--suits", "2", "--pickup", "p1-first", "--games",
+                "5",
+            ],
+            "--games",
+        ),
+        (
+            vec![
+                "exact", "war", "--rules", "bryer", "--ranks", "2", "--suits", "2",
+            ],
+            "bryer",
+        ),
+        (vec!["exact", "snap"], "simulate"),
+    ] {
+        let line = fails(2, &args);
+        assert!(line.contains(want), "{args:?}: {line}");
+    }
+}
