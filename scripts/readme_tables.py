@@ -293,13 +293,13 @@ def experiments_table():
         rows.append(f"| {source} | {what} | {100 * published:.1f}% | {options(s)} | {100 * p:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%), {n(s['games'])} games | {ok} |")
 
     sq = 'squaaawk/war (+1 round per game: it also counts the turn a player has no card)'
-    mean_row(sq, 'standard, shuffled', 'sq-standard', 268.42, 1)
+    mean_row(sq + ', 300,000 games', 'standard, shuffled', 'sq-standard', 268.42, 1, 300_000)
     mean_row(sq, 'evenly split', 'sq-even', 280.26, 1)
     mean_row(sq, 'two decks, evenly split', 'sq-2decks-even', 976.94, 1)
     mean_row(sq, 'twelve decks, evenly split', 'sq-12decks-even', 30192, 1)
     share_row(sq, 'aces vs. the world: player 1 wins', 'sq-aces', 0.673)
     mean_row(sq, 'aces vs. the world: turns', 'sq-aces', 274.12, 1)
-    mean_row(sq, 'honorable', 'sq-honor', 132.05, 1)
+    mean_row(sq + ', 400,000 games', 'honorable', 'sq-honor', 132.05, 1, 400_000)
     mean_row(sq, 'two decks, evenly split, honorable', 'sq-2decks-honor', 343.12, 1)
     mean_row(sq, 'twelve decks, honorable', 'sq-12decks-honor', 3317, 1)
     mean_row(sq, 'twelve decks, doubly honorable', 'sq-12decks-honor2', 1880.5, 1)
