@@ -328,6 +328,47 @@ def aces_table():
     return '\n'.join(rows)
 
 
+def exact_tables():
+    """Never-ending shares per deck and deterministic pickup, the chains, and Monte Carlo beside exact."""
+    import csv
+    rows = list(csv.DictReader(open(os.path.join(ROOT, 'results/war-exact/table.csv'))))
+    pickups = ['p1-first', 'winner-first', 'loser-first', 'table']
+    out = []
+    for down, short in [('3', 'last-card'), ('1', 'lose')]:
+        out.append(f'War-down {down}, short war {short}: the share of deals that never end (exact), and player 1\'s share of wins under p1-first')
+        out.append('')
+        out.append('| deck | cards | deals | ' + ' | '.join(f'never ends, {p}' for p in pickups) + ' | player 1 wins, p1-first | longest cycle |')
+        out.append('|---|---|---|' + '---|' * len(pickups) + '---|---|')
+        decks = []
+        for r in rows:
+            if (r['ranks'], r['suits']) not in decks:
+                decks.append((r['ranks'], r['suits']))
+        for ranks, suits in decks:
+            sel = {r['pickup']: r for r in rows if (r['ranks'], r['suits'], r['war_down'], r['short_war']) == (ranks, suits, down, short)}
+            n = int(sel['p1-first']['deals'])
+            cells = [f"{100 * int(sel[p]['loop']) / n:.2f}%" for p in pickups]
+            longest = max(int(sel[p]['longest_cycle']) for p in pickups)
+            out.append(f"| {ranks}×{suits} | {int(ranks) * int(suits)} | {n:,} | " + ' | '.join(cells)
+                       + f" | {100 * int(sel['p1-first']['p1']) / n:.2f}% | {longest} |")
+        out.append('')
+    out.append('The shuffled pickup, solved as a Markov chain (classic rules otherwise: last-card, won cards under the winner\'s hand in random order):')
+    out.append('')
+    out.append('| deck | war-down | deals | positions | expected rounds | player 1 wins | draw |')
+    out.append('|---|---|---|---|---|---|---|')
+    for r in csv.DictReader(open(os.path.join(ROOT, 'results/war-exact/chain.csv'))):
+        out.append(f"| {r['ranks']}×{r['suits']} | {r['war_down']} | {int(r['deals']):,} | {int(r['states']):,} | {float(r['mean_rounds']):.10f} "
+                   f"| {float(r['p1']):.10f} | {float(r['draw']):.10f} |")
+    out.append('')
+    out.append('Monte Carlo meets exact: `simulate` with 1,000,000 games (seed 0) beside `exact` (z = difference / standard error):')
+    out.append('')
+    out.append('| deck | pickup | war-down | exact mean rounds | simulated | z | exact player 1 share | simulated | z |')
+    out.append('|---|---|---|---|---|---|---|---|---|')
+    for r in csv.DictReader(open(os.path.join(ROOT, 'results/war-exact/mc.csv'))):
+        out.append(f"| {r['ranks']}×{r['suits']} | {r['pickup']} | {r['war_down']} | {float(r['exact_mean']):.4f} | {float(r['simulated_mean']):.4f} | {float(r['z_mean']):+.2f} "
+                   f"| {float(r['exact_p1']):.5f} | {float(r['simulated_p1']):.5f} | {float(r['z_p1']):+.2f} |")
+    return '\n'.join(out)
+
+
 def verbatim(name):
     """A results/ text file as a code block."""
     def make():
@@ -338,7 +379,7 @@ def verbatim(name):
 
 SECTIONS = {'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'profile': verbatim('profile.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
-            'aces-table': aces_table}
+            'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt')}
 
 
 def main(path):

@@ -8,9 +8,12 @@ use serde_json::{json, Map, Value};
 
 use crate::cli::RunOptions;
 use crate::games::kind::WithGame;
-use crate::games::Game;
+use std::io::Write;
+
+use crate::games::{ChainSolution, Game};
 use crate::output::atomic::OutputSet;
 use crate::output::report::{RunInfo, Timing};
+use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
@@ -41,7 +44,13 @@ impl WithGame for Exact<'_> {
                 .into());
             }
         }
-        let deals = game.deal_count()?;
+        let deals = match game.deal_count() {
+            Ok(n) => n,
+            Err(e) => match game.solve_chain() {
+                Some(solution) => return chain(&game, &solution?, opts),
+                None => return Err(e.into()),
+            },
+        };
         if deals > MAX_DEALS {
             return Err(usage!(
                 "exact {}: {} has {deals} distinct deals, more than the {} exact plays (about \
@@ -81,6 +90,62 @@ impl WithGame for Exact<'_> {
         }));
         output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
     }
+}
+
+/// Prints (and with `--out` writes as chain.json) the solution of a game's Markov chain.
+fn chain<G: Game>(game: &G, c: &ChainSolution, opts: &RunOptions) -> Result<()> {
+    let outcomes: Map<String, Value> = c
+        .outcomes
+        .iter()
+        .map(|(o, p)| (o.name(), json!(p)))
+        .collect();
+    let doc = json!({
+        "game": G::NAME,
+        "description": format!("{}, every deal, solved as a Markov chain", game.describe()),
+        "rules": serde_json::to_value(game.rules())?,
+        "deals": c.deals.to_string().parse::<u64>().unwrap_or(u64::MAX),
+        "states": c.states,
+        "outcomes": outcomes,
+        "mean_rounds": c.mean_rounds,
+        "method": format!(
+            "absorbing Markov chain over every position reachable from every deal; the winner's              new bottom cards in each distinct order, equally likely; Gauss-Seidel until no value              moved by more than {:e} of itself ({} sweeps); no round cap",
+            c.tolerance, c.sweeps
+        ),
+        "provenance": Provenance::now(),
+    });
+    let mut text = serde_json::to_vec_pretty(&doc)?;
+    text.push(b'\n');
+    if let Some(out) = opts.out.as_deref() {
+        let set = OutputSet::begin(out)?;
+        set.dir().write("chain.json", &text)?;
+        set.commit()?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if opts.json {
+        stdout.write_all(&text)?;
+    } else {
+        writeln!(
+            stdout,
+            "{} — {}",
+            G::NAME,
+            doc["description"].as_str().unwrap_or("")
+        )?;
+        writeln!(
+            stdout,
+            "{} deals, {} positions; expected rounds {:.12}",
+            grouped(c.deals as u64),
+            grouped(c.states as u64),
+            c.mean_rounds
+        )?;
+        let parts: Vec<String> = c
+            .outcomes
+            .iter()
+            .map(|(o, p)| format!("{} {p:.12}", o.name()))
+            .collect();
+        writeln!(stdout, "outcomes  {}", parts.join("  "))?;
+    }
+    stdout.flush()?;
+    Ok(())
 }
 
 /// `k/n` in lowest terms.

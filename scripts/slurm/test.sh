@@ -52,8 +52,10 @@ same_as_whole() {
 echo "test: unsharded run" >&2
 "$warsim" "${run[@]}" --out "$work/whole" >/dev/null
 echo "test: 8-task array and merge on Slurm" >&2
-ids=$("$root/scripts/slurm/submit.sh" --tasks 8 --out "$work/run" -- "${run[@]}" | tee /dev/stderr | tail -n1)
-eval "$ids"
+# (Shown on stderr by echo: `tee /dev/stderr` would truncate a log file stderr is sent to.)
+submitted=$("$root/scripts/slurm/submit.sh" --tasks 8 --out "$work/run" -- "${run[@]}")
+echo "$submitted" >&2
+eval "$(echo "$submitted" | tail -n1)"
 wait_job "$ARRAY_JOB"
 wait_job "$MERGE_JOB"
 same_as_whole
@@ -74,7 +76,8 @@ refuses "shards/3" "${shards[@]}"                          # named, but gone
 refuses "shard 3/8 missing" "${shards[@]:0:3}" "${shards[@]:4}"   # left out
 
 echo "test: resubmitting the failed task" >&2
-again=$("$root/scripts/slurm/resubmit.sh" "$work/run" | tee /dev/stderr)
+again=$("$root/scripts/slurm/resubmit.sh" "$work/run")
+echo "$again" >&2
 case $again in *"tasks 3 of 8 again"*) ;; *) echo "test: resubmit.sh did not pick task 3 alone" >&2; exit 1 ;; esac
 eval "$(echo "$again" | tail -n1)"
 wait_job "$ARRAY_JOB"

@@ -83,6 +83,12 @@ pub trait Game: Sync + Sized {
         ))
     }
 
+    /// For a rule set with randomness after the deal, the exact answer from the game's Markov
+    /// chain over positions, where the game can build it (`exact`); `None` where it cannot.
+    fn solve_chain(&self) -> Option<Result<ChainSolution, UsageError>> {
+        None
+    }
+
     /// Plays distinct deal number `i` (0-based, in the order of [`Game::deal_count`]'s
     /// enumeration) to its end; `None` where the game has no enumeration.
     fn play_deal_number(&self, _i: u64, _s: &mut Self::Scratch) -> Option<Result1<Self>> {
@@ -102,6 +108,24 @@ pub trait Game: Sync + Sized {
     /// `play GAME`: plays the game the arguments describe, writing its trace (or an
     /// interactive game's transcript) to `io` as it is made.
     fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;
+}
+
+/// The exact answer of an absorbing Markov chain over a game's positions (`exact` with a
+/// random pickup): averaged over the equally likely deals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainSolution {
+    /// Positions reachable from the deals.
+    pub states: usize,
+    /// Distinct deals (the chain's starting positions, equally likely).
+    pub deals: u128,
+    /// The chance of each way the game can end.
+    pub outcomes: Vec<(Outcome, f64)>,
+    /// Expected rounds (no round cap).
+    pub mean_rounds: f64,
+    /// Gauss–Seidel sweeps until no value moved by more than `tolerance` of itself.
+    pub sweeps: u64,
+    /// That tolerance.
+    pub tolerance: f64,
 }
 
 /// The result of one game of `G`.

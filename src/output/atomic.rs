@@ -17,7 +17,7 @@ use crate::usage;
 
 /// The files warsim writes into an output directory. A directory holding anything else is
 /// not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 21] = [
+pub const OUTPUT_FILES: [&str; 22] = [
     "README.md",
     "summary.json",
     "summary.csv",
@@ -26,6 +26,7 @@ pub const OUTPUT_FILES: [&str; 21] = [
     "histogram.svg",
     "cycles.csv",
     "by.csv",
+    "chain.json",
     "by.png",
     "survival.png",
     "survival.svg",

@@ -52,9 +52,36 @@ fn exact_war_counts_deals_and_writes_the_files_of_simulate() {
 }
 
 #[test]
+fn exact_war_with_the_shuffled_pickup_solves_the_chain() {
+    let dir = Scratch::new("chain");
+    let out = dir.path("c");
+    let j = json(&ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "2",
+        "--suits",
+        "2",
+        "--json",
+        "--out",
+        s(&out),
+    ]));
+    assert_eq!(j["deals"], 6);
+    assert!((j["mean_rounds"].as_f64().unwrap() - 8.0 / 3.0).abs() < 1e-12);
+    assert!((j["outcomes"]["draw"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(json(&read(&out, "chain.json"))["states"], j["states"]);
+}
+
+#[test]
 fn exact_refuses_what_it_cannot_enumerate() {
     for (args, want) in [
-        (vec!["exact", "war"], "pickup shuffled"),
+        (vec!["exact", "war"], "use simulate"),
+        (
+            vec![
+                "exact", "war", "--ranks", "2", "--suits", "2", "--pickup", "won-pile",
+            ],
+            "pickup won-pile",
+        ),
         (vec!["exact", "war", "--pickup", "p1-first"], "use simulate"),
         (
             vec![

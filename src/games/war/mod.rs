@@ -17,6 +17,7 @@ mod deal;
 mod detect;
 mod enumerate;
 mod fast;
+mod markov;
 mod position;
 pub mod rules;
 pub mod stats;
@@ -261,6 +262,10 @@ impl Game for War {
                 self.deck.len()
             )
         })
+    }
+
+    fn solve_chain(&self) -> Option<Result<crate::games::ChainSolution, UsageError>> {
+        (self.rules.pickup == Pickup::Shuffled).then(|| markov::solve(self))
     }
 
     fn play_deal_number(&self, i: u64, s: &mut WarScratch) -> Option<GameResult<WarGame>> {

@@ -841,3 +841,55 @@ fn simulation_agrees_with_exact_enumeration_on_small_decks() {
         );
     }
 }
+
+/// The Markov chain of the shuffled pickup against a second method: a million simulated games
+/// (fixed seed) agree with its expected rounds and player 1's chance within 4 standard errors.
+#[test]
+fn shuffled_pickup_chain_agrees_with_simulation_on_4_and_6_cards() {
+    use crate::stats::summary::Distribution;
+    for (ranks, suits) in [(2, 2), (3, 2), (2, 3)] {
+        let war = War::new(rules_with(|o| {
+            o.ranks = Some(ranks);
+            o.suits = Some(suits);
+        }));
+        let c = war.solve_chain().unwrap().unwrap();
+        let sim = crate::sim::engine::simulate(&war, 23, 0..1_000_000, 2, &|_| {}).unwrap();
+        let counts: Vec<(u64, u64)> = sim.rounds.counts_where(|_| true).collect();
+        let d = Distribution::from_counts(&counts).unwrap();
+        assert!(
+            (d.mean - c.mean_rounds).abs() < 4.0 * d.sem.unwrap(),
+            "{ranks}x{suits}: simulated {} vs chain {}",
+            d.mean,
+            c.mean_rounds
+        );
+        let p1 = c.outcomes[0].1;
+        let got = sim.outcomes()[0].1 as f64 / 1e6;
+        assert!(
+            (got - p1).abs() < 4.0 * (p1 * (1.0 - p1) / 1e6).sqrt(),
+            "{got} vs {p1}"
+        );
+        let total: f64 = c.outcomes.iter().map(|o| o.1).sum();
+        assert!((total - 1.0).abs() < 1e-12, "the chain ends with certainty");
+    }
+    // 2 ranks × 2 suits by hand (classic: last-card, shuffled pickup), the 6 deals:
+    // 11/22 and 22/11: the 2s win both rounds, the game ends in round 2 (p2, p1);
+    // 12/12 and 21/21: a tie, then a war on the last cards ties again, both are out: a draw in
+    //   round 1;
+    // 12/21 and 21/12: after 2 rounds each holds a 1 and a 2 in random order; the next round
+    //   ties with chance 1/2 (then the last cards tie: a draw), else its winner's next round
+    //   is lost to the other's 2 and the hands are again a 1 and a 2 each: E = 1 + (1 + E)/2,
+    //   E = 3, a draw after 5 rounds on average.
+    // So p1 = p2 = 1/6, draw = 2/3, mean rounds (2 + 2 + 1 + 1 + 5 + 5)/6 = 8/3.
+    let c = War::new(rules_with(|o| {
+        o.ranks = Some(2);
+        o.suits = Some(2);
+    }))
+    .solve_chain()
+    .unwrap()
+    .unwrap();
+    assert_eq!(c.deals, 6);
+    assert!((c.outcomes[0].1 - 1.0 / 6.0).abs() < 1e-12);
+    assert!((c.outcomes[1].1 - 1.0 / 6.0).abs() < 1e-12);
+    assert!((c.outcomes[2].1 - 2.0 / 3.0).abs() < 1e-12);
+    assert!((c.mean_rounds - 8.0 / 3.0).abs() < 1e-12);
+}
