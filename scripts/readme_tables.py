@@ -359,6 +359,15 @@ def exact_tables():
         out.append(f"| {r['ranks']}×{r['suits']} | {r['war_down']} | {int(r['deals']):,} | {int(r['states']):,} | {float(r['mean_rounds']):.10f} "
                    f"| {float(r['p1']):.10f} | {float(r['draw']):.10f} |")
     out.append('')
+    out.append('Snap, every deal (`warsim exact snap --players P --faces F --copies C`):')
+    out.append('')
+    out.append('| players | faces × copies | deals | a player wins | stalemate | never ends (loop) | mean turns |')
+    out.append('|---|---|---|---|---|---|---|')
+    for r in csv.DictReader(open(os.path.join(ROOT, 'results/war-exact/snap.csv'))):
+        n = int(r['deals'])
+        out.append(f"| {r['players']} | {r['faces']} × {r['copies']} | {n:,} | {100 * int(r['win']) / n:.3f}% | {100 * int(r['stalemate']) / n:.3f}% "
+                   f"| {r['loop_fraction']} = {100 * int(r['loop']) / n:.3f}% | {float(r['mean_turns']):.4f} |")
+    out.append('')
     out.append('Monte Carlo meets exact: `simulate` with 1,000,000 games (seed 0) beside `exact` (z = difference / standard error):')
     out.append('')
     out.append('| deck | pickup | war-down | exact mean rounds | simulated | z | exact player 1 share | simulated | z |')

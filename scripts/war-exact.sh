@@ -5,6 +5,7 @@
 # chain for decks of up to 8 cards; Monte Carlo (1,000,000 games) beside exact for a few rule
 # sets; time and memory of the largest runs. Writes OUT_DIR/table.csv, chain.csv, mc.csv and
 # timing.txt (default results/war-exact); the README tables are made from them.
+# Also Snap: every deal of ten small decks (OUT_DIR/snap.csv).
 # Usage: scripts/war-exact.sh [OUT_DIR=results/war-exact]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -65,6 +66,20 @@ with open(os.path.join(out, 'chain.csv'), 'w', newline='') as f:
     w = csv.DictWriter(f, fieldnames=list(chains[0]))
     w.writeheader()
     w.writerows(chains)
+
+# Snap: every deal of small decks (its play after the deal uses no randomness).
+snaps = []
+for players, faces, copies in [(2, 2, 2), (2, 3, 2), (2, 2, 4), (2, 4, 2), (3, 3, 2), (2, 3, 4), (2, 4, 3), (2, 6, 2), (3, 4, 3), (4, 4, 2)]:
+    d = run('exact', 'snap', '--players', str(players), '--faces', str(faces), '--copies', str(copies))
+    o, n = d['outcomes'], d['games']
+    wins = sum(v for k, v in o.items() if k.startswith('p'))
+    snaps.append({'players': players, 'faces': faces, 'copies': copies, 'deals': n, 'win': wins,
+                  'stalemate': o.get('stalemate', 0), 'loop': o.get('loop', 0), 'mean_turns': d['rounds']['mean'],
+                  'loop_fraction': d['exact']['fractions'].get('loop', '0/1')})
+with open(os.path.join(out, 'snap.csv'), 'w', newline='') as f:
+    w = csv.DictWriter(f, fieldnames=list(snaps[0]))
+    w.writeheader()
+    w.writerows(snaps)
 
 # Monte Carlo meets exact: 1,000,000 random deals (seed 0) against every deal.
 mc = []

@@ -5,6 +5,7 @@
 //! formats and `merge` handle any of them without knowing which it is. [`kind`] is the one list
 //! of games the command line offers.
 
+pub mod arrange;
 pub mod cards;
 pub mod cycle;
 pub mod jitsu;

@@ -13,6 +13,7 @@
 use rand::RngCore;
 use serde::Serialize;
 
+use super::arrange;
 use super::cards::{shuffle, Card, Pile};
 use super::cycle::{Deterministic, LoopDetector};
 use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
@@ -383,6 +384,8 @@ impl TryFrom<&SnapOptions> for SnapRules {
 pub struct Snap {
     rules: SnapRules,
     deck: Vec<Card>,
+    /// Copies of each face in the deck, for `exact snap`.
+    counts: Vec<u32>,
 }
 
 impl Snap {
@@ -391,15 +394,29 @@ impl Snap {
         let deck: Vec<Card> = (0..rules.copies)
             .flat_map(|_| 1..=rules.faces as Card)
             .collect();
-        Snap { rules, deck }
+        let counts = arrange::counts(deck.iter().copied(), rules.faces as Card);
+        Snap {
+            rules,
+            deck,
+            counts,
+        }
+    }
+
+    /// Plays the game whose piles are `s.deck` dealt in order, a pile a player.
+    fn play_dealt(&self, s: &mut SnapScratch) -> GameResult {
+        let per = s.deck.len() / self.rules.players;
+        s.detector.hare.set(s.deck.chunks(per));
+        let max = self.rules.max_rounds;
+        s.detector.run(&(), max).result(max, ())
     }
 }
 
-/// One worker's tables (the game and Brent's two copies) and deck buffer.
+/// One worker's tables (the game and Brent's two copies) and deck buffers.
 #[derive(Debug)]
 pub struct SnapScratch {
     detector: LoopDetector<Table>,
     deck: Vec<Card>,
+    counts: Vec<u32>,
 }
 
 /// The arguments of `play snap`.
@@ -438,6 +455,7 @@ impl Game for Snap {
         SnapScratch {
             detector: LoopDetector::new(Table::new(self.rules.players, n)),
             deck: Vec::with_capacity(n),
+            counts: Vec::with_capacity(self.counts.len()),
         }
     }
 
@@ -445,10 +463,24 @@ impl Game for Snap {
         s.deck.clear();
         s.deck.extend_from_slice(&self.deck);
         shuffle(rng, &mut s.deck);
-        let per = s.deck.len() / self.rules.players;
-        s.detector.hare.set(s.deck.chunks(per));
-        let max = self.rules.max_rounds;
-        s.detector.run(&(), max).result(max, ())
+        self.play_dealt(s)
+    }
+
+    /// Snap draws nothing after the deal: every arrangement of the deck, dealt in order.
+    fn deal_count(&self) -> Result<u128, UsageError> {
+        arrange::arrangements(&self.counts).ok_or_else(|| {
+            usage!(
+                "exact snap: a deck of {} cards has more than 10^38 deals; use simulate",
+                self.deck.len()
+            )
+        })
+    }
+
+    fn play_deal_number(&self, i: u64, s: &mut SnapScratch) -> Option<GameResult> {
+        s.counts.clone_from(&self.counts);
+        s.deck.clear();
+        arrange::unrank(u128::from(i), &mut s.counts, &mut s.deck);
+        Some(self.play_dealt(s))
     }
 
     fn players(&self) -> usize {
@@ -702,6 +734,63 @@ mod tests {
                     assert!(fresh.same_state(want));
                 }
             }
+        }
+    }
+
+    /// `exact snap` against a brute force: every ordering of small decks (by swapping, not the
+    /// unranking), each distinct deal played once through `play_deal`, counted per outcome and
+    /// length.
+    #[test]
+    fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
+        use std::collections::BTreeMap;
+        fn orders(v: &mut Vec<Card>, k: usize, out: &mut Vec<Vec<Card>>) {
+            if k == v.len() {
+                out.push(v.clone());
+                return;
+            }
+            for i in k..v.len() {
+                v.swap(k, i);
+                orders(v, k + 1, out);
+                v.swap(k, i);
+            }
+        }
+        for (players, faces, copies) in [(2, 2, 2), (2, 3, 2), (3, 3, 2), (2, 2, 4), (2, 4, 2)] {
+            let game = Snap::new(
+                SnapRules::try_from(&SnapOptions {
+                    players,
+                    faces,
+                    copies,
+                    max_rounds: DEFAULT_MAX_ROUNDS,
+                })
+                .unwrap(),
+            );
+            let mut all = Vec::new();
+            orders(&mut game.deck.clone(), 0, &mut all);
+            let mut deals: BTreeMap<Vec<Card>, (u64, Outcome)> = BTreeMap::new();
+            for order in all {
+                let per = order.len() / players;
+                let deal = Deal {
+                    piles: order.chunks(per).map(<[Card]>::to_vec).collect(),
+                    symbols: (1..=faces).map(|f| f.to_string()).collect(),
+                    numbers: true,
+                };
+                let (r, _) = play_deal(&deal, DEFAULT_MAX_ROUNDS, None);
+                deals.insert(order, (r.rounds, r.outcome));
+            }
+            let n = game.deal_count().unwrap() as u64;
+            assert_eq!(n, deals.len() as u64);
+            let tally = crate::sim::engine::enumerate(&game, 0..n, 2, &|_| {}).unwrap();
+            let mut brute = crate::stats::histogram::Tally::<()>::new(players);
+            for (i, &(rounds, outcome)) in deals.values().enumerate() {
+                let r = GameResult {
+                    rounds,
+                    outcome,
+                    cycle: None,
+                    stats: (),
+                };
+                brute.record(i as u64, &r);
+            }
+            assert_eq!(tally.rounds, brute.rounds, "{players}p {faces}x{copies}");
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use super::rules::{DealOrder, WarRules};
 use crate::error::UsageError;
+use crate::games::arrange::{self, arrangements, unrank};
 use crate::games::cards::Card;
 use crate::games::setting_name;
 use crate::usage;
@@ -22,51 +23,9 @@ pub enum DealSpace {
     Split([Vec<u32>; 2]),
 }
 
-/// Copies of each rank 1..=ranks among `cards`.
+/// Copies of each rank among `cards` (index = rank; index 0 holds no card).
 fn counts(cards: impl Iterator<Item = Card>, ranks: u32) -> Vec<u32> {
-    let mut c = vec![0; ranks as usize];
-    for card in cards {
-        c[usize::from(card) - 1] += 1;
-    }
-    c
-}
-
-/// n! / Π cᵢ!: the distinct arrangements of a multiset with counts `c` (`None` past u128).
-pub fn arrangements(c: &[u32]) -> Option<u128> {
-    let mut n = 0u32;
-    let mut out = 1u128;
-    // Built up as a product of binomials C(n, k), each exact in u128 when the total fits.
-    for &k in c {
-        for j in 1..=k {
-            n += 1;
-            out = out.checked_mul(u128::from(n))? / u128::from(j);
-        }
-    }
-    Some(out)
-}
-
-/// Writes arrangement number `i` (lexicographic, 0-based) of the multiset `c` into `out`;
-/// `c` is used as scratch and restored.
-pub fn unrank(mut i: u128, c: &mut [u32], out: &mut Vec<Card>) {
-    let n: u32 = c.iter().sum();
-    for _ in 0..n {
-        for r in 0..c.len() {
-            if c[r] == 0 {
-                continue;
-            }
-            c[r] -= 1;
-            let k = arrangements(c).unwrap_or(u128::MAX);
-            if i < k {
-                out.push((r + 1) as Card);
-                break;
-            }
-            i -= k;
-            c[r] += 1;
-        }
-    }
-    for &card in out.iter().rev().take(n as usize) {
-        c[usize::from(card) - 1] += 1;
-    }
+    arrange::counts(cards, ranks as Card)
 }
 
 impl DealSpace {
@@ -140,40 +99,5 @@ impl DealSpace {
                 half
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arrangements_of_a_multiset() {
-        assert_eq!(arrangements(&[2, 2]), Some(6));
-        assert_eq!(arrangements(&[4, 4, 4]), Some(34_650));
-        assert_eq!(arrangements(&[2; 6]), Some(7_484_400));
-        // 52!/(4!)^13 ≈ 9.2e49 is past u128.
-        assert_eq!(arrangements(&[4; 13]), None);
-        assert_eq!(arrangements(&[0, 0]), Some(1));
-    }
-
-    #[test]
-    fn unranking_lists_every_arrangement_once_in_order() {
-        let mut c = vec![2, 1, 2];
-        let n = arrangements(&c).unwrap();
-        let mut all = Vec::new();
-        for i in 0..n {
-            let mut out = Vec::new();
-            unrank(i, &mut c, &mut out);
-            all.push(out);
-        }
-        assert_eq!(c, [2, 1, 2], "scratch restored");
-        let mut sorted = all.clone();
-        sorted.sort();
-        sorted.dedup();
-        assert_eq!(sorted, all, "distinct and ascending");
-        assert_eq!(all.len(), 30);
-        assert_eq!(all[0], [1, 1, 2, 3, 3]);
-        assert_eq!(all[29], [3, 3, 2, 1, 1]);
     }
 }
