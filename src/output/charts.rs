@@ -8,6 +8,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use plotters::coord::Shift;
+use plotters::element::IntoDynElement;
 use plotters::prelude::*;
 
 use super::plot::{render, Chart};
@@ -125,6 +126,35 @@ pub fn means(
     }
 }
 
+/// A dashed line's sample in a legend, at `at`.
+fn dashes<'a, DB: DrawingBackend + 'a>(
+    at: (i32, i32),
+    style: ShapeStyle,
+) -> impl IntoDynElement<'a, DB, (i32, i32)> {
+    EmptyElement::at(at)
+        + PathElement::new([(0, 0), (9, 0)], style)
+        + PathElement::new([(15, 0), (24, 0)], style)
+}
+
+/// Draws the series' legend at `position` in text of `size` px, on a pale box.
+fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+    size: u32,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font(("sans-serif", size))
+        .draw()?;
+    Ok(())
+}
+
 /// The title and subtitle; returns the area below them.
 fn head<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -222,11 +252,7 @@ impl Chart for Survival<'_> {
                 chart
                     .draw_series(DashedLineSeries::new(steps, 8, 5, style))?
                     .label(label)
-                    .legend(move |(x, y)| {
-                        EmptyElement::at((x, y))
-                            + PathElement::new([(0, 0), (9, 0)], style)
-                            + PathElement::new([(15, 0), (24, 0)], style)
-                    });
+                    .legend(move |at| dashes(at, style));
             }
         }
         for (_, curve) in self.curves {
@@ -251,19 +277,9 @@ impl Chart for Survival<'_> {
                     t.e_folding_ci95[0],
                     t.e_folding_ci95[1]
                 ))
-                .legend(move |(x, y)| {
-                    EmptyElement::at((x, y))
-                        + PathElement::new([(0, 0), (9, 0)], style)
-                        + PathElement::new([(15, 0), (24, 0)], style)
-                });
+                .legend(move |at| dashes(at, style));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 13))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::LowerRight, 13)?;
         root.present()?;
         Ok(())
     }
@@ -464,13 +480,7 @@ impl Chart for MeansByValue<'_> {
             )?
             .label("simulated mean, 95% interval")
             .legend(move |(x, y)| Circle::new((x + 12, y), 5, blue.filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 15))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft, 15)?;
         root.present()?;
         Ok(())
     }

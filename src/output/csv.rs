@@ -4,6 +4,7 @@ use anyhow::Result;
 
 use super::report::Report;
 use crate::games::{GameStats, Outcome};
+use crate::stats::histogram::RoundHistogram;
 use crate::stats::summary::{Distribution, QUANTILES};
 
 fn finish(wtr: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
@@ -15,12 +16,25 @@ fn finish(wtr: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
 /// games of each shown outcome.
 pub fn histogram<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
-    let players = r.tally.players;
     let mut header = vec!["rounds".to_string(), "count".to_string()];
     header.extend(r.outcomes.iter().map(|(o, _)| o.name()));
     wtr.write_record(&header)?;
-    for (rounds, counts) in r.tally.rounds.rows() {
-        let mut row = vec![rounds.to_string(), counts.iter().sum::<u64>().to_string()];
+    write_rows(&mut wtr, r, None, &r.tally.rounds)?;
+    finish(wtr)
+}
+
+/// One row per round count of `hist`: (`group`,) rounds, count, then the games of each shown
+/// outcome.
+fn write_rows<S: GameStats>(
+    wtr: &mut csv::Writer<Vec<u8>>,
+    r: &Report<S>,
+    group: Option<u16>,
+    hist: &RoundHistogram,
+) -> Result<()> {
+    let players = r.tally.players;
+    for (rounds, counts) in hist.rows() {
+        let mut row: Vec<String> = group.iter().map(u16::to_string).collect();
+        row.extend([rounds.to_string(), counts.iter().sum::<u64>().to_string()]);
         row.extend(
             r.outcomes
                 .iter()
@@ -28,31 +42,23 @@ pub fn histogram<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
         );
         wtr.write_record(&row)?;
     }
-    finish(wtr)
+    Ok(())
 }
 
 /// `group,rounds,count,<outcome>...`: each group's histogram (as histogram.csv's rows), groups
 /// ascending.
 pub fn groups<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
-    let players = r.tally.players;
     let mut header = vec!["group".to_string(), "rounds".into(), "count".into()];
     header.extend(r.outcomes.iter().map(|(o, _)| o.name()));
     wtr.write_record(&header)?;
     for g in &r.groups {
-        for (rounds, counts) in r.tally.groups[usize::from(g.group)].rows() {
-            let mut row = vec![
-                g.group.to_string(),
-                rounds.to_string(),
-                counts.iter().sum::<u64>().to_string(),
-            ];
-            row.extend(
-                r.outcomes
-                    .iter()
-                    .map(|(o, _)| counts[o.slot(players)].to_string()),
-            );
-            wtr.write_record(&row)?;
-        }
+        write_rows(
+            &mut wtr,
+            r,
+            Some(g.group),
+            &r.tally.groups[usize::from(g.group)],
+        )?;
     }
     finish(wtr)
 }
