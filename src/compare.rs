@@ -144,7 +144,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         charts::survival(&title, what, &labels, false, &dir.path("compare.svg"))?;
     }
     set.commit()?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout::out();
     if json {
         serde_json::to_writer_pretty(&mut stdout, &doc)?;
         writeln!(stdout)?;

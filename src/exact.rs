@@ -120,7 +120,7 @@ fn chain<G: Game>(game: &G, c: &ChainSolution, opts: &RunOptions) -> Result<()> 
         set.dir().write("chain.json", &text)?;
         set.commit()?;
     }
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout::out();
     if opts.json {
         stdout.write_all(&text)?;
     } else {

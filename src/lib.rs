@@ -15,6 +15,8 @@ pub mod games;
 pub mod merge;
 pub mod output;
 pub mod play;
+#[cfg(feature = "python")]
+pub mod python;
 pub mod run;
 pub mod sim;
 pub mod stats;

@@ -11,8 +11,7 @@ use crate::games::{PlayIo, PlayReport};
 
 /// Plays `game` and prints what it found.
 pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::new(crate::output::stdout::out());
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut prompt = io::stderr();

@@ -355,7 +355,7 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         charts::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
     }
     set_out.commit()?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout::out();
     if run0.json {
         serde_json::to_writer_pretty(&mut stdout, &doc)?;
         writeln!(stdout)?;

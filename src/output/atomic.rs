@@ -67,9 +67,22 @@ static CLEANUP: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// first output set, so an interactive `play` keeps the default Ctrl-C.
 fn install_cleanup() {
     static ONCE: std::sync::Once = std::sync::Once::new();
+    if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(on_interrupt);
     });
+}
+
+/// Set when warsim runs inside another program (the Python package): the host keeps its own
+/// SIGINT handling, and an interrupted run leaves its hidden staging directory for the next
+/// run into the same directory to remove.
+static EMBEDDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks the process as a host that handles its own signals ([`EMBEDDED`]).
+pub fn embedded() {
+    EMBEDDED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn on_interrupt() {

@@ -9,10 +9,11 @@ pub mod plot;
 pub mod progress;
 pub mod readme;
 pub mod report;
+pub mod stdout;
 pub mod summary;
 pub mod text;
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use anyhow::{Context, Result};
 
@@ -121,7 +122,7 @@ pub fn finish<S: GameStats>(
     if let Some(set) = out {
         write_set(set, &report, &summary, &histogram, svg)?;
     }
-    let mut stdout = io::stdout().lock();
+    let mut stdout = stdout::out();
     if json {
         serde_json::to_writer_pretty(&mut stdout, &summary)?;
         writeln!(stdout)?;
