@@ -390,3 +390,5 @@ impl Game for War {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_deals;
