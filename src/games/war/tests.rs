@@ -440,18 +440,23 @@ fn looping_state_repeats_after_loop_from_plus_cycle_len() {
 
 // --- Properties over random games of every rule set. ---
 
+/// Every pickup, the R program's last.
+const PICKUPS: [Pickup; 7] = [
+    Pickup::Shuffled,
+    Pickup::P1First,
+    Pickup::WinnerFirst,
+    Pickup::LoserFirst,
+    Pickup::Table,
+    Pickup::WonPile,
+    Pickup::Bryer,
+];
+
 fn all_rule_sets() -> Vec<WarRules> {
     let mut out = vec![bryer()];
     for war_down in [0, 1, 3] {
         for short in [ShortWar::Lose, ShortWar::LastCard] {
-            for pickup in [
-                Pickup::Shuffled,
-                Pickup::P1First,
-                Pickup::WinnerFirst,
-                Pickup::LoserFirst,
-                Pickup::Table,
-                Pickup::WonPile,
-            ] {
+            for pickup in &PICKUPS[..6] {
+                let pickup = *pickup;
                 out.push(rules_with(|o| {
                     o.war_down = Some(war_down);
                     o.short_war = Some(short);
@@ -463,15 +468,7 @@ fn all_rule_sets() -> Vec<WarRules> {
     }
     // Honorable War under every pickup, and the other deals.
     for honor in [1, 2] {
-        for pickup in [
-            Pickup::Shuffled,
-            Pickup::P1First,
-            Pickup::WinnerFirst,
-            Pickup::LoserFirst,
-            Pickup::Table,
-            Pickup::WonPile,
-            Pickup::Bryer,
-        ] {
+        for pickup in PICKUPS {
             out.push(rules_with(|o| {
                 o.honor = Some(honor);
                 o.pickup = Some(pickup);
