@@ -103,7 +103,7 @@ fn chain<G: Game>(game: &G, c: &ChainSolution, opts: &RunOptions) -> Result<()> 
         "game": G::NAME,
         "description": format!("{}, every deal, solved as a Markov chain", game.describe()),
         "rules": serde_json::to_value(game.rules())?,
-        "deals": c.deals.to_string().parse::<u64>().unwrap_or(u64::MAX),
+        "deals": u64::try_from(c.deals).unwrap_or(u64::MAX),
         "states": c.states,
         "outcomes": outcomes,
         "mean_rounds": c.mean_rounds,

@@ -35,14 +35,20 @@ pub struct Curve {
 }
 
 impl Curve {
-    /// The curve of a run whose ended games are `ended` and whose other games number `endless`.
-    pub fn new(ended: Vec<(u64, u64)>, endless: u64, exact: Option<f64>) -> Curve {
+    /// The curve of a run whose ended games are `ended` (their fitted tail `tail`) and whose
+    /// other games number `endless`.
+    pub fn new(
+        ended: Vec<(u64, u64)>,
+        endless: u64,
+        tail: Option<TailFit>,
+        exact: Option<f64>,
+    ) -> Curve {
         let d = Distribution::from_counts(&ended);
         Curve {
             games: ended.iter().map(|c| c.1).sum::<u64>() + endless,
             mean: d.as_ref().map(|d| (d.mean, d.ci95)),
             p999: d.as_ref().and_then(|d| d.quantiles["p99.9"].as_u64()),
-            tail: TailFit::from_counts(&ended),
+            tail,
             ended,
             endless,
             exact,
@@ -621,7 +627,7 @@ mod tests {
     #[test]
     fn survival_steps_down_to_the_share_that_never_ends() {
         // 2 games of 3 rounds, 1 of 5, 1 that never ends.
-        let c = Curve::new(vec![(3, 2), (5, 1)], 1, None);
+        let c = Curve::new(vec![(3, 2), (5, 1)], 1, None, None);
         assert_eq!(c.games, 4);
         assert_eq!(c.survival(), [(0, 1.0), (3, 0.5), (5, 0.25)]);
         assert_eq!(c.never().count, 1);

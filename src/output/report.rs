@@ -215,6 +215,7 @@ impl<'a, S: GameStats> Report<'a, S> {
                 .filter(|x| endless(x.0))
                 .map(|x| x.1)
                 .sum(),
+            self.tail.clone(),
             None,
         )
     }

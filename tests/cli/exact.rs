@@ -1,12 +1,6 @@
 //! `exact`: every deal once; bad input refused in one line.
 
-use std::path::Path;
-
-use crate::util::{fails, json, ok, read, Scratch};
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::util::{fails, json, ok, read, s, Scratch};
 
 #[test]
 fn exact_war_counts_deals_and_writes_the_files_of_simulate() {

@@ -5,11 +5,7 @@ use std::path::{Path, PathBuf};
 
 use warsim::output::summary::histogram_digest;
 
-use crate::util::{fails, ok, read, warsim, Scratch};
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::util::{fails, ok, read, s, warsim, Scratch};
 
 /// Three shards of a War run with loop detection (cycles.csv too), and one shotgun shard.
 struct Shards {

@@ -5,11 +5,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fails, ok, read, Scratch};
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::util::{fails, ok, read, s, Scratch};
 
 fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)

@@ -1,12 +1,6 @@
 //! Runs to a stated precision, the tail and parity statistics, survival charts, and `compare`.
 
-use std::path::Path;
-
-use crate::util::{fails, json, ok, read, Scratch};
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::util::{fails, json, ok, read, s, Scratch};
 
 #[test]
 fn a_run_to_a_precision_plays_the_same_games_on_any_thread_count_and_on_a_rerun() {

@@ -1,13 +1,7 @@
 //! `sweep`: every rule set is exactly the `simulate` run with its settings; the sweep's own
 //! files; bad lists refused before anything is written.
 
-use std::path::Path;
-
-use crate::util::{fails, json, ok, read, without_run_details, Scratch};
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::util::{fails, json, ok, read, s, without_run_details, Scratch};
 
 #[test]
 fn each_rule_set_is_the_simulate_run_with_its_settings() {

@@ -30,6 +30,11 @@ impl Drop for Scratch {
     }
 }
 
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
 /// Runs `warsim ARGS` with no stdin.
 pub fn warsim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warsim"))

@@ -1,10 +1,6 @@
 //! `simulate war`, `merge` and `play war`.
 
-use crate::util::{fails, json, ok, read, without_run_details, Scratch};
-
-fn s(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::util::{fails, json, ok, read, s, without_run_details, Scratch};
 
 #[test]
 fn same_histogram_for_any_thread_count_and_sharding() {

@@ -38,13 +38,14 @@ enum Next {
     End(Outcome),
 }
 
-/// A position as a key: player 1's card count, then both hands top first.
-fn key(p: &Position) -> Vec<Card> {
-    let mut k = Vec::with_capacity(p.hands[0].len() + p.hands[1].len() + 1);
-    k.push(p.hands[0].len() as Card);
-    k.extend(p.hands[0].iter());
-    k.extend(p.hands[1].iter());
-    k
+/// A position as a key: player 1's card count `n0`, then both hands top first (`cards`).
+fn key(n0: usize, cards: impl Iterator<Item = Card>) -> Vec<Card> {
+    std::iter::once(n0 as Card).chain(cards).collect()
+}
+
+/// The key of the position `p` holds.
+fn key_of(p: &Position) -> Vec<Card> {
+    key(p.hands[0].len(), p.hands[0].iter().chain(p.hands[1].iter()))
 }
 
 /// The next distinct arrangement of `v` in lexicographic order, or `false` after the last.
@@ -103,7 +104,7 @@ pub fn solve(war: &War) -> Result<ChainSolution, UsageError> {
     for d in 0..deals {
         let half = space.deal(d, &mut counts, &mut cards);
         pos.set_hands([&cards[..half], &cards[half..]]);
-        starts.push(intern(key(&pos), &mut states)?);
+        starts.push(intern(key_of(&pos), &mut states)?);
     }
     // Breadth first: each state's transitions, built as states are found.
     let mut next: Vec<Vec<(Next, f64)>> = Vec::new();
@@ -140,11 +141,8 @@ pub fn solve(war: &War) -> Result<ChainSolution, UsageError> {
                     } else {
                         (&other, &mine)
                     };
-                    let mut key = Vec::with_capacity(h0.len() + h1.len() + 1);
-                    key.push(h0.len() as Card);
-                    key.extend(h0.iter());
-                    key.extend(h1.iter());
-                    out.push((Next::State(intern(key, &mut states)?), p));
+                    let k = key(h0.len(), h0.iter().chain(h1).copied());
+                    out.push((Next::State(intern(k, &mut states)?), p));
                 }
             }
         }
