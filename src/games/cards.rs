@@ -61,6 +61,24 @@ impl CoinFlips {
         self.left -= 1;
         bit
     }
+
+    /// The next `n` ≤ 32 flips at once, the first in the lowest bit: the same bits, drawn from
+    /// `rng` at the same moments, as `n` calls of [`CoinFlips::flip`].
+    #[inline]
+    pub fn take<R: RngCore + ?Sized>(&mut self, n: u32, rng: &mut R) -> u32 {
+        debug_assert!(n <= 32);
+        if n <= self.left {
+            let bits = self.bits & ((1u64 << n) - 1);
+            self.bits >>= n;
+            self.left -= n;
+            return bits as u32;
+        }
+        // `reset` leaves stale bits above the `left` valid ones.
+        let (had, low) = (self.left, self.bits & ((1u64 << self.left) - 1));
+        self.bits = rng.next_u64();
+        self.left = 64;
+        (low | u64::from(self.take(n - had, rng)) << had) as u32
+    }
 }
 
 /// Where a pile's cards are in its ring buffer.
@@ -102,6 +120,56 @@ impl Cursor {
         buf[self.tail.wrapping_sub(1) & (buf.len() - 1)]
     }
 
+    /// The card `i` places from the top.
+    #[inline(always)]
+    pub fn get(self, buf: &[Card], i: usize) -> Card {
+        buf[self.head.wrapping_add(i) & (buf.len() - 1)]
+    }
+
+    /// The last `n` cards taken from the top, as a pile of their own (top first): they stay in
+    /// the buffer until a push reaches them, which the caller rules out.
+    #[inline(always)]
+    pub fn taken(self, n: usize) -> Cursor {
+        Cursor {
+            head: self.head.wrapping_sub(n),
+            tail: self.head,
+        }
+    }
+
+    /// The last `n` cards pushed, as a pile of their own.
+    #[inline(always)]
+    pub fn pushed(self, n: usize) -> Cursor {
+        Cursor {
+            head: self.tail.wrapping_sub(n),
+            tail: self.tail,
+        }
+    }
+
+    /// Where the top card is in a buffer of `len` cards.
+    #[inline(always)]
+    pub fn head_index(self, len: usize) -> usize {
+        self.head & (len - 1)
+    }
+
+    /// Where the next card pushed goes in a buffer of `len` cards.
+    #[inline(always)]
+    pub fn tail_index(self, len: usize) -> usize {
+        self.tail & (len - 1)
+    }
+
+    /// Counts `n` cards written at the bottom directly (from [`Cursor::tail_index`] on, wrapping).
+    #[inline(always)]
+    pub fn grow(&mut self, n: usize) {
+        self.tail = self.tail.wrapping_add(n);
+    }
+
+    /// Takes the top `n` cards without reading them.
+    #[inline(always)]
+    pub fn skip(&mut self, n: usize) {
+        debug_assert!(self.len() >= n, "skip past the bottom");
+        self.head = self.head.wrapping_add(n);
+    }
+
     /// Takes the top card of `buf`.
     #[inline(always)]
     pub fn pop(&mut self, buf: &[Card]) -> Card {
@@ -109,6 +177,20 @@ impl Cursor {
         let card = buf[self.head & (buf.len() - 1)];
         self.head = self.head.wrapping_add(1);
         card
+    }
+
+    /// Shuffles the pile's cards in `buf` in place: the same draws and the same order as
+    /// [`shuffle`] on a slice of them, top first.
+    #[inline]
+    pub fn shuffle<R: RngCore + ?Sized>(self, buf: &mut [Card], rng: &mut R) {
+        let mask = buf.len() - 1;
+        for i in (1..self.len()).rev() {
+            let j = bounded(rng, i as u32 + 1) as usize;
+            buf.swap(
+                self.head.wrapping_add(i) & mask,
+                self.head.wrapping_add(j) & mask,
+            );
+        }
     }
 
     /// Puts `card` at the bottom of `buf`.
@@ -170,6 +252,11 @@ impl Pile {
         self.at.pop(&self.buf)
     }
 
+    /// Shuffles the pile in place (see [`Cursor::shuffle`]).
+    pub fn shuffle<R: RngCore + ?Sized>(&mut self, rng: &mut R) {
+        self.at.shuffle(&mut self.buf, rng);
+    }
+
     /// Puts a card at the bottom. Panics (in debug builds) if the pile is full.
     #[inline(always)]
     pub fn push_bottom(&mut self, card: Card) {
@@ -210,7 +297,7 @@ impl Pile {
     /// The card at position `i` from the top.
     #[inline]
     pub fn get(&self, i: usize) -> Card {
-        self.buf[self.at.head.wrapping_add(i) & (self.buf.len() - 1)]
+        self.at.get(&self.buf, i)
     }
 
     /// The bottom card, if any.
@@ -281,6 +368,43 @@ mod tests {
             counts.values().all(|&n| (9_500..10_500).contains(&n)),
             "{counts:?}"
         );
+    }
+
+    #[test]
+    fn pile_shuffle_in_place_matches_the_slice_shuffle_across_the_wrap() {
+        for (seed, start, n) in [(1, 0, 8), (2, 5, 8), (3, 13, 16), (4, 2, 1)] {
+            let mut pile = Pile::with_capacity(16);
+            (0..start).for_each(|_| pile.push_bottom(0));
+            for _ in 0..start {
+                let _ = pile.pop_top();
+            }
+            let cards: Vec<Card> = (1..=n).collect();
+            pile.extend_bottom(&cards);
+            let mut slice = cards.clone();
+            shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &mut slice);
+            pile.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            assert_eq!(pile.iter().collect::<Vec<_>>(), slice, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn coin_flips_taken_in_bulk_equal_single_flips() {
+        let mut one = (CoinFlips::default(), Xoshiro256PlusPlus::seed_from_u64(9));
+        let mut bulk = one.clone();
+        for n in [0, 1, 5, 32, 31, 7, 64 - 1, 2, 32, 0, 17].map(|n: u32| n.min(32)) {
+            let flips = (0..n).fold(0u32, |acc, i| acc | u32::from(one.0.flip(&mut one.1)) << i);
+            assert_eq!(bulk.0.take(n, &mut bulk.1), flips, "n = {n}");
+            assert_eq!(
+                one.1.next_u64(),
+                bulk.1.next_u64(),
+                "the same draws after n = {n}"
+            );
+            if n == 7 {
+                // A new game forgets the buffered bits (stale ones stay in the word).
+                one.0.reset();
+                bulk.0.reset();
+            }
+        }
     }
 
     #[test]

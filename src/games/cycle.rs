@@ -18,6 +18,11 @@ pub trait Deterministic {
     type Context: ?Sized;
     /// Plays one round; returns the outcome if the game ended in it.
     fn step(&mut self, ctx: &Self::Context) -> Option<Outcome>;
+    /// Plays `n` rounds, or fewer if the game ends (its outcome is then returned). A game can
+    /// override this with its own loop, faster than `n` calls of `step`.
+    fn run(&mut self, ctx: &Self::Context, n: u64) -> Option<Outcome> {
+        (0..n).find_map(|_| self.step(ctx))
+    }
     /// Whether the two states are equal (full comparison).
     fn same_state(&self, other: &Self) -> bool;
     /// Makes `self` a copy of `other` without allocating.
@@ -97,7 +102,10 @@ impl Ending {
     }
 }
 
-/// A game under loop detection: the running game and Brent's two extra copies, made once per
+/// Rounds the search for μ plays at full speed between two full comparisons.
+const MU_STRIDE: u64 = 128;
+
+/// A game under loop detection: the running game and Brent's extra copies, made once per
 /// worker so that detection allocates nothing per game.
 #[derive(Clone, Debug)]
 pub struct LoopDetector<M> {
@@ -105,6 +113,8 @@ pub struct LoopDetector<M> {
     pub hare: M,
     tortoise: M,
     initial: M,
+    /// Where the search for μ's current stride began (tortoise, hare).
+    marks: [M; 2],
 }
 
 impl<M: Deterministic + Clone> LoopDetector<M> {
@@ -113,6 +123,7 @@ impl<M: Deterministic + Clone> LoopDetector<M> {
         LoopDetector {
             tortoise: state.clone(),
             initial: state.clone(),
+            marks: [state.clone(), state.clone()],
             hare: state,
         }
     }
@@ -126,6 +137,7 @@ impl<M: Deterministic + Clone> LoopDetector<M> {
             &mut self.hare,
             &mut self.tortoise,
             &self.initial,
+            &mut self.marks,
             max_rounds,
         )
     }
@@ -161,6 +173,7 @@ pub fn run_detecting<M: Deterministic>(
     hare: &mut M,
     tortoise: &mut M,
     initial: &M,
+    marks: &mut [M; 2],
     max_rounds: u64,
 ) -> Ending {
     // Brent: the tortoise waits at rounds 2^k − 1; the hare runs up to 2^k rounds past it.
@@ -202,17 +215,30 @@ pub fn run_detecting<M: Deterministic>(
             lam = 0;
         }
     };
-    // μ: start both from the initial state, the hare λ rounds ahead, and step together.
+    // μ, the first t with state(t) = state(t + λ): start both from the initial state, the hare
+    // λ rounds ahead. Once equal they stay equal, so both run whole strides at full speed
+    // (the game cannot end: it reaches the cycle) until a stride ends equal; that stride is
+    // replayed from its saved start one round at a time.
     tortoise.copy_from(initial);
     hare.copy_from(initial);
-    for _ in 0..cycle_len {
-        hare.step(ctx);
-    }
+    hare.run(ctx, cycle_len);
     let mut loop_from = 0;
     while !hare.same_state(tortoise) {
-        tortoise.step(ctx);
-        hare.step(ctx);
-        loop_from += 1;
+        marks[0].copy_from(tortoise);
+        marks[1].copy_from(hare);
+        tortoise.run(ctx, MU_STRIDE);
+        hare.run(ctx, MU_STRIDE);
+        if !hare.same_state(tortoise) {
+            loop_from += MU_STRIDE;
+            continue;
+        }
+        tortoise.copy_from(&marks[0]);
+        hare.copy_from(&marks[1]);
+        while !hare.same_state(tortoise) {
+            tortoise.step(ctx);
+            hare.step(ctx);
+            loop_from += 1;
+        }
     }
     if loop_from + cycle_len > max_rounds {
         Ending::Capped
@@ -289,7 +315,15 @@ mod tests {
                     capped_at: None,
                 };
                 let (mut hare, mut tortoise) = (start.clone(), start.clone());
-                let got = run_detecting(&(), &mut hare, &mut tortoise, &start, max_rounds);
+                let mut marks = [start.clone(), start.clone()];
+                let got = run_detecting(
+                    &(),
+                    &mut hare,
+                    &mut tortoise,
+                    &start,
+                    &mut marks,
+                    max_rounds,
+                );
                 assert_eq!(
                     got,
                     brute_force(&next, max_rounds),
@@ -313,7 +347,15 @@ mod tests {
             capped_at: None,
         };
         let (mut hare, mut tortoise) = (start.clone(), start.clone());
-        let got = run_detecting(&(), &mut hare, &mut tortoise, &start, 10_000_000);
+        let mut marks = [start.clone(), start.clone()];
+        let got = run_detecting(
+            &(),
+            &mut hare,
+            &mut tortoise,
+            &start,
+            &mut marks,
+            10_000_000,
+        );
         let want = Cycle {
             loop_from: tail as u64,
             cycle_len: cycle as u64,
@@ -322,9 +364,10 @@ mod tests {
         assert_eq!(hare.at, tail, "hare ends at the state after μ + λ rounds");
         // One round short of the repetition is a cap, not a loop.
         let (mut hare, mut tortoise) = (start.clone(), start.clone());
+        let mut marks = [start.clone(), start.clone()];
         let cap = (tail + cycle - 1) as u64;
         assert_eq!(
-            run_detecting(&(), &mut hare, &mut tortoise, &start, cap),
+            run_detecting(&(), &mut hare, &mut tortoise, &start, &mut marks, cap),
             Ending::Capped
         );
         assert_eq!(hare.capped_at, Some(tail + cycle - 1));

@@ -67,6 +67,14 @@ impl Deterministic for Position {
         }
     }
 
+    #[inline]
+    fn run(&mut self, war: &War, n: u64) -> Option<Outcome> {
+        match self.play_rounds(war, &mut NoRandomness, &mut 0, n, None) {
+            Stop::Ended(o) => Some(o),
+            Stop::Limit | Stop::Probe => None,
+        }
+    }
+
     /// Runs the hot loop with the target's image as a probe, so that the full comparison
     /// happens only when the cheap image matches.
     fn advance(&mut self, war: &War, n: u64, target: &Self) -> Advance {
@@ -115,8 +123,8 @@ impl Deterministic for Position {
     fn copy_from(&mut self, other: &Self) {
         for p in 0..2 {
             self.hands[p].copy_from(&other.hands[p]);
-            self.won[p].copy_from(&other.won[p]);
         }
+        self.won = other.won;
         // `at_cap` stays: it belongs to the running game, which Brent's search re-copies.
         self.stats = other.stats;
         self.coins = other.coins.clone();

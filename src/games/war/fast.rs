@@ -5,11 +5,14 @@ use std::hint::select_unpredictable;
 
 use rand::RngCore;
 
+#[cfg(target_arch = "x86_64")]
+use super::avx512;
+use super::cursor_war::{cursor_war, Hands};
 use super::detect::Probe;
 use super::position::Position;
 use super::rules::Pickup;
 use super::War;
-use crate::games::cards::Card;
+use crate::games::cards::{Card, CoinFlips};
 use crate::games::Outcome;
 
 /// Why the hot loop stopped.
@@ -24,10 +27,49 @@ pub(super) enum Stop {
 }
 
 /// Orders of a plain battle's two cards under the winner's hand (`plain_rounds`' `ORDER`).
-const WINNER_FIRST: u8 = 0;
-const LOSER_FIRST: u8 = 1;
-const P1_FIRST: u8 = 2;
-const RANDOM_ORDER: u8 = 3;
+pub(super) const WINNER_FIRST: u8 = 0;
+pub(super) const LOSER_FIRST: u8 = 1;
+pub(super) const P1_FIRST: u8 = 2;
+pub(super) const RANDOM_ORDER: u8 = 3;
+/// Player 1's card then player 2's, onto the winner's won pile; an empty hand is refilled
+/// first.
+pub(super) const WON_PILE: u8 = 4;
+
+/// Blocks shorter than this run on the scalar path even where a vector path exists: loading
+/// and packing 32 lanes costs more than a few battles one by one.
+const MIN_VECTOR_BLOCK: usize = 4;
+
+/// Which code plays the plain battles of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// One battle at a time ([`Hands::block`]'s reference, on every machine).
+    Scalar,
+    /// 32 battles per step with AVX-512 (x86-64 with F, BW, VL and VBMI2).
+    Avx512,
+}
+
+impl Path {
+    /// The fastest path this CPU runs, unless the environment variable `WARSIM_PATH=scalar`
+    /// asks for the reference (for tests and benchmarks; results are the same either way).
+    pub fn detect() -> Path {
+        if std::env::var("WARSIM_PATH").is_ok_and(|v| v == "scalar") {
+            return Path::Scalar;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx512::available() {
+            return Path::Avx512;
+        }
+        Path::Scalar
+    }
+
+    /// The path's name, for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Scalar => "scalar",
+            Path::Avx512 => "avx512",
+        }
+    }
+}
 
 impl Position {
     /// Plays rounds until the game is decided, `*rounds` reaches `max`, or (with a
@@ -56,9 +98,7 @@ impl Position {
                 self.plain_rounds::<R, P1_FIRST>(war, rng, rounds, max, probe)
             }
             Pickup::Shuffled => self.plain_rounds::<R, RANDOM_ORDER>(war, rng, rounds, max, probe),
-            // Draws may refill a hand from its won pile: always the general path (and never
-            // under loop detection, as the pile's shuffles are random).
-            Pickup::WonPile => self.general_rounds(war, rng, rounds, max, probe),
+            Pickup::WonPile => self.plain_rounds::<R, WON_PILE>(war, rng, rounds, max, probe),
         }
     }
 
@@ -86,8 +126,10 @@ impl Position {
     /// [`Position::play_rounds`] for a pickup that puts a plain battle's two cards under the
     /// winner's hand in the order `ORDER` (a constant, so each order gets its own loop).
     ///
-    /// The common round, two different cards and no war, runs on local copies of the hands'
-    /// cursors; a tie hands them back and goes through [`Position::battle`].
+    /// Plain battles run in blocks on the hands' cursors ([`Hands::block`]); a tie ends a block
+    /// and its war is fought on the cursors too ([`cursor_war`]) or, for the rules that one does
+    /// not cover, by [`Position::battle`]. With the won pile, an empty hand is refilled first,
+    /// as [`Position::draw`] does.
     #[inline(always)]
     pub(super) fn plain_rounds<R: RngCore + ?Sized, const ORDER: u8>(
         &mut self,
@@ -98,53 +140,59 @@ impl Position {
         probe: Option<Probe>,
     ) -> Stop {
         let mut done = *rounds;
-        let ended = loop {
+        let stop = loop {
             let [p0, p1] = &mut self.hands;
-            let (b0, mut c0) = p0.split();
-            let (b1, mut c1) = p1.split();
+            let (b0, c0) = p0.split();
+            let (b1, c1) = p1.split();
+            let mut h = Hands {
+                bufs: [b0, b1],
+                at: [c0, c1],
+                won: self.won,
+            };
             let mut coins = self.coins.clone();
             let mut tie = None;
-            let mut ended = None;
-            let mut hit = false;
-            while done < max {
-                done += 1;
-                let a = c0.pop(b0);
-                let b = c1.pop(b1);
-                if a == b {
-                    tie = Some(a);
-                    break;
+            let stop = loop {
+                if done >= max {
+                    break Some(Stop::Limit);
                 }
-                // Who wins a battle is a coin toss to the branch predictor: select, don't branch.
-                let w1 = b > a;
-                let (cw, cl) = select_unpredictable(w1, (b, a), (a, b));
-                let (first, second) = match ORDER {
-                    WINNER_FIRST => (cw, cl),
-                    LOSER_FIRST => (cl, cw),
-                    P1_FIRST => (a, b),
-                    _ => select_unpredictable(coins.flip(rng), (cw, cl), (cl, cw)),
-                };
-                let mut cursor = select_unpredictable(w1, c1, c0);
-                let buf: &mut [Card] = select_unpredictable(w1, &mut *b1, &mut *b0);
-                cursor.push(buf, first);
-                cursor.push(buf, second);
-                c0 = select_unpredictable(w1, c0, cursor);
-                c1 = select_unpredictable(w1, cursor, c1);
-                if select_unpredictable(w1, c0, c1).is_empty() {
-                    ended = Some(Outcome::Player(u8::from(w1)));
-                    break;
+                if ORDER == WON_PILE {
+                    h.refill_empty_hands(rng);
                 }
-                if let Some(p) = probe {
-                    if p.hits(c0, b0, c1, b1) {
-                        hit = true;
-                        break;
+                let m = h.hand(0).min(h.hand(1)).min((max - done) as usize);
+                let (played, hit) = h.block::<R, ORDER>(war.path, &mut coins, rng, m, probe);
+                done += played as u64;
+                if hit {
+                    break Some(Stop::Probe);
+                }
+                if played == m {
+                    // Only the block's last battle can empty a hand: its loser's.
+                    if let Some(p) = (0..2).find(|&p| h.at[p].is_empty()) {
+                        break Some(Stop::Ended(Outcome::Player(1 - p as u8)));
                     }
+                    continue;
                 }
-            }
-            p0.set_cursor(c0);
-            p1.set_cursor(c1);
+                // A tie comes next.
+                done += 1;
+                let card = h.at[0].pop(h.bufs[0]);
+                h.at[1].pop(h.bufs[1]);
+                if !war.cursor_wars {
+                    tie = Some(card);
+                    break None;
+                }
+                if let Some(o) = cursor_war(war, rng, &mut self.stats, &mut h, card) {
+                    break Some(Stop::Ended(o));
+                }
+                if probe.is_some_and(|p| p.hits(h.at[0], h.bufs[0], h.at[1], h.bufs[1])) {
+                    break Some(Stop::Probe);
+                }
+            };
+            let Hands { at, won, .. } = h;
+            p0.set_cursor(at[0]);
+            p1.set_cursor(at[1]);
+            self.won = won;
             self.coins = coins;
-            match (ended, tie) {
-                (Some(o), _) => break Stop::Ended(o),
+            match (stop, tie) {
+                (Some(stop), _) => break stop,
                 (None, Some(card)) => {
                     if let Some(o) = self.battle(war, rng, card, card) {
                         break Stop::Ended(o);
@@ -153,11 +201,105 @@ impl Position {
                         break Stop::Probe;
                     }
                 }
-                (None, None) if hit => break Stop::Probe,
-                (None, None) => break Stop::Limit,
+                (None, None) => unreachable!("a block stops with a result or a tie"),
             }
         };
         *rounds = done;
-        ended
+        stop
+    }
+}
+
+impl Hands<'_> {
+    /// Cards in player `p`'s hand proper (not on the won pile).
+    #[inline(always)]
+    fn hand(&self, p: usize) -> usize {
+        self.at[p].len() - self.won[p]
+    }
+
+    /// Shuffles the won pile of each player whose hand is empty into it (player 1 first).
+    #[inline(always)]
+    fn refill_empty_hands<R: RngCore + ?Sized>(&mut self, rng: &mut R) {
+        for p in 0..2 {
+            if self.hand(p) == 0 {
+                self.at[p].shuffle(self.bufs[p], rng);
+                self.won[p] = 0;
+            }
+        }
+    }
+
+    /// Plays up to `m` plain battles, `m` at most the cards in either hand (won piles aside):
+    /// the cards drawn are then each hand's first `m` whoever wins, and no hand can run out
+    /// before the last battle. Stops before a tie, or after a battle that reaches the probe's
+    /// image. Returns the battles played and whether the probe hit.
+    #[inline(always)]
+    fn block<R: RngCore + ?Sized, const ORDER: u8>(
+        &mut self,
+        path: Path,
+        coins: &mut CoinFlips,
+        rng: &mut R,
+        m: usize,
+        probe: Option<Probe>,
+    ) -> (usize, bool) {
+        #[cfg(target_arch = "x86_64")]
+        if path == Path::Avx512 && probe.is_none() && m >= MIN_VECTOR_BLOCK {
+            // SAFETY: `Path::Avx512` is chosen only where `Path::detect` found every feature
+            // `avx512::block` is compiled for.
+            return (
+                unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
+                false,
+            );
+        }
+        let _ = path;
+        self.scalar_block::<R, ORDER>(coins, rng, m, probe)
+    }
+
+    /// [`Hands::block`] one battle at a time: the reference every other path must equal.
+    #[inline(always)]
+    fn scalar_block<R: RngCore + ?Sized, const ORDER: u8>(
+        &mut self,
+        coins: &mut CoinFlips,
+        rng: &mut R,
+        m: usize,
+        probe: Option<Probe>,
+    ) -> (usize, bool) {
+        let [b0, b1] = &mut self.bufs;
+        let [mut c0, mut c1] = self.at;
+        let mut won = self.won;
+        let mut played = 0;
+        let mut hit = false;
+        while played < m {
+            let (a, b) = (c0.top(b0), c1.top(b1));
+            if a == b {
+                break;
+            }
+            c0.skip(1);
+            c1.skip(1);
+            played += 1;
+            // Who wins a battle is a coin toss to the branch predictor: select, don't branch.
+            let w1 = b > a;
+            let (cw, cl) = select_unpredictable(w1, (b, a), (a, b));
+            let (first, second) = match ORDER {
+                WINNER_FIRST => (cw, cl),
+                LOSER_FIRST => (cl, cw),
+                P1_FIRST | WON_PILE => (a, b),
+                _ => select_unpredictable(coins.flip(rng), (cw, cl), (cl, cw)),
+            };
+            let mut cursor = select_unpredictable(w1, c1, c0);
+            let buf: &mut [Card] = select_unpredictable(w1, &mut **b1, &mut **b0);
+            cursor.push(buf, first);
+            cursor.push(buf, second);
+            c0 = select_unpredictable(w1, c0, cursor);
+            c1 = select_unpredictable(w1, cursor, c1);
+            if ORDER == WON_PILE {
+                won[usize::from(w1)] += 2;
+            }
+            if probe.is_some_and(|p| p.hits(c0, b0, c1, b1)) {
+                hit = true;
+                break;
+            }
+        }
+        self.at = [c0, c1];
+        self.won = won;
+        (played, hit)
     }
 }

@@ -13,6 +13,9 @@
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop),
 //! `detect` (loop detection) and `trace` (`play war --trace`).
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod cursor_war;
 mod deal;
 mod detect;
 mod enumerate;
@@ -42,6 +45,7 @@ pub use rules::{
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
 use enumerate::DealSpace;
+pub use fast::Path;
 use fast::Stop;
 use position::Position;
 
@@ -59,6 +63,10 @@ pub struct War {
     fixed_hands: Option<[Vec<Card>; 2]>,
     /// The distinct deals, where the rules allow `exact` to play each one.
     deals: Option<DealSpace>,
+    /// Whether the hot loop fights wars on the hands' cursors ([`cursor_war`]).
+    cursor_wars: bool,
+    /// Which code plays blocks of plain battles.
+    path: Path,
 }
 
 /// One worker's buffers: the running game, and Brent's two extra copies.
@@ -144,6 +152,8 @@ impl War {
         let rest = fixed_hands.as_ref().map(|h| h[1].as_slice());
         let deals = DealSpace::of(&rules, &deck, rest).ok();
         War {
+            cursor_wars: cursor_war::fights_on_cursors(&rules),
+            path: Path::detect(),
             rules,
             positions: (0..deck.len() as u16).collect(),
             deck,

@@ -13,9 +13,12 @@ use crate::games::{GameResult, Outcome};
 /// The state of one game between rounds, plus the buffers a round needs.
 #[derive(Clone, Debug)]
 pub(super) struct Position {
+    /// Each player's cards, top first. With [`Pickup::WonPile`], the last `won[p]` of them
+    /// are the won pile: one ring holds both, so a refill shuffles in place and moves nothing.
     pub(super) hands: [Pile; 2],
-    /// Won piles, used by [`Pickup::WonPile`] only.
-    pub(super) won: [Pile; 2],
+    /// How many cards at the bottom of `hands[p]` are player `p`'s won pile (0 for every other
+    /// pickup).
+    pub(super) won: [usize; 2],
     /// Cards each player laid this round, in play order.
     pub(super) table: [Vec<Card>; 2],
     /// Where each war level after the first starts in `table`, per player.
@@ -37,10 +40,12 @@ pub(super) struct Position {
 }
 
 impl Position {
+    /// Buffers for `capacity` cards in play. Each hand's ring holds twice that, so a war fought
+    /// on cursors ([`super::cursor_war`]) can leave the laid cards where they are.
     pub(super) fn new(capacity: usize) -> Self {
         Position {
-            hands: [Pile::with_capacity(capacity), Pile::with_capacity(capacity)],
-            won: [Pile::with_capacity(capacity), Pile::with_capacity(capacity)],
+            hands: [0; 2].map(|_| Pile::with_capacity(2 * capacity)),
+            won: [0; 2],
             table: [Vec::with_capacity(capacity), Vec::with_capacity(capacity)],
             levels: Vec::with_capacity(capacity),
             spare: Vec::with_capacity(capacity),
@@ -57,8 +62,8 @@ impl Position {
     pub(super) fn reset(&mut self) {
         for p in 0..2 {
             self.hands[p].clear();
-            self.won[p].clear();
         }
+        self.won = [0; 2];
         self.coins.reset();
         self.removed = 0;
         self.stats = WarGame::default();
@@ -75,48 +80,46 @@ impl Position {
     /// Cards player `p` holds (hand and won pile).
     #[inline(always)]
     pub(super) fn holding(&self, p: usize) -> usize {
-        self.hands[p].len() + self.won[p].len()
+        self.hands[p].len()
+    }
+
+    /// Cards in player `p`'s hand proper (not on the won pile).
+    #[inline(always)]
+    pub(super) fn hand_len(&self, p: usize) -> usize {
+        self.hands[p].len() - self.won[p]
     }
 
     /// Player `p`'s next card; with a won pile, an empty hand is first refilled from it.
     #[inline(always)]
     pub(super) fn draw<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) -> Card {
-        if self.hands[p].is_empty() {
+        if self.hand_len(p) == 0 {
             self.refill(p, rng);
         }
         self.hands[p].pop_top()
     }
 
-    /// Shuffles player `p`'s won pile into their empty hand.
+    /// Shuffles player `p`'s won pile into their empty hand: with the hand empty, the won pile
+    /// is the whole ring.
     pub(super) fn refill<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) {
-        self.spare.clear();
-        self.spare.extend(self.won[p].iter());
-        self.won[p].clear();
-        shuffle(rng, &mut self.spare);
-        for &c in &self.spare {
-            self.hands[p].push_bottom(c);
-        }
+        debug_assert_eq!(self.hand_len(p), 0);
+        self.hands[p].shuffle(rng);
+        self.won[p] = 0;
     }
 
     /// Gives card `c` to player `p`: under the hand, or onto the won pile.
     #[inline(always)]
     pub(super) fn gain(&mut self, war: &War, p: usize, c: Card) {
-        if war.rules.pickup == Pickup::WonPile {
-            self.won[p].push_bottom(c);
-        } else {
-            self.hands[p].push_bottom(c);
-        }
+        self.hands[p].push_bottom(c);
+        self.won[p] += usize::from(war.rules.pickup == Pickup::WonPile);
     }
 
     /// Gives `cards` to player `p` in order: under the hand, or onto the won pile.
     #[inline(always)]
     pub(super) fn give(&mut self, war: &War, p: usize, cards: &[Card]) {
-        let pile = if war.rules.pickup == Pickup::WonPile {
-            &mut self.won[p]
-        } else {
-            &mut self.hands[p]
-        };
-        pile.extend_bottom(cards);
+        self.hands[p].extend_bottom(cards);
+        if war.rules.pickup == Pickup::WonPile {
+            self.won[p] += cards.len();
+        }
     }
 
     /// Player `p` lays their next `n` cards on the table (the caller checked they have them).
@@ -212,10 +215,9 @@ impl Position {
         self.stats.note_battle(depth);
         for p in 0..2 {
             let to = winner.unwrap_or(p);
-            for i in 0..self.table[p].len() {
-                let c = self.table[p][i];
-                self.hands[to].push_bottom(c);
-            }
+            let cards = std::mem::take(&mut self.table[p]);
+            self.hands[to].extend_bottom(&cards);
+            self.table[p] = cards;
         }
         match winner {
             Some(w) => Outcome::Player(w as u8),
