@@ -8,7 +8,7 @@ use warsim::games::jitsu::{Jitsu, JitsuRules, Strategy};
 use warsim::games::rps::{Elimination, RpsRules};
 use warsim::games::shotgun::{Shotgun, ShotgunOptions, ShotgunRules};
 use warsim::games::snap::{Snap, SnapRules};
-use warsim::games::war::{DetectLoops, Pickup, Preset, War, WarOptions, WarRules};
+use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
 use warsim::sim::rng::game_rng;
 
@@ -42,13 +42,43 @@ fn bench_game<G: Game>(c: &mut Criterion, group: &str, name: &str, game: &G) {
     g.finish();
 }
 
+/// The War presets and the rule sets users benchmark, on the scalar reference and on the
+/// block path detected for this CPU (once where they are the same).
 fn presets(c: &mut Criterion) {
-    for preset in [Preset::Classic, Preset::Bryer] {
-        let game = war(WarOptions {
-            preset: Some(preset),
-            ..Default::default()
-        });
-        bench_game(c, "war", &format!("{preset:?}").to_lowercase(), &game);
+    let rule_sets: [(&str, WarOptions); 4] = [
+        ("classic", WarOptions::default()),
+        (
+            "bryer",
+            WarOptions {
+                preset: Some(Preset::Bryer),
+                ..Default::default()
+            },
+        ),
+        (
+            "won-pile",
+            WarOptions {
+                pickup: Some(Pickup::WonPile),
+                ..Default::default()
+            },
+        ),
+        (
+            "p1-first-loops",
+            WarOptions {
+                pickup: Some(Pickup::P1First),
+                ..Default::default()
+            },
+        ),
+    ];
+    let detected = Path::detect();
+    for (name, options) in rule_sets {
+        let mut paths = vec![Path::Scalar];
+        if detected != Path::Scalar {
+            paths.push(detected);
+        }
+        for path in paths {
+            let game = war(options.clone()).on_path(path);
+            bench_game(c, "war", &format!("{name}/{}", path.name()), &game);
+        }
     }
 }
 

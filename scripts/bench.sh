@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Whole-run throughput of `warsim simulate` on this machine: games/s for 1 and 2 threads
-# (median of REPS runs), the 2-thread speed-up, and peak memory of a 10-million-game run.
+# Whole-run throughput of `warsim simulate` on this machine: games/s and rounds/s for 1 and 2
+# threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on the block path
+# this CPU runs and on the scalar reference (WARSIM_PATH=scalar); the instruction counts of
+# scripts/profile.sh; the peak memory of a 10-million-game run.
 # Usage: scripts/bench.sh [REPS=5]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -8,30 +10,50 @@ reps=${1:-5}
 build_warsim
 need /usr/bin/time time
 
-rate() { # ARGS... -> median games/s over $reps runs
+rate() { # ARGS... -> median "games/s rounds/s" over $reps runs
   for _ in $(seq "$reps"); do
-    "$warsim" simulate "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games_per_s"])'
-  done | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+    "$warsim" simulate "$@" --json |
+      python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["games_per_s"], s["games_per_s"] * s["rounds"]["mean"])'
+  done | sort -g | awk '{g[NR]=$1; r[NR]=$2} END {m=int((NR+1)/2); print g[m], r[m]}'
 }
 
+# The block path War picks here (src/games/war/fast.rs, Path::detect): AVX-512 needs F, BW,
+# VL and VBMI2.
+flags=$(grep -m1 '^flags' /proc/cpuinfo)
+has() { [[ " $flags " == *" $1 "* ]]; }
+path=scalar
+if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then path=avx512; fi
+vector=$(for f in avx2 avx512f avx512bw avx512vl avx512_vbmi2; do has "$f" && printf '%s ' "$f"; done)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-printf '%-44s %14s %14s %8s\n' "run" "1 thread" "2 threads" "speed-up"
-while read -r label games args; do
-  one=$(rate $args --games "$games" --threads 1)
-  two=$(rate $args --games "$games" --threads 2)
-  printf '%-44s %14.0f %14.0f %7.2fx\n' "$label ($games games)" "$one" "$two" \
-    "$(python3 -c "print($two / $one)")"
-done <<'RUNS'
-war-bryer 2000000 war --rules bryer
-war-classic 1000000 war
-war-p1-first(loops) 300000 war --pickup p1-first
-snap-2p-13x4 1000000 snap
-shotgun 10000000 shotgun
-rps-10-players 1000000 rps --players 10
-jitsu-random 1000000 jitsu --strategy random
-jitsu-greedy 1000000 jitsu --strategy greedy
-RUNS
+echo "vector features: ${vector:-none}-> War block path: $path"
+printf '%-40s %12s %12s %8s %14s %14s\n' "run" "games/s 1t" "games/s 2t" "speed-up" \
+  "rounds/s 1t" "rounds/s 2t"
+row() { # LABEL GAMES ARGS...
+  local label=$1 games=$2
+  shift 2
+  read -r g1 r1 < <(rate "$@" --games "$games" --threads 1)
+  read -r g2 r2 < <(rate "$@" --games "$games" --threads 2)
+  printf '%-40s %12.0f %12.0f %7.2fx %14.3g %14.3g\n' "$label" "$g1" "$g2" \
+    "$(python3 -c "print($g2 / $g1)")" "$r1" "$r2"
+}
+war_rows() { # SUFFIX
+  row "war-bryer$1" 2000000 war --rules bryer
+  row "war-classic$1" 1000000 war
+  row "war-won-pile$1" 1000000 war --pickup won-pile
+  row "war-p1-first(loops)$1" 300000 war --pickup p1-first
+}
+war_rows " [$path]"
+if [ "$path" != scalar ]; then
+  WARSIM_PATH=scalar war_rows " [scalar]"
+fi
+row snap-2p-13x4 1000000 snap
+row shotgun 10000000 shotgun
+row rps-10-players 1000000 rps --players 10
+row jitsu-random 1000000 jitsu --strategy random
+row jitsu-greedy 1000000 jitsu --strategy greedy
 
 peak=$( { /usr/bin/time -v "$warsim" simulate war --rules bryer --games 10000000 --threads 2 \
   >/dev/null; } 2>&1 | awk -F: '/Maximum resident/ {print $2}' | xargs)
 echo "peak memory, simulate war --rules bryer --games 10000000 --threads 2: $((peak / 1024)) MB"
+echo
+"$(dirname "$0")/profile.sh"

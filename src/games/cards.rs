@@ -73,11 +73,15 @@ impl CoinFlips {
             self.left -= n;
             return bits as u32;
         }
-        // `reset` leaves stale bits above the `left` valid ones.
-        let (had, low) = (self.left, self.bits & ((1u64 << self.left) - 1));
-        self.bits = rng.next_u64();
-        self.left = 64;
-        (low | u64::from(self.take(n - had, rng)) << had) as u32
+        // The `had` bits left (`reset` leaves stale ones above them), then n − had ≤ 32 of a
+        // fresh word.
+        let had = self.left;
+        let low = self.bits & ((1u64 << had) - 1);
+        let more = n - had;
+        let word = rng.next_u64();
+        self.bits = word >> more;
+        self.left = 64 - more;
+        (low | (word & ((1u64 << more) - 1)) << had) as u32
     }
 }
 

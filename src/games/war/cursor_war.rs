@@ -51,10 +51,21 @@ impl Hands<'_> {
     /// Puts cards `range` of player `from`'s laid cards `span` under player `to`'s hand.
     #[inline(always)]
     fn give(&mut self, to: usize, from: usize, span: Cursor, range: std::ops::Range<usize>) {
-        for i in range {
-            let c = span.get(self.bufs[from], i);
-            self.at[to].push(self.bufs[to], c);
+        let mut at = self.at[to];
+        let [b0, b1] = &mut self.bufs;
+        if from == to {
+            let buf: &mut [Card] = if to == 0 { b0 } else { b1 };
+            for i in range {
+                let c = span.get(buf, i);
+                at.push(buf, c);
+            }
+        } else {
+            let (src, dst): (&[Card], &mut [Card]) = if from == 0 { (b0, b1) } else { (b1, b0) };
+            for i in range {
+                at.push(dst, span.get(src, i));
+            }
         }
+        self.at[to] = at;
     }
 }
 

@@ -163,6 +163,18 @@ impl War {
         }
     }
 
+    /// The same game on block path `path` instead of the one detected for this CPU (for
+    /// benchmarks and tests: every path plays the same games).
+    pub fn on_path(mut self, path: Path) -> Self {
+        self.path = path;
+        self
+    }
+
+    /// The block path this game runs on.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
     /// Plays a given deal (top card first, ranks checked by [`parse_deal`]) to its end, with no
     /// randomness unless the pickup uses some. With `trace`, receives one line per round.
     pub fn play_deal<R: RngCore + ?Sized>(

@@ -611,8 +611,7 @@ fn every_block_path_plays_the_scalar_references_games() {
     }));
     for rules in sets {
         let detected = War::new(rules);
-        let mut scalar = detected.clone();
-        scalar.path = Path::Scalar;
+        let scalar = detected.clone().on_path(Path::Scalar);
         let (mut s1, mut s2) = (detected.scratch(), scalar.scratch());
         for i in 0..200 {
             assert_eq!(
