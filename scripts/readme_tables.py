@@ -386,7 +386,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'profile': verbatim('profile.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt')}
 

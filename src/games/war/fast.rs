@@ -1,5 +1,7 @@
-//! The hot loop: plain battles (two different cards, no war) on local copies of the hands'
-//! cursors, with a branch-free choice of the winner; a tie hands over to the general round.
+//! The hot loop: blocks of plain battles (two different cards, no war) on the hands' cursors,
+//! one battle at a time with a branch-free choice of the winner or (`avx512`) 32 at a time; a
+//! tie ends a block, and its war is fought on the cursors (`cursor_war`) or by the general
+//! round.
 
 use std::hint::select_unpredictable;
 
