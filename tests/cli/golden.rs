@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{json, ok, Scratch};
+use std::process::{Command, Stdio};
+
+use crate::util::{json, Scratch};
 
 fn golden() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
@@ -43,17 +45,31 @@ fn read(path: &Path) -> Option<String> {
     std::fs::read_to_string(path).ok()
 }
 
-#[test]
-fn every_golden_case_is_unchanged() {
-    let all = cases();
-    assert!(all.len() >= 30, "only {} golden cases", all.len());
+/// Runs `warsim ARGS` (on War's scalar path when `scalar`) and requires success.
+fn run(args: &[&str], scalar: bool) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_warsim"));
+    command.args(args).stdin(Stdio::null());
+    if scalar {
+        command.env("WARSIM_PATH", "scalar");
+    }
+    let out = command.output().expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "warsim {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The differences between `cases` run now and their golden outputs.
+fn differences(cases: &[(String, Vec<String>)], scalar: bool) -> Vec<String> {
     let scratch = Scratch::new("golden");
     let mut failures = Vec::new();
-    for (name, args) in &all {
+    for (name, args) in cases {
         let dir = golden().join(name);
         let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
         if args[0] == "play" {
-            let got = ok(&args);
+            let got = run(&args, scalar);
             let want = read(&dir.join("stdout")).unwrap();
             let same = if args.contains(&"--json") {
                 contains(&json(&got), &json(&want), name)
@@ -67,7 +83,7 @@ fn every_golden_case_is_unchanged() {
         }
         let out = scratch.path(name);
         args.extend(["--out", out.to_str().unwrap()]);
-        ok(&args);
+        run(&args, scalar);
         for file in ["histogram.csv", "cycles.csv"] {
             let want = read(&dir.join(file));
             if want.is_some() && read(&out.join(file)) != want {
@@ -78,6 +94,24 @@ fn every_golden_case_is_unchanged() {
         let want = json(&read(&dir.join("summary.json")).unwrap());
         failures.extend(contains(&got, &want, name).err());
     }
+    failures
+}
+
+#[test]
+fn every_golden_case_is_unchanged() {
+    let all = cases();
+    assert!(all.len() >= 30, "only {} golden cases", all.len());
+    let failures = differences(&all, false);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The War cases again on the scalar reference path (the run above takes the path this CPU
+/// runs fastest, AVX-512 where it exists).
+#[test]
+fn every_war_golden_case_is_unchanged_on_the_scalar_path() {
+    let war: Vec<_> = cases().into_iter().filter(|(_, a)| a[1] == "war").collect();
+    assert!(war.len() >= 20, "only {} War golden cases", war.len());
+    let failures = differences(&war, true);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
