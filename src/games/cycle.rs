@@ -102,7 +102,8 @@ impl Ending {
     }
 }
 
-/// Rounds the search for μ plays at full speed between two full comparisons.
+/// Rounds the search for μ plays at full speed between two full comparisons, once the tail
+/// is longer than this.
 const MU_STRIDE: u64 = 128;
 
 /// A game under loop detection: the running game and Brent's extra copies, made once per
@@ -216,14 +217,21 @@ pub fn run_detecting<M: Deterministic>(
         }
     };
     // μ, the first t with state(t) = state(t + λ): start both from the initial state, the hare
-    // λ rounds ahead. Once equal they stay equal, so both run whole strides at full speed
-    // (the game cannot end: it reaches the cycle) until a stride ends equal; that stride is
-    // replayed from its saved start one round at a time.
+    // λ rounds ahead, and step together. Once equal they stay equal, so past the first
+    // MU_STRIDE rounds both run whole strides at full speed (the game cannot end: it reaches
+    // the cycle) until a stride ends equal; that stride is replayed from its saved start.
     tortoise.copy_from(initial);
     hare.copy_from(initial);
     hare.run(ctx, cycle_len);
     let mut loop_from = 0;
     while !hare.same_state(tortoise) {
+        if loop_from < MU_STRIDE {
+            // A short tail is cheapest stepped.
+            tortoise.step(ctx);
+            hare.step(ctx);
+            loop_from += 1;
+            continue;
+        }
         marks[0].copy_from(tortoise);
         marks[1].copy_from(hare);
         tortoise.run(ctx, MU_STRIDE);

@@ -39,7 +39,10 @@ pub(super) const WON_PILE: u8 = 4;
 
 /// Blocks shorter than this run on the scalar path even where a vector path exists: loading
 /// and packing 32 lanes costs more than a few battles one by one.
-const MIN_VECTOR_BLOCK: usize = 4;
+const MIN_VECTOR_BLOCK: usize = 8;
+/// Battles played one at a time, when a block is too short, before the vector path is
+/// tried again.
+const SCALAR_STRETCH: u64 = 8;
 
 /// Which code plays the plain battles of a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,18 +163,27 @@ impl Position {
                 if ORDER == WON_PILE {
                     h.refill_empty_hands(rng);
                 }
-                let m = h.hand(0).min(h.hand(1)).min((max - done) as usize);
-                let (played, hit) = h.block::<R, ORDER>(war.path, &mut coins, rng, m, probe);
-                done += played as u64;
-                if hit {
-                    break Some(Stop::Probe);
-                }
-                if played == m {
-                    // Only the block's last battle can empty a hand: its loser's.
-                    if let Some(p) = (0..2).find(|&p| h.at[p].is_empty()) {
-                        break Some(Stop::Ended(Outcome::Player(1 - p as u8)));
-                    }
-                    continue;
+                let left = max - done;
+                let m = h.hand(0).min(h.hand(1)).min(left as usize);
+                let vector = war.path != Path::Scalar && probe.is_none();
+                let run = if vector && m >= MIN_VECTOR_BLOCK {
+                    h.vector_block::<R, ORDER>(war.path, &mut coins, rng, m)
+                } else {
+                    // One battle at a time: to the end on the scalar path, or a few battles
+                    // until a block is long enough for the vector path again.
+                    let budget = if vector {
+                        SCALAR_STRETCH.min(left)
+                    } else {
+                        left
+                    };
+                    h.scalar_run::<R, ORDER>(&mut coins, rng, budget, probe)
+                };
+                done += run.played;
+                match run.stop {
+                    Run::Budget => continue,
+                    Run::Ended(o) => break Some(Stop::Ended(o)),
+                    Run::Probe => break Some(Stop::Probe),
+                    Run::Tie => {}
                 }
                 // A tie comes next.
                 done += 1;
@@ -229,50 +241,72 @@ impl Hands<'_> {
         }
     }
 
-    /// Plays up to `m` plain battles, `m` at most the cards in either hand (won piles aside):
-    /// the cards drawn are then each hand's first `m` whoever wins, and no hand can run out
-    /// before the last battle. Stops before a tie, or after a battle that reaches the probe's
-    /// image. Returns the battles played and whether the probe hit.
+    /// Plays up to `m` plain battles on the vector path, `m` at most the cards in either hand
+    /// (won piles aside): the cards drawn are then each hand's first `m` whoever wins, and no
+    /// hand can run out before the last battle. Stops before a tie.
     #[inline(always)]
-    fn block<R: RngCore + ?Sized, const ORDER: u8>(
+    fn vector_block<R: RngCore + ?Sized, const ORDER: u8>(
         &mut self,
         path: Path,
         coins: &mut CoinFlips,
         rng: &mut R,
         m: usize,
-        probe: Option<Probe>,
-    ) -> (usize, bool) {
-        #[cfg(target_arch = "x86_64")]
-        if path == Path::Avx512 && probe.is_none() && m >= MIN_VECTOR_BLOCK {
+    ) -> Played {
+        let played = match path {
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Path::Avx512` is chosen only where `Path::detect` found every feature
             // `avx512::block` is compiled for.
-            return (
-                unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
-                false,
-            );
+            Path::Avx512 => unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
+            _ => unreachable!("no vector block on the {} path", path.name()),
+        };
+        let stop = if played < m {
+            Run::Tie
+        } else if let Some(p) = (0..2).find(|&p| self.at[p].is_empty()) {
+            // Only the block's last battle can empty a hand: its loser's.
+            Run::Ended(Outcome::Player(1 - p as u8))
+        } else {
+            Run::Budget
+        };
+        Played {
+            played: played as u64,
+            stop,
         }
-        let _ = path;
-        self.scalar_block::<R, ORDER>(coins, rng, m, probe)
     }
 
-    /// [`Hands::block`] one battle at a time: the reference every other path must equal.
+    /// Plays up to `budget` plain battles one at a time, stopping before a tie, after the
+    /// battle that ends the game, or after one that reaches the probe's image: the reference
+    /// every vector path must equal.
     #[inline(always)]
-    fn scalar_block<R: RngCore + ?Sized, const ORDER: u8>(
+    fn scalar_run<R: RngCore + ?Sized, const ORDER: u8>(
         &mut self,
         coins: &mut CoinFlips,
         rng: &mut R,
-        m: usize,
+        budget: u64,
         probe: Option<Probe>,
-    ) -> (usize, bool) {
+    ) -> Played {
         let [b0, b1] = &mut self.bufs;
         let [mut c0, mut c1] = self.at;
         let mut won = self.won;
         let mut played = 0;
-        let mut hit = false;
-        while played < m {
+        let stop = loop {
+            if played == budget {
+                break Run::Budget;
+            }
+            if ORDER == WON_PILE {
+                // An empty hand takes its won pile, player 1's first, as `Position::round`
+                // draws.
+                if c0.len() == won[0] {
+                    c0.shuffle(b0, rng);
+                    won[0] = 0;
+                }
+                if c1.len() == won[1] {
+                    c1.shuffle(b1, rng);
+                    won[1] = 0;
+                }
+            }
             let (a, b) = (c0.top(b0), c1.top(b1));
             if a == b {
-                break;
+                break Run::Tie;
             }
             c0.skip(1);
             c1.skip(1);
@@ -295,13 +329,33 @@ impl Hands<'_> {
             if ORDER == WON_PILE {
                 won[usize::from(w1)] += 2;
             }
-            if probe.is_some_and(|p| p.hits(c0, b0, c1, b1)) {
-                hit = true;
-                break;
+            if select_unpredictable(w1, c0, c1).is_empty() {
+                break Run::Ended(Outcome::Player(u8::from(w1)));
             }
-        }
+            if probe.is_some_and(|p| p.hits(c0, b0, c1, b1)) {
+                break Run::Probe;
+            }
+        };
         self.at = [c0, c1];
         self.won = won;
-        (played, hit)
+        Played { played, stop }
     }
+}
+
+/// What a run of plain battles did.
+struct Played {
+    played: u64,
+    stop: Run,
+}
+
+/// Why a run of plain battles stopped.
+enum Run {
+    /// A tie comes next (not played).
+    Tie,
+    /// The last battle decided the game.
+    Ended(Outcome),
+    /// The last battle reached the probe's image.
+    Probe,
+    /// It played all it was allowed to.
+    Budget,
 }
