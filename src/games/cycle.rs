@@ -287,6 +287,14 @@ mod tests {
         }
     }
 
+    /// Runs the detector on a new game from `start`: the ending, and the hare where it stopped.
+    fn detect<'a>(start: &Walk<'a>, max_rounds: u64) -> (Ending, Walk<'a>) {
+        let (mut hare, mut tortoise) = (start.clone(), start.clone());
+        let mut marks = [start.clone(), start.clone()];
+        let got = run_detecting(&(), &mut hare, &mut tortoise, start, &mut marks, max_rounds);
+        (got, hare)
+    }
+
     /// The reference: remember every state, stop at the first one seen twice.
     fn brute_force(next: &[usize], max_rounds: u64) -> Ending {
         let mut seen = vec![None; next.len()];
@@ -322,18 +330,8 @@ mod tests {
                     at: 0,
                     capped_at: None,
                 };
-                let (mut hare, mut tortoise) = (start.clone(), start.clone());
-                let mut marks = [start.clone(), start.clone()];
-                let got = run_detecting(
-                    &(),
-                    &mut hare,
-                    &mut tortoise,
-                    &start,
-                    &mut marks,
-                    max_rounds,
-                );
                 assert_eq!(
-                    got,
+                    detect(&start, max_rounds).0,
                     brute_force(&next, max_rounds),
                     "{next:?} cap {max_rounds}"
                 );
@@ -354,16 +352,7 @@ mod tests {
             at: 0,
             capped_at: None,
         };
-        let (mut hare, mut tortoise) = (start.clone(), start.clone());
-        let mut marks = [start.clone(), start.clone()];
-        let got = run_detecting(
-            &(),
-            &mut hare,
-            &mut tortoise,
-            &start,
-            &mut marks,
-            10_000_000,
-        );
+        let (got, hare) = detect(&start, 10_000_000);
         let want = Cycle {
             loop_from: tail as u64,
             cycle_len: cycle as u64,
@@ -371,13 +360,8 @@ mod tests {
         assert_eq!(got, Ending::Loop(want));
         assert_eq!(hare.at, tail, "hare ends at the state after μ + λ rounds");
         // One round short of the repetition is a cap, not a loop.
-        let (mut hare, mut tortoise) = (start.clone(), start.clone());
-        let mut marks = [start.clone(), start.clone()];
-        let cap = (tail + cycle - 1) as u64;
-        assert_eq!(
-            run_detecting(&(), &mut hare, &mut tortoise, &start, &mut marks, cap),
-            Ending::Capped
-        );
+        let (got, hare) = detect(&start, (tail + cycle - 1) as u64);
+        assert_eq!(got, Ending::Capped);
         assert_eq!(hare.capped_at, Some(tail + cycle - 1));
     }
 }

@@ -37,11 +37,14 @@ pub(super) const RANDOM_ORDER: u8 = 3;
 /// first.
 pub(super) const WON_PILE: u8 = 4;
 
+/// Blocks shorter than this are played battle by battle, each checked for the game's end:
+/// setting up a block costs more than those checks.
+const MIN_SCALAR_BLOCK: usize = 2;
 /// Blocks shorter than this run on the scalar path even where a vector path exists: loading
 /// and packing 32 lanes costs more than a few battles one by one.
 const MIN_VECTOR_BLOCK: usize = 8;
-/// Battles played one at a time, when a block is too short, before the vector path is
-/// tried again.
+/// Battles played one at a time, when a block would be too short, before blocks are tried
+/// again.
 const SCALAR_STRETCH: u64 = 8;
 
 /// Which code plays the plain battles of a block.
@@ -168,15 +171,15 @@ impl Position {
                 let vector = war.path != Path::Scalar && probe.is_none();
                 let run = if vector && m >= MIN_VECTOR_BLOCK {
                     h.vector_block::<R, ORDER>(war.path, &mut coins, rng, m)
+                } else if m >= MIN_SCALAR_BLOCK {
+                    let block = m as u64;
+                    let run = h.scalar_run::<R, ORDER, false>(&mut coins, rng, block, probe);
+                    h.after_block(run)
                 } else {
-                    // One battle at a time: to the end on the scalar path, or a few battles
-                    // until a block is long enough for the vector path again.
-                    let budget = if vector {
-                        SCALAR_STRETCH.min(left)
-                    } else {
-                        left
-                    };
-                    h.scalar_run::<R, ORDER>(&mut coins, rng, budget, probe)
+                    // A few battles one at a time, each checked for the game's end, until a
+                    // block is long enough again.
+                    let few = SCALAR_STRETCH.min(left);
+                    h.scalar_run::<R, ORDER, true>(&mut coins, rng, few, probe)
                 };
                 done += run.played;
                 match run.stop {
@@ -259,25 +262,32 @@ impl Hands<'_> {
             Path::Avx512 => unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
             _ => unreachable!("no vector block on the {} path", path.name()),
         };
-        let stop = if played < m {
-            Run::Tie
-        } else if let Some(p) = (0..2).find(|&p| self.at[p].is_empty()) {
-            // Only the block's last battle can empty a hand: its loser's.
-            Run::Ended(Outcome::Player(1 - p as u8))
-        } else {
-            Run::Budget
-        };
-        Played {
+        self.after_block(Played {
             played: played as u64,
-            stop,
-        }
+            stop: if played < m { Run::Tie } else { Run::Budget },
+        })
     }
 
-    /// Plays up to `budget` plain battles one at a time, stopping before a tie, after the
-    /// battle that ends the game, or after one that reaches the probe's image: the reference
-    /// every vector path must equal.
+    /// A block's result once it played every battle it could: only its last battle can have
+    /// emptied a hand, its loser's.
     #[inline(always)]
-    fn scalar_run<R: RngCore + ?Sized, const ORDER: u8>(
+    fn after_block(&self, run: Played) -> Played {
+        let stop = match run.stop {
+            Run::Budget => match (0..2).find(|&p| self.at[p].is_empty()) {
+                Some(p) => Run::Ended(Outcome::Player(1 - p as u8)),
+                None => Run::Budget,
+            },
+            stop => stop,
+        };
+        Played { stop, ..run }
+    }
+
+    /// Plays up to `budget` plain battles one at a time, stopping before a tie, after one that
+    /// reaches the probe's image, or (with `CHECKS`) after the battle that ends the game: the
+    /// reference every vector path must equal. Without `CHECKS` it is a block (`budget` at
+    /// most the cards in either hand), so no hand can run out or need a refill on the way.
+    #[inline(always)]
+    fn scalar_run<R: RngCore + ?Sized, const ORDER: u8, const CHECKS: bool>(
         &mut self,
         coins: &mut CoinFlips,
         rng: &mut R,
@@ -292,7 +302,7 @@ impl Hands<'_> {
             if played == budget {
                 break Run::Budget;
             }
-            if ORDER == WON_PILE {
+            if CHECKS && ORDER == WON_PILE {
                 // An empty hand takes its won pile, player 1's first, as `Position::round`
                 // draws.
                 if c0.len() == won[0] {
@@ -329,7 +339,7 @@ impl Hands<'_> {
             if ORDER == WON_PILE {
                 won[usize::from(w1)] += 2;
             }
-            if select_unpredictable(w1, c0, c1).is_empty() {
+            if CHECKS && select_unpredictable(w1, c0, c1).is_empty() {
                 break Run::Ended(Outcome::Player(u8::from(w1)));
             }
             if probe.is_some_and(|p| p.hits(c0, b0, c1, b1)) {
