@@ -1,9 +1,9 @@
 //! The plain battles of a block 32 at a time with AVX-512: the same battles, cards, pickup
-//! order and coin flips as [`Hands::scalar_block`](super::cursor_war::Hands), which the tests
+//! order and coin flips as the scalar path (`Hands::scalar_run` in `fast.rs`), which the tests
 //! hold it to on the same games.
 //!
-//! A block's battles draw each hand's next cards whoever wins (see `Hands::block`), so 32 of
-//! them are two vector loads. One compare finds the first tie, which ends the block; another
+//! A block's battles draw each hand's next cards whoever wins (see `Hands::vector_block`), so
+//! 32 of them are two vector loads. One compare finds the first tie, which ends the block; another
 //! says who wins each battle; each battle's two cards become one 16-bit pair in pickup order;
 //! and a compress (VBMI2) packs the pairs each player won, in battle order, under their hand.
 
@@ -34,7 +34,7 @@ fn lanes(n: usize) -> u32 {
     }
 }
 
-/// `Hands::block` without a probe: plays up to `m` plain battles, stopping before a tie, and
+/// `Hands::vector_block`'s work: plays up to `m` plain battles, stopping before a tie, and
 /// returns how many it played.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt")]
 pub(super) fn block<R: RngCore + ?Sized, const ORDER: u8>(

@@ -50,7 +50,7 @@ const SCALAR_STRETCH: u64 = 8;
 /// Which code plays the plain battles of a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// One battle at a time ([`Hands::block`]'s reference, on every machine).
+    /// One battle at a time (the reference, on every machine).
     Scalar,
     /// 32 battles per step with AVX-512 (x86-64 with F, BW, VL and VBMI2).
     Avx512,
@@ -134,10 +134,10 @@ impl Position {
     /// [`Position::play_rounds`] for a pickup that puts a plain battle's two cards under the
     /// winner's hand in the order `ORDER` (a constant, so each order gets its own loop).
     ///
-    /// Plain battles run in blocks on the hands' cursors ([`Hands::block`]); a tie ends a block
-    /// and its war is fought on the cursors too ([`cursor_war`]) or, for the rules that one does
-    /// not cover, by [`Position::battle`]. With the won pile, an empty hand is refilled first,
-    /// as [`Position::draw`] does.
+    /// Plain battles run in blocks on the hands' cursors (`Hands::scalar_run`,
+    /// `Hands::vector_block`); a tie ends a block and its war is fought on the cursors too
+    /// ([`cursor_war`]) or, for the rules that one does not cover, by [`Position::battle`].
+    /// With the won pile, an empty hand is refilled first, as [`Position::draw`] does.
     #[inline(always)]
     pub(super) fn plain_rounds<R: RngCore + ?Sized, const ORDER: u8>(
         &mut self,
