@@ -171,11 +171,6 @@ impl War {
         self
     }
 
-    /// The block path this game runs on.
-    pub fn path(&self) -> Path {
-        self.path
-    }
-
     /// Plays a given deal (top card first, ranks checked by [`parse_deal`]) to its end, with no
     /// randomness unless the pickup uses some. With `trace`, receives one line per round.
     pub fn play_deal<R: RngCore + ?Sized>(
