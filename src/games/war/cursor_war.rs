@@ -89,31 +89,9 @@ pub(super) fn cursor_war<R: RngCore + ?Sized>(
     while a == b {
         depth += 1;
         stats.wars += 1;
-        let held = [h.at[0].len(), h.at[1].len()];
-        let down = match rules.short_war {
-            ShortWar::Lose | ShortWar::Bryer => {
-                let short = [held[0] < k + 1, held[1] < k + 1];
-                if short[0] || short[1] {
-                    let winner = match (short, rules.short_war) {
-                        ([true, true], ShortWar::Lose) => None,
-                        ([true, _], _) => Some(1),
-                        _ => Some(0),
-                    };
-                    return Some(end_mid_war(stats, h, laid, winner, depth));
-                }
-                [k, k]
-            }
-            ShortWar::LastCard => {
-                if held[0] == 0 || held[1] == 0 {
-                    let winner = match held {
-                        [0, 0] => None,
-                        [0, _] => Some(1),
-                        _ => Some(0),
-                    };
-                    return Some(end_mid_war(stats, h, laid, winner, depth));
-                }
-                [k.min(held[0] - 1), k.min(held[1] - 1)]
-            }
+        let down = match rules.face_down([h.at[0].len(), h.at[1].len()]) {
+            Ok(down) => down,
+            Err(winner) => return Some(end_mid_war(stats, h, laid, winner, depth)),
         };
         for p in 0..2 {
             h.lay(refills, p, down[p] + 1, rng);

@@ -3,7 +3,7 @@
 
 use rand::RngCore;
 
-use super::rules::{Pickup, ShortWar};
+use super::rules::Pickup;
 use super::stats::WarGame;
 use super::War;
 use crate::games::cards::{shuffle, Card, CoinFlips, Pile};
@@ -153,7 +153,6 @@ impl Position {
         mut a: Card,
         mut b: Card,
     ) -> Option<Outcome> {
-        let k = war.rules.war_down as usize;
         self.table[0].clear();
         self.table[1].clear();
         self.levels.clear();
@@ -164,31 +163,9 @@ impl Position {
         while a == b {
             depth += 1;
             self.stats.wars += 1;
-            let (h0, h1) = (self.holding(0), self.holding(1));
-            let (d0, d1) = match war.rules.short_war {
-                ShortWar::Lose | ShortWar::Bryer => {
-                    let (short0, short1) = (h0 < k + 1, h1 < k + 1);
-                    if short0 || short1 {
-                        let winner = match (short0, short1, war.rules.short_war) {
-                            (true, true, ShortWar::Lose) => None,
-                            (true, _, _) => Some(1),
-                            _ => Some(0),
-                        };
-                        return Some(self.end_mid_war(winner, depth));
-                    }
-                    (k, k)
-                }
-                ShortWar::LastCard => {
-                    if h0 == 0 || h1 == 0 {
-                        let winner = match (h0, h1) {
-                            (0, 0) => None,
-                            (0, _) => Some(1),
-                            _ => Some(0),
-                        };
-                        return Some(self.end_mid_war(winner, depth));
-                    }
-                    (k.min(h0 - 1), k.min(h1 - 1))
-                }
+            let [d0, d1] = match war.rules.face_down([self.holding(0), self.holding(1)]) {
+                Ok(down) => down,
+                Err(winner) => return Some(self.end_mid_war(winner, depth)),
             };
             self.lay(war, 0, d0 + 1, rng);
             self.lay(war, 1, d1 + 1, rng);

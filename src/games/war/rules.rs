@@ -380,6 +380,29 @@ impl WarRules {
         }
     }
 
+    /// How many cards each player lays face down at the next level of a war, holding `held`
+    /// cards; or, when a short player ends the game there, `Err` of the winner (`None`: a
+    /// draw). The general round and the hot loop's wars both ask here.
+    #[inline(always)]
+    pub(super) fn face_down(&self, held: [usize; 2]) -> Result<[usize; 2], Option<usize>> {
+        let k = self.war_down as usize;
+        match self.short_war {
+            ShortWar::Lose | ShortWar::Bryer => match [held[0] <= k, held[1] <= k] {
+                [false, false] => Ok([k, k]),
+                // `bryer` checks player 1 first, so both short is player 1's loss.
+                [true, true] if self.short_war == ShortWar::Lose => Err(None),
+                [true, _] => Err(Some(1)),
+                _ => Err(Some(0)),
+            },
+            ShortWar::LastCard => match held {
+                [0, 0] => Err(None),
+                [0, _] => Err(Some(1)),
+                [_, 0] => Err(Some(0)),
+                [h0, h1] => Ok([k.min(h0 - 1), k.min(h1 - 1)]),
+            },
+        }
+    }
+
     /// Reads a `rules` object written by a run (summary.json), checking that it is a rule set
     /// the options can give: a hand-edited file gets no rules the command line would refuse.
     pub fn from_json(v: &serde_json::Value) -> Result<WarRules, String> {
