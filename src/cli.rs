@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
 use crate::games::Game;
-use crate::output::atomic::OutputSet;
+use crate::output::atomic::{Kind, OutputSet};
 use crate::output::{self, progress};
 use crate::sim::shard::Shard;
 use crate::{compare, exact, merge, play, run, sweep, usage};
@@ -270,7 +270,11 @@ impl WithGame for Simulate<'_> {
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
         let info = run::plan(&game, opts)?;
-        let out = opts.out.as_deref().map(OutputSet::begin).transpose()?;
+        let out = opts
+            .out
+            .as_deref()
+            .map(|o| OutputSet::begin(o, Kind::Simulate, &[]))
+            .transpose()?;
         let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
         let (info, tally, timing) = run::play(&game, opts, info, run::threads(opts), &bar, 0)?;
         bar.finish();
@@ -286,9 +290,8 @@ impl WithGameType for Merge<'_> {
 
     fn with<G: Game>(self) -> Result<()> {
         let args = self.0;
-        merge::check_out(&args.dirs, &args.out)?;
-        let (info, tally, timing) = merge::merge::<G::Stats>(&args.dirs)?;
-        let out = OutputSet::begin(&args.out)?;
+        let out = OutputSet::begin(&args.out, Kind::Merge, &args.dirs)?;
+        let (info, tally, timing) = merge::merge::<G>(&args.dirs)?;
         output::finish(&info, &tally, &timing, Some(out), args.json, args.svg)
     }
 }

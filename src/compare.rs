@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::games::kind::{self, WithGameType};
 use crate::games::Game;
 use crate::merge;
-use crate::output::atomic::OutputSet;
+use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts::{self, Curve};
 use crate::output::report::Report;
 use crate::output::summary::Provenance;
@@ -39,7 +39,7 @@ struct Load<'a>(&'a Path);
 impl WithGameType for Load<'_> {
     type Output = Result<Run>;
     fn with<G: Game>(self) -> Result<Run> {
-        let part = merge::load::<G::Stats>(self.0)?;
+        let part = merge::load::<G>(self.0)?;
         let report = Report::new(&part.info, &part.tally);
         Ok(Run {
             dir: self.0.to_path_buf(),
@@ -84,9 +84,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
     if dirs.len() < 2 {
         return Err(usage!("compare needs at least two run directories").into());
     }
-    if let Some(d) = dirs.iter().find(|d| d.as_path() == out) {
-        return Err(usage!("--out {} is one of the runs compared", d.display()).into());
-    }
+    let set = OutputSet::begin(out, Kind::Compare, dirs)?;
     let mut runs = Vec::new();
     for dir in dirs {
         let game = merge::game_of(dir)?;
@@ -126,7 +124,6 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         ks: pairs,
         provenance: Provenance::now(),
     };
-    let set = OutputSet::begin(out)?;
     let dir = set.dir();
     let mut bytes = serde_json::to_vec_pretty(&doc)?;
     bytes.push(b'\n');

@@ -11,7 +11,7 @@ use crate::games::kind::WithGame;
 use std::io::Write;
 
 use crate::games::{ChainSolution, Game};
-use crate::output::atomic::OutputSet;
+use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
 use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
@@ -44,10 +44,15 @@ impl WithGame for Exact<'_> {
                 .into());
             }
         }
+        let out = opts
+            .out
+            .as_deref()
+            .map(|o| OutputSet::begin(o, Kind::Exact, &[]))
+            .transpose()?;
         let deals = match game.deal_count() {
             Ok(n) => n,
             Err(e) => match game.solve_chain() {
-                Some(solution) => return chain(&game, &solution?, opts),
+                Some(solution) => return chain(&game, &solution?, opts, out),
                 None => return Err(e.into()),
             },
         };
@@ -65,7 +70,6 @@ impl WithGame for Exact<'_> {
         let mut info = RunInfo::new(&game, 0, n, Shard::WHOLE)?;
         info.description.push_str(", every deal");
         info.exhaustive = true;
-        let out = opts.out.as_deref().map(OutputSet::begin).transpose()?;
         let threads = run::threads(opts);
         let bar = Progress::new(n, opts.progress);
         let start = std::time::Instant::now();
@@ -93,7 +97,12 @@ impl WithGame for Exact<'_> {
 }
 
 /// Prints (and with `--out` writes as chain.json) the solution of a game's Markov chain.
-fn chain<G: Game>(game: &G, c: &ChainSolution, opts: &RunOptions) -> Result<()> {
+fn chain<G: Game>(
+    game: &G,
+    c: &ChainSolution,
+    opts: &RunOptions,
+    out: Option<OutputSet>,
+) -> Result<()> {
     let outcomes: Map<String, Value> = c
         .outcomes
         .iter()
@@ -115,8 +124,7 @@ fn chain<G: Game>(game: &G, c: &ChainSolution, opts: &RunOptions) -> Result<()> 
     });
     let mut text = serde_json::to_vec_pretty(&doc)?;
     text.push(b'\n');
-    if let Some(out) = opts.out.as_deref() {
-        let set = OutputSet::begin(out)?;
+    if let Some(set) = out {
         set.dir().write("chain.json", &text)?;
         set.commit()?;
     }

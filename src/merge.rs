@@ -5,13 +5,12 @@
 //! checks that the shards belong to one run, are disjoint and cover it whole before it adds
 //! anything, so a missing, duplicated or foreign shard is refused by name.
 
-use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use crate::error::UsageError;
-use crate::games::{GameStats, Outcome};
+use crate::games::{Game, GameStats, Outcome};
+use crate::output::reader;
 use crate::output::report::{RunInfo, Timing};
 use crate::output::summary::{histogram_digest, GroupJson, Summary};
 use crate::sim::shard::Shard;
@@ -19,55 +18,69 @@ use crate::stats::histogram::{RoundHistogram, Tally};
 use crate::stats::summary::Named;
 use crate::usage;
 
-/// One shard output read back.
+/// One run output read back.
 #[derive(Debug)]
-pub struct Part<S> {
+pub struct Part<G: Game> {
     /// Where it was read from.
     pub dir: PathBuf,
+    /// The game its rules describe, built by the game's own option checks.
+    pub game: G,
     /// Its run description.
     pub info: RunInfo,
     /// Its counts.
-    pub tally: Tally<S>,
+    pub tally: Tally<G::Stats>,
     /// Its `elapsed_s`.
     pub elapsed_s: f64,
 }
 
-fn read(dir: &Path, name: &str) -> Result<String, UsageError> {
-    let path = dir.join(name);
-    fs::read_to_string(&path).map_err(|e| {
-        usage!(
-            "{}: cannot read {name} ({e}); is it a warsim --out directory?",
-            dir.display()
-        )
-    })
+/// The summary.json of `dir`, bounded and with every string checked ([`reader`]).
+fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
+    let text = reader::read_text(dir, "summary.json", reader::MAX_JSON_BYTES)?;
+    reader::parse_json(&text, dir, "summary.json")
+}
+
+/// A CSV file of `dir`, bounded.
+fn read_csv(dir: &Path, name: &str) -> Result<String, UsageError> {
+    reader::read_text(dir, name, reader::MAX_CSV_BYTES)
 }
 
 /// The game whose output `dir` holds, so the caller can read it as that game's.
 pub fn game_of(dir: &Path) -> Result<String, UsageError> {
-    #[derive(Deserialize)]
-    struct Header {
-        game: String,
+    match &read_summary(dir)?["game"] {
+        serde_json::Value::String(g) => Ok(g.clone()),
+        _ => Err(usage!("{}: summary.json names no game", dir.display())),
     }
-    let h: Header = serde_json::from_str(&read(dir, "summary.json")?)
-        .map_err(|e| usage!("{}: summary.json: {e}", dir.display()))?;
-    Ok(h.game)
 }
 
 /// Most players any game has (outcome slots are indexed by a `u8` player number).
 const MAX_PLAYERS: usize = 255;
 
-/// Reads the output in `dir`, written by a run of a game whose statistics are `S`, and checks
-/// it against itself: the histogram is the one the summary describes (digest), counts add up
-/// to the games and to the slice of the run, rounds lie within the rules' cap, and every sum is
-/// checked. Nothing is allocated on a file's word alone.
-pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
+/// Reads the output in `dir`, written by a run of game `G`, and checks it against itself and
+/// against the game: the rules pass the game's own option checks, the players are the game's,
+/// the histogram is the one the summary describes (digest), counts add up to the games and to
+/// the slice of the run, rounds lie within the rules' cap, every sum is checked and every time
+/// finite. Nothing is allocated on a file's word alone. `merge`, `compare` and `play --from`
+/// read runs through it.
+pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
     let d = dir.display();
-    let v: Summary<S::Json> = serde_json::from_str(&read(dir, "summary.json")?)
-        .map_err(|e| usage!("{d}: summary.json: {e}"))?;
-    if !(1..=MAX_PLAYERS).contains(&v.players) {
+    let v: Summary<<G::Stats as GameStats>::Json> =
+        serde_json::from_value(read_summary(dir)?).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    if v.game != G::NAME {
+        return Err(usage!("{d}: a run of {}, not of {}", v.game, G::NAME));
+    }
+    let game = crate::games::from_rules::<G>(&v.rules)
+        .map_err(|e| usage!("{d}: summary.json rules: {e}"))?;
+    if v.players != game.players() || !(1..=MAX_PLAYERS).contains(&v.players) {
         return Err(usage!(
-            "{d}: summary.json says {} players; a game has 1 to {MAX_PLAYERS}",
-            v.players
+            "{d}: summary.json says {} players; its rules have {}",
+            v.players,
+            game.players()
+        ));
+    }
+    if !(v.elapsed_s.is_finite() && v.elapsed_s >= 0.0) {
+        return Err(usage!(
+            "{d}: summary.json: elapsed_s {} is not a time",
+            v.elapsed_s
         ));
     }
     let range = v.run.first_game..v.run.end_game;
@@ -111,7 +124,7 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
         grouping: v.grouping,
         exhaustive: false,
     };
-    let text = read(dir, "histogram.csv")?;
+    let text = read_csv(dir, "histogram.csv")?;
     let digest = histogram_digest(text.as_bytes());
     if v.histogram_digest.as_deref() != Some(digest.as_str()) {
         return Err(usage!(
@@ -122,7 +135,7 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
     }
     // Rounds are at least 1 and at most the rules' cap, where the rules have one.
     let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
-    let mut tally = Tally::<S>::new(info.players);
+    let mut tally = Tally::<G::Stats>::new(info.players);
     read_histogram(&text, &mut tally, cap, dir)?;
     let games = v.games;
     if tally.games != games || info.range.end - info.range.start != games {
@@ -142,12 +155,13 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
             ));
         }
     }
-    tally.stats = S::from_json(v.stats, games).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    tally.stats = <G::Stats as GameStats>::from_json(v.stats, games)
+        .map_err(|e| usage!("{d}: summary.json: {e}"))?;
     if info.detects_loops {
-        read_cycles(&read(dir, "cycles.csv")?, &mut tally, cap, dir)?;
+        read_cycles(&read_csv(dir, "cycles.csv")?, &mut tally, cap, dir)?;
     }
     if let Some(by) = &v.by {
-        read_groups(&read(dir, "by.csv")?, &mut tally, by, cap, dir)?;
+        read_groups(&read_csv(dir, "by.csv")?, &mut tally, by, cap, dir)?;
     }
     if games > 0 {
         let max = tally.rounds.rows().last().map_or(0, |(r, _)| r);
@@ -165,6 +179,7 @@ pub fn load<S: GameStats>(dir: &Path) -> Result<Part<S>, UsageError> {
     }
     Ok(Part {
         dir: dir.to_path_buf(),
+        game,
         info,
         tally,
         elapsed_s: v.elapsed_s,
@@ -243,26 +258,36 @@ fn read_cycles<S: GameStats>(
 type Rows = Vec<(usize, Vec<String>)>;
 
 /// The header of a CSV file, which must start with `expect`, and its data rows with their line
-/// numbers.
+/// numbers, read with the `csv` crate (rows of any length: the callers check them).
 fn csv_rows(
     text: &str,
     expect: &str,
     dir: &Path,
     name: &str,
 ) -> Result<(Vec<String>, Rows), UsageError> {
-    let mut lines = text.lines().enumerate();
-    let header = lines.next().map(|l| l.1).unwrap_or_default();
-    if !header.starts_with(expect) {
+    let mut records = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .into_records();
+    let bad = |e: csv::Error| usage!("{}: {name}: {e}", dir.display());
+    let header: Vec<String> = match records.next() {
+        Some(r) => r.map_err(bad)?.iter().map(str::to_string).collect(),
+        None => Vec::new(),
+    };
+    if !header.join(",").starts_with(expect) {
         return Err(usage!(
             "{}: {name} does not start with the header {expect}",
             dir.display()
         ));
     }
-    let split = |l: &str| l.split(',').map(str::to_string).collect::<Vec<_>>();
-    Ok((
-        split(header),
-        lines.map(|(i, l)| (i + 1, split(l))).collect(),
-    ))
+    let mut rows = Vec::new();
+    for r in records {
+        let r = r.map_err(bad)?;
+        let line = r.position().map_or(0, |p| p.line() as usize);
+        rows.push((line, r.iter().map(str::to_string).collect()));
+    }
+    Ok((header, rows))
 }
 
 fn parse_u64(
@@ -436,11 +461,11 @@ fn read_groups<S: GameStats>(
 /// Reads the outputs in `dirs` one at a time, checks that they are the disjoint shards of one
 /// run covering it whole, and adds them. Memory grows with the histogram, not with the number
 /// of shards: each shard's tally is added and dropped as soon as it is read.
-pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timing), UsageError> {
+pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Timing), UsageError> {
     let (first_dir, rest) = dirs
         .split_first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
-    let first = load::<S>(first_dir)?;
+    let first = load::<G>(first_dir)?;
     let base = first.info.clone();
     let mut spans = vec![(base.range.clone(), first.dir)];
     let mut elapsed = first.elapsed_s;
@@ -455,7 +480,7 @@ pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timin
                 first_dir.display()
             ));
         }
-        let p = load::<S>(dir)?;
+        let p = load::<G>(dir)?;
         let i = &p.info;
         let what = if i.rules != base.rules {
             Some(format!("rules {} (expected {})", i.rules, base.rules))
@@ -480,10 +505,18 @@ pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timin
         }
         spans.push((p.info.range.clone(), p.dir));
         elapsed += p.elapsed_s;
-        tally = tally.merge(p.tally);
+        tally = tally
+            .merge(p.tally)
+            .map_err(|e| usage!("{}: {e} when added to the shards before it", dir.display()))?;
+    }
+    if !elapsed.is_finite() {
+        return Err(usage!(
+            "the shards' elapsed_s add up to more than a number holds"
+        ));
     }
     spans.sort_by_key(|(r, _)| (r.start, r.end));
     let mut next = 0u64;
+    let mut gaps = Vec::new();
     for (k, (r, dir)) in spans.iter().enumerate() {
         if r.start < next {
             return Err(usage!(
@@ -495,12 +528,15 @@ pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timin
             ));
         }
         if r.start > next {
-            return Err(missing(&base, next, r.start));
+            gaps.push(next..r.start);
         }
         next = r.end;
     }
     if next < base.games_total {
-        return Err(missing(&base, next, base.games_total));
+        gaps.push(next..base.games_total);
+    }
+    if !gaps.is_empty() {
+        return Err(missing(&base, &gaps));
     }
     let count = spans.len();
     let info = RunInfo {
@@ -519,40 +555,62 @@ pub fn merge<S: GameStats>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<S>, Timin
     Ok((info, tally, timing))
 }
 
-/// Refuses an `out` that is one of the input directories: writing it would replace a shard
-/// while it is being read.
-pub fn check_out(dirs: &[PathBuf], out: &Path) -> Result<(), UsageError> {
-    let Ok(out_real) = fs::canonicalize(out) else {
-        return Ok(()); // not there yet, so it is no input
-    };
-    for dir in dirs {
-        if fs::canonicalize(dir).is_ok_and(|d| d == out_real) {
-            return Err(usage!(
-                "--out {} is one of the shards being merged; write the merge elsewhere",
-                out.display()
-            ));
-        }
+/// The error for games that no shard covers: each gap as its shards (when the run was
+/// sharded) and its games, a few gaps named and the rest counted. Arithmetic on the gaps'
+/// ends only, so a run of 10^12 shards answers at once.
+fn missing(base: &RunInfo, gaps: &[Range<u64>]) -> UsageError {
+    const NAMED: usize = 4;
+    let total = base.games_total;
+    let mut said: Vec<String> = gaps
+        .iter()
+        .take(NAMED)
+        .map(
+            |g| match base.shard.map(|s| shards_within(total, s.count, g)) {
+                Some(Some(k)) if k.end - k.start == 1 => {
+                    format!(
+                        "shard {}/{} (games {}..{})",
+                        k.start,
+                        base.shard.map_or(1, |s| s.count),
+                        g.start,
+                        g.end
+                    )
+                }
+                Some(Some(k)) => format!(
+                    "shards {}..{} of {} (games {}..{})",
+                    k.start,
+                    k.end,
+                    base.shard.map_or(1, |s| s.count),
+                    g.start,
+                    g.end
+                ),
+                _ => format!("games {}..{}", g.start, g.end),
+            },
+        )
+        .collect();
+    if gaps.len() > NAMED {
+        said.push(format!("and {} more gaps", gaps.len() - NAMED));
     }
-    Ok(())
+    usage!("missing: {}; no directory covers them", said.join(", "))
 }
 
-/// The error for games `from..to` that no shard covers, naming the shard when they are one.
-fn missing(base: &RunInfo, from: u64, to: u64) -> UsageError {
-    if let Some(n) = base.shard.map(|s| s.count) {
-        let names: Vec<String> = (0..n)
-            .map(|k| Shard { index: k, count: n })
-            .filter(|s| {
-                let r = s.range(base.games_total);
-                r.start >= from && r.end <= to && r.start < r.end
-            })
-            .map(|s| s.to_string())
-            .collect();
-        if !names.is_empty() {
-            return usage!(
-                "shard {} missing: no directory covers games {from}..{to}",
-                names.join(", ")
-            );
-        }
+/// The shards `k` of a run of `total` games cut into `n` whose games make up `games` exactly,
+/// or `None` if the gap does not fall on shard boundaries.
+fn shards_within(total: u64, n: u64, games: &Range<u64>) -> Option<Range<u64>> {
+    if total == 0 {
+        return None;
     }
-    usage!("games {from}..{to} missing: no directory covers them")
+    let cut = |k: u64| Shard { index: 0, count: n }.range_start(k, total);
+    // The first shard starting at or after a game: k = ceil(game·n / total), then exact.
+    let first_at = |game: u64| -> u64 {
+        let mut k = (u128::from(game) * u128::from(n)).div_ceil(u128::from(total)) as u64;
+        while k > 0 && cut(k - 1) >= game {
+            k -= 1;
+        }
+        while k < n && cut(k) < game {
+            k += 1;
+        }
+        k
+    };
+    let (lo, hi) = (first_at(games.start), first_at(games.end));
+    (lo < hi && cut(lo) == games.start && cut(hi) == games.end).then_some(lo..hi)
 }

@@ -22,7 +22,7 @@ use crate::cli::{Cli, Command, RunOptions};
 use crate::error::{one_line, UsageError};
 use crate::games::kind::{SimulateGame, WithGame};
 use crate::games::Game;
-use crate::output::atomic::{Dir, OutputSet};
+use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts::{self, Curve};
 use crate::output::progress::Progress;
 use crate::output::report::Report;
@@ -265,7 +265,7 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         .out
         .as_deref()
         .ok_or_else(|| usage!("sweep {game}: --out DIR is missing (a sweep writes a directory)"))?;
-    let set_out = OutputSet::begin(out)?;
+    let set_out = OutputSet::begin(out, Kind::Sweep, &[])?;
     let threads = run::threads(run0);
     // A run to a precision learns its length as it goes: the total grows rule set by rule set.
     let per_set = run0.games.unwrap_or(if run0.precision.is_some() {

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::cards::bounded;
 use super::{
@@ -232,7 +232,7 @@ pub fn list(cards: &[Card]) -> String {
 }
 
 /// How player 1 picks a card in `simulate jitsu`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// A uniformly random hand position.
@@ -284,7 +284,8 @@ pub struct JitsuOptions {
 }
 
 /// The rules of a `simulate jitsu` run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JitsuRules {
     /// Player 1's strategy.
     pub strategy: Strategy,
@@ -365,6 +366,13 @@ impl Game for Jitsu {
 
     fn rules(&self) -> &JitsuRules {
         &self.rules
+    }
+
+    fn options_of(r: &JitsuRules) -> JitsuOptions {
+        JitsuOptions {
+            strategy: r.strategy,
+            max_rounds: r.max_rounds,
+        }
     }
 
     fn scratch(&self) {}

@@ -23,6 +23,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
+use crate::stats::histogram::Overflow;
 use crate::usage;
 
 /// The rules of one game: deal, then play to the end, with no I/O; and the `play` command that
@@ -32,8 +33,9 @@ pub trait Game: Sync + Sized {
     const NAME: &'static str;
     /// The rule options of `simulate GAME`.
     type Options: clap::Args + clap::FromArgMatches + Debug;
-    /// Every rule setting in use (preset expanded): the JSON `rules` object.
-    type Rules: Serialize;
+    /// Every rule setting in use (preset expanded): the JSON `rules` object, read back by
+    /// [`from_rules`].
+    type Rules: Serialize + DeserializeOwned + PartialEq;
     /// What the game counts besides rounds and outcomes (`()` for nothing).
     type Stats: GameStats;
     /// Reusable buffers, one per worker, so the hot loop never allocates.
@@ -46,6 +48,10 @@ pub trait Game: Sync + Sized {
 
     /// The rule set.
     fn rules(&self) -> &Self::Rules;
+
+    /// The rule options that give `rules`, so that rules read back from a file pass the same
+    /// checks as options typed on the command line ([`from_rules`]).
+    fn options_of(rules: &Self::Rules) -> Self::Options;
 
     /// Fresh buffers for one worker.
     fn scratch(&self) -> Self::Scratch;
@@ -143,8 +149,8 @@ pub trait GameStats: Clone + Debug + Default + PartialEq + Send {
 
     /// Counts one game.
     fn record(&mut self, game: &Self::PerGame);
-    /// Adds `other` (integers only).
-    fn merge(&mut self, other: &Self);
+    /// Adds `other` (integers only, checked: counts read from files may be anything).
+    fn merge(&mut self, other: &Self) -> Result<(), Overflow>;
     /// The summary's part, for a run of `games` games.
     fn to_json(&self, games: u64) -> Self::Json;
     /// Reads back what [`GameStats::to_json`] wrote for `games` games, or says what is wrong.
@@ -169,7 +175,9 @@ impl GameStats for () {
     type PerGame = ();
     type Json = NoStats;
     fn record(&mut self, _: &()) {}
-    fn merge(&mut self, _: &()) {}
+    fn merge(&mut self, _: &()) -> Result<(), Overflow> {
+        Ok(())
+    }
     fn to_json(&self, _: u64) -> NoStats {
         NoStats {}
     }
@@ -181,6 +189,43 @@ impl GameStats for () {
     }
     fn text(&self, _: u64) -> Vec<String> {
         Vec::new()
+    }
+}
+
+/// The game whose summary holds `rules` (`merge`, `compare`, `play --from`): read as the game's
+/// rule type, then built by the game's own option checks, which must give back the same rules
+/// (floats to 12 significant digits: a normalised mix read back normalises again).
+pub fn from_rules<G: Game>(rules: &serde_json::Value) -> Result<G, String> {
+    let read: G::Rules = serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
+    let game = G::from_options(&G::options_of(&read)).map_err(|e| e.0)?;
+    let again = serde_json::to_value(game.rules()).map_err(|e| e.to_string())?;
+    if game.rules() == &read || same_values(&again, rules) {
+        Ok(game)
+    } else {
+        Err("its settings do not form one rule set".into())
+    }
+}
+
+/// Whether two JSON values are equal, floats to a relative 1e-12.
+fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
+            (x - y).abs() <= 1e-12 * x.abs().max(y.abs())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_values(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_values(v, w)))
+        }
+        _ => a == b,
     }
 }
 

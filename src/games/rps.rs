@@ -10,7 +10,7 @@
 //! are computed directly from the throw, with the same result (tested against the table).
 
 use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
@@ -98,7 +98,8 @@ pub struct RpsOptions {
 }
 
 /// The rules of a `simulate rps` run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RpsRules {
     /// Players at the start.
     pub players: usize,
@@ -193,6 +194,13 @@ impl Game for Elimination {
 
     fn rules(&self) -> &RpsRules {
         &self.rules
+    }
+
+    fn options_of(r: &RpsRules) -> RpsOptions {
+        RpsOptions {
+            players: r.players,
+            max_rounds: r.max_rounds,
+        }
     }
 
     fn scratch(&self) -> Self::Scratch {

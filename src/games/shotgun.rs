@@ -6,7 +6,7 @@
 //! is a draw. The first death decides; later turns are ignored.
 
 use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
@@ -205,7 +205,8 @@ pub struct ShotgunOptions {
 }
 
 /// The rules of a `simulate shotgun` run (the JSON `rules` object).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShotgunRules {
     /// Normalised probabilities of reload, guard, fire.
     pub mix: [f64; 3],
@@ -303,6 +304,13 @@ impl Game for Shotgun {
 
     fn rules(&self) -> &ShotgunRules {
         &self.rules
+    }
+
+    fn options_of(r: &ShotgunRules) -> ShotgunOptions {
+        ShotgunOptions {
+            mix: r.mix.map(|x| x.to_string()).join(","),
+            max_rounds: r.max_rounds,
+        }
     }
 
     fn scratch(&self) {}

@@ -11,7 +11,7 @@
 //! A turn is one card played or one rotation; the take is part of the turn that made the pair.
 
 use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::arrange;
 use super::cards::{shuffle, Card, Pile};
@@ -332,7 +332,8 @@ pub struct SnapOptions {
 }
 
 /// The rules of a `simulate snap` run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SnapRules {
     /// Players.
     pub players: usize,
@@ -448,6 +449,15 @@ impl Game for Snap {
 
     fn rules(&self) -> &SnapRules {
         &self.rules
+    }
+
+    fn options_of(r: &SnapRules) -> SnapOptions {
+        SnapOptions {
+            players: r.players,
+            faces: r.faces,
+            copies: r.copies,
+            max_rounds: r.max_rounds,
+        }
     }
 
     fn scratch(&self) -> SnapScratch {

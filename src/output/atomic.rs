@@ -1,22 +1,38 @@
-//! All-or-nothing output sets. A run writes its files into a hidden staging directory beside
-//! `--out` and then moves the whole set into place, so a reader finds the old set or the new
-//! one, never a mix; a lock file beside `--out` refuses a second writer while the first runs.
+//! All-or-nothing output sets that never destroy anything else.
 //!
-//! A run that dies (SIGKILL, power loss) leaves its staging directory and lock behind, hidden
-//! and named after its process id; the next run into the same `--out` finds that process gone
-//! and removes them. SIGINT and SIGTERM are caught ([`install_cleanup`]) and clean up at once.
+//! - `--out DIR` replaces DIR only when DIR is absent, empty, or itself a complete warsim output
+//!   set of the same [`Kind`] (its [`MARKER`] file says which; sets written before markers are
+//!   recognised by their files). Anything else, runs inside DIR included, is refused before any
+//!   game is played, and DIR is checked again just before the commit.
+//! - A run writes into a hidden staging directory beside DIR and commits with one atomic
+//!   `renameat2(RENAME_EXCHANGE)`: a reader of `DIR/summary.json` finds the old set or the new
+//!   one, never neither. The old set, now at the staging name, is removed after. Where the
+//!   filesystem has no exchange, two renames run instead (old set aside, new set in), with a
+//!   moment in which DIR is absent.
+//! - A lock beside DIR (`flock` on `.DIR.warsim-lock`) refuses a second writer while the first
+//!   runs; the kernel drops it when its holder dies, in whatever pid namespace or container.
+//! - A run killed at any instant leaves at most hidden folders named after DIR, each holding
+//!   the marker (or nothing); the next run into DIR removes them. SIGINT and SIGTERM are caught
+//!   ([`install_cleanup`]) and clean up at once, and say whether the set was written.
 
-use std::fs::{self, File};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::ffi::CString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
 
+use super::reader;
+use crate::error::UsageError;
 use crate::usage;
 
-/// The files warsim writes into an output directory. A directory holding anything else is
-/// not replaced: it may be a user's own.
+/// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
+/// anything else is not replaced: it may be a user's own.
 pub const OUTPUT_FILES: [&str; 22] = [
     "README.md",
     "summary.json",
@@ -42,32 +58,114 @@ pub const OUTPUT_FILES: [&str; 22] = [
     "means.svg",
 ];
 
-/// Whether `dir` is a run's output set inside a sweep's: a summary.json and only files warsim
-/// writes.
-fn is_run_set(dir: &Path) -> bool {
-    dir.join("summary.json").is_file()
-        && fs::read_dir(dir).is_ok_and(|entries| {
-            entries.flatten().all(|e| {
-                e.file_type().is_ok_and(|f| f.is_file())
-                    && OUTPUT_FILES.contains(&e.file_name().to_string_lossy().as_ref())
-            })
-        })
+/// The hidden file in every output set (and every staging directory) naming the command that
+/// wrote it.
+pub const MARKER: &str = ".warsim-set";
+/// How a marker starts; the kind's name follows.
+const MARKER_HEAD: &str = "warsim output set: ";
+
+/// The command that wrote a set. `--out` replaces only a set of the same kind, so a merge never
+/// replaces a simulation, nor a simulation a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `simulate`.
+    Simulate,
+    /// `exact`.
+    Exact,
+    /// `merge`.
+    Merge,
+    /// `sweep`: a set with one run folder per rule set.
+    Sweep,
+    /// `compare`.
+    Compare,
+}
+
+impl Kind {
+    const ALL: [Kind; 5] = [
+        Kind::Simulate,
+        Kind::Exact,
+        Kind::Merge,
+        Kind::Sweep,
+        Kind::Compare,
+    ];
+
+    /// The command's name, as the marker holds it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Simulate => "simulate",
+            Kind::Exact => "exact",
+            Kind::Merge => "merge",
+            Kind::Sweep => "sweep",
+            Kind::Compare => "compare",
+        }
+    }
+
+    /// The files one of which every set of this kind holds, by which a set written before
+    /// markers is known.
+    fn main_files(self) -> &'static [&'static str] {
+        match self {
+            Kind::Sweep => &["sweep.json"],
+            Kind::Compare => &["compare.json"],
+            Kind::Exact => &["summary.json", "chain.json"],
+            Kind::Simulate | Kind::Merge => &["summary.json"],
+        }
+    }
+
+    fn marker(self) -> String {
+        format!("{MARKER_HEAD}{}\n", self.name())
+    }
+}
+
+/// The kind a marker file in `dir` names; `None` without a readable, well-formed marker.
+fn marker_kind(dir: &Path) -> Option<Kind> {
+    let text = reader::read_text(dir, MARKER, 256).ok()?;
+    let name = text.strip_prefix(MARKER_HEAD)?.trim_end_matches('\n');
+    Kind::ALL.into_iter().find(|k| k.name() == name)
 }
 
 /// Free space the staging directory must accept before a run starts: a full disk is found
 /// before the simulation, not after it.
 const PROBE_BYTES: usize = 1 << 20;
 
-/// Paths to remove if the process is interrupted: staging directories and locks.
-static CLEANUP: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The longest folder name `--out` may end in: its staging directory's name adds this much.
+const NAME_ROOM: usize = 255 - ".".len() - STAGING.len() - 42;
+/// What a staging directory's name holds after `.NAME`.
+const STAGING: &str = ".warsim-staging-";
+/// What a set moved aside by the rename fallback is called after `.NAME`.
+const ASIDE: &str = ".warsim-old-";
+/// What the lock file is called after `.NAME`.
+const LOCK: &str = ".warsim-lock";
 
-/// Removes every registered staging directory and lock, then exits with 130 (the shell's code
-/// for an interrupted command), when SIGINT or SIGTERM arrives. Holding the same lock as
-/// [`OutputSet::commit`], it never interrupts a set halfway into place. Installed with the
-/// first output set, so an interactive `play` keeps the default Ctrl-C.
+/// What a signal must clean up, and whether a set was already committed.
+struct Pending {
+    /// Staging and set-aside directories of this process.
+    dirs: Vec<PathBuf>,
+    /// Parent folders this process created for `--out`, outermost first.
+    created: Vec<PathBuf>,
+    /// Lock files this process created (it removes them while it holds them).
+    locks: Vec<PathBuf>,
+    /// Sets committed by this process.
+    committed: Vec<PathBuf>,
+}
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    dirs: Vec::new(),
+    created: Vec::new(),
+    locks: Vec::new(),
+    committed: Vec::new(),
+});
+
+fn pending() -> std::sync::MutexGuard<'static, Pending> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Cleans up what [`PENDING`] lists, then exits with 130 (the shell's code for an interrupted
+/// command), when SIGINT or SIGTERM arrives. It takes the same lock as [`OutputSet::commit`],
+/// so it never interrupts an exchange halfway. Installed with the first output set, so an
+/// interactive `play` keeps the default Ctrl-C.
 fn install_cleanup() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    if EMBEDDED.load(std::sync::atomic::Ordering::Relaxed) {
+    if EMBEDDED.load(Ordering::Relaxed) {
         return;
     }
     ONCE.call_once(|| {
@@ -78,66 +176,49 @@ fn install_cleanup() {
 /// Set when warsim runs inside another program (the Python package): the host keeps its own
 /// SIGINT handling, and an interrupted run leaves its hidden staging directory for the next
 /// run into the same directory to remove.
-static EMBEDDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static EMBEDDED: AtomicBool = AtomicBool::new(false);
 
 /// Marks the process as a host that handles its own signals ([`EMBEDDED`]).
 pub fn embedded() {
-    EMBEDDED.store(true, std::sync::atomic::Ordering::Relaxed);
+    EMBEDDED.store(true, Ordering::Relaxed);
 }
 
 fn on_interrupt() {
-    {
-        let paths = CLEANUP.lock().unwrap_or_else(|e| e.into_inner());
-        for p in paths.iter() {
-            remove_own(p);
-        }
+    let p = pending();
+    for dir in &p.dirs {
+        let _ = fs::remove_dir_all(dir);
+    }
+    for lock in &p.locks {
+        let _ = fs::remove_file(lock);
+    }
+    for dir in p.created.iter().rev() {
+        let _ = fs::remove_dir(dir);
+    }
+    if p.committed.is_empty() {
         eprintln!("interrupted; nothing written");
-        std::process::exit(130);
-    }
-}
-
-/// Removes a staging directory, or a lock if this process holds it (a lock registered before
-/// it was taken may be another run's).
-fn remove_own(path: &Path) {
-    if path.to_string_lossy().ends_with(LOCK_SUFFIX) {
-        let ours =
-            fs::read_to_string(path).is_ok_and(|s| s.trim() == std::process::id().to_string());
-        if ours {
-            let _ = fs::remove_file(path);
-        }
     } else {
-        let _ = fs::remove_dir_all(path).or_else(|_| fs::remove_file(path));
+        let dirs: Vec<String> = p
+            .committed
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        eprintln!(
+            "interrupted after {} was written in full; its summary was not printed",
+            dirs.join(", ")
+        );
     }
-}
-
-/// The end of a lock file's name.
-const LOCK_SUFFIX: &str = ".warsim-lock";
-
-fn register(path: &Path) {
-    CLEANUP
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(path.to_path_buf());
-}
-
-fn unregister(path: &Path) {
-    CLEANUP
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .retain(|p| p != path);
-}
-
-/// Whether process `pid` is alive (Linux: its /proc entry exists).
-fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
+    std::process::exit(130);
 }
 
 /// An output directory being written; dropped without [`OutputSet::commit`], it leaves the
-/// old set as it was and removes its staging directory.
+/// old set as it was, removes its staging directory and the parent folders it made.
 #[derive(Debug)]
 pub struct OutputSet {
     root: Dir,
-    lock: PathBuf,
+    kind: Kind,
+    /// Parent folders made for `--out` (outermost first), kept only if the set is committed.
+    created: Vec<PathBuf>,
+    lock: Option<Lock>,
 }
 
 /// A directory of a staged output set: the set's own, or one inside it ([`OutputSet::subdir`]).
@@ -158,7 +239,7 @@ impl Dir {
     /// Writes `bytes` as file `name` of the directory.
     pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
         let path = self.path(name);
-        let write = || -> std::io::Result<()> {
+        let write = || -> io::Result<()> {
             let mut f = File::create(&path)?;
             f.write_all(bytes)?;
             f.sync_all()
@@ -172,83 +253,145 @@ impl Dir {
     }
 }
 
-impl OutputSet {
-    /// Takes the lock of `target`, checks that it is new, empty or a former warsim output, and
-    /// makes the staging directory (proving it can hold a megabyte).
-    pub fn begin(target: &Path) -> Result<OutputSet> {
-        let name = target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .filter(|n| !n.is_empty() && *n != "." && *n != "..")
-            .ok_or_else(|| usage!("--out {}: name a directory", target.display()))?;
-        let parent = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        fs::create_dir_all(&parent).with_context(|| {
-            format!(
-                "--out {}: cannot create {}",
-                target.display(),
-                parent.display()
-            )
-        })?;
-        let lock = parent.join(format!(".{name}.warsim-lock"));
-        // What this run may leave behind is registered before it exists, so a signal at any
-        // instant cleans it up (a lock only if it holds this process's id).
-        install_cleanup();
-        register(&lock);
-        take_lock(&lock, target)?;
-        let set = OutputSet {
-            root: Dir {
-                target: target.to_path_buf(),
-                staging: parent.join(format!(".{name}.warsim-staging-{}", std::process::id())),
-            },
-            lock,
-        };
-        set.check_target()?;
-        remove_leftovers(&parent, name);
-        register(&set.root.staging);
-        fs::create_dir(&set.root.staging)
-            .with_context(|| format!("cannot write beside --out {}", target.display()))?;
-        set.probe()
-            .with_context(|| format!("cannot write into --out {}", target.display()))?;
-        Ok(set)
-    }
+/// `--out` taken apart: the folder it names, its parent (absolute, symbolic links resolved)
+/// and its last component.
+struct Target {
+    /// As the user will read it in messages.
+    shown: PathBuf,
+    parent: PathBuf,
+    name: String,
+}
 
-    /// Refuses a target that is a file, or a directory holding files warsim does not write
-    /// (directories of such files, a sweep's rule sets, are warsim's).
-    fn check_target(&self) -> Result<()> {
-        let t = &self.root.target;
-        let Ok(meta) = fs::symlink_metadata(t) else {
-            return Ok(());
-        };
-        if !meta.is_dir() {
-            return Err(usage!("--out {} exists and is not a directory", t.display()).into());
+impl Target {
+    /// Spells out `--out`: `DIR/.` is DIR, `a/../b` is b; the root and names that no rename
+    /// can use are refused. `created` receives the parent folders made on the way.
+    fn resolve(out: &Path, created: &mut Vec<PathBuf>) -> Result<Target> {
+        let given = out.display();
+        if out.as_os_str().is_empty() {
+            return Err(usage!("--out is empty; name a directory").into());
         }
-        let mut foreign = Vec::new();
-        for entry in fs::read_dir(t).with_context(|| format!("cannot read {}", t.display()))? {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let kind = entry.file_type();
-            let ours = if kind.as_ref().is_ok_and(|f| f.is_dir()) {
-                !OUTPUT_FILES.contains(&name.as_str()) && is_run_set(&entry.path())
-            } else {
-                kind.is_ok_and(|f| f.is_file()) && OUTPUT_FILES.contains(&name.as_str())
+        let plain = out
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::RootDir));
+        let (parent, name, shown) = if let (true, Some(name)) = (plain, out.file_name()) {
+            let parent = match out.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
             };
-            if !ours {
-                foreign.push(name);
-            }
-        }
-        if !foreign.is_empty() {
-            foreign.sort();
+            make_parents(&parent, created)
+                .with_context(|| format!("--out {given}: cannot create {}", parent.display()))?;
+            let real = fs::canonicalize(&parent)
+                .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
+            (real, name.to_os_string(), out.to_path_buf())
+        } else {
+            // `.` or `..` inside: the folder it names must exist to say which one it is.
+            let real = fs::canonicalize(out).map_err(|e| {
+                usage!("--out {given}: cannot tell which folder this is ({e}); spell it out")
+            })?;
+            let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
+                return Err(usage!("--out {given} is the root folder; name a folder in it").into());
+            };
+            (parent.to_path_buf(), name.to_os_string(), real.clone())
+        };
+        let name = name
+            .into_string()
+            .map_err(|_| usage!("--out {given}: the folder name is not UTF-8"))?;
+        if name.len() > NAME_ROOM {
             return Err(usage!(
-                "--out {} holds files warsim does not write ({}); name a new or empty directory",
-                t.display(),
-                foreign.join(", ")
+                "--out {given}: the folder name is {} bytes; at most {NAME_ROOM} leave room for \
+                 its staging folder",
+                name.len()
             )
             .into());
         }
-        Ok(())
+        let full = parent.join(&name).as_os_str().len() + 64;
+        if full > libc::PATH_MAX as usize {
+            return Err(usage!("--out {given}: the path is too long for this system").into());
+        }
+        Ok(Target {
+            shown,
+            parent,
+            name,
+        })
+    }
+
+    fn path(&self) -> PathBuf {
+        self.parent.join(&self.name)
+    }
+
+    fn sibling(&self, what: &str) -> PathBuf {
+        self.parent.join(format!(".{}{what}", self.name))
+    }
+}
+
+/// Creates `dir` and its missing ancestors one at a time, recording each one made.
+fn make_parents(dir: &Path, created: &mut Vec<PathBuf>) -> io::Result<()> {
+    let mut missing = Vec::new();
+    let mut d = dir;
+    while fs::symlink_metadata(d).is_err() {
+        missing.push(d.to_path_buf());
+        match d.parent() {
+            Some(p) if !p.as_os_str().is_empty() => d = p,
+            _ => break,
+        }
+    }
+    for d in missing.into_iter().rev() {
+        {
+            let mut p = pending();
+            // Registered before it exists: a signal between the two finds nothing to remove.
+            p.created.push(d.clone());
+        }
+        created.push(d.clone());
+        fs::create_dir(&d)?;
+    }
+    Ok(())
+}
+
+impl OutputSet {
+    /// Takes the lock of `out`, checks that `out` may be replaced by a set of `kind` and is
+    /// none of `inputs` (nor inside one, nor holding one), removes what killed runs left, and
+    /// makes the staging directory (proving it can hold a megabyte).
+    pub fn begin(out: &Path, kind: Kind, inputs: &[PathBuf]) -> Result<OutputSet> {
+        install_cleanup();
+        let mut created = Vec::new();
+        let result = Self::begin_in(out, kind, inputs, &mut created);
+        if result.is_err() {
+            remove_created(&created);
+        }
+        result
+    }
+
+    fn begin_in(
+        out: &Path,
+        kind: Kind,
+        inputs: &[PathBuf],
+        created: &mut Vec<PathBuf>,
+    ) -> Result<OutputSet> {
+        let t = Target::resolve(out, created)?;
+        let target = t.path();
+        check_inputs(&target, &t.shown, inputs)?;
+        let lock = Lock::take(&t)?;
+        check_target(&target, &t.shown, kind)?;
+        remove_leftovers(&t);
+        let staging = t.sibling(&format!("{STAGING}{}-{}", std::process::id(), nanos()));
+        pending().dirs.push(staging.clone());
+        let mut set = OutputSet {
+            root: Dir {
+                staging,
+                target: t.shown.clone(),
+            },
+            kind,
+            created: std::mem::take(created),
+            lock: Some(lock),
+        };
+        fs::create_dir(&set.root.staging)
+            .with_context(|| format!("cannot write beside --out {}", t.shown.display()))?;
+        set.root
+            .write(MARKER, kind.marker().as_bytes())
+            .and_then(|()| set.probe())
+            .with_context(|| format!("cannot write into --out {}", t.shown.display()))?;
+        set.created.shrink_to_fit();
+        Ok(set)
     }
 
     fn probe(&self) -> Result<()> {
@@ -276,31 +419,32 @@ impl OutputSet {
         Ok(dir)
     }
 
-    /// Moves the whole set into place: the old set (if any) aside, the new one in, the old one
-    /// removed.
-    pub fn commit(self) -> Result<()> {
-        let guard = CLEANUP.lock().unwrap_or_else(|e| e.into_inner());
-        let result = self.swap();
-        drop(guard);
-        result
-            .with_context(|| format!("cannot move the output into {}", self.root.target.display()))
-    }
-
-    fn swap(&self) -> Result<()> {
-        let Dir { staging, target } = &self.root;
-        for entry in fs::read_dir(staging)? {
-            File::open(entry?.path())?.sync_all()?;
+    /// Puts the whole set in place: checks the target once more, then exchanges it with the
+    /// staging directory in one step and removes the old set.
+    pub fn commit(mut self) -> Result<()> {
+        let shown = self.root.target.clone();
+        let target = self.lock.as_ref().expect("held until drop").target.clone();
+        sync_tree(&self.root.staging)
+            .with_context(|| format!("cannot write {}", shown.display()))?;
+        let old = {
+            let mut p = pending();
+            check_target(&target, &shown, self.kind)
+                .map_err(|e| anyhow!("{e:#} (it changed while the run played; nothing written)"))?;
+            let old = exchange_or_rename(&self.root.staging, &target)
+                .with_context(|| format!("cannot move the output into {}", shown.display()))?;
+            p.committed.push(shown.clone());
+            p.created.retain(|c| !self.created.contains(c));
+            if let Some(old) = &old {
+                p.dirs.push(old.clone());
+            }
+            old
+        };
+        self.created.clear();
+        if let Some(old) = old {
+            let _ = fs::remove_dir_all(&old);
+            pending().dirs.retain(|d| d != &old);
         }
-        let old = staging.with_extension("old");
-        if target.exists() {
-            fs::rename(target, &old)?;
-        }
-        if let Err(e) = fs::rename(staging, target) {
-            let _ = fs::rename(&old, target);
-            return Err(e.into());
-        }
-        let _ = fs::remove_dir_all(&old);
-        if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Some(parent) = target.parent() {
             let _ = File::open(parent).and_then(|d| d.sync_all());
         }
         Ok(())
@@ -309,74 +453,503 @@ impl OutputSet {
 
 impl Drop for OutputSet {
     fn drop(&mut self) {
-        remove_own(&self.root.staging);
-        remove_own(&self.lock);
-        unregister(&self.root.staging);
-        unregister(&self.lock);
+        let staging = &self.root.staging;
+        if fs::symlink_metadata(staging).is_ok() {
+            let _ = fs::remove_dir_all(staging);
+        }
+        pending().dirs.retain(|d| d != staging);
+        drop(self.lock.take());
+        remove_created(&self.created);
     }
 }
 
-/// Creates the lock file holding this process's id, or refuses while its owner lives; a dead
-/// owner's lock is taken over. The id is written to a private file first and hard-linked into
-/// place, so a lock never exists without its owner's id.
-fn take_lock(lock: &Path, target: &Path) -> Result<()> {
-    let pid = std::process::id();
-    let mine = PathBuf::from(format!("{}.{pid}", lock.display()));
-    register(&mine);
-    fs::write(&mine, pid.to_string())
-        .with_context(|| format!("cannot lock --out {}", target.display()))?;
-    let result = (|| {
-        for _ in 0..3 {
-            match fs::hard_link(&mine, lock) {
-                Ok(()) => return Ok(()),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let owner = fs::read_to_string(lock)
-                        .ok()
-                        .and_then(|s| s.trim().parse::<u32>().ok());
-                    match owner {
-                        Some(pid) if alive(pid) => {
-                            return Err(anyhow!(
-                                "--out {}: another warsim run (process {pid}) is writing it; \
-                                 wait for it or choose another directory",
-                                target.display()
-                            ))
-                        }
-                        _ => {
-                            let _ = fs::remove_file(lock);
-                        }
-                    }
-                }
-                Err(e) => {
-                    return Err(
-                        anyhow!(e).context(format!("cannot lock --out {}", target.display()))
-                    )
-                }
-            }
-        }
-        Err(anyhow!(
-            "--out {}: cannot take its lock {}; if no warsim is running, remove it",
-            target.display(),
-            lock.display()
-        ))
-    })();
-    let _ = fs::remove_file(&mine);
-    unregister(&mine);
-    result
+/// Removes the parent folders a failed run made (innermost first; a folder that holds
+/// anything now stays).
+fn remove_created(created: &[PathBuf]) {
+    for dir in created.iter().rev() {
+        let _ = fs::remove_dir(dir);
+    }
+    pending().created.retain(|c| !created.contains(c));
 }
 
-/// Removes the staging and set-aside directories of runs that died (the caller holds the lock,
-/// so no live run owns them).
-fn remove_leftovers(parent: &Path, name: &str) {
-    let staging = format!(".{name}.warsim-staging-");
-    let private_lock = format!(".{name}{LOCK_SUFFIX}.");
-    let Ok(entries) = fs::read_dir(parent) else {
+/// A number that differs between two runs of the same process id (in two pid namespaces, or
+/// after a reboot), for staging names.
+fn nanos() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+/// Refuses an `out` that is one of `inputs`, lies inside one, or holds one: writing it would
+/// replace or change a run being read.
+fn check_inputs(target: &Path, shown: &Path, inputs: &[PathBuf]) -> Result<(), UsageError> {
+    for input in inputs {
+        let Ok(real) = fs::canonicalize(input) else {
+            continue; // reading it will say what is wrong
+        };
+        let how = if real == target {
+            "is"
+        } else if target.starts_with(&real) {
+            "is inside"
+        } else if real.starts_with(target) {
+            "holds"
+        } else {
+            continue;
+        };
+        return Err(usage!(
+            "--out {} {how} {}, which this command reads; write elsewhere",
+            shown.display(),
+            input.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a target that is not absent, empty or a complete set of `kind`: a file, a
+/// symbolic link, a mount point, a set of another kind, or a folder holding anything warsim
+/// does not write there (other runs included).
+fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<(), UsageError> {
+    let s = shown.display();
+    let Ok(meta) = fs::symlink_metadata(target) else {
+        return Ok(());
+    };
+    if meta.file_type().is_symlink() {
+        return Err(usage!(
+            "--out {s} is a symbolic link; name the folder it points to, or a new one"
+        ));
+    }
+    if !meta.is_dir() {
+        return Err(usage!("--out {s} exists and is not a directory"));
+    }
+    if is_mount_point(target, &meta) {
+        return Err(usage!(
+            "--out {s} is a mount point, which cannot be replaced by a rename; name a folder \
+             inside it"
+        ));
+    }
+    let entries = listing(target).map_err(|e| usage!("--out {s}: cannot read it ({e})"))?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let marked = marker_kind(target);
+    let has_marker = entries.iter().any(|(n, _)| n == MARKER);
+    match marked {
+        Some(k) if k != kind => {
+            return Err(usage!(
+                "--out {s} holds the output of `warsim {}`; `warsim {}` replaces only its own \
+                 kind of output: name a new or empty directory",
+                k.name(),
+                kind.name()
+            ))
+        }
+        None if has_marker => {
+            return Err(usage!(
+                "--out {s}: its {MARKER} is not a warsim marker; name a new or empty directory"
+            ))
+        }
+        _ => {}
+    }
+    if !entries
+        .iter()
+        .any(|(n, _)| kind.main_files().contains(&n.as_str()))
+    {
+        let all: Vec<String> = entries.iter().map(shown_entry).collect();
+        return Err(held(s, &all));
+    }
+    let rule_sets = if kind == Kind::Sweep {
+        sweep_folders(target)
+    } else {
+        Vec::new()
+    };
+    let theirs: Vec<String> = entries
+        .iter()
+        .filter(|(name, is_dir)| {
+            let ours = if *is_dir {
+                rule_sets.contains(name) && is_rule_set(&target.join(name))
+            } else {
+                name == MARKER || OUTPUT_FILES.contains(&name.as_str())
+            };
+            !ours
+        })
+        .map(shown_entry)
+        .collect();
+    if theirs.is_empty() {
+        Ok(())
+    } else {
+        Err(held(s, &theirs))
+    }
+}
+
+/// An entry as a message lists it: a folder with a slash.
+fn shown_entry((name, is_dir): &(String, bool)) -> String {
+    if *is_dir {
+        format!("{name}/")
+    } else {
+        name.clone()
+    }
+}
+
+fn held(s: std::path::Display, names: &[String]) -> UsageError {
+    const SHOWN: usize = 5;
+    let mut list = names
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        list.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    usage!(
+        "--out {s} holds what warsim did not write there ({list}); warsim replaces only an \
+         empty folder or its own output of the same kind: name a new or empty directory"
+    )
+}
+
+/// The entries of `dir`, sorted: (name, is a real directory).
+fn listing(dir: &Path) -> io::Result<Vec<(String, bool)>> {
+    let mut v = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        v.push((entry.file_name().to_string_lossy().into_owned(), is_dir));
+    }
+    v.sort();
+    Ok(v)
+}
+
+/// The rule-set folders a sweep's sweep.json names.
+fn sweep_folders(dir: &Path) -> Vec<String> {
+    let Ok(text) = reader::read_text(dir, "sweep.json", reader::MAX_JSON_BYTES) else {
+        return Vec::new();
+    };
+    let Ok(v) = reader::parse_json(&text, dir, "sweep.json") else {
+        return Vec::new();
+    };
+    v["rule_sets"]
+        .as_array()
+        .map(|sets| {
+            sets.iter()
+                .filter_map(|s| s["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `dir` is one rule set's folder of a sweep: a summary.json and only files warsim
+/// writes there (a folder with a marker of its own is a run someone put there).
+fn is_rule_set(dir: &Path) -> bool {
+    listing(dir).is_ok_and(|entries| {
+        entries.iter().any(|(n, _)| n == "summary.json")
+            && entries
+                .iter()
+                .all(|(n, d)| !d && OUTPUT_FILES.contains(&n.as_str()))
+    })
+}
+
+/// Whether `dir` is a mount point: on another device than its parent, or listed as one in
+/// /proc/self/mountinfo (a bind mount stays on its device).
+fn is_mount_point(dir: &Path, meta: &fs::Metadata) -> bool {
+    let parent_dev = dir
+        .parent()
+        .and_then(|p| fs::metadata(p).ok())
+        .map(|m| m.dev());
+    if parent_dev.is_some_and(|d| d != meta.dev()) {
+        return true;
+    }
+    let Ok(info) = fs::read_to_string("/proc/self/mountinfo") else {
+        return false;
+    };
+    let Some(dir) = dir.to_str() else {
+        return false;
+    };
+    info.lines()
+        .filter_map(|l| l.split(' ').nth(4))
+        .any(|m| unescape_mount(m) == dir)
+}
+
+/// mountinfo writes a space, tab, newline and backslash in a path as `\040`, `\011`, `\012`
+/// and `\134`.
+fn unescape_mount(m: &str) -> String {
+    m.replace("\\040", " ")
+        .replace("\\011", "\t")
+        .replace("\\012", "\n")
+        .replace("\\134", "\\")
+}
+
+/// fsyncs every file and folder of `dir`, so that what the exchange puts in place is on disk.
+fn sync_tree(dir: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            sync_tree(&entry.path())?;
+        } else {
+            File::open(entry.path())?.sync_all()?;
+        }
+    }
+    File::open(dir)?.sync_all()
+}
+
+fn c_path(p: &Path) -> io::Result<CString> {
+    CString::new(p.as_os_str().as_bytes()).map_err(|_| io::ErrorKind::InvalidInput.into())
+}
+
+/// `renameat2(from, to, flags)`.
+fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
+    let (a, b) = (c_path(from)?, c_path(to)?);
+    // SAFETY: `a` and `b` are NUL-terminated strings that outlive the call, which only reads
+    // them; AT_FDCWD makes relative paths relative to the working directory, as `fs::rename`.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            flags,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Puts `staging` at `target` and returns where the old set went (to be removed), if there
+/// was one: an atomic exchange, or where the filesystem has none, [`rename_aside`].
+fn exchange_or_rename(staging: &Path, target: &Path) -> io::Result<Option<PathBuf>> {
+    if fs::symlink_metadata(target).is_err() {
+        match renameat2(staging, target, libc::RENAME_NOREPLACE) {
+            Ok(()) => return Ok(None),
+            Err(e) if unsupported(&e) => {
+                fs::rename(staging, target)?;
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    match renameat2(staging, target, libc::RENAME_EXCHANGE) {
+        Ok(()) => Ok(Some(staging.to_path_buf())),
+        Err(e) if unsupported(&e) => rename_aside(staging, target).map(Some),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether `renameat2` failed for want of support (old kernel, or a filesystem such as some
+/// network ones without the flag), not for a reason a plain rename would also meet.
+fn unsupported(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+    )
+}
+
+/// The fallback where no exchange exists: the old set aside under a marked name, the new one
+/// in, the old one returned for removal. Between the two renames `target` is absent; if the
+/// second fails, the old set goes back.
+fn rename_aside(staging: &Path, target: &Path) -> io::Result<PathBuf> {
+    let name = staging
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split_once(STAGING))
+        .map(|(head, tail)| format!("{head}{ASIDE}{tail}"))
+        .ok_or(io::ErrorKind::InvalidInput)?;
+    let aside = staging.with_file_name(name);
+    pending().dirs.push(aside.clone());
+    fs::rename(target, &aside)?;
+    if let Err(e) = fs::rename(staging, target) {
+        let _ = fs::rename(&aside, target);
+        return Err(e);
+    }
+    Ok(aside)
+}
+
+/// Removes the staging and set-aside folders of runs that died: hidden folders named after
+/// the target with a process id and a time, holding a warsim marker or nothing. The caller
+/// holds the lock, so no live run owns them; anything else of such a name is a user's and
+/// stays.
+fn remove_leftovers(t: &Target) {
+    let Ok(entries) = fs::read_dir(&t.parent) else {
         return;
     };
+    let heads = [
+        format!(".{}{STAGING}", t.name),
+        format!(".{}{ASIDE}", t.name),
+    ];
+    let mut removed = 0;
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
-        if file.starts_with(&staging) || file.starts_with(&private_lock) {
-            let _ = fs::remove_dir_all(entry.path()).or_else(|_| fs::remove_file(entry.path()));
+        let Some(tail) = heads.iter().find_map(|h| file.strip_prefix(h.as_str())) else {
+            continue;
+        };
+        let stamped = tail
+            .split_once('-')
+            .is_some_and(|(a, b)| digits(a) && digits(b));
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|f| f.is_dir());
+        let empty = || fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none());
+        let ours = stamped && is_dir && (marker_kind(&path).is_some() || empty());
+        if ours && fs::remove_dir_all(&path).is_ok() {
+            removed += 1;
         }
+    }
+    if removed > 0 {
+        eprintln!(
+            "note: removed {removed} folder(s) left beside {} by a warsim run that was killed",
+            t.shown.display()
+        );
+    }
+}
+
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The lock of one target: `flock` on `.NAME.warsim-lock` beside it. The kernel releases it
+/// when the holder exits or dies, so a stale lock never blocks; any process that opens the
+/// same file, in any pid namespace, sees it held.
+#[derive(Debug)]
+struct Lock {
+    file: File,
+    path: PathBuf,
+    /// The folder locked (resolved).
+    target: PathBuf,
+    /// Whether the lock file is warsim's (then removed on release); a user's own file of that
+    /// name is locked but never written or removed.
+    ours: bool,
+}
+
+/// How a lock file starts; the holder follows.
+const LOCK_HEAD: &str = "warsim lock: ";
+
+impl Lock {
+    fn take(t: &Target) -> Result<Lock> {
+        let path = t.sibling(LOCK);
+        let s = t.shown.display();
+        for _ in 0..5 {
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o644)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(&path);
+            let file = match file {
+                Ok(f) if f.metadata().is_ok_and(|m| m.is_file()) => f,
+                // A folder, FIFO or symbolic link of that name is someone's: lock the parent
+                // folder instead, which serialises the runs writing beside it.
+                _ if fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) => {
+                    File::open(&t.parent).with_context(|| format!("cannot lock --out {s}"))?
+                }
+                Ok(_) => continue,
+                Err(e) => return Err(anyhow!(e).context(format!("cannot lock --out {s}"))),
+            };
+            // SAFETY: flock on a descriptor this function owns; it touches no memory.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let e = io::Error::last_os_error();
+                if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                    return Err(anyhow!(
+                        "--out {s}: another warsim run ({}) is writing it; wait for it or \
+                         choose another directory",
+                        holder(&file)
+                    ));
+                }
+                return Err(anyhow!(e).context(format!("cannot lock --out {s}")));
+            }
+            let meta = file.metadata()?;
+            if !meta.is_file() {
+                return Ok(Lock {
+                    file,
+                    path,
+                    target: t.path(),
+                    ours: false,
+                });
+            }
+            // The file may have been removed by the holder between our open and our flock;
+            // then the lock we hold is on a name no one else opens: take it again.
+            let same = fs::symlink_metadata(&path)
+                .is_ok_and(|m| m.ino() == meta.ino() && m.dev() == meta.dev());
+            if !same {
+                continue;
+            }
+            let mut lock = Lock {
+                file,
+                path,
+                target: t.path(),
+                ours: false,
+            };
+            lock.claim()
+                .with_context(|| format!("cannot lock --out {s}"))?;
+            return Ok(lock);
+        }
+        Err(anyhow!(
+            "--out {s}: cannot take its lock {}; other runs keep replacing it",
+            path.display()
+        ))
+    }
+
+    /// Writes this process as the holder, unless the file holds something else (a user's).
+    fn claim(&mut self) -> io::Result<()> {
+        let mut text = String::new();
+        (&self.file).take(4096).read_to_string(&mut text).ok();
+        let legacy = digits(text.trim());
+        if !(text.is_empty() || text.starts_with(LOCK_HEAD) || legacy) {
+            return Ok(());
+        }
+        pending().locks.push(self.path.clone());
+        self.ours = true;
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        self.file.write_all(me().as_bytes())?;
+        self.file.flush()
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        if self.ours {
+            // Removed while held: a run waiting on the old file finds it gone and retries.
+            let _ = fs::remove_file(&self.path);
+            pending().locks.retain(|l| l != &self.path);
+        }
+    }
+}
+
+/// This process as a lock file names it: process id, host and pid namespace.
+fn me() -> String {
+    format!(
+        "{LOCK_HEAD}process {} on {} in pid namespace {}\n",
+        std::process::id(),
+        hostname(),
+        pid_namespace()
+    )
+}
+
+fn hostname() -> String {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn pid_namespace() -> String {
+    fs::read_link("/proc/self/ns/pid")
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// Who holds a lock, as far as its file says, in words.
+fn holder(file: &File) -> String {
+    let mut text = String::new();
+    let _ = file.take(4096).read_to_string(&mut text);
+    let Some(rest) = text.strip_prefix(LOCK_HEAD) else {
+        return "holder unknown".into();
+    };
+    let clean: String = rest.trim().chars().filter(|c| !c.is_control()).collect();
+    let here = format!(" on {} in pid namespace {}", hostname(), pid_namespace());
+    match clean.strip_suffix(&here) {
+        Some(local) => local.to_string(),
+        None => clean,
     }
 }
 
@@ -391,36 +964,35 @@ mod tests {
         dir
     }
 
-    fn listing(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
+    fn names(dir: &Path) -> Vec<String> {
+        listing(dir).unwrap().into_iter().map(|e| e.0).collect()
+    }
+
+    fn begin(out: &Path) -> Result<OutputSet> {
+        OutputSet::begin(out, Kind::Simulate, &[])
     }
 
     #[test]
     fn a_set_replaces_the_old_one_whole_or_not_at_all() {
         let dir = scratch("whole");
         let out = dir.join("out");
-        let set = OutputSet::begin(&out).unwrap();
+        let set = begin(&out).unwrap();
         set.dir().write("summary.json", b"1").unwrap();
         set.dir().write("cycles.csv", b"old").unwrap();
         set.commit().unwrap();
-        assert_eq!(listing(&out), ["cycles.csv", "summary.json"]);
+        assert_eq!(names(&out), [MARKER, "cycles.csv", "summary.json"]);
         // A new set without cycles.csv: the stale file does not survive.
-        let set = OutputSet::begin(&out).unwrap();
+        let set = begin(&out).unwrap();
         set.dir().write("summary.json", b"2").unwrap();
         set.commit().unwrap();
-        assert_eq!(listing(&out), ["summary.json"]);
+        assert_eq!(names(&out), [MARKER, "summary.json"]);
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"2");
         // A set abandoned halfway leaves the old one untouched and nothing else.
-        let set = OutputSet::begin(&out).unwrap();
+        let set = begin(&out).unwrap();
         set.dir().write("summary.json", b"3").unwrap();
         drop(set);
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"2");
-        assert_eq!(listing(&dir), ["out"]);
+        assert_eq!(names(&dir), ["out"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -428,27 +1000,222 @@ mod tests {
     fn a_second_writer_is_refused_and_a_dead_ones_leftovers_are_removed() {
         let dir = scratch("lock");
         let out = dir.join("out");
-        let first = OutputSet::begin(&out).unwrap();
-        let e = OutputSet::begin(&out).unwrap_err().to_string();
-        assert!(e.contains("another warsim run"), "{e}");
+        let first = begin(&out).unwrap();
+        let e = begin(&out).unwrap_err().to_string();
+        assert!(e.contains("another warsim run (process"), "{e}");
         drop(first);
-        // A lock and staging directory of a process that no longer exists.
-        fs::write(dir.join(".out.warsim-lock"), "4000000000").unwrap();
-        fs::create_dir(dir.join(".out.warsim-staging-4000000000")).unwrap();
-        let set = OutputSet::begin(&out).unwrap();
+        // What a killed run leaves: a stale lock file, a staging folder with its marker, an
+        // old set moved aside, an empty staging folder (killed before its marker).
+        fs::write(
+            dir.join(".out.warsim-lock"),
+            "warsim lock: process 4000000000\n",
+        )
+        .unwrap();
+        for leftover in [".out.warsim-staging-4000000000-1", ".out.warsim-old-4-2"] {
+            fs::create_dir(dir.join(leftover)).unwrap();
+            fs::write(dir.join(leftover).join(MARKER), Kind::Merge.marker()).unwrap();
+        }
+        fs::create_dir(dir.join(".out.warsim-staging-5-3")).unwrap();
+        let set = begin(&out).unwrap();
         set.dir().write("summary.json", b"x").unwrap();
         set.commit().unwrap();
-        assert_eq!(listing(&dir), ["out"]);
+        assert_eq!(names(&dir), ["out"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn a_directory_of_other_files_is_not_replaced() {
-        let dir = scratch("foreign");
-        fs::write(dir.join("notes.txt"), "mine").unwrap();
-        let e = OutputSet::begin(&dir).unwrap_err().to_string();
+    fn a_users_files_with_warsims_names_are_never_removed() {
+        let dir = scratch("names");
+        let out = dir.join("out");
+        let mine = [
+            ".out.warsim-staging-12-34",                // no marker, not empty
+            ".out.warsim-staging-notes",                // not a pid and time
+            ".out.warsim-old-1-2.txt",                  // a file
+            ".out.warsim-staging-x.warsim-staging-1-2", // another target's
+        ];
+        for name in &mine[..2] {
+            fs::create_dir(dir.join(name)).unwrap();
+            fs::write(dir.join(name).join("keep.txt"), "mine").unwrap();
+        }
+        fs::write(dir.join(mine[2]), "mine").unwrap();
+        fs::create_dir(dir.join(mine[3])).unwrap();
+        fs::write(dir.join(".out.warsim-lock"), "my own notes").unwrap();
+        let set = begin(&out).unwrap();
+        set.dir().write("summary.json", b"x").unwrap();
+        set.commit().unwrap();
+        for name in mine {
+            assert!(dir.join(name).exists(), "{name} removed");
+        }
+        assert_eq!(
+            fs::read_to_string(dir.join(".out.warsim-lock")).unwrap(),
+            "my own notes"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_an_empty_folder_or_a_set_of_the_same_kind_is_replaced() {
+        let dir = scratch("kinds");
+        let out = dir.join("out");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("notes.txt"), "mine").unwrap();
+        let e = begin(&out).unwrap_err().to_string();
         assert!(e.contains("notes.txt"), "{e}");
-        assert!(dir.join("notes.txt").exists());
+        fs::remove_file(out.join("notes.txt")).unwrap();
+        // A folder holding a run.
+        let run = out.join("run");
+        let set = begin(&run).unwrap();
+        set.dir().write("summary.json", b"x").unwrap();
+        set.commit().unwrap();
+        let e = begin(&out).unwrap_err().to_string();
+        assert!(e.contains("run/"), "{e}");
+        assert!(run.join("summary.json").exists());
+        // A set of another kind.
+        let e = OutputSet::begin(&run, Kind::Merge, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`warsim simulate`"), "{e}");
+        // A set written before markers, recognised by its files.
+        fs::remove_file(run.join(MARKER)).unwrap();
+        let set = OutputSet::begin(&run, Kind::Merge, &[]).unwrap();
+        set.dir().write("summary.json", b"y").unwrap();
+        set.commit().unwrap();
+        assert_eq!(marker_kind(&run), Some(Kind::Merge));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_sweep_replaces_its_rule_sets_but_not_a_run_put_beside_them() {
+        let dir = scratch("sweep");
+        let out = dir.join("res");
+        let sweep = |names: &[&str]| -> Result<()> {
+            let set = OutputSet::begin(&out, Kind::Sweep, &[])?;
+            let list: Vec<String> = names
+                .iter()
+                .map(|n| format!(r#"{{"name":"{n}"}}"#))
+                .collect();
+            let json = format!(r#"{{"rule_sets":[{}]}}"#, list.join(","));
+            set.dir().write("sweep.json", json.as_bytes()).unwrap();
+            for n in names {
+                set.subdir(n).unwrap().write("summary.json", b"{}").unwrap();
+            }
+            set.commit()
+        };
+        sweep(&["a", "b"]).unwrap();
+        sweep(&["a"]).unwrap();
+        assert_eq!(names(&out), [MARKER, "a", "sweep.json"]);
+        let mine = begin(&out.join("mine")).unwrap();
+        mine.dir().write("summary.json", b"{}").unwrap();
+        mine.commit().unwrap();
+        let e = sweep(&["a"]).unwrap_err().to_string();
+        assert!(e.contains("mine/"), "{e}");
+        assert!(out.join("mine/summary.json").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_input_is_never_the_output_nor_inside_it_nor_around_it() {
+        let dir = scratch("inputs");
+        let input = dir.join("runs/a");
+        fs::create_dir_all(&input).unwrap();
+        for (out, how) in [
+            (input.clone(), "is"),
+            (input.join("sub"), "is inside"),
+            (dir.join("runs"), "holds"),
+            (input.join("."), "is"),
+        ] {
+            let e = OutputSet::begin(&out, Kind::Merge, std::slice::from_ref(&input)).unwrap_err();
+            assert!(e.to_string().contains(&format!(" {how} ")), "{e}");
+        }
+        assert_eq!(names(&dir), ["runs"]);
+        assert_eq!(names(&input), Vec::<String>::new());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dots_are_spelled_out_and_bad_names_refused_before_anything_is_made() {
+        let dir = scratch("dots");
+        let out = dir.join("out");
+        fs::create_dir(&out).unwrap();
+        let set = begin(&out.join(".")).unwrap();
+        assert_eq!(set.dir().target(), fs::canonicalize(&out).unwrap());
+        set.dir().write("summary.json", b"x").unwrap();
+        set.commit().unwrap();
+        assert!(out.join("summary.json").exists());
+        let e = begin(Path::new("/")).unwrap_err().to_string();
+        assert!(e.contains("root"), "{e}");
+        let long = dir.join("new/deeper").join("x".repeat(NAME_ROOM + 1));
+        let e = begin(&long).unwrap_err().to_string();
+        assert!(e.contains("folder name is"), "{e}");
+        // A run that does not commit leaves none of the parent folders it made.
+        let set = begin(&dir.join("p/q/r/out")).unwrap();
+        assert!(dir.join("p/q/r").is_dir());
+        drop(set);
+        assert_eq!(names(&dir), ["out"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_reader_polling_mid_commit_always_finds_a_set() {
+        let dir = scratch("poll");
+        let out = dir.join("out");
+        let commit = |n: u32| {
+            let set = begin(&out).unwrap();
+            set.dir()
+                .write("summary.json", n.to_string().as_bytes())
+                .unwrap();
+            set.commit().unwrap();
+        };
+        commit(0);
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let poll = {
+            let (stop, file) = (stop.clone(), out.join("summary.json"));
+            std::thread::spawn(move || {
+                let (mut polls, mut misses) = (0u64, 0u64);
+                while !stop.load(Ordering::Relaxed) {
+                    polls += 1;
+                    if fs::read(&file).map_or(true, |b| b.is_empty()) {
+                        misses += 1;
+                    }
+                }
+                (polls, misses)
+            })
+        };
+        for n in 1..=120 {
+            commit(n);
+        }
+        stop.store(true, Ordering::Relaxed);
+        let (polls, misses) = poll.join().unwrap();
+        assert!(polls > 120, "the reader polled {polls} times");
+        assert_eq!(misses, 0, "{misses} of {polls} polls found no summary.json");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_rename_fallback_puts_the_new_set_in_and_keeps_the_old_on_failure() {
+        let dir = scratch("fallback");
+        let (target, staging) = (dir.join("out"), dir.join(".out.warsim-staging-1-2"));
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("summary.json"), "old").unwrap();
+        fs::create_dir(&staging).unwrap();
+        fs::write(staging.join("summary.json"), "new").unwrap();
+        let aside = rename_aside(&staging, &target).unwrap();
+        assert_eq!(aside, dir.join(".out.warsim-old-1-2"));
+        assert_eq!(
+            fs::read_to_string(target.join("summary.json")).unwrap(),
+            "new"
+        );
+        assert_eq!(
+            fs::read_to_string(aside.join("summary.json")).unwrap(),
+            "old"
+        );
+        // A staging folder that is gone: the old set goes back in place.
+        fs::remove_dir_all(&aside).unwrap();
+        assert!(rename_aside(&staging, &target).is_err());
+        assert_eq!(
+            fs::read_to_string(target.join("summary.json")).unwrap(),
+            "new"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,6 +7,7 @@ pub mod csv;
 pub mod glyphs;
 pub mod plot;
 pub mod progress;
+pub mod reader;
 pub mod readme;
 pub mod report;
 pub mod stdout;
@@ -150,7 +151,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("warsim-set-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let out = dir.join("out");
-        let set = OutputSet::begin(&out).unwrap();
+        let set = OutputSet::begin(&out, atomic::Kind::Simulate, &[]).unwrap();
         set.dir().write("summary.json", b"old").unwrap();
         set.commit().unwrap();
         // An empty tally has no chart: the write fails after the CSV files are staged.
@@ -168,7 +169,7 @@ mod tests {
         };
         let histogram = csv::histogram(&report).unwrap();
         let summary = report.summary(&timing, &histogram);
-        let set = OutputSet::begin(&out).unwrap();
+        let set = OutputSet::begin(&out, atomic::Kind::Simulate, &[]).unwrap();
         assert!(write_set(set, &report, &summary, &histogram, false).is_err());
         assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();

@@ -81,6 +81,6 @@ fn play_each<G: Game>(
                     Ok(tally)
                 },
             )
-            .try_reduce(|| Tally::new(players), |a, b| Ok(a.merge(b)))
+            .try_reduce(|| Tally::new(players), |a, b| Ok(a.merge(b)?))
     })
 }

@@ -77,7 +77,7 @@ pub fn simulate<G: Game>(
     for n in target.checkpoints() {
         planned(n);
         let part: Range<u64> = done..n;
-        tally = tally.merge(engine::simulate(game, seed, part, threads, progress)?);
+        tally = tally.merge(engine::simulate(game, seed, part, threads, progress)?)?;
         done = n;
         let h = half_width(&tally);
         stop = Stop {

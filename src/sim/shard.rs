@@ -19,8 +19,12 @@ impl Shard {
     /// The game indices of this slice of a run of `games` games. The slices of 0..N tile
     /// `0..games` exactly, in order, with sizes differing by at most one.
     pub fn range(self, games: u64) -> Range<u64> {
-        let cut = |k: u64| (u128::from(k) * u128::from(games) / u128::from(self.count)) as u64;
-        cut(self.index)..cut(self.index + 1)
+        self.range_start(self.index, games)..self.range_start(self.index + 1, games)
+    }
+
+    /// The first game of slice `k` of this cut (`k` = `count`: the end of the run).
+    pub fn range_start(self, k: u64, games: u64) -> u64 {
+        (u128::from(k) * u128::from(games) / u128::from(self.count)) as u64
     }
 }
 

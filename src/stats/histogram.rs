@@ -10,6 +10,18 @@ use crate::games::{GameResult, GameStats, Outcome};
 /// bounds a chunk's table (≤ 65,536 × slots counts) even when a cap of 10,000,000 rounds is hit.
 const DENSE_LIMIT: u64 = 1 << 16;
 
+/// A sum of counts beyond 64 bits: only a hand-edited file can claim counts that large, so
+/// merging refuses it rather than wrap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("counts overflow 64 bits")]
+pub struct Overflow;
+
+/// `a += b`, or [`Overflow`].
+pub fn add_to(a: &mut u64, b: u64) -> Result<(), Overflow> {
+    *a = a.checked_add(b).ok_or(Overflow)?;
+    Ok(())
+}
+
 /// Games per (round count, outcome).
 ///
 /// Invariant: every stored row has at least one nonzero count.
@@ -47,7 +59,7 @@ impl RoundHistogram {
     }
 
     /// Adds every count of `other` (same number of slots).
-    pub fn merge(&mut self, other: &RoundHistogram) {
+    pub fn merge(&mut self, other: &RoundHistogram) -> Result<(), Overflow> {
         assert_eq!(
             self.slots, other.slots,
             "merging histograms of different games"
@@ -55,16 +67,19 @@ impl RoundHistogram {
         if other.dense.len() > self.dense.len() {
             self.dense.resize(other.dense.len(), 0);
         }
-        for (a, b) in self.dense.iter_mut().zip(&other.dense) {
-            *a += b;
+        for (a, &b) in self.dense.iter_mut().zip(&other.dense) {
+            add_to(a, b)?;
         }
         for (&r, counts) in &other.sparse {
             let row = self
                 .sparse
                 .entry(r)
                 .or_insert_with(|| vec![0; counts.len()]);
-            row.iter_mut().zip(counts).for_each(|(a, b)| *a += b);
+            for (a, &b) in row.iter_mut().zip(counts) {
+                add_to(a, b)?;
+            }
         }
+        Ok(())
     }
 
     /// The round counts that occurred, ascending, each with its counts per outcome slot.
@@ -178,20 +193,20 @@ impl<S: GameStats> Tally<S> {
 
     /// Adds `other` into `self`. Associative and commutative, so any split of a run into
     /// chunks, threads or shards gives the same tally.
-    pub fn merge(mut self, other: Tally<S>) -> Tally<S> {
-        self.games += other.games;
-        self.rounds.merge(&other.rounds);
-        self.stats.merge(&other.stats);
+    pub fn merge(mut self, other: Tally<S>) -> Result<Tally<S>, Overflow> {
+        add_to(&mut self.games, other.games)?;
+        self.rounds.merge(&other.rounds)?;
+        self.stats.merge(&other.stats)?;
         for (g, h) in other.groups.iter().enumerate() {
-            self.group_mut(g).merge(h);
+            self.group_mut(g).merge(h)?;
         }
         for (len, n) in other.cycles {
-            *self.cycles.entry(len).or_insert(0) += n;
+            add_to(self.cycles.entry(len).or_insert(0), n)?;
         }
         if let Some((r, i)) = other.longest {
             self.note_longest(r, i);
         }
-        self
+        Ok(self)
     }
 
     /// Outcome slots in their canonical order, with their totals.
@@ -221,9 +236,10 @@ mod tests {
             self.0 += g;
             self.1 = self.1.max(*g);
         }
-        fn merge(&mut self, o: &Self) {
-            self.0 += o.0;
+        fn merge(&mut self, o: &Self) -> Result<(), Overflow> {
+            add_to(&mut self.0, o.0)?;
             self.1 = self.1.max(o.1);
+            Ok(())
         }
         fn to_json(&self, _: u64) -> (u64, u64) {
             (self.0, self.1)
@@ -277,9 +293,10 @@ mod tests {
             t
         };
         let (a, b, c) = (part(0..100), part(100..200), part(200..300));
-        let left = a.clone().merge(b.clone()).merge(c.clone());
-        let right = a.merge(b.merge(c));
-        let reordered = part(200..300).merge(part(0..100)).merge(part(100..200));
+        let m = |x: Tally<SumMax>, y| x.merge(y).unwrap();
+        let left = m(m(a.clone(), b.clone()), c.clone());
+        let right = m(a, m(b, c));
+        let reordered = m(m(part(200..300), part(0..100)), part(100..200));
         assert_eq!(left, whole);
         assert_eq!(right, whole);
         assert_eq!(reordered, whole);

@@ -227,7 +227,7 @@ fn merge_refuses_to_write_over_an_input() {
             s(&sh.war[0]),
         ],
     );
-    assert!(line.contains("one of the shards"), "{line}");
+    assert!(line.contains("which this command reads"), "{line}");
     assert_eq!(read(&sh.war[0], "summary.json"), before);
 }
 

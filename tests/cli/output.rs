@@ -134,6 +134,7 @@ fn a_new_set_replaces_every_file_of_the_old_one() {
     assert_eq!(
         listing(&out),
         [
+            ".warsim-set",
             "README.md",
             "histogram.csv",
             "histogram.png",

@@ -231,6 +231,7 @@ fn out_writes_every_file_and_no_temporary() {
     assert_eq!(
         names,
         [
+            ".warsim-set",
             "README.md",
             "cycles.csv",
             "histogram.csv",
@@ -299,7 +300,7 @@ fn merge_refuses_missing_duplicated_and_foreign_shards() {
         assert!(line.contains(want), "{dirs:?}: {line}");
         assert!(!out.exists());
     };
-    refuse(&[&a, &c], "shard 1/3 missing");
+    refuse(&[&a, &c], "missing: shard 1/3 (games 1000..2000)");
     refuse(&[&a, &b, &c, &b], "duplicates");
     refuse(&[&a, &b, &other_seed], "seed 2");
     refuse(&[&a, &b, &other_rules], "rules");

@@ -98,35 +98,22 @@ pub struct PlayWar {
     pub from: Option<std::path::PathBuf>,
 }
 
-/// The seed, rules and game index of a `--from DIR` replay.
+/// The seed, rules and game index of a `--from DIR` replay: the run read back and checked as
+/// `merge` reads it, so a replay never starts from rules or indices the run could not have.
 fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<(u64, WarRules, u64), UsageError> {
-    let d = dir.display();
-    let text = std::fs::read_to_string(dir.join("summary.json"))
-        .map_err(|e| usage!("--from {d}: cannot read summary.json ({e})"))?;
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| usage!("--from {d}: summary.json: {e}"))?;
-    if v["game"] != War::NAME {
-        return Err(usage!("--from {d}: a run of {}, not of war", v["game"]));
-    }
-    let rules = WarRules::from_json(&v["rules"])
-        .map_err(|e| usage!("--from {d}: summary.json rules: {e}"))?;
-    let number = |key: &str| {
-        v[key]
-            .as_u64()
-            .ok_or_else(|| usage!("--from {d}: summary.json has no whole number {key}"))
-    };
-    let seed = number("seed")?;
+    let part = crate::merge::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
     let index = match game {
         Some(i) => i,
-        None => number("longest_game")?,
+        None => part.tally.longest.map_or(0, |(_, i)| i),
     };
-    let total = v["run"]["games_total"].as_u64().unwrap_or(u64::MAX);
+    let total = part.info.games_total;
     if index >= total {
         return Err(usage!(
-            "--from {d}: the run has {total} games; --game {index} is not one"
+            "--from {}: the run has {total} games; --game {index} is not one",
+            dir.display()
         ));
     }
-    Ok((seed, rules, index))
+    Ok((part.info.seed, part.game.rules, index))
 }
 
 impl War {
@@ -248,6 +235,10 @@ impl Game for War {
 
     fn rules(&self) -> &WarRules {
         &self.rules
+    }
+
+    fn options_of(rules: &WarRules) -> WarOptions {
+        rules.options()
     }
 
     fn scratch(&self) -> WarScratch {

@@ -203,6 +203,7 @@ pub struct WarOptions {
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WarRules {
     /// The preset the settings started from.
     pub preset: Preset,
@@ -400,17 +401,6 @@ impl WarRules {
                 [_, 0] => Err(Some(0)),
                 [h0, h1] => Ok([k.min(h0 - 1), k.min(h1 - 1)]),
             },
-        }
-    }
-
-    /// Reads a `rules` object written by a run (summary.json), checking that it is a rule set
-    /// the options can give: a hand-edited file gets no rules the command line would refuse.
-    pub fn from_json(v: &serde_json::Value) -> Result<WarRules, String> {
-        let rules: WarRules = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
-        match WarRules::try_from(&rules.options()) {
-            Ok(valid) if valid == rules => Ok(rules),
-            Ok(_) => Err("its settings do not form one rule set".into()),
-            Err(e) => Err(e.to_string()),
         }
     }
 }

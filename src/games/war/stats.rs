@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::MAX_DECK;
 use crate::games::GameStats;
+use crate::stats::histogram::{add_to, Overflow};
 use crate::stats::summary::Named;
 
 /// War depths counted separately in [`WarGame::by_depth`]; deeper wars count in the last.
@@ -94,18 +95,18 @@ impl GameStats for WarStats {
         }
     }
 
-    fn merge(&mut self, other: &Self) {
-        self.wars += other.wars;
+    fn merge(&mut self, other: &Self) -> Result<(), Overflow> {
+        add_to(&mut self.wars, other.wars)?;
         if other.deepest.len() > self.deepest.len() {
             self.deepest.resize(other.deepest.len(), 0);
         }
-        self.deepest
-            .iter_mut()
-            .zip(&other.deepest)
-            .for_each(|(a, b)| *a += b);
-        for (a, b) in self.by_depth.iter_mut().zip(&other.by_depth) {
-            *a += b;
+        for (a, &b) in self.deepest.iter_mut().zip(&other.deepest) {
+            add_to(a, b)?;
         }
+        for (a, &b) in self.by_depth.iter_mut().zip(&other.by_depth) {
+            add_to(a, b)?;
+        }
+        Ok(())
     }
 
     fn to_json(&self, games: u64) -> WarsJson {
@@ -242,7 +243,7 @@ mod tests {
         let (mut a, mut b) = (WarStats::default(), WarStats::default());
         games[..1].iter().for_each(|g| a.record(g));
         games[1..].iter().for_each(|g| b.record(g));
-        a.merge(&b);
+        a.merge(&b).unwrap();
         assert_eq!(a, whole);
         assert_eq!(whole.deepest, vec![1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]);
         assert_eq!(whole.by_depth, [2, 1, 0, 0, 0, 0, 0, 1]);

@@ -120,7 +120,7 @@ fn by_p1_top_groups_each_game_by_the_aces_player_1_holds() {
     // Every game is in exactly one group, and the groups add up to the whole histogram.
     let mut sum = crate::stats::histogram::RoundHistogram::new(6);
     for g in &tally.groups {
-        sum.merge(g);
+        sum.merge(g).unwrap();
     }
     assert_eq!(sum, tally.rounds);
     assert_eq!(tally.groups.len(), 5);
