@@ -7,6 +7,7 @@ mod golden;
 mod jitsu;
 mod merge;
 mod messages;
+mod nothing_lost;
 mod output;
 mod precision;
 mod small_games;

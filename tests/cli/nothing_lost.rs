@@ -1,0 +1,431 @@
+//! Nothing lost: `--out` never destroys what it should not, runs are never written onto their
+//! own inputs, locks hold across pid namespaces, and a run folder read back (merge, compare,
+//! play --from) is trusted for nothing. Each test is one way a clumsy user or an attacker
+//! could lose data or hang warsim.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{fails, json, ok, read, s, Scratch};
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A small run of shotgun War into `out`, shard `shard` of 3,000 games if given.
+fn shotgun(out: &Path, shard: Option<&str>) {
+    let mut args = vec!["simulate", "shotgun", "--games", "3000", "--seed", "4"];
+    if let Some(k) = shard {
+        args.extend(["--shard", k]);
+    }
+    args.extend(["--out", s(out)]);
+    ok(&args);
+}
+
+/// Runs `warsim ARGS` and requires it to finish within `secs` (it is killed otherwise).
+fn within(secs: u64, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().unwrap();
+            panic!("warsim {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Edits `dir`/summary.json with `edit`.
+fn edit_summary(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v = json(&read(dir, "summary.json"));
+    edit(&mut v);
+    std::fs::write(dir.join("summary.json"), v.to_string()).unwrap();
+}
+
+#[test]
+fn merge_into_the_folder_holding_its_shards_is_refused_and_deletes_nothing() {
+    let dir = Scratch::new("merge-into-parent");
+    let out = dir.path("out");
+    let (s0, s1) = (out.join("s0"), out.join("s1"));
+    shotgun(&s0, Some("0/2"));
+    shotgun(&s1, Some("1/2"));
+    let line = fails(2, &["merge", s(&s0), s(&s1), "--out", s(&out)]);
+    assert!(line.contains("holds"), "{line}");
+    assert_eq!(listing(&out), ["s0", "s1"]);
+    assert!(s0.join("summary.json").exists() && s1.join("summary.json").exists());
+}
+
+#[test]
+fn simulate_into_a_folder_of_runs_is_refused_before_any_game() {
+    let dir = Scratch::new("folder-of-runs");
+    let results = dir.path("results");
+    shotgun(&results.join("classic"), None);
+    shotgun(&results.join("bryer"), None);
+    let started = Instant::now();
+    let line = fails(
+        2,
+        &[
+            "simulate",
+            "shotgun",
+            "--games",
+            "1e9",
+            "--out",
+            s(&results),
+        ],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "a game was played"
+    );
+    assert!(
+        line.contains("bryer/") && line.contains("classic/"),
+        "{line}"
+    );
+    assert_eq!(listing(&results), ["bryer", "classic"]);
+    assert_eq!(listing(&dir.0), ["results"], "nothing written beside it");
+}
+
+#[test]
+fn compare_never_writes_over_or_around_what_it_compares() {
+    let dir = Scratch::new("compare-onto");
+    let r = dir.path("r");
+    let (a, b) = (r.join("a"), r.join("b"));
+    shotgun(&a, None);
+    ok(&[
+        "simulate",
+        "shotgun",
+        "--mix",
+        "2,1,1",
+        "--games",
+        "3000",
+        "--out",
+        s(&b),
+    ]);
+    for (out, how) in [(&r, "holds"), (&a, "is"), (&a.join("cmp"), "is inside")] {
+        let line = fails(2, &["compare", s(&a), s(&b), "--out", s(out)]);
+        assert!(line.contains(&format!(" {how} ")), "{line}");
+    }
+    assert_eq!(listing(&r), ["a", "b"]);
+    assert!(!a.join("cmp").exists());
+}
+
+#[test]
+fn a_sweep_never_replaces_a_run_put_inside_it() {
+    let dir = Scratch::new("sweep-mine");
+    let res = dir.path("res");
+    let sweep = ["sweep", "shotgun", "--mix", "1,1,1;2,1,1", "--games", "500"];
+    ok(&[&sweep[..], &["--out", s(&res)]].concat());
+    // The same sweep again replaces it: it is a complete sweep.
+    ok(&[&sweep[..], &["--out", s(&res)]].concat());
+    shotgun(&res.join("mine"), None);
+    let line = fails(2, &[&sweep[..], &["--out", s(&res)]].concat());
+    assert!(line.contains("mine/"), "{line}");
+    assert!(res.join("mine/summary.json").exists());
+}
+
+#[test]
+fn a_set_of_another_kind_is_not_replaced() {
+    let dir = Scratch::new("kind");
+    let (s0, out) = (dir.path("s0"), dir.path("out"));
+    shotgun(&s0, None);
+    shotgun(&out, None);
+    let before = read(&out, "summary.json");
+    let line = fails(2, &["merge", s(&s0), "--out", s(&out)]);
+    assert!(line.contains("`warsim simulate`"), "{line}");
+    assert_eq!(read(&out, "summary.json"), before);
+    assert_eq!(read(&out, ".warsim-set"), "warsim output set: simulate\n");
+}
+
+#[test]
+fn a_failed_run_leaves_no_parent_folder_it_made() {
+    let dir = Scratch::new("parents");
+    let out = dir.path("new/deeper/out");
+    fails(2, &["merge", s(&dir.path("nothing")), "--out", s(&out)]);
+    assert_eq!(listing(&dir.0), Vec::<String>::new());
+}
+
+#[test]
+fn out_spelled_with_dots_is_the_folder_it_names() {
+    let dir = Scratch::new("dots");
+    let out = dir.path("out");
+    std::fs::create_dir(&out).unwrap();
+    let dotted = format!("{}/.", s(&out));
+    ok(&["simulate", "shotgun", "--games", "100", "--out", &dotted]);
+    assert!(out.join("summary.json").exists());
+    assert_eq!(listing(&dir.0), ["out"]);
+    let long = dir.path(&"x".repeat(250));
+    let line = fails(
+        2,
+        &["simulate", "shotgun", "--games", "100", "--out", s(&long)],
+    );
+    assert!(line.contains("folder name is 250 bytes"), "{line}");
+}
+
+/// Runs `sh -c SCRIPT` with `$0` = the binary and `$1` = `arg`, as root in new namespaces;
+/// `None` where this machine does not allow them (then the test says so and passes).
+fn in_namespace(flags: &[&str], script: &str, arg: &Path) -> Option<Output> {
+    let probe = Command::new("unshare").args(flags).arg("true").output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("unshare {flags:?} is not allowed here; not tested");
+        return None;
+    }
+    let out = Command::new("unshare")
+        .args(flags)
+        .args(["sh", "-c", script, env!("CARGO_BIN_EXE_warsim"), s(arg)])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Some(out)
+}
+
+#[test]
+fn a_mount_point_is_refused_up_front() {
+    let dir = Scratch::new("mount");
+    let mnt = dir.path("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    let script = r#"mount -t tmpfs none "$1" && exec "$0" simulate shotgun --games 100 --out "$1""#;
+    let Some(out) = in_namespace(&["-m"], script, &mnt) else {
+        return;
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("mount point"), "{err}");
+}
+
+#[test]
+fn a_writer_in_another_pid_namespace_holds_the_lock() {
+    let dir = Scratch::new("pidns");
+    let out = dir.path("out");
+    let flags = ["--pid", "--fork", "--kill-child"];
+    if !Command::new("unshare")
+        .args(flags)
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("unshare --pid is not allowed here; not tested");
+        return;
+    }
+    let mut holder = Command::new("unshare")
+        .args(flags)
+        .args([
+            env!("CARGO_BIN_EXE_warsim"),
+            "simulate",
+            "war",
+            "--games",
+            "2000000000",
+            "--threads",
+            "1",
+            "--out",
+            s(&out),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = dir.path(".out.warsim-lock");
+    let start = Instant::now();
+    while !std::fs::read_to_string(&lock).is_ok_and(|t| t.ends_with('\n')) {
+        assert!(start.elapsed() < Duration::from_secs(20), "no lock taken");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let line = fails(
+        1,
+        &["simulate", "shotgun", "--games", "10", "--out", s(&out)],
+    );
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert!(line.contains("another warsim run (process"), "{line}");
+    assert!(line.contains("pid namespace"), "{line}");
+    // Its holder gone (SIGKILL), the lock no longer blocks, and the leftovers go.
+    std::thread::sleep(Duration::from_millis(200));
+    shotgun(&out, None);
+    assert_eq!(listing(&dir.0), ["out"]);
+}
+
+#[test]
+fn interrupted_after_the_commit_the_message_says_the_set_was_written() {
+    use std::io::Write;
+    let dir = Scratch::new("late-sigint");
+    let out = dir.path("out");
+    // A full pipe as stdout: the run commits, then blocks printing its summary.
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let fill = vec![b'x'; 1 << 16];
+    let flags = unsafe_nonblocking(&writer);
+    while writer.write(&fill).is_ok() {}
+    restore_blocking(&writer, flags);
+    let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(["simulate", "shotgun", "--games", "1000", "--out", s(&out)])
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !(out.join("summary.json").exists() && !dir.path(".out.warsim-lock").exists()) {
+        assert!(start.elapsed() < Duration::from_secs(20), "never committed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let done = child.wait_with_output().unwrap();
+    drop(reader);
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("was written in full"), "{err}");
+    assert!(read(&out, "summary.json").contains("\"game\": \"shotgun\""));
+}
+
+/// Makes `w` non-blocking, returning its flags before.
+fn unsafe_nonblocking(w: &std::io::PipeWriter) -> i32 {
+    use std::os::fd::AsRawFd;
+    // SAFETY: fcntl on a descriptor the caller owns; no memory is touched.
+    unsafe {
+        let flags = libc::fcntl(w.as_raw_fd(), libc::F_GETFL);
+        libc::fcntl(w.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        flags
+    }
+}
+
+fn restore_blocking(w: &std::io::PipeWriter, flags: i32) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: as in `unsafe_nonblocking`.
+    unsafe {
+        libc::fcntl(w.as_raw_fd(), libc::F_SETFL, flags);
+    }
+}
+
+#[test]
+fn a_fifo_in_a_run_folder_is_refused_without_blocking() {
+    let dir = Scratch::new("fifo");
+    let run = dir.path("run");
+    std::fs::create_dir(&run).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(run.join("summary.json"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for args in [
+        vec!["merge", s(&run), "--out", s(&dir.path("m"))],
+        vec!["play", "war", "--from", s(&run)],
+    ] {
+        let out = within(5, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
+
+#[test]
+fn rules_read_back_pass_the_games_own_checks() {
+    let dir = Scratch::new("rules-back");
+    let run = dir.path("run");
+    ok(&["simulate", "war", "--games", "300", "--out", s(&run)]);
+    edit_summary(&run, |v| v["rules"]["ranks"] = 999.into());
+    for args in [
+        vec!["merge", s(&run), "--out", s(&dir.path("m"))],
+        vec!["play", "war", "--from", s(&run)],
+    ] {
+        let line = fails(2, &args);
+        assert!(line.contains("rules") && line.contains("999"), "{line}");
+    }
+    edit_summary(&run, |v| {
+        v["rules"]["ranks"] = 13.into();
+        v["players"] = 3.into();
+    });
+    let line = fails(2, &["merge", s(&run), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("3 players"), "{line}");
+    edit_summary(&run, |v| {
+        v["players"] = 2.into();
+        v["description"] = "\u{1b}[2Jgotcha".into();
+    });
+    let line = fails(2, &["merge", s(&run), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("control character U+001B"), "{line}");
+    assert!(!line.contains('\u{1b}'));
+}
+
+#[test]
+fn counts_that_overflow_and_times_that_are_not_times_are_refused() {
+    let dir = Scratch::new("overflow");
+    let (a, b) = (dir.path("a"), dir.path("b"));
+    for (d, k) in [(&a, "0/2"), (&b, "1/2")] {
+        ok(&[
+            "simulate",
+            "war",
+            "--games",
+            "600",
+            "--shard",
+            k,
+            "--out",
+            s(d),
+        ]);
+        edit_summary(d, |v| v["wars"]["total"] = u64::MAX.into());
+    }
+    let line = fails(2, &["merge", s(&a), s(&b), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("overflow"), "{line}");
+    for d in [&a, &b] {
+        edit_summary(d, |v| {
+            v["wars"]["total"] = 10.into();
+            v["elapsed_s"] = (-1e308).into();
+        });
+    }
+    let line = fails(2, &["merge", s(&a), s(&b), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("elapsed_s"), "{line}");
+    for d in [&a, &b] {
+        edit_summary(d, |v| v["elapsed_s"] = 1.7e308.into());
+    }
+    let line = fails(2, &["merge", s(&a), s(&b), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("elapsed_s"), "{line}");
+}
+
+#[test]
+fn a_shard_of_a_trillion_says_what_is_missing_at_once() {
+    let dir = Scratch::new("trillion");
+    for (n, want) in [
+        (
+            "1000000000000",
+            "shards 1..1000000000000 of 1000000000000 (games 1..1000000000000)",
+        ),
+        (
+            "100000000",
+            "shards 1..100000000 of 100000000 (games 1..100000000)",
+        ),
+    ] {
+        let shard = dir.path(&format!("s-{n}"));
+        let k = format!("0/{n}");
+        ok(&[
+            "simulate",
+            "shotgun",
+            "--games",
+            n,
+            "--shard",
+            &k,
+            "--out",
+            s(&shard),
+        ]);
+        let start = Instant::now();
+        let out = within(10, &["merge", s(&shard), "--out", s(&dir.path("m"))]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(start.elapsed() < Duration::from_secs(2), "{n}: slow");
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+}
