@@ -276,7 +276,8 @@ fn interrupted_after_the_commit_the_message_says_the_set_was_written() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while !(out.join("summary.json").exists() && !dir.path(".out.warsim-lock").exists()) {
+    let committed = || out.join("summary.json").exists() && !dir.path(".out.warsim-lock").exists();
+    while !committed() {
         assert!(start.elapsed() < Duration::from_secs(20), "never committed");
         std::thread::sleep(Duration::from_millis(20));
     }
