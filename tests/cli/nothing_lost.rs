@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fails, json, ok, read, s, Scratch};
+use crate::util::{fails, json, ok, read, s, Scratch, LONG_RUN};
 
 fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -221,17 +221,9 @@ fn a_writer_in_another_pid_namespace_holds_the_lock() {
     }
     let mut holder = Command::new("unshare")
         .args(flags)
-        .args([
-            env!("CARGO_BIN_EXE_warsim"),
-            "simulate",
-            "war",
-            "--games",
-            "2000000000",
-            "--threads",
-            "1",
-            "--out",
-            s(&out),
-        ])
+        .arg(env!("CARGO_BIN_EXE_warsim"))
+        .args(LONG_RUN)
+        .arg(&out)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

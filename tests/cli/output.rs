@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fails, ok, read, s, Scratch};
+use crate::util::{fails, ok, read, s, Scratch, LONG_RUN};
 
 fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -19,16 +19,8 @@ fn listing(dir: &Path) -> Vec<String> {
 /// A run long enough to be interrupted, writing into `out`.
 fn long_run(out: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args([
-            "simulate",
-            "war",
-            "--games",
-            "2000000000",
-            "--threads",
-            "1",
-            "--out",
-            s(out),
-        ])
+        .args(LONG_RUN)
+        .arg(out)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -30,6 +30,18 @@ impl Drop for Scratch {
     }
 }
 
+/// A run long enough to be interrupted or to hold its lock for a while (minutes on one
+/// thread), but well within the run-time guard: its `--out DIR` follows.
+pub const LONG_RUN: [&str; 7] = [
+    "simulate",
+    "war",
+    "--games",
+    "2000000000",
+    "--threads",
+    "1",
+    "--out",
+];
+
 /// A path as a command-line argument.
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
