@@ -97,6 +97,33 @@ pub enum Command {
     /// Add the outputs of the shards of one run (`simulate --shard K/N --out DIR`) exactly.
     #[command(after_help = "Example: warsim merge shard0 shard1 shard2 --out merged")]
     Merge(MergeArgs),
+    /// Play one game of a run again, any game: by default its longest, which ends as the run
+    /// says.
+    #[command(
+        after_help = "Examples:\n  warsim replay out/war\n  warsim replay out/snap --game 17 --json\n\
+        For War round by round: warsim play war --from out/war --trace"
+    )]
+    Replay {
+        /// The run's directory (`simulate --out`, `merge --out`, `exact --out`, a sweep's rule set).
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Index of the game in the run (0-based) [default: the run's longest].
+        #[arg(long, value_name = "I")]
+        game: Option<u64>,
+        /// Print the result as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the games: a name and what it plays, a line each.
+    #[command(
+        after_help = "With --json: an array of {name, about, play, example, exact}: each \
+        game's small example rule set and whether `exact` plays it."
+    )]
+    Games {
+        /// Print the list as a JSON array.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     #[command(after_help = "Example: warsim completions bash > /etc/bash_completion.d/warsim")]
     Completions {
@@ -253,6 +280,8 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(shell, &mut cmd, "warsim", &mut std::io::stdout());
             Ok(())
         }
+        Command::Games { json } => crate::list::run(json),
+        Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
         Command::Manpage => {
             let cmd = <Cli as clap::CommandFactory>::command();
             clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?;

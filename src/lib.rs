@@ -12,11 +12,13 @@ pub mod compare;
 pub mod error;
 pub mod exact;
 pub mod games;
+pub mod list;
 pub mod merge;
 pub mod output;
 pub mod play;
 #[cfg(feature = "python")]
 pub mod python;
+pub mod replay;
 pub mod run;
 pub mod sim;
 pub mod stats;

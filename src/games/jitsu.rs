@@ -354,6 +354,10 @@ impl Tokens<'_> {
 
 impl Game for Jitsu {
     const NAME: &'static str = "jitsu";
+    const ABOUT: &'static str = "Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy";
+    const PLAY_ABOUT: &'static str =
+        "Card-Jitsu against the computer: reads a hand position 1..5 per round from stdin and prints the seed's transcript on stdout (prompts and messages on stderr)";
+    const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];
     type Options = JitsuOptions;
     type Rules = JitsuRules;
     type Stats = ();

@@ -1,7 +1,7 @@
-//! The list of games. Adding a game is writing its module (a type implementing [`Game`]) and
-//! one line in each list below: a variant of [`SimulateGame`] and of [`PlayGame`] (with its
-//! help text), and an arm in [`SimulateGame::run`], [`PlayGame::play`] and [`by_name`]. Nothing
-//! else in the program names a game.
+//! The list of games: one line each in [`games!`] below. Adding a game is writing its module
+//! (a type implementing [`Game`], declared in `games/mod.rs`) and its line here; the command
+//! line's subcommands, `warsim games`, `merge`'s dispatch by name, the conformance suite, the
+//! benches and CI all take the games from this list.
 
 use clap::Subcommand;
 
@@ -11,15 +11,6 @@ use super::shotgun::Shotgun;
 use super::snap::Snap;
 use super::war::War;
 use super::{Game, PlayIo, PlayReport};
-
-/// The names of every game, for messages.
-pub const NAMES: [&str; 5] = [
-    War::NAME,
-    Snap::NAME,
-    Shotgun::NAME,
-    Elimination::NAME,
-    Jitsu::NAME,
-];
 
 /// Something to do with a game of any type: run a simulation of it, say.
 pub trait WithGame {
@@ -37,79 +28,87 @@ pub trait WithGameType {
     fn with<G: Game>(self) -> Self::Output;
 }
 
-/// `simulate GAME`: the game and its rule options.
-#[derive(Debug, Subcommand)]
-pub enum SimulateGame {
-    /// Deck War (deck-war.txt).
-    War(<War as Game>::Options),
-    /// The Snap variant (snap.txt) on random deals.
-    Snap(<Snap as Game>::Options),
-    /// Shotgun War (shotgun-war.txt) between two random players.
-    Shotgun(<Shotgun as Game>::Options),
-    /// N-player rock-paper-scissors elimination (rock-paper-scissors.txt).
-    Rps(<Elimination as Game>::Options),
-    /// Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy.
-    Jitsu(<Jitsu as Game>::Options),
-}
+/// Makes, from one list of game types, every list the program needs: [`NAMES`], the
+/// subcommands of `simulate` ([`SimulateGame`]) and `play` ([`PlayGame`]) with their help
+/// from each game's [`Game::ABOUT`] and [`Game::PLAY_ABOUT`], and [`by_name`] and
+/// [`for_each`]. The subcommand names are the games' [`Game::NAME`]s.
+macro_rules! games {
+    ($($game:ident,)+) => {
+        /// The names of every game, in the order listed.
+        pub const NAMES: &[&str] = &[$(<$game as Game>::NAME),+];
 
-impl SimulateGame {
-    /// Builds the game from its options (a usage error names a bad one) and hands it to `task`.
-    pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(&self, task: T) -> anyhow::Result<R> {
-        match self {
-            SimulateGame::War(o) => task.with(War::from_options(o)?),
-            SimulateGame::Snap(o) => task.with(Snap::from_options(o)?),
-            SimulateGame::Shotgun(o) => task.with(Shotgun::from_options(o)?),
-            SimulateGame::Rps(o) => task.with(Elimination::from_options(o)?),
-            SimulateGame::Jitsu(o) => task.with(Jitsu::from_options(o)?),
+        /// `simulate GAME`: the game and its rule options.
+        #[derive(Debug, Subcommand)]
+        pub enum SimulateGame {
+            $(
+                #[command(name = <$game as Game>::NAME, about = <$game as Game>::ABOUT)]
+                #[allow(missing_docs)]
+                $game(<$game as Game>::Options),
+            )+
         }
-    }
-}
 
-/// `play GAME`: the game and what to play.
-#[derive(Debug, Subcommand)]
-pub enum PlayGame {
-    /// Deck War: replay game I of a run, or play a given deal.
-    War(<War as Game>::PlayArgs),
-    /// Snap: plays the given piles; prints the winner, or the players still in the game.
-    Snap(<Snap as Game>::PlayArgs),
-    /// Shotgun War: who dies first; prints 1, 2, 0 (both) or none.
-    Shotgun(<Shotgun as Game>::PlayArgs),
-    /// Rock-paper-scissors: the winners of one throw; prints their numbers or "tie".
-    Rps(<Elimination as Game>::PlayArgs),
-    /// Card-Jitsu against the computer: reads a hand position 1..5 per round from stdin and
-    /// prints the seed's transcript on stdout (prompts and messages on stderr).
-    Jitsu(<Jitsu as Game>::PlayArgs),
-}
-
-impl PlayGame {
-    /// Plays the game, its trace (or transcript) going to `io` as it is made.
-    pub fn play(&self, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-        match self {
-            PlayGame::War(a) => War::play_command(a, io),
-            PlayGame::Snap(a) => Snap::play_command(a, io),
-            PlayGame::Shotgun(a) => Shotgun::play_command(a, io),
-            PlayGame::Rps(a) => Elimination::play_command(a, io),
-            PlayGame::Jitsu(a) => Jitsu::play_command(a, io),
+        impl SimulateGame {
+            /// Builds the game from its options (a usage error names a bad one) and hands it
+            /// to `task`.
+            pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
+                &self,
+                task: T,
+            ) -> anyhow::Result<R> {
+                match self {
+                    $(SimulateGame::$game(o) => task.with($game::from_options(o)?),)+
+                }
+            }
         }
-    }
+
+        /// `play GAME`: the game and what to play.
+        #[derive(Debug, Subcommand)]
+        pub enum PlayGame {
+            $(
+                #[command(name = <$game as Game>::NAME, about = <$game as Game>::PLAY_ABOUT)]
+                #[allow(missing_docs)]
+                $game(<$game as Game>::PlayArgs),
+            )+
+        }
+
+        impl PlayGame {
+            /// Plays the game, its trace (or transcript) going to `io` as it is made.
+            pub fn play(&self, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+                match self {
+                    $(PlayGame::$game(a) => $game::play_command(a, io),)+
+                }
+            }
+        }
+
+        /// Does `task` for the game called `name`, or `None` if no game has that name.
+        pub fn by_name<T: WithGameType>(name: &str, task: T) -> Option<T::Output> {
+            $(
+                if name == <$game as Game>::NAME {
+                    return Some(task.with::<$game>());
+                }
+            )+
+            None
+        }
+
+        /// Does `task` for every game, in the order listed.
+        pub fn for_each<T: WithGameType + Clone>(task: T) -> Vec<T::Output> {
+            vec![$(task.clone().with::<$game>()),+]
+        }
+    };
 }
 
-/// Does `task` for the game called `name`, or `None` if no game has that name.
-pub fn by_name<T: WithGameType>(name: &str, task: T) -> Option<T::Output> {
-    Some(match name {
-        n if n == War::NAME => task.with::<War>(),
-        n if n == Snap::NAME => task.with::<Snap>(),
-        n if n == Shotgun::NAME => task.with::<Shotgun>(),
-        n if n == Elimination::NAME => task.with::<Elimination>(),
-        n if n == Jitsu::NAME => task.with::<Jitsu>(),
-        _ => return None,
-    })
+games! {
+    War,
+    Snap,
+    Shotgun,
+    Elimination,
+    Jitsu,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[derive(Clone)]
     struct Name;
     impl WithGameType for Name {
         type Output = &'static str;
@@ -119,10 +118,15 @@ mod tests {
     }
 
     #[test]
-    fn every_listed_name_finds_its_game() {
+    fn every_listed_name_finds_its_game_once() {
+        assert_eq!(for_each(Name), NAMES);
         for name in NAMES {
-            assert_eq!(by_name(name, Name), Some(name));
+            assert_eq!(by_name(name, Name), Some(*name));
         }
         assert_eq!(by_name("chess", Name), None);
+        let mut distinct = NAMES.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), NAMES.len());
     }
 }

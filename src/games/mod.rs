@@ -31,6 +31,13 @@ use crate::usage;
 pub trait Game: Sync + Sized {
     /// The game's name on the command line and in the JSON summary.
     const NAME: &'static str;
+    /// What `simulate GAME` plays, in a line (its help and `warsim games`).
+    const ABOUT: &'static str;
+    /// What `play GAME` does, in a line.
+    const PLAY_ABOUT: &'static str;
+    /// A small rule set (rule options of `simulate GAME`) that the conformance suite plays:
+    /// quick to simulate, and small enough for `exact` where the game has it.
+    const EXAMPLE: &'static [&'static str];
     /// The rule options of `simulate GAME`.
     type Options: clap::Args + clap::FromArgMatches + Debug;
     /// Every rule setting in use (preset expanded): the JSON `rules` object, read back by

@@ -181,6 +181,11 @@ pub struct PlayRps {
 
 impl Game for Elimination {
     const NAME: &'static str = "rps";
+    const ABOUT: &'static str =
+        "N-player rock-paper-scissors elimination (rock-paper-scissors.txt)";
+    const PLAY_ABOUT: &'static str =
+        "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
+    const EXAMPLE: &'static [&'static str] = &["--players", "4"];
     type Options = RpsOptions;
     type Rules = RpsRules;
     type Stats = ();

@@ -292,6 +292,9 @@ impl Shotgun {
 
 impl Game for Shotgun {
     const NAME: &'static str = "shotgun";
+    const ABOUT: &'static str = "Shotgun War (shotgun-war.txt) between two random players";
+    const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
+    const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
     type Options = ShotgunOptions;
     type Rules = ShotgunRules;
     type Stats = ();

@@ -437,6 +437,10 @@ pub struct PlaySnap {
 
 impl Game for Snap {
     const NAME: &'static str = "snap";
+    const ABOUT: &'static str = "The Snap variant (snap.txt) on random deals";
+    const PLAY_ABOUT: &'static str =
+        "Snap: plays the given piles; prints the winner, or the players still in the game";
+    const EXAMPLE: &'static [&'static str] = &["--faces", "3", "--copies", "2"];
     type Options = SnapOptions;
     type Rules = SnapRules;
     type Stats = ();

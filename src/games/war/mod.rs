@@ -218,6 +218,10 @@ impl War {
 
 impl Game for War {
     const NAME: &'static str = "war";
+    const ABOUT: &'static str = "Deck War (deck-war.txt)";
+    const PLAY_ABOUT: &'static str = "Deck War: replay game I of a run, or play a given deal";
+    const EXAMPLE: &'static [&'static str] =
+        &["--ranks", "3", "--suits", "4", "--pickup", "p1-first"];
     type Options = WarOptions;
     type Rules = WarRules;
     type Stats = WarStats;

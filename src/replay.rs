@@ -1,0 +1,118 @@
+//! `warsim replay DIR`: plays one game of a run again, any game, from the run's seed and rules
+//! as read back by the run reader ([`crate::merge::load`]): by default its longest game, which
+//! must end as the run says it did. (`play war --from DIR --trace` shows a War game round by
+//! round.)
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::games::kind::{self, WithGameType};
+use crate::games::{Game, Outcome};
+use crate::merge;
+use crate::sim::rng::game_rng;
+use crate::usage;
+
+/// What `replay --json` prints.
+#[derive(Debug, Serialize)]
+struct Replayed {
+    game: String,
+    description: String,
+    seed: u64,
+    /// The game's index in the run (for an exact run, the deal's number).
+    index: u64,
+    rounds: u64,
+    outcome: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loop_from: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycle_len: Option<u64>,
+}
+
+struct Replay<'a> {
+    dir: &'a Path,
+    index: Option<u64>,
+}
+
+impl WithGameType for Replay<'_> {
+    type Output = Result<Replayed>;
+
+    fn with<G: Game>(self) -> Result<Replayed> {
+        let part = merge::load::<G>(self.dir)?;
+        let info = &part.info;
+        let index = self
+            .index
+            .or(part.tally.longest.map(|(_, i)| i))
+            .unwrap_or(0);
+        if index >= info.games_total {
+            return Err(usage!(
+                "replay {}: the run has {} games; --game {index} is not one",
+                self.dir.display(),
+                info.games_total
+            )
+            .into());
+        }
+        let game = &part.game;
+        let mut scratch = game.scratch();
+        // An exact run's game i is deal number i; any other run's draws from (seed, i).
+        let every_deal = info
+            .exact
+            .as_ref()
+            .is_some_and(|e| e.get("deals").is_some());
+        let result = if every_deal {
+            game.play_deal_number(index, &mut scratch)
+                .ok_or_else(|| usage!("replay: {} deals cannot be replayed", G::NAME))?
+        } else {
+            game.play(&mut game_rng(info.seed, index), &mut scratch)
+        };
+        Ok(Replayed {
+            game: G::NAME.into(),
+            description: game.describe(),
+            seed: info.seed,
+            index,
+            rounds: result.rounds,
+            outcome: result.outcome.name(),
+            loop_from: result.cycle.map(|c| c.loop_from),
+            cycle_len: result.cycle.map(|c| c.cycle_len),
+        })
+    }
+}
+
+/// `replay DIR [--game I] [--json]`.
+pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
+    let name = merge::game_of(dir)?;
+    let r = kind::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
+        Err(usage!(
+            "{}: summary.json names game {name:?}, which is none of {}",
+            dir.display(),
+            kind::NAMES.join(", ")
+        )
+        .into())
+    })?;
+    let mut out = crate::output::stdout::out();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &r)?;
+        writeln!(out)?;
+    } else {
+        let ending = match r.outcome.as_str() {
+            "loop" => format!(
+                "loops (from round {}, every {} rounds)",
+                r.loop_from.unwrap_or(0),
+                r.cycle_len.unwrap_or(0)
+            ),
+            o => match Outcome::parse(o, 26) {
+                Some(Outcome::Player(p)) => format!("player {} wins", u32::from(p) + 1),
+                _ => format!("ends: {o}"),
+            },
+        };
+        writeln!(
+            out,
+            "{} game {} of seed {} ({}): {ending} after {} rounds",
+            r.game, r.index, r.seed, r.description, r.rounds
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
