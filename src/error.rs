@@ -14,6 +14,19 @@ macro_rules! usage {
     ($($arg:tt)*) => { $crate::error::UsageError(format!($($arg)*)) };
 }
 
+/// An error message as one printable line: a line break as `\n`, any other control character
+/// (a terminal escape in a file name, say) as `\u{..}`, so no message can move the cursor,
+/// recolour the terminal or span two lines.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// clap's message on one line: the error, then what it lists (the missing argument, the
 /// possible values, a suggestion), without the usage and help hints that follow.
 pub fn one_line(text: &str) -> String {
@@ -39,7 +52,12 @@ pub fn one_line(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::one_line;
+    use super::{one_line, printable};
+
+    #[test]
+    fn messages_print_as_one_line_without_escapes() {
+        assert_eq!(printable("a\nb\u{1b}[31mc\rd"), "a\\nb\\u{1b}[31mc\\u{d}d");
+    }
 
     #[test]
     fn clap_messages_keep_what_they_list() {

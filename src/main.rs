@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::Parser;
 use warsim::cli::{run, Cli};
-use warsim::error::{one_line, UsageError};
+use warsim::error::{one_line, printable, UsageError};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -24,8 +24,9 @@ fn main() -> ExitCode {
             } else {
                 1
             };
-            // One line, whatever the error holds (a path may contain a newline).
-            let line = format!("{e:#}").replace('\n', "\\n");
+            // One printable line, whatever the error holds (a path may hold a line break or
+            // a terminal escape).
+            let line = printable(&format!("{e:#}"));
             let _ = writeln!(io::stderr(), "error: {line}");
             ExitCode::from(code)
         }

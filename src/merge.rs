@@ -35,6 +35,13 @@ pub struct Part<G: Game> {
 
 /// The summary.json of `dir`, bounded and with every string checked ([`reader`]).
 fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
+    if !dir.join("summary.json").exists() && dir.join("sweep.json").is_file() {
+        return Err(usage!(
+            "{} is a sweep; name one of its rule-set folders ({}/NAME)",
+            dir.display(),
+            dir.display()
+        ));
+    }
     let text = reader::read_text(dir, "summary.json", reader::MAX_JSON_BYTES)?;
     reader::parse_json(&text, dir, "summary.json")
 }
@@ -63,11 +70,12 @@ const MAX_PLAYERS: usize = 255;
 /// read runs through it.
 pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
     let d = dir.display();
-    let v: Summary<<G::Stats as GameStats>::Json> =
-        serde_json::from_value(read_summary(dir)?).map_err(|e| usage!("{d}: summary.json: {e}"))?;
-    if v.game != G::NAME {
-        return Err(usage!("{d}: a run of {}, not of {}", v.game, G::NAME));
+    let value = read_summary(dir)?;
+    if value["game"] != G::NAME {
+        return Err(usage!("{d}: a run of {}, not of {}", value["game"], G::NAME));
     }
+    let v: Summary<<G::Stats as GameStats>::Json> =
+        serde_json::from_value(value).map_err(|e| usage!("{d}: summary.json: {e}"))?;
     let game = crate::games::from_rules::<G>(&v.rules)
         .map_err(|e| usage!("{d}: summary.json rules: {e}"))?;
     if v.players != game.players() || !(1..=MAX_PLAYERS).contains(&v.players) {
@@ -234,7 +242,8 @@ fn read_cycles<S: GameStats>(
 ) -> Result<(), UsageError> {
     let (_, rows) = csv_rows(text, "cycle_len,count", dir, "cycles.csv")?;
     let mut counted = CountRows::new(dir, "cycles.csv", cap);
-    for (line, rec) in rows {
+    for row in rows {
+        let (line, rec) = row?;
         let len = parse_u64(&rec, 0, line, dir, "cycles.csv")?;
         let n = parse_u64(&rec, 1, line, dir, "cycles.csv")?;
         counted.check(line, len, n)?;
@@ -255,43 +264,72 @@ fn read_cycles<S: GameStats>(
     Ok(())
 }
 
-type Rows = Vec<(usize, Vec<String>)>;
+/// The data rows of a CSV file after its header, read one at a time with the `csv` crate:
+/// memory holds one row, whatever the file's size. Rows may have any length; the callers
+/// check them.
+struct CsvRows<'a> {
+    records: csv::StringRecordsIntoIter<&'a [u8]>,
+    dir: &'a Path,
+    name: &'static str,
+}
 
-/// The header of a CSV file, which must start with `expect`, and its data rows with their line
-/// numbers, read with the `csv` crate (rows of any length: the callers check them).
-fn csv_rows(
-    text: &str,
+/// The longest line a CSV file warsim writes can have: a group, a round count, a count and
+/// one count per outcome of at most 255 players, each at most 20 digits.
+const MAX_ROW_BYTES: usize = 8 << 10;
+
+/// The header of a CSV file, which must start with `expect`, and its [`CsvRows`]. A line longer
+/// than [`MAX_ROW_BYTES`] is refused before it is parsed: a row's fields cost memory apiece.
+fn csv_rows<'a>(
+    text: &'a str,
     expect: &str,
-    dir: &Path,
-    name: &str,
-) -> Result<(Vec<String>, Rows), UsageError> {
+    dir: &'a Path,
+    name: &'static str,
+) -> Result<(csv::StringRecord, CsvRows<'a>), UsageError> {
+    if let Some(n) = text.split('\n').position(|l| l.len() > MAX_ROW_BYTES) {
+        return Err(usage!(
+            "{}: {name} line {} is longer than {MAX_ROW_BYTES} bytes",
+            dir.display(),
+            n + 1
+        ));
+    }
     let mut records = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes())
         .into_records();
-    let bad = |e: csv::Error| usage!("{}: {name}: {e}", dir.display());
-    let header: Vec<String> = match records.next() {
-        Some(r) => r.map_err(bad)?.iter().map(str::to_string).collect(),
-        None => Vec::new(),
+    let header = match records.next() {
+        Some(r) => r.map_err(|e| usage!("{}: {name}: {e}", dir.display()))?,
+        None => csv::StringRecord::new(),
     };
-    if !header.join(",").starts_with(expect) {
+    if !header
+        .iter()
+        .collect::<Vec<_>>()
+        .join(",")
+        .starts_with(expect)
+    {
         return Err(usage!(
             "{}: {name} does not start with the header {expect}",
             dir.display()
         ));
     }
-    let mut rows = Vec::new();
-    for r in records {
-        let r = r.map_err(bad)?;
-        let line = r.position().map_or(0, |p| p.line() as usize);
-        rows.push((line, r.iter().map(str::to_string).collect()));
+    Ok((header, CsvRows { records, dir, name }))
+}
+
+impl Iterator for CsvRows<'_> {
+    /// A row and its line number.
+    type Item = Result<(usize, csv::StringRecord), UsageError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let r = self.records.next()?;
+        Some(
+            r.map(|r| (r.position().map_or(0, |p| p.line() as usize), r))
+                .map_err(|e| usage!("{}: {}: {e}", self.dir.display(), self.name)),
+        )
     }
-    Ok((header, rows))
 }
 
 fn parse_u64(
-    rec: &[String],
+    rec: &csv::StringRecord,
     col: usize,
     line: usize,
     dir: &Path,
@@ -313,24 +351,24 @@ fn read_histogram<S: GameStats>(
     dir: &Path,
 ) -> Result<(), UsageError> {
     let (header, rows) = csv_rows(text, "rounds,count", dir, "histogram.csv")?;
-    let slots = outcome_slots(&header[2..], tally.players, dir, "histogram.csv")?;
+    let slots = outcome_slots(header.iter().skip(2), tally.players, dir, "histogram.csv")?;
     let mut counted = CountRows::new(dir, "histogram.csv", cap);
-    for (line, rec) in rows {
-        read_row(&rec, &slots, line, &mut counted, &mut tally.rounds)?;
+    for row in rows {
+        let (line, rec) = row?;
+        read_row(&rec, 0, &slots, line, &mut counted, &mut tally.rounds)?;
     }
     tally.games = counted.total;
     Ok(())
 }
 
 /// The outcome slots of a histogram's outcome columns, each named once.
-fn outcome_slots(
-    names: &[String],
+fn outcome_slots<'a>(
+    names: impl Iterator<Item = &'a str>,
     players: usize,
     dir: &Path,
     file: &'static str,
 ) -> Result<Vec<usize>, UsageError> {
     let slots: Vec<usize> = names
-        .iter()
         .map(|name| {
             Outcome::parse(name, players)
                 .map(|o| o.slot(players))
@@ -354,10 +392,11 @@ fn outcome_slots(
     Ok(slots)
 }
 
-/// Adds one row `rounds,count,<outcome counts>` (as `rec`, whose outcome columns are `slots`)
-/// to `hist`, checked by `counted`.
+/// Adds one row `rounds,count,<outcome counts>` (the columns of `rec` from `first` on, whose
+/// outcome columns are `slots`) to `hist`, checked by `counted`.
 fn read_row(
-    rec: &[String],
+    rec: &csv::StringRecord,
+    first: usize,
     slots: &[usize],
     line: usize,
     counted: &mut CountRows,
@@ -365,19 +404,19 @@ fn read_row(
 ) -> Result<(), UsageError> {
     let (dir, file) = (counted.dir, counted.name);
     let d = dir.display();
-    if rec.len() != slots.len() + 2 {
+    if rec.len() != first + slots.len() + 2 {
         return Err(usage!(
             "{d}: {file} line {line} has {} columns, the header {}",
             rec.len(),
-            slots.len() + 2
+            first + slots.len() + 2
         ));
     }
-    let rounds = parse_u64(rec, 0, line, dir, file)?;
-    let count = parse_u64(rec, 1, line, dir, file)?;
+    let rounds = parse_u64(rec, first, line, dir, file)?;
+    let count = parse_u64(rec, first + 1, line, dir, file)?;
     counted.check(line, rounds, count)?;
     let mut sum = 0u64;
     for (i, &slot) in slots.iter().enumerate() {
-        let n = parse_u64(rec, i + 2, line, dir, file)?;
+        let n = parse_u64(rec, first + i + 2, line, dir, file)?;
         sum = sum
             .checked_add(n)
             .ok_or_else(|| usage!("{d}: {file} line {line}: counts overflow"))?;
@@ -403,10 +442,11 @@ fn read_groups<S: GameStats>(
 ) -> Result<(), UsageError> {
     let d = dir.display();
     let (header, rows) = csv_rows(text, "group,rounds,count", dir, "by.csv")?;
-    let slots = outcome_slots(&header[3..], tally.players, dir, "by.csv")?;
+    let slots = outcome_slots(header.iter().skip(3), tally.players, dir, "by.csv")?;
     let mut current: Option<(u64, CountRows)> = None;
     let mut totals: Vec<(u64, u64)> = Vec::new();
-    for (line, rec) in rows {
+    for row in rows {
+        let (line, rec) = row?;
         let g = parse_u64(&rec, 0, line, dir, "by.csv")?;
         if g > u64::from(u16::MAX) {
             return Err(usage!("{d}: by.csv line {line}: group {g} is out of range"));
@@ -426,18 +466,15 @@ fn read_groups<S: GameStats>(
             }
         }
         let (_, counted) = current.as_mut().expect("set above");
-        read_row(
-            &rec[1..],
-            &slots,
-            line,
-            counted,
-            tally.group_mut(g as usize),
-        )?;
+        read_row(&rec, 1, &slots, line, counted, tally.group_mut(g as usize))?;
     }
     if let Some((cg, c)) = current {
         totals.push((cg, c.total));
     }
-    let sum: u64 = totals.iter().map(|t| t.1).sum();
+    let sum = totals
+        .iter()
+        .try_fold(0u64, |a, t| a.checked_add(t.1))
+        .ok_or_else(|| usage!("{d}: by.csv counts overflow"))?;
     let names: Vec<String> = totals.iter().map(|t| t.0.to_string()).collect();
     let expected: Vec<&String> = said.0.iter().map(|(k, _)| k).collect();
     if sum != tally.games || names.iter().collect::<Vec<_>>() != expected {
@@ -454,6 +491,16 @@ fn read_groups<S: GameStats>(
                 j.games
             ));
         }
+    }
+    // Every game is in one group: the groups add up to histogram.csv, row by row.
+    let mut all = RoundHistogram::new(tally.rounds.slots());
+    for h in &tally.groups {
+        all.merge(h).map_err(|e| usage!("{d}: by.csv: {e}"))?;
+    }
+    if !all.rows().eq(tally.rounds.rows()) {
+        return Err(usage!(
+            "{d}: by.csv's groups do not add up to histogram.csv"
+        ));
     }
     Ok(())
 }

@@ -78,15 +78,18 @@ pub enum Kind {
     Sweep,
     /// `compare`.
     Compare,
+    /// One rule set's folder inside a sweep's set: replaced only with its sweep.
+    RuleSet,
 }
 
 impl Kind {
-    const ALL: [Kind; 5] = [
+    const ALL: [Kind; 6] = [
         Kind::Simulate,
         Kind::Exact,
         Kind::Merge,
         Kind::Sweep,
         Kind::Compare,
+        Kind::RuleSet,
     ];
 
     /// The command's name, as the marker holds it.
@@ -97,6 +100,15 @@ impl Kind {
             Kind::Merge => "merge",
             Kind::Sweep => "sweep",
             Kind::Compare => "compare",
+            Kind::RuleSet => "sweep-rule-set",
+        }
+    }
+
+    /// What wrote a set of this kind, as messages say it.
+    fn writer(self) -> String {
+        match self {
+            Kind::RuleSet => "a rule set of `warsim sweep`".into(),
+            k => format!("`warsim {}`", k.name()),
         }
     }
 
@@ -107,7 +119,7 @@ impl Kind {
             Kind::Sweep => &["sweep.json"],
             Kind::Compare => &["compare.json"],
             Kind::Exact => &["summary.json", "chain.json"],
-            Kind::Simulate | Kind::Merge => &["summary.json"],
+            Kind::Simulate | Kind::Merge | Kind::RuleSet => &["summary.json"],
         }
     }
 
@@ -118,7 +130,11 @@ impl Kind {
 
 /// The kind a marker file in `dir` names; `None` without a readable, well-formed marker.
 fn marker_kind(dir: &Path) -> Option<Kind> {
-    let text = reader::read_text(dir, MARKER, 256).ok()?;
+    let regular = fs::symlink_metadata(dir.join(MARKER))
+        .ok()?
+        .file_type()
+        .is_file();
+    let text = regular.then(|| reader::read_text(dir, MARKER, 256).ok())??;
     let name = text.strip_prefix(MARKER_HEAD)?.trim_end_matches('\n');
     Kind::ALL.into_iter().find(|k| k.name() == name)
 }
@@ -186,7 +202,7 @@ pub fn embedded() {
 fn on_interrupt() {
     let p = pending();
     for dir in &p.dirs {
-        let _ = fs::remove_dir_all(dir);
+        remove_staging(dir);
     }
     for lock in &p.locks {
         let _ = fs::remove_file(lock);
@@ -270,11 +286,16 @@ impl Target {
         if out.as_os_str().is_empty() {
             return Err(usage!("--out is empty; name a directory").into());
         }
-        let plain = out
+        // `./a//b/` is `a/b`: `.` components and repeated or trailing slashes say nothing.
+        let tidy: PathBuf = out
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect();
+        let plain = tidy
             .components()
             .all(|c| matches!(c, Component::Normal(_) | Component::RootDir));
-        let (parent, name, shown) = if let (true, Some(name)) = (plain, out.file_name()) {
-            let parent = match out.parent() {
+        let (parent, name, shown) = if let (true, Some(name)) = (plain, tidy.file_name()) {
+            let parent = match tidy.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
@@ -282,7 +303,7 @@ impl Target {
                 .with_context(|| format!("--out {given}: cannot create {}", parent.display()))?;
             let real = fs::canonicalize(&parent)
                 .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
-            (real, name.to_os_string(), out.to_path_buf())
+            (real, name.to_os_string(), tidy.clone())
         } else {
             // `.` or `..` inside: the folder it names must exist to say which one it is.
             let real = fs::canonicalize(out).map_err(|e| {
@@ -307,6 +328,15 @@ impl Target {
         let full = parent.join(&name).as_os_str().len() + 64;
         if full > libc::PATH_MAX as usize {
             return Err(usage!("--out {given}: the path is too long for this system").into());
+        }
+        // Replacing the working folder (or one around it) would leave the shell that started
+        // warsim in a deleted folder.
+        let here = std::env::current_dir().ok();
+        if here.is_some_and(|h| h.starts_with(parent.join(&name))) {
+            return Err(usage!(
+                "--out {given} is the current folder or holds it; name it from outside"
+            )
+            .into());
         }
         Ok(Target {
             shown,
@@ -416,6 +446,7 @@ impl OutputSet {
         };
         fs::create_dir(&dir.staging)
             .with_context(|| format!("cannot write {}", dir.target.display()))?;
+        dir.write(MARKER, Kind::RuleSet.marker().as_bytes())?;
         Ok(dir)
     }
 
@@ -432,6 +463,18 @@ impl OutputSet {
                 .map_err(|e| anyhow!("{e:#} (it changed while the run played; nothing written)"))?;
             let old = exchange_or_rename(&self.root.staging, &target)
                 .with_context(|| format!("cannot move the output into {}", shown.display()))?;
+            // Something written into the target between the check and the exchange is now
+            // in the old set: put the old set back rather than delete it.
+            if let Some(old) = &old {
+                if let Err(e) = check_target(old, &shown, self.kind) {
+                    let mut said =
+                        format!("{e} (it changed while the run played; nothing written)");
+                    if let Err(b) = swap_back(&self.root.staging, &target, old) {
+                        said.push_str(&format!("; cannot put the old set back: {b}"));
+                    }
+                    return Err(UsageError(said).into());
+                }
+            }
             p.committed.push(shown.clone());
             p.created.retain(|c| !self.created.contains(c));
             if let Some(old) = &old {
@@ -451,12 +494,35 @@ impl OutputSet {
     }
 }
 
+/// Removes a staging (or set-aside) folder that another thread may still be writing into:
+/// renamed first under a set-aside name, so that no file can be made in it by its path any
+/// more, then removed; if removing fails, the next run into the target finds it by that name.
+fn remove_staging(dir: &Path) {
+    if fs::symlink_metadata(dir).is_err() {
+        return;
+    }
+    let doomed = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split_once(STAGING).or_else(|| n.split_once(ASIDE)))
+        .map(|(head, _)| {
+            dir.with_file_name(format!("{head}{ASIDE}{}-{}", std::process::id(), nanos()))
+        });
+    let gone = match doomed {
+        Some(d) if fs::rename(dir, &d).is_ok() => d,
+        _ => dir.to_path_buf(),
+    };
+    for _ in 0..3 {
+        if fs::remove_dir_all(&gone).is_ok() || fs::symlink_metadata(&gone).is_err() {
+            return;
+        }
+    }
+}
+
 impl Drop for OutputSet {
     fn drop(&mut self) {
         let staging = &self.root.staging;
-        if fs::symlink_metadata(staging).is_ok() {
-            let _ = fs::remove_dir_all(staging);
-        }
+        remove_staging(staging);
         pending().dirs.retain(|d| d != staging);
         drop(self.lock.take());
         remove_created(&self.created);
@@ -533,12 +599,16 @@ fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<(), UsageErro
     }
     let marked = marker_kind(target);
     let has_marker = entries.iter().any(|(n, _)| n == MARKER);
+    if !has_marker && !written_by_warsim(target, kind) {
+        let all: Vec<String> = entries.iter().map(shown_entry).collect();
+        return Err(held(s, &all));
+    }
     match marked {
         Some(k) if k != kind => {
             return Err(usage!(
-                "--out {s} holds the output of `warsim {}`; `warsim {}` replaces only its own \
-                 kind of output: name a new or empty directory",
-                k.name(),
+                "--out {s} holds the output of {}; `warsim {}` replaces only its own kind of \
+                 output: name a new or empty directory",
+                k.writer(),
                 kind.name()
             ))
         }
@@ -606,6 +676,44 @@ fn held(s: std::path::Display, names: &[String]) -> UsageError {
     )
 }
 
+/// Whether a set without a marker (written before markers) is warsim's: one of its kind's main
+/// files is JSON whose `provenance.program` names warsim. File names alone prove nothing: a
+/// user's folder may hold a README.md and a summary.json of its own.
+fn written_by_warsim(dir: &Path, kind: Kind) -> bool {
+    kind.main_files().iter().any(|name| {
+        reader::read_text(dir, name, reader::MAX_SET_JSON_BYTES)
+            .and_then(|text| reader::parse_json(&text, dir, name))
+            .is_ok_and(|v| {
+                v["provenance"]["program"]
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("warsim "))
+            })
+    })
+}
+
+/// Whether `dir` holds only what warsim writes into a set or its staging folder (its marker as
+/// a regular file, the probe, output files, and rule-set folders of output files): what a
+/// killed run leaves, nothing of a user's.
+fn only_warsim_files(dir: &Path) -> bool {
+    let regular = |p: &Path| fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file());
+    listing(dir).is_ok_and(|entries| {
+        entries.iter().all(|(name, is_dir)| {
+            let path = dir.join(name);
+            if *is_dir {
+                listing(&path).is_ok_and(|inner| {
+                    inner.iter().all(|(n, d)| {
+                        let known = n == MARKER || OUTPUT_FILES.contains(&n.as_str());
+                        !d && known && regular(&path.join(n))
+                    })
+                })
+            } else {
+                (name == MARKER || name == ".probe" || OUTPUT_FILES.contains(&name.as_str()))
+                    && regular(&path)
+            }
+        })
+    })
+}
+
 /// The entries of `dir`, sorted: (name, is a real directory).
 fn listing(dir: &Path) -> io::Result<Vec<(String, bool)>> {
     let mut v = Vec::new();
@@ -620,7 +728,7 @@ fn listing(dir: &Path) -> io::Result<Vec<(String, bool)>> {
 
 /// The rule-set folders a sweep's sweep.json names.
 fn sweep_folders(dir: &Path) -> Vec<String> {
-    let Ok(text) = reader::read_text(dir, "sweep.json", reader::MAX_JSON_BYTES) else {
+    let Ok(text) = reader::read_text(dir, "sweep.json", reader::MAX_SET_JSON_BYTES) else {
         return Vec::new();
     };
     let Ok(v) = reader::parse_json(&text, dir, "sweep.json") else {
@@ -636,15 +744,18 @@ fn sweep_folders(dir: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Whether `dir` is one rule set's folder of a sweep: a summary.json and only files warsim
-/// writes there (a folder with a marker of its own is a run someone put there).
+/// Whether `dir` is one rule set's folder of a sweep: a summary.json, only files warsim writes
+/// there, and a rule set's marker or none (a folder with another marker is a run someone put
+/// there).
 fn is_rule_set(dir: &Path) -> bool {
-    listing(dir).is_ok_and(|entries| {
-        entries.iter().any(|(n, _)| n == "summary.json")
-            && entries
-                .iter()
-                .all(|(n, d)| !d && OUTPUT_FILES.contains(&n.as_str()))
-    })
+    let marker_ok = marker_kind(dir).map_or(!dir.join(MARKER).exists(), |k| k == Kind::RuleSet);
+    marker_ok
+        && listing(dir).is_ok_and(|entries| {
+            entries.iter().any(|(n, _)| n == "summary.json")
+                && entries
+                    .iter()
+                    .all(|(n, d)| !d && (n == MARKER || OUTPUT_FILES.contains(&n.as_str())))
+        })
 }
 
 /// Whether `dir` is a mount point: on another device than its parent, or listed as one in
@@ -735,6 +846,17 @@ fn exchange_or_rename(staging: &Path, target: &Path) -> io::Result<Option<PathBu
     }
 }
 
+/// Undoes [`exchange_or_rename`]: the old set (at `old`) back at `target`, the new one back at
+/// `staging`.
+fn swap_back(staging: &Path, target: &Path, old: &Path) -> io::Result<()> {
+    if old == staging {
+        renameat2(staging, target, libc::RENAME_EXCHANGE)
+    } else {
+        fs::rename(target, staging)?;
+        fs::rename(old, target)
+    }
+}
+
 /// Whether `renameat2` failed for want of support (old kernel, or a filesystem such as some
 /// network ones without the flag), not for a reason a plain rename would also meet.
 fn unsupported(e: &io::Error) -> bool {
@@ -765,9 +887,10 @@ fn rename_aside(staging: &Path, target: &Path) -> io::Result<PathBuf> {
 }
 
 /// Removes the staging and set-aside folders of runs that died: hidden folders named after
-/// the target with a process id and a time, holding a warsim marker or nothing. The caller
-/// holds the lock, so no live run owns them; anything else of such a name is a user's and
-/// stays.
+/// the target with a process id and a time, holding nothing but what warsim writes (a run
+/// killed while it wrote may have left no marker yet, or may have lost it to a cleanup cut
+/// short). The caller holds the lock, so no live run owns them; anything else of such a name
+/// is a user's and stays.
 fn remove_leftovers(t: &Target) {
     let Ok(entries) = fs::read_dir(&t.parent) else {
         return;
@@ -787,8 +910,7 @@ fn remove_leftovers(t: &Target) {
             .is_some_and(|(a, b)| digits(a) && digits(b));
         let path = entry.path();
         let is_dir = entry.file_type().is_ok_and(|f| f.is_dir());
-        let empty = || fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none());
-        let ours = stamped && is_dir && (marker_kind(&path).is_some() || empty());
+        let ours = stamped && is_dir && only_warsim_files(&path);
         if ours && fs::remove_dir_all(&path).is_ok() {
             removed += 1;
         }
@@ -827,16 +949,24 @@ impl Lock {
         let path = t.sibling(LOCK);
         let s = t.shown.display();
         for _ in 0..5 {
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o644)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-                .open(&path);
-            let file = match file {
-                Ok(f) if f.metadata().is_ok_and(|m| m.is_file()) => f,
+            let open = |write: bool| {
+                OpenOptions::new()
+                    .read(true)
+                    .write(write)
+                    .create(write)
+                    .truncate(false)
+                    .mode(0o644)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                    .open(&path)
+            };
+            let regular = |f: &File| f.metadata().is_ok_and(|m| m.is_file());
+            let file = match open(true) {
+                Ok(f) if regular(&f) => f,
+                // Another user's lock file (a stale one, say): locking needs no write access.
+                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open(false) {
+                    Ok(f) if regular(&f) => f,
+                    _ => return Err(anyhow!(e).context(format!("cannot lock --out {s}"))),
+                },
                 // A folder, FIFO or symbolic link of that name is someone's: lock the parent
                 // folder instead, which serialises the runs writing beside it.
                 _ if fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) => {
@@ -889,12 +1019,18 @@ impl Lock {
         ))
     }
 
-    /// Writes this process as the holder, unless the file holds something else (a user's).
+    /// Writes this process as the holder, unless the file holds something else (a user's) or
+    /// cannot be written (another user's).
     fn claim(&mut self) -> io::Result<()> {
+        let writable = fs::OpenOptions::new().write(true).open(&self.path).is_ok();
+        if !writable {
+            return Ok(());
+        }
         let mut text = String::new();
         (&self.file).take(4096).read_to_string(&mut text).ok();
-        let legacy = digits(text.trim());
-        if !(text.is_empty() || text.starts_with(LOCK_HEAD) || legacy) {
+        // A second name of some other file (a hard link) is not warsim's to write or remove.
+        let linked = self.file.metadata()?.nlink() > 1;
+        if linked || !(text.is_empty() || text.starts_with(LOCK_HEAD)) {
             return Ok(());
         }
         pending().locks.push(self.path.clone());
@@ -1024,9 +1160,48 @@ mod tests {
     }
 
     #[test]
+    fn a_file_put_in_the_target_during_the_exchange_goes_back_with_the_old_set() {
+        let dir = scratch("race");
+        let (target, staging) = (dir.join("out"), dir.join(".out.warsim-staging-1-2"));
+        for (d, text) in [(&target, "old"), (&staging, "new")] {
+            fs::create_dir(d).unwrap();
+            fs::write(d.join(MARKER), Kind::Simulate.marker()).unwrap();
+            fs::write(d.join("summary.json"), text).unwrap();
+        }
+        // What commit does after its last check: a user's file arrived in between.
+        fs::write(target.join("thesis.tex"), "mine").unwrap();
+        let old = exchange_or_rename(&staging, &target).unwrap().unwrap();
+        assert!(check_target(&old, &target, Kind::Simulate).is_err());
+        swap_back(&staging, &target, &old).unwrap();
+        assert_eq!(
+            fs::read_to_string(target.join("thesis.tex")).unwrap(),
+            "mine"
+        );
+        assert_eq!(
+            fs::read_to_string(staging.join("summary.json")).unwrap(),
+            "new"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_users_files_with_warsims_names_are_never_removed() {
         let dir = scratch("names");
         let out = dir.join("out");
+        // A folder named like a leftover, holding a marker and a user's work.
+        let marked = dir.join(".out.warsim-staging-7-8");
+        fs::create_dir_all(marked.join("mywork")).unwrap();
+        fs::write(marked.join(MARKER), Kind::Simulate.marker()).unwrap();
+        fs::write(marked.join("mywork/thesis.tex"), "mine").unwrap();
+        // A second name of a user's file, where the lock goes.
+        fs::write(dir.join("digits.txt"), "12345").unwrap();
+        fs::hard_link(dir.join("digits.txt"), dir.join(".out.warsim-lock")).unwrap();
+        let set = begin(&out).unwrap();
+        set.dir().write("summary.json", b"x").unwrap();
+        set.commit().unwrap();
+        assert!(marked.join("mywork/thesis.tex").exists());
+        assert_eq!(fs::read_to_string(dir.join("digits.txt")).unwrap(), "12345");
+        fs::remove_file(dir.join(".out.warsim-lock")).unwrap();
         let mine = [
             ".out.warsim-staging-12-34",                // no marker, not empty
             ".out.warsim-staging-notes",                // not a pid and time
@@ -1075,8 +1250,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("`warsim simulate`"), "{e}");
-        // A set written before markers, recognised by its files.
+        // Without a marker, warsim's file names alone are a user's folder: refused.
         fs::remove_file(run.join(MARKER)).unwrap();
+        fs::write(run.join("README.md"), "# my notes").unwrap();
+        let e = OutputSet::begin(&run, Kind::Merge, &[]).unwrap_err();
+        assert!(e.to_string().contains("README.md"), "{e}");
+        // A set written before markers, recognised by the program its summary names.
+        let old = r#"{"game":"war","provenance":{"program":"warsim 0.0.9"}}"#;
+        fs::write(run.join("summary.json"), old).unwrap();
         let set = OutputSet::begin(&run, Kind::Merge, &[]).unwrap();
         set.dir().write("summary.json", b"y").unwrap();
         set.commit().unwrap();

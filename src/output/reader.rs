@@ -14,12 +14,17 @@ use crate::error::UsageError;
 use crate::usage;
 
 /// The most bytes of a summary.json read back (a War summary with every key is a few KB).
-pub const MAX_JSON_BYTES: u64 = 16 << 20;
+pub const MAX_JSON_BYTES: u64 = 4 << 20;
+/// The most bytes of a set's main JSON file read to tell whether warsim wrote it (a sweep's
+/// sweep.json holds every rule set's summary).
+pub const MAX_SET_JSON_BYTES: u64 = 64 << 20;
 /// The most bytes of a histogram.csv, by.csv or cycles.csv read back: one row per distinct
-/// round count, so a run with ten million distinct lengths still fits.
-pub const MAX_CSV_BYTES: u64 = 512 << 20;
-/// The longest string a summary may hold (a description, a rule value, a command line).
-pub const MAX_STRING_BYTES: usize = 8192;
+/// round count (a few bytes each), so millions of distinct lengths fit, while the histogram
+/// built from it stays under a gigabyte.
+pub const MAX_CSV_BYTES: u64 = 64 << 20;
+/// The longest string a summary may hold (a description, a rule value, a command line: that
+/// of a merge of a thousand shards with long paths is some hundreds of KB).
+pub const MAX_STRING_BYTES: usize = 1 << 20;
 
 /// The text of regular file `name` in `dir`, at most `limit` bytes, as UTF-8. A FIFO, a
 /// device, a directory or a longer file is refused by name, without blocking or reading on.

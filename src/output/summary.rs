@@ -155,7 +155,11 @@ impl Provenance {
             program: format!("warsim {}", env!("CARGO_PKG_VERSION")),
             // `warsim` for the program's own path, which says nothing on another machine.
             command: std::iter::once("warsim".to_string())
-                .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
+                .chain(
+                    std::env::args_os()
+                        .skip(1)
+                        .map(|a| shell_quote(&a.to_string_lossy())),
+                )
                 .collect::<Vec<_>>()
                 .join(" "),
             date: iso_date(secs),
@@ -163,7 +167,9 @@ impl Provenance {
     }
 }
 
-/// `arg` as a POSIX shell reads it back.
+/// `arg` as a POSIX shell reads it back; one holding a control character (a tab, a line
+/// break, an escape) as bash's `$'...'` with the character escaped, so the command line stays
+/// one printable line that warsim's reader accepts.
 fn shell_quote(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg
@@ -171,6 +177,17 @@ fn shell_quote(arg: &str) -> String {
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
     if plain {
         arg.to_string()
+    } else if arg.chars().any(char::is_control) {
+        let escaped: String = arg
+            .chars()
+            .map(|c| match c {
+                '\\' => "\\\\".to_string(),
+                '\'' => "\\'".to_string(),
+                c if c.is_control() => format!("\\u{:04x}", c as u32),
+                c => c.to_string(),
+            })
+            .collect();
+        format!("$'{escaped}'")
     } else {
         format!("'{}'", arg.replace('\'', "'\\''"))
     }
@@ -209,6 +226,7 @@ mod tests {
         assert_eq!(shell_quote("--games"), "--games");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("a\tb'\\"), "$'a\\u0009b\\'\\\\'");
     }
 }
 

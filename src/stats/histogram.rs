@@ -43,6 +43,11 @@ impl RoundHistogram {
         }
     }
 
+    /// The outcome columns.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
     /// Adds `count` games of `rounds` rounds with outcome slot `slot`.
     #[inline]
     pub fn add(&mut self, rounds: u64, slot: usize, count: u64) {

@@ -422,3 +422,234 @@ fn a_shard_of_a_trillion_says_what_is_missing_at_once() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+#[test]
+fn sigint_while_files_are_written_leaves_nothing_behind() {
+    let dir = Scratch::new("sigint-mid-write");
+    for (i, pause) in [40u64, 90, 150, 220, 300, 400].into_iter().enumerate() {
+        let out = dir.path(&format!("sw{i}"));
+        let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+            .args(["sweep", "shotgun", "--mix", "1,1,1;2,1,1;1,2,1;1,1,2;3,1,1"])
+            .args(["--games", "2000", "--svg", "--out", s(&out)])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(pause));
+        let _ = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status();
+        let done = child.wait_with_output().unwrap();
+        let left: Vec<String> = listing(&dir.0)
+            .into_iter()
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert_eq!(left, Vec::<String>::new(), "after {pause} ms: {done:?}");
+    }
+}
+
+#[test]
+fn warsims_file_names_alone_do_not_make_a_users_folder_replaceable() {
+    let dir = Scratch::new("names-alone");
+    let proj = dir.path("proj");
+    std::fs::create_dir(&proj).unwrap();
+    std::fs::write(proj.join("README.md"), "# notes\n").unwrap();
+    std::fs::write(proj.join("summary.json"), "{\"budget\": 1}\n").unwrap();
+    let line = fails(
+        2,
+        &["simulate", "shotgun", "--games", "100", "--out", s(&proj)],
+    );
+    assert!(line.contains("README.md"), "{line}");
+    assert_eq!(read(&proj, "summary.json"), "{\"budget\": 1}\n");
+}
+
+#[test]
+fn a_sweeps_rule_set_folder_is_replaced_only_with_its_sweep() {
+    let dir = Scratch::new("rule-set");
+    let sw = dir.path("sw");
+    ok(&[
+        "sweep",
+        "shotgun",
+        "--mix",
+        "1,1,1;2,1,1",
+        "--games",
+        "300",
+        "--out",
+        s(&sw),
+    ]);
+    let line = fails(
+        2,
+        &[
+            "simulate",
+            "shotgun",
+            "--games",
+            "300",
+            "--out",
+            s(&sw.join("mix-1-1-1")),
+        ],
+    );
+    assert!(line.contains("a rule set of `warsim sweep`"), "{line}");
+    ok(&[
+        "sweep",
+        "shotgun",
+        "--mix",
+        "1,1,1;2,1,1",
+        "--games",
+        "300",
+        "--out",
+        s(&sw),
+    ]);
+}
+
+#[test]
+fn group_counts_must_add_up_without_overflow() {
+    let dir = Scratch::new("groups");
+    let run = dir.path("b");
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "1000",
+        "--by",
+        "p1-top",
+        "--out",
+        s(&run),
+    ]);
+    let h: u64 = 1 << 63;
+    let by = format!(
+        "group,rounds,count,p1,p2\n0,5,{h},{h},0\n1,5,{},{},0\n",
+        h + 1000,
+        h + 1000
+    );
+    std::fs::write(run.join("by.csv"), by).unwrap();
+    edit_summary(&run, |v| {
+        let g = v["by"]["0"].clone();
+        let mut a = g.clone();
+        a["games"] = h.into();
+        let mut b = g;
+        b["games"] = (h + 1000).into();
+        v["by"] = serde_json::json!({ "0": a, "1": b });
+    });
+    let line = fails(2, &["merge", s(&run), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("by.csv"), "{line}");
+}
+
+#[test]
+fn a_line_too_long_for_any_warsim_file_is_refused_before_it_is_parsed() {
+    let dir = Scratch::new("long-line");
+    let (a, b) = (dir.path("a"), dir.path("b"));
+    ok(&[
+        "simulate",
+        "shotgun",
+        "--games",
+        "600",
+        "--shard",
+        "0/2",
+        "--out",
+        s(&a),
+    ]);
+    ok(&[
+        "simulate",
+        "shotgun",
+        "--games",
+        "600",
+        "--shard",
+        "1/2",
+        "--out",
+        s(&b),
+    ]);
+    let row = format!(
+        "rounds,count,p1,p2,draw\n1,1,1,0,0{}\n",
+        ",".repeat(1 << 20)
+    );
+    std::fs::write(a.join("histogram.csv"), row).unwrap();
+    let line = fails(2, &["merge", s(&a), s(&b), "--out", s(&dir.path("m"))]);
+    assert!(line.contains("histogram.csv"), "{line}");
+}
+
+#[test]
+fn what_warsim_writes_it_reads_back_tabs_in_names_and_exact_runs_included() {
+    let dir = Scratch::new("reads-back");
+    let tabbed = dir.path("t\tab");
+    ok(&["simulate", "war", "--games", "300", "--out", s(&tabbed)]);
+    assert!(read(&tabbed, "summary.json").contains("$'"));
+    let replay = json(&ok(&["replay", s(&tabbed), "--json"]));
+    let v = json(&read(&tabbed, "summary.json"));
+    assert_eq!(replay["rounds"], v["longest_rounds"]);
+    // An exact run's game i is deal i: play --from and replay play that deal.
+    let ex = dir.path("ex");
+    ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "4",
+        "--pickup",
+        "p1-first",
+        "--out",
+        s(&ex),
+    ]);
+    let v = json(&read(&ex, "summary.json"));
+    let played = json(&ok(&["play", "war", "--from", s(&ex), "--json"]));
+    assert_eq!(played["rounds"], v["longest_rounds"]);
+    let replayed = json(&ok(&["replay", s(&ex), "--json"]));
+    assert_eq!(replayed["rounds"], v["longest_rounds"]);
+}
+
+#[test]
+fn messages_name_the_real_problem_and_print_no_escapes() {
+    let dir = Scratch::new("messages");
+    let shot = dir.path("shot");
+    shotgun(&shot, None);
+    let line = fails(2, &["play", "war", "--from", s(&shot)]);
+    assert!(line.contains("a run of \"shotgun\", not of war"), "{line}");
+    let sw = dir.path("sw");
+    ok(&[
+        "sweep",
+        "shotgun",
+        "--mix",
+        "1,1,1;2,1,1",
+        "--games",
+        "300",
+        "--out",
+        s(&sw),
+    ]);
+    let line = fails(2, &["merge", s(&sw), "--out", s(&dir.path("m"))]);
+    assert!(
+        line.contains("is a sweep; name one of its rule-set folders"),
+        "{line}"
+    );
+    let hold = dir.path("hold");
+    std::fs::create_dir(&hold).unwrap();
+    std::fs::write(hold.join("evil\u{1b}[31mRED"), "").unwrap();
+    let line = fails(
+        2,
+        &["simulate", "shotgun", "--games", "100", "--out", s(&hold)],
+    );
+    assert!(
+        !line.contains('\u{1b}') && line.contains("\\u{1b}"),
+        "{line:?}"
+    );
+}
+
+#[test]
+fn the_current_folder_is_never_replaced_and_dot_slash_names_a_new_one() {
+    let dir = Scratch::new("cwd");
+    let here = dir.path("here");
+    std::fs::create_dir(&here).unwrap();
+    let run = |out: &str| {
+        Command::new(env!("CARGO_BIN_EXE_warsim"))
+            .args(["simulate", "shotgun", "--games", "100", "--out", out])
+            .current_dir(&here)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let refused = run(".");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("current folder"));
+    assert!(run("./fresh//").status.success());
+    assert!(here.join("fresh/summary.json").exists());
+}

@@ -98,9 +98,13 @@ pub struct PlayWar {
     pub from: Option<std::path::PathBuf>,
 }
 
-/// The seed, rules and game index of a `--from DIR` replay: the run read back and checked as
-/// `merge` reads it, so a replay never starts from rules or indices the run could not have.
-fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<(u64, WarRules, u64), UsageError> {
+/// What a `--from DIR` replay plays: the seed, rules and game index, and for a run of `exact`
+/// (whose game i is deal number i, not a random deal) that deal's hands. The run is read back
+/// and checked as `merge` reads it, so a replay never starts from rules or indices the run
+/// could not have.
+type FromRun = (u64, WarRules, u64, Option<[Vec<Card>; 2]>);
+
+fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageError> {
     let part = crate::merge::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
     let index = match game {
         Some(i) => i,
@@ -113,7 +117,20 @@ fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<(u64, WarRules, 
             dir.display()
         ));
     }
-    Ok((part.info.seed, part.game.rules, index))
+    let every_deal = part
+        .info
+        .exact
+        .as_ref()
+        .is_some_and(|e| e.get("deals").is_some());
+    let hands = match (&part.game.deals, every_deal) {
+        (Some(space), true) => {
+            let mut s = part.game.scratch();
+            let half = space.deal(u128::from(index), &mut s.counts, &mut s.deal);
+            Some([s.deal[..half].to_vec(), s.deal[half..].to_vec()])
+        }
+        _ => None,
+    };
+    Ok((part.info.seed, part.game.rules, index, hands))
 }
 
 impl War {
@@ -351,7 +368,7 @@ impl Game for War {
             )
             .into());
         }
-        let (seed, rules, index) = match &args.from {
+        let (seed, rules, index, dealt) = match &args.from {
             Some(dir) => {
                 if args.rules != WarOptions::default() {
                     return Err(usage!(
@@ -366,6 +383,7 @@ impl Game for War {
                 args.seed.unwrap_or(0),
                 WarRules::try_from(&args.rules)?,
                 args.game.unwrap_or(0),
+                None,
             ),
         };
         let rules_json = serde_json::to_value(&rules)?;
@@ -374,12 +392,13 @@ impl Game for War {
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<&mut dyn FnMut(String)> = if trace { Some(&mut line) } else { None };
-        let result = match hands {
-            Some(deal) => {
+        let result = match (hands, dealt) {
+            (Some(deal), _) => {
                 let hands = parse_deal(deal, &rules)?;
                 War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)
             }
-            None => War::new(rules).play_traced(&mut rng, tracer),
+            (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer),
+            (None, None) => War::new(rules).play_traced(&mut rng, tracer),
         };
         sink.finish()?;
         let (o, stats) = (result.outcome, result.stats);
