@@ -16,9 +16,7 @@ use rand::RngCore;
 use serde::Serialize;
 
 use super::cards::bounded;
-use super::{
-    check_max_rounds, setting_name, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport,
-};
+use super::{check_max_rounds, setting_name, Game, GameResult, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
 use crate::sim::rng::game_rng;
 use crate::usage;
@@ -405,12 +403,13 @@ impl Game for Jitsu {
             input: &mut *io.input,
             queue: VecDeque::new(),
         };
-        let mut out = LineSink::new(&mut *io.out);
+        let out = &mut *io.out;
         for round in 1u64.. {
-            out.line(&list(&game.won[0]));
-            out.line(&list(&game.won[1]));
-            out.line(&list(&game.hand.0));
-            out.flush();
+            writeln!(out, "{}", list(&game.won[0]))?;
+            writeln!(out, "{}", list(&game.won[1]))?;
+            writeln!(out, "{}", list(&game.hand.0))?;
+            // The player sees the hand before being asked; a reader gone ends the game here.
+            out.flush()?;
             let choice = loop {
                 write!(io.prompt, "round {round}, your card (1-5): ")?;
                 io.prompt.flush()?;
@@ -424,7 +423,6 @@ impl Game for Jitsu {
                         io.prompt,
                         "input ended in round {round} before the game did; game abandoned"
                     )?;
-                    out.finish()?;
                     return Ok(PlayReport::new(
                         Self::NAME,
                         "abandoned".into(),
@@ -447,10 +445,9 @@ impl Game for Jitsu {
                 r.p2.to_string(),
                 r.result.to_string(),
             ] {
-                out.line(&line);
+                writeln!(out, "{line}")?;
             }
             if let Some(w) = ended {
-                out.finish()?;
                 let winner = Outcome::Player(w as u8);
                 return Ok(
                     PlayReport::new(Self::NAME, winner.name(), round, vec![w as u32 + 1])

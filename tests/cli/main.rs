@@ -10,5 +10,6 @@ mod messages;
 mod output;
 mod precision;
 mod small_games;
+mod streams;
 mod sweep;
 mod war;

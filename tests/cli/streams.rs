@@ -1,0 +1,65 @@
+//! Standard streams that go away or fill up: a reader that quits, a full disk, a closed stdout,
+//! endless input. Each ends with the documented exit status and one line, never a panic.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Ten piles of 170 cards whose Snap game lasts 4,635,489 turns: its trace runs for many
+/// seconds when nobody stops it.
+const LONG_SNAP: &str = include_str!("long_snap_deal.txt");
+
+fn warsim() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_warsim"))
+}
+
+/// The exit status of `child`, or a failure if it still runs after `limit`: a bound on a
+/// process that must stop, generous enough for a loaded machine (not a timing).
+fn exit_within(child: &mut Child, limit: Duration) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still running {limit:?} after its reader went away");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_trace_stops_when_its_reader_goes_away() {
+    for json in [false, true] {
+        let mut cmd = warsim();
+        cmd.args(["play", "snap", "--trace"])
+            .args(LONG_SNAP.split_whitespace());
+        if json {
+            cmd.arg("--json");
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty());
+        // The reader is dropped here, as `head -1` quits.
+        let status = exit_within(&mut child, Duration::from_secs(5));
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!((status.code(), err.as_str()), (Some(0), ""), "json {json}");
+    }
+}
