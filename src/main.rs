@@ -1,6 +1,6 @@
 //! The `warsim` binary: parse, run, and map errors to exit codes (0 ok, 1 failure, 2 bad usage).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -9,35 +9,44 @@ use warsim::cli::{run, Cli};
 use warsim::error::{one_line, UsageError};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => return clap_exit(e),
-    };
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            let code = if e.downcast_ref::<UsageError>().is_some() {
-                2
-            } else {
-                1
-            };
-            // One line, whatever the error holds (a path may contain a newline).
-            let line = format!("{e:#}").replace('\n', "\\n");
-            let _ = writeln!(io::stderr(), "error: {line}");
-            ExitCode::from(code)
-        }
+    match Cli::try_parse() {
+        Ok(cli) => exit(run(cli)),
+        Err(e) => clap_exit(e),
     }
+}
+
+/// The exit status of a result, with its error on one line of stderr.
+fn exit(result: anyhow::Result<()>) -> ExitCode {
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    if is_broken_pipe(&e) {
+        return ExitCode::SUCCESS;
+    }
+    let code = if e.downcast_ref::<UsageError>().is_some() {
+        2
+    } else {
+        1
+    };
+    // One line, whatever the error holds (a path may contain a newline). If stderr cannot
+    // take it, the exit status is all that is left to say it.
+    let line = format!("{e:#}").replace('\n', "\\n");
+    let _ = writeln!(io::stderr(), "error: {line}");
+    ExitCode::from(code)
 }
 
 /// Help and version print in full; every usage error becomes its first line (exit 2).
 fn clap_exit(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            ExitCode::SUCCESS
+            // Rendered, then written with its errors seen: `print` would drop them.
+            let styled = e.render();
+            let text = if io::stdout().is_terminal() {
+                styled.ansi().to_string()
+            } else {
+                styled.to_string()
+            };
+            exit(warsim::output::stdout::write_all(text.as_bytes()))
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             let _ = writeln!(io::stderr(), "error: a command is missing here; see --help");

@@ -91,7 +91,8 @@ fn on_interrupt() {
         for p in paths.iter() {
             remove_own(p);
         }
-        eprintln!("interrupted; nothing written");
+        // `eprintln!` would panic on a full or closed stderr; exit status 130 says it anyway.
+        let _ = writeln!(std::io::stderr(), "interrupted; nothing written");
         std::process::exit(130);
     }
 }

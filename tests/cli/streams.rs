@@ -63,3 +63,48 @@ fn a_trace_stops_when_its_reader_goes_away() {
         assert_eq!((status.code(), err.as_str()), (Some(0), ""), "json {json}");
     }
 }
+
+/// What writes a whole rendered text at once: help, version, completions, the manual page.
+const RENDERED: &[&[&str]] = &[
+    &["completions", "bash"],
+    &["completions", "zsh"],
+    &["manpage"],
+    &["sweep", "war", "--help"],
+    &["--help"],
+    &["--version"],
+    &["play", "snap", "--help"],
+];
+
+#[test]
+fn rendered_text_on_a_full_disk_is_one_error_line_not_a_panic() {
+    for args in RENDERED {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = warsim().args(*args).stdout(full).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err, "error: cannot write to stdout: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn rendered_text_into_a_closed_pipe_exits_0() {
+    for args in RENDERED {
+        let mut child = warsim()
+            .args(*args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // No reader from the start: every write meets a broken pipe.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{args:?}");
+    }
+}
