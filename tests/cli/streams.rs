@@ -108,3 +108,35 @@ fn rendered_text_into_a_closed_pipe_exits_0() {
         assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{args:?}");
     }
 }
+
+/// Runs `warsim ARGS` through `sh` with the redirections `redirect` (such as `>&-`).
+fn with_redirect(redirect: &str, args: &str) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" {args} {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_warsim"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_stdout_is_an_error_not_a_silent_success() {
+    let out = with_redirect(">&-", "simulate shotgun --games 10");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: standard output is closed"), "{err}");
+    // With stderr closed as well, the exit status still says it.
+    let out = with_redirect(">&- 2>&-", "simulate shotgun --games 10");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_closed_stdin_or_stderr_changes_nothing_else() {
+    let out = with_redirect("<&- 2>&-", "simulate shotgun --games 10");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("10 games"));
+    let out = with_redirect("<&-", "play jitsu");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game abandoned"));
+}
