@@ -1,7 +1,7 @@
 //! Standard streams that go away or fill up: a reader that quits, a full disk, a closed stdout,
 //! endless input. Each ends with the documented exit status and one line, never a panic.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -139,4 +139,78 @@ fn a_closed_stdin_or_stderr_changes_nothing_else() {
     let out = with_redirect("<&-", "play jitsu");
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("game abandoned"));
+}
+
+#[test]
+fn endless_jitsu_input_is_refused_at_once() {
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let mut child = warsim()
+        .args(["play", "jitsu"])
+        .stdin(zero)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = exit_within(&mut child, Duration::from_secs(5));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.len() < 300, "{err}");
+    assert!(
+        err.ends_with(
+            "round 1: an input line is longer than 1024 bytes; enter a number from 1 to 5\n"
+        ),
+        "{err}"
+    );
+}
+
+/// Runs `play jitsu` with `input` written from a thread of its own, which may meet a closed
+/// pipe once warsim has refused the input.
+fn jitsu_with(input: Vec<u8>) -> std::process::Output {
+    let mut child = warsim()
+        .args(["play", "jitsu"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = thread::spawn(move || {
+        // Refused input closes the pipe under the writer: that error is expected.
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn a_ten_megabyte_jitsu_line_is_refused_and_never_echoed() {
+    let mut line = vec![b'7'; 10_000_000];
+    line.push(b'\n');
+    let out = jitsu_with(line);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.len() < 300, "{} bytes on stderr", err.len());
+    assert!(err.contains("round 1: an input line is longer than 1024 bytes"));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("7777"));
+}
+
+#[test]
+fn a_long_rejected_jitsu_token_is_quoted_short() {
+    let mut input = vec![b'x'; 1000];
+    input.push(b'\n');
+    let out = jitsu_with(input);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!("\"{}\"… is not a hand position", "x".repeat(20))),
+        "{err}"
+    );
+    assert!(err.len() < 300, "{err}");
 }
