@@ -276,16 +276,19 @@ pub fn run(cli: Cli) -> Result<()> {
         } => compare::run(&dirs, &out, json, svg),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => {
+            // Rendered first: `generate` panics when its writer fails.
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut cmd, "warsim", &mut std::io::stdout());
-            Ok(())
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "warsim", &mut text);
+            crate::output::stdout::write_all(&text)
         }
         Command::Games { json } => crate::list::run(json),
         Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
         Command::Manpage => {
             let cmd = <Cli as clap::CommandFactory>::command();
-            clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?;
-            Ok(())
+            let mut text = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut text)?;
+            crate::output::stdout::write_all(&text)
         }
     }
 }

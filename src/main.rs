@@ -1,7 +1,9 @@
 //! The `warsim` binary: parse, run, and map errors to exit codes (0 ok, 1 failure, 2 bad usage).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::error::ErrorKind;
 use clap::Parser;
@@ -9,36 +11,47 @@ use warsim::cli::{run, Cli};
 use warsim::error::{one_line, printable, UsageError};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => return clap_exit(e),
-    };
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            let code = if e.downcast_ref::<UsageError>().is_some() {
-                2
-            } else {
-                1
-            };
-            // One printable line, whatever the error holds (a path may hold a line break or
-            // a terminal escape).
-            let line = printable(&format!("{e:#}"));
-            let _ = writeln!(io::stderr(), "error: {line}");
-            ExitCode::from(code)
-        }
+    if let Err(e) = stdout_open() {
+        return exit(Err(e));
     }
+    match Cli::try_parse() {
+        Ok(cli) => exit(run(cli)),
+        Err(e) => clap_exit(e),
+    }
+}
+
+/// The exit status of a result, with its error on one line of stderr.
+fn exit(result: anyhow::Result<()>) -> ExitCode {
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    if is_broken_pipe(&e) {
+        return ExitCode::SUCCESS;
+    }
+    let code = if e.downcast_ref::<UsageError>().is_some() {
+        2
+    } else {
+        1
+    };
+    // One printable line, whatever the error holds (a path may hold a line break or a
+    // terminal escape). If stderr cannot take it, the exit status is all that is left to say it.
+    let line = printable(&format!("{e:#}"));
+    let _ = writeln!(io::stderr(), "error: {line}");
+    ExitCode::from(code)
 }
 
 /// Help and version print in full; every usage error becomes its first line (exit 2).
 fn clap_exit(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            ExitCode::SUCCESS
+            // Rendered, then written with its errors seen: `print` would drop them.
+            let styled = e.render();
+            let text = if io::stdout().is_terminal() {
+                styled.ansi().to_string()
+            } else {
+                styled.to_string()
+            };
+            exit(warsim::output::stdout::write_all(text.as_bytes()))
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             let _ = writeln!(io::stderr(), "error: a command is missing here; see --help");
@@ -49,6 +62,37 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether file descriptor 1 was closed when the process started (`warsim ... >&-`).
+///
+/// By the time `main` runs, it no longer shows: std's runtime opens /dev/null on any of 0, 1
+/// and 2 found closed (so no file warsim opens can take those numbers), and the output would
+/// vanish with exit status 0. So it is seen before that, by a function the loader runs ahead
+/// of the runtime (an ELF `.init_array` entry). Stdin and stderr need nothing more: reading
+/// /dev/null ends the input, and the exit status still tells what stderr cannot.
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn see_stdout() {
+    // SAFETY: F_GETFD only reads the flags of a descriptor; any number may be asked about.
+    let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
+/// A closed stdout is an error (exit 1), before anything is done that it should have shown.
+fn stdout_open() -> anyhow::Result<()> {
+    #[cfg(target_os = "linux")]
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        anyhow::bail!("standard output is closed; send it somewhere, such as a file or /dev/null");
+    }
+    Ok(())
 }
 
 /// A closed stdout (`warsim ... | head`) is not a failure, whether the text or the JSON

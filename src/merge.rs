@@ -72,7 +72,11 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
     let d = dir.display();
     let value = read_summary(dir)?;
     if value["game"] != G::NAME {
-        return Err(usage!("{d}: a run of {}, not of {}", value["game"], G::NAME));
+        return Err(usage!(
+            "{d}: a run of {}, not of {}",
+            value["game"],
+            G::NAME
+        ));
     }
     let v: Summary<<G::Stats as GameStats>::Json> =
         serde_json::from_value(value).map_err(|e| usage!("{d}: summary.json: {e}"))?;

@@ -379,11 +379,11 @@ fn help(game: &str) -> Result<()> {
         .and_then(|s| s.find_subcommand_mut(game))
         .ok_or_else(|| usage!("sweep {game}: no such game"))?;
     let help = cmd.render_long_help();
-    println!(
+    let text = format!(
         "warsim sweep {game} [options] --out DIR: the options of `simulate {game}`; each rule \
-         option may take a comma list (`;` between values that hold commas) or `all`.\n\n{help}"
+         option may take a comma list (`;` between values that hold commas) or `all`.\n\n{help}\n"
     );
-    Ok(())
+    crate::output::stdout::write_all(text.as_bytes())
 }
 
 /// The text summary: one line per rule set.

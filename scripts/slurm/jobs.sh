@@ -11,22 +11,50 @@ submit_tasks() {
   for o in "${sbatch_opts[@]}"; do case $o in -c|-c*|--cpus-per-task|--cpus-per-task=*) cpus=() ;; esac; done
   cmd=$(printf '%q ' "$warsim" "${args[@]}")
   # Task logs show progress: a line every 10 s (a bar needs a terminal; a log file is none).
+  # `|| return`: a command substitution does not inherit `set -e`, so a refused sbatch would
+  # otherwise pass as an empty job id.
   id=$(sbatch --parsable --job-name=warsim --array="$1" "${cpus[@]}" \
     --open-mode=append --output="$out/logs/task-%a.log" "${sbatch_opts[@]}" \
-    --wrap "$cmd $threads --progress log --shard \$SLURM_ARRAY_TASK_ID/$tasks --out $(printf '%q' "$out")/shards/\$SLURM_ARRAY_TASK_ID")
-  echo "${id%%;*}"
+    --wrap "$cmd $threads --progress log --shard \$SLURM_ARRAY_TASK_ID/$tasks --out $(printf '%q' "$out")/shards/\$SLURM_ARRAY_TASK_ID") || return
+  job_id "$id"
 }
 
 # submit_merge JOB: sbatch the merge of every shard into DIR/merged once JOB's tasks have all
 # succeeded; a failed task makes the dependency unsatisfiable and the merge job is cancelled,
 # not left pending forever. Prints the job id.
 submit_merge() {
-  local shards id
-  shards=$(for k in $(seq 0 $((tasks - 1))); do printf '%q ' "$out/shards/$k"; done)
+  local id
+  # The shards are named by a glob the job expands when it runs, not listed here: one path a
+  # task made the wrap line longer than a command line may be (128 KB at 5,000 tasks). merge
+  # itself refuses a missing or duplicate shard, so the glob cannot merge a partial run.
   id=$(sbatch --parsable --job-name=warsim-merge --dependency="afterok:$1" --kill-on-invalid-dep=yes \
     --open-mode=append --output="$out/logs/merge.log" "${sbatch_opts[@]}" \
-    --wrap "$(printf '%q' "$warsim") merge $shards --out $(printf '%q' "$out")/merged")
-  echo "${id%%;*}"
+    --wrap "$(printf '%q' "$warsim") merge $(printf '%q' "$out")/shards/* --out $(printf '%q' "$out")/merged") || return
+  job_id "$id"
+}
+
+# job_id OUTPUT: the job id in sbatch --parsable's output (`id` or `id;cluster`); fails on
+# anything else.
+job_id() {
+  [[ $1 =~ ^[0-9]+(;|$) ]] || { echo "sbatch printed no job id: $1" >&2; return 1; }
+  echo "${1%%;*}"
+}
+
+# submit_run SPEC WHAT: sbatch the array tasks SPEC and the merge after them, and report them
+# (WHAT: the tasks in words). A refused sbatch returns 1 and says which job was refused; an
+# array already submitted is then cancelled, so that no task runs without its merge.
+submit_run() {
+  local array merge me=${0##*/}
+  array=$(submit_tasks "$1") || {
+    echo "$me: sbatch refused the array job (its message is above); nothing was submitted" >&2
+    return 1
+  }
+  merge=$(submit_merge "$array") || {
+    scancel "$array" || true
+    echo "$me: sbatch refused the merge job (its message is above); array job $array cancelled" >&2
+    return 1
+  }
+  report "$array" "$merge" "$2"
 }
 
 # record_run: writes DIR/run.env from the variables warsim, tasks, out, sbatch_opts and args.

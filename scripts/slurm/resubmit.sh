@@ -28,6 +28,4 @@ if [ ${#todo[@]} -eq 0 ]; then
   exit 0
 fi
 spec=$(IFS=,; echo "${todo[*]}")
-array=$(submit_tasks "$spec")
-merge=$(submit_merge "$array")
-report "$array" "$merge" "tasks $spec of $tasks again: warsim ${args[*]} --shard K/$tasks"
+submit_run "$spec" "tasks $spec of $tasks again: warsim ${args[*]} --shard K/$tasks" || exit 1

@@ -5,7 +5,11 @@
 #  2. one shard deleted: merge refuses, naming it;
 #  3. scripts/slurm/resubmit.sh finds that task and reruns it alone, with a new merge job:
 #     identical again; task logs show progress lines;
-#  4. a run whose tasks fail: the merge job is cancelled, not left pending.
+#  4. a run whose tasks fail: the merge job is cancelled, not left pending;
+#  5. a refused sbatch (an unknown partition): submit.sh fails and says so;
+#  6. more tasks than games: refused (exit 2) before any sbatch;
+#  7. 100 tasks of one game each: the merge job's script stays short (it does not list the
+#     shards), and the merge is right.
 # The cluster is stopped at the end, also when a step fails.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -43,9 +47,12 @@ for k in ["elapsed_s", "games_per_s", "threads", "timing", "provenance", "run"]:
 print(json.dumps(d, sort_keys=True))' "$1"
 }
 
+# same_as_whole [WHOLE RUN]: RUN/merged holds what the unsharded run WHOLE wrote (default:
+# the war run).
 same_as_whole() {
-  cmp "$work/whole/histogram.csv" "$work/run/merged/histogram.csv"
-  [ "$(stats "$work/whole/summary.json")" = "$(stats "$work/run/merged/summary.json")" ] ||
+  local whole=${1:-$work/whole} run=${2:-$work/run}
+  cmp "$whole/histogram.csv" "$run/merged/histogram.csv"
+  [ "$(stats "$whole/summary.json")" = "$(stats "$run/merged/summary.json")" ] ||
     { echo "test: merged summary.json differs from the unsharded run's" >&2; return 1; }
 }
 
@@ -101,4 +108,38 @@ for _ in $(seq 120); do
 done
 [ -n "$cancelled" ] || { echo "test: merge job $MERGE_JOB left $state after its tasks failed" >&2; exit 1; }
 echo "test: the merge job of a failed run was cancelled" >&2
-echo "slurm test: 7 passed, 0 failed"
+
+echo "test: a refused sbatch" >&2
+if msg=$("$root/scripts/slurm/submit.sh" --tasks 2 --out "$work/nosuch" --partition=nosuch -- simulate shotgun --games 10 2>&1); then
+  echo "test: submit.sh exited 0 though sbatch refused: $msg" >&2; exit 1
+fi
+case $msg in *"sbatch refused the array job"*) ;; *) echo "test: submit.sh did not say sbatch refused: $msg" >&2; exit 1 ;; esac
+[ ! -e "$work/nosuch/run.env" ] || { echo "test: a refused submission left run.env" >&2; exit 1; }
+echo "test: submit.sh fails when sbatch refuses" >&2
+
+echo "test: more tasks than games" >&2
+# An sbatch that only records being called: the refusal must come before it.
+mkdir -p "$work/fake-bin"
+printf '#!/bin/sh\ntouch "%s"\nexit 1\n' "$work/sbatch-called" > "$work/fake-bin/sbatch"
+chmod +x "$work/fake-bin/sbatch"
+status=0
+PATH=$work/fake-bin:$PATH "$root/scripts/slurm/submit.sh" --tasks 11 --out "$work/toomany" -- simulate shotgun --games 1e1 2>/dev/null || status=$?
+[ "$status" = 2 ] || { echo "test: --tasks 11 of 10 games: exit $status, not 2" >&2; exit 1; }
+[ ! -e "$work/sbatch-called" ] && [ ! -e "$work/toomany" ] ||
+  { echo "test: --tasks 11 of 10 games reached sbatch or wrote $work/toomany" >&2; exit 1; }
+echo "test: --tasks beyond the games refused before sbatch" >&2
+
+echo "test: 100 tasks of one game each" >&2
+small=(simulate shotgun --games 100 --seed 3)
+"$warsim" "${small[@]}" --out "$work/small-whole" >/dev/null
+ids=$("$root/scripts/slurm/submit.sh" --tasks 100 --out "$work/small" -- "${small[@]}" | tail -n1)
+eval "$ids"
+# One path a shard made this script 128 KB long at 5,000 tasks, more than sbatch can run.
+script=$(scontrol write batch_script "$MERGE_JOB" -)
+[ ${#script} -lt 1000 ] ||
+  { echo "test: the merge job's script grows with the tasks (${#script} bytes)" >&2; exit 1; }
+wait_job "$ARRAY_JOB"
+wait_job "$MERGE_JOB"
+same_as_whole "$work/small-whole" "$work/small"
+echo "test: 100 shards merged, identical to the unsharded run" >&2
+echo "slurm test: 10 passed, 0 failed"

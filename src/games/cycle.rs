@@ -10,6 +10,8 @@
 //! [`LoopDetector`] holds the three copies a game needs, made once per worker, and turns the
 //! [`Ending`] into a [`GameResult`].
 
+use std::ops::ControlFlow;
+
 use super::{Cycle, GameResult, Outcome};
 
 /// A game whose next state depends on its current state alone.
@@ -146,11 +148,18 @@ impl<M: Deterministic + Clone> LoopDetector<M> {
     /// Replays the last game from its start for `rounds` rounds, calling
     /// `play_round(state, round)` to play (and show) each, and returns the state it reached:
     /// a trace of exactly what the result counts (Brent's search may have run past the end of
-    /// a capped game).
-    pub fn replay(&self, rounds: u64, mut play_round: impl FnMut(&mut M, u64)) -> M {
+    /// a capped game). A `Break` from `play_round` (the trace's reader has gone) stops the
+    /// replay where it is.
+    pub fn replay(
+        &self,
+        rounds: u64,
+        mut play_round: impl FnMut(&mut M, u64) -> ControlFlow<()>,
+    ) -> M {
         let mut replay = self.initial.clone();
         for round in 1..=rounds {
-            play_round(&mut replay, round);
+            if play_round(&mut replay, round).is_break() {
+                break;
+            }
         }
         replay
     }

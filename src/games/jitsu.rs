@@ -10,15 +10,13 @@
 //! not already in the hand is appended at the end.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead};
+use std::io::{BufRead, Read};
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::cards::bounded;
-use super::{
-    check_max_rounds, setting_name, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport,
-};
+use super::{check_max_rounds, setting_name, Game, GameResult, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
 use crate::sim::rng::game_rng;
 use crate::usage;
@@ -332,23 +330,45 @@ struct Tokens<'a> {
     queue: VecDeque<String>,
 }
 
+/// The longest input line `play jitsu` reads, its newline included. A hand position takes one
+/// character; without a bound, input with no newline (`< /dev/zero`) would fill memory.
+const MAX_LINE: usize = 1024;
+
+/// The longest token a rejection message shows: it names the input, it need not repeat it.
+const SHOWN_TOKEN: usize = 20;
+
 impl Tokens<'_> {
-    /// The next token, `None` at the end of the input; input that is not UTF-8 is bad input.
+    /// The next token, `None` at the end of the input; a line longer than [`MAX_LINE`] or
+    /// input that is not UTF-8 is bad input.
     fn next(&mut self, round: u64) -> anyhow::Result<Option<String>> {
         while self.queue.is_empty() {
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
-                Ok(0) => return Ok(None),
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    return Err(usage!("stdin, round {round}: the input is not UTF-8 text").into())
-                }
-                Err(e) => return Err(e.into()),
+            let mut line = Vec::new();
+            let mut bounded = (&mut *self.input).take(MAX_LINE as u64);
+            if bounded.read_until(b'\n', &mut line)? == 0 {
+                return Ok(None);
             }
+            if line.len() == MAX_LINE && !line.ends_with(b"\n") {
+                return Err(usage!(
+                    "stdin, round {round}: an input line is longer than {MAX_LINE} bytes; \
+                     enter a number from 1 to 5"
+                )
+                .into());
+            }
+            let Ok(line) = String::from_utf8(line) else {
+                return Err(usage!("stdin, round {round}: the input is not UTF-8 text").into());
+            };
             self.queue
                 .extend(line.split_whitespace().map(str::to_string));
         }
         Ok(self.queue.pop_front())
+    }
+}
+
+/// `token` as a rejection message quotes it: at most [`SHOWN_TOKEN`] characters.
+fn shown(token: &str) -> String {
+    match token.char_indices().nth(SHOWN_TOKEN) {
+        Some((end, _)) => format!("{:?}…", &token[..end]),
+        None => format!("{token:?}"),
     }
 }
 
@@ -417,12 +437,13 @@ impl Game for Jitsu {
             input: &mut *io.input,
             queue: VecDeque::new(),
         };
-        let mut out = LineSink::new(&mut *io.out);
+        let out = &mut *io.out;
         for round in 1u64.. {
-            out.line(&list(&game.won[0]));
-            out.line(&list(&game.won[1]));
-            out.line(&list(&game.hand.0));
-            out.flush();
+            writeln!(out, "{}", list(&game.won[0]))?;
+            writeln!(out, "{}", list(&game.won[1]))?;
+            writeln!(out, "{}", list(&game.hand.0))?;
+            // The player sees the hand before being asked; a reader gone ends the game here.
+            out.flush()?;
             let choice = loop {
                 write!(io.prompt, "round {round}, your card (1-5): ")?;
                 io.prompt.flush()?;
@@ -436,7 +457,6 @@ impl Game for Jitsu {
                         io.prompt,
                         "input ended in round {round} before the game did; game abandoned"
                     )?;
-                    out.finish()?;
                     return Ok(PlayReport::new(
                         Self::NAME,
                         "abandoned".into(),
@@ -448,7 +468,8 @@ impl Game for Jitsu {
                     Ok(k) if (1..=HAND).contains(&k) => break k,
                     _ => writeln!(
                         io.prompt,
-                        "{token:?} is not a hand position; enter a number from 1 to 5"
+                        "{} is not a hand position; enter a number from 1 to 5",
+                        shown(&token)
                     )?,
                 }
             };
@@ -459,10 +480,9 @@ impl Game for Jitsu {
                 r.p2.to_string(),
                 r.result.to_string(),
             ] {
-                out.line(&line);
+                writeln!(out, "{line}")?;
             }
             if let Some(w) = ended {
-                out.finish()?;
                 let winner = Outcome::Player(w as u8);
                 return Ok(
                     PlayReport::new(Self::NAME, winner.name(), round, vec![w as u32 + 1])

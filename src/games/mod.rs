@@ -17,6 +17,7 @@ pub mod war;
 
 use std::fmt::Debug;
 use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
 
 use rand::RngCore;
 use serde::de::DeserializeOwned;
@@ -433,7 +434,9 @@ pub struct PlayIo<'a> {
 }
 
 /// Writes trace lines to a `play` command's output, keeping the first write error so the
-/// rules, which cannot fail, need not handle it.
+/// rules, which cannot fail, need not handle it: they only learn, from
+/// [`ControlFlow::Break`], that nobody reads the trace any more and stop playing (a trace of
+/// millions of rounds piped into `head` must not run on for seconds after `head` quits).
 pub struct LineSink<'a> {
     out: &'a mut dyn Write,
     error: Option<io::Error>,
@@ -445,29 +448,29 @@ impl<'a> LineSink<'a> {
         LineSink { out, error: None }
     }
 
-    /// Writes one line (nothing more after a write error).
-    pub fn line(&mut self, line: &str) {
+    /// Writes one line; `Break` once a write has failed (and nothing is written after that).
+    pub fn line(&mut self, line: &str) -> ControlFlow<()> {
         if self.error.is_none() {
             if let Err(e) = writeln!(self.out, "{line}") {
                 self.error = Some(e);
             }
         }
-    }
-
-    /// Flushes what was written, so an interactive user sees it before being asked.
-    pub fn flush(&mut self) {
-        if self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.error = Some(e);
-            }
+        if self.error.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
 
-    /// The first write error, if any.
+    /// The first write error, if any. A game stopped by a `Break` returns a result that is not
+    /// its end, so its caller asks this first and reports the error instead.
     pub fn finish(self) -> io::Result<()> {
         self.error.map_or(Ok(()), Err)
     }
 }
+
+/// Where a traced game sends its lines; `Break` means the reader has gone and the game stops.
+pub type Trace<'a> = &'a mut dyn FnMut(String) -> ControlFlow<()>;
 
 #[cfg(test)]
 mod tests {

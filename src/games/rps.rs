@@ -12,7 +12,7 @@
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
-use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
+use super::{check_max_rounds, Game, GameResult, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
 use crate::usage;
 
@@ -296,9 +296,7 @@ impl Game for Elimination {
                     )
                 })
                 .collect();
-            let mut sink = LineSink::new(&mut *io.out);
-            sink.line(&format!("   1  {}", names.join("  ")));
-            sink.finish()?;
+            writeln!(io.out, "   1  {}", names.join("  "))?;
         }
         let winners = winners_direct(&shapes);
         let numbers: Vec<u32> = (0..shapes.len() as u32)

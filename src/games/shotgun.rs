@@ -5,6 +5,8 @@
 //! does nothing and, like reloading, leaves the shooter unguarded. Both killed in the same turn
 //! is a draw. The first death decides; later turns are ignored.
 
+use std::ops::ControlFlow;
+
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
@@ -53,18 +55,21 @@ pub fn turn(ammo: [bool; 2], moves: [Move; 2]) -> Turn {
 /// The outcome of turns `moves` (player 1's then player 2's move of each turn): the first
 /// death and its turn, or `None` if nobody dies.
 pub fn adjudicate(moves: &[[Move; 2]]) -> Option<(Outcome, u64)> {
-    adjudicate_traced(moves, |_, _, _| {})
+    adjudicate_traced(moves, |_, _, _| ControlFlow::Continue(()))
 }
 
-/// [`adjudicate`], calling `seen(turn, moves, after)` after each turn played.
+/// [`adjudicate`], calling `seen(turn, moves, after)` after each turn played; a `Break` from
+/// it (the trace's reader has gone) stops the game there, undecided.
 fn adjudicate_traced(
     moves: &[[Move; 2]],
-    mut seen: impl FnMut(u64, [Move; 2], Turn),
+    mut seen: impl FnMut(u64, [Move; 2], Turn) -> ControlFlow<()>,
 ) -> Option<(Outcome, u64)> {
     let mut ammo = [false; 2];
     for (i, &m) in moves.iter().enumerate() {
         let t = turn(ammo, m);
-        seen(i as u64 + 1, m, t);
+        if seen(i as u64 + 1, m, t).is_break() {
+            return None;
+        }
         let outcome = match t.dead {
             [true, true] => Some(Outcome::Draw),
             [false, true] => Some(Outcome::Player(0)),
@@ -367,7 +372,9 @@ impl Game for Shotgun {
         let mut sink = LineSink::new(&mut *io.out);
         let result = adjudicate_traced(&turns, |t, m, after| {
             if trace {
-                sink.line(&trace_line(t, m, after));
+                sink.line(&trace_line(t, m, after))
+            } else {
+                ControlFlow::Continue(())
             }
         });
         sink.finish()?;

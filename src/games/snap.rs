@@ -10,13 +10,15 @@
 //!
 //! A turn is one card played or one rotation; the take is part of the turn that made the pair.
 
+use std::ops::ControlFlow;
+
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::arrange;
 use super::cards::{shuffle, Card, Pile};
 use super::cycle::{Deterministic, LoopDetector};
-use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
+use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport, Trace};
 use crate::error::UsageError;
 use crate::usage;
 
@@ -253,10 +255,12 @@ impl Deal {
 ///
 /// The game is adjudicated with loop detection, then replayed for exactly the turns counted:
 /// Brent's search may run past the end of a capped game, the replay stops where it ends.
+/// A trace that breaks stops the trace and the replay: the players returned are then those of
+/// the turn it stopped at.
 pub fn play_deal(
     deal: &Deal,
     max_rounds: u64,
-    mut trace: Option<&mut dyn FnMut(String)>,
+    mut trace: Option<Trace>,
 ) -> (GameResult, Vec<usize>) {
     let players = deal.piles.len();
     let mut table = Table::new(players, deal.cards());
@@ -281,14 +285,16 @@ pub fn play_deal(
         )
     };
     if let Some(sink) = trace.as_mut() {
-        sink(line(&detector.hare, 0));
+        if sink(line(&detector.hare, 0)).is_break() {
+            trace = None;
+        }
     }
     let result = detector.run(&(), max_rounds).result(max_rounds, ());
     let end = detector.replay(result.rounds, |t, turn| {
         let (player, rotated, before_out) = (t.turn, t.piles[t.turn].is_empty(), t.out);
         t.step();
         let Some(sink) = trace.as_mut() else {
-            return;
+            return ControlFlow::Continue(());
         };
         let mut l = line(t, turn);
         if rotated {
@@ -309,7 +315,7 @@ pub fn play_deal(
         if let Some(c) = result.cycle.filter(|c| c.loop_from + c.cycle_len == turn) {
             l.push_str(&format!("   // loop: the state after turn {}", c.loop_from));
         }
-        sink(l);
+        sink(l)
     });
     (result, end.in_game())
 }
@@ -524,7 +530,7 @@ impl Game for Snap {
         let deal = Deal::parse(&args.piles, args.numbers)?;
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
-        let trace: Option<&mut dyn FnMut(String)> = if io.trace { Some(&mut line) } else { None };
+        let trace: Option<Trace> = if io.trace { Some(&mut line) } else { None };
         let (result, in_game) = play_deal(&deal, max_rounds, trace);
         sink.finish()?;
         let players: Vec<u32> = in_game.iter().map(|&p| p as u32 + 1).collect();
@@ -565,7 +571,10 @@ mod tests {
     /// `TAKES` lines show the state after the take within the same turn.
     fn states(piles: &str) -> Vec<String> {
         let mut lines = vec![];
-        let mut sink = |l: String| lines.push(l);
+        let mut sink = |l: String| {
+            lines.push(l);
+            ControlFlow::Continue(())
+        };
         play_deal(&deal(piles), DEFAULT_MAX_ROUNDS, Some(&mut sink));
         lines
             .iter()

@@ -210,15 +210,18 @@ fn on_interrupt() {
     for dir in p.created.iter().rev() {
         let _ = fs::remove_dir(dir);
     }
+    // `eprintln!` would panic on a full or closed stderr; exit status 130 says it anyway.
+    let mut err = io::stderr();
     if p.committed.is_empty() {
-        eprintln!("interrupted; nothing written");
+        let _ = writeln!(err, "interrupted; nothing written");
     } else {
         let dirs: Vec<String> = p
             .committed
             .iter()
             .map(|d| d.display().to_string())
             .collect();
-        eprintln!(
+        let _ = writeln!(
+            err,
             "interrupted after {} was written in full; its summary was not printed",
             dirs.join(", ")
         );
@@ -916,7 +919,8 @@ fn remove_leftovers(t: &Target) {
         }
     }
     if removed > 0 {
-        eprintln!(
+        let _ = writeln!(
+            io::stderr(),
             "note: removed {removed} folder(s) left beside {} by a warsim run that was killed",
             t.shown.display()
         );

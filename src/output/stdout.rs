@@ -5,6 +5,8 @@
 use std::io::{self, Write};
 use std::sync::Mutex;
 
+use anyhow::Context;
+
 /// The captured output, while a capture is on.
 static CAPTURE: Mutex<Option<Vec<u8>>> = Mutex::new(None);
 
@@ -27,6 +29,16 @@ pub fn out() -> Out {
         Some(buf) => Out::Captured(buf),
         None => Out::Std(io::stdout().lock()),
     }
+}
+
+/// Writes `bytes` whole to the command's stdout and flushes: for text rendered before it is
+/// written (help, shell completions, the manual page) by libraries that would panic on a
+/// write error.
+pub fn write_all(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut o = out();
+    o.write_all(bytes)
+        .and_then(|()| o.flush())
+        .context("cannot write to stdout")
 }
 
 impl Write for Out {

@@ -11,5 +11,6 @@ mod nothing_lost;
 mod output;
 mod precision;
 mod small_games;
+mod streams;
 mod sweep;
 mod war;

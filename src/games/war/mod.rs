@@ -32,7 +32,7 @@ use rand::RngCore;
 use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::cycle::{Deterministic, Ending, LoopDetector};
-use crate::games::{setting_name, Game, GameResult, LineSink, PlayIo, PlayReport};
+use crate::games::{setting_name, Game, GameResult, LineSink, PlayIo, PlayReport, Trace};
 use crate::sim::rng::game_rng;
 use crate::stats::summary::grouped;
 use crate::usage;
@@ -181,7 +181,7 @@ impl War {
         rules: WarRules,
         hands: [&[Card]; 2],
         rng: &mut R,
-        trace: Option<&mut dyn FnMut(String)>,
+        trace: Option<Trace>,
     ) -> GameResult<WarGame> {
         let war = War::with_deck(rules, hands.concat());
         let mut s = war.scratch();
@@ -193,7 +193,7 @@ impl War {
     pub fn play_traced<R: RngCore + ?Sized>(
         &self,
         rng: &mut R,
-        trace: Option<&mut dyn FnMut(String)>,
+        trace: Option<Trace>,
     ) -> GameResult<WarGame> {
         let mut s = self.scratch();
         s.detector.hare.deal(self, rng);
@@ -204,7 +204,7 @@ impl War {
         &self,
         rng: &mut R,
         s: &mut WarScratch,
-        trace: Option<&mut dyn FnMut(String)>,
+        trace: Option<Trace>,
     ) -> GameResult<WarGame> {
         match trace {
             None => self.run_dealt(rng, s),
@@ -391,7 +391,7 @@ impl Game for War {
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
-        let tracer: Option<&mut dyn FnMut(String)> = if trace { Some(&mut line) } else { None };
+        let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
         let result = match (hands, dealt) {
             (Some(deal), _) => {
                 let hands = parse_deal(deal, &rules)?;

@@ -1,6 +1,8 @@
 //! War's rules, point by point from the seed's R program and on hand-built deals; loops against
 //! a brute force; properties over random games of every rule set; value pins.
 
+use std::ops::ControlFlow;
+
 use super::position::Position;
 use super::*;
 use crate::games::{Cycle, Outcome};
@@ -533,7 +535,10 @@ fn traced_replay_is_the_simulated_game_under_every_rule_set() {
         for i in 0..30 {
             let simulated = war.play(&mut game_rng(4, i), &mut s);
             let mut lines = 0u64;
-            let mut sink = |_: String| lines += 1;
+            let mut sink = |_: String| {
+                lines += 1;
+                ControlFlow::Continue(())
+            };
             let traced = war.play_traced(&mut game_rng(4, i), Some(&mut sink));
             assert_eq!(simulated, traced, "{:?} game {i}", war.rules);
             assert!(lines > simulated.rounds.min(war.rules.max_rounds));
@@ -622,5 +627,23 @@ fn every_block_path_plays_the_scalar_references_games() {
                 detected.path.name()
             );
         }
+    }
+}
+
+#[test]
+fn a_trace_whose_reader_has_gone_stops_the_game() {
+    for rules in all_rule_sets() {
+        let war = War::new(rules);
+        let mut lines = 0u64;
+        let mut sink = |_: String| {
+            lines += 1;
+            if lines < 3 {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        };
+        war.play_traced(&mut game_rng(4, 0), Some(&mut sink));
+        assert!(lines <= 3, "{:?}: {lines} lines", war.rules);
     }
 }

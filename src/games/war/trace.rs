@@ -1,6 +1,7 @@
 //! `play war --trace`: one line per round, as the round is played.
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 use rand::RngCore;
 
@@ -10,7 +11,7 @@ use super::stats::WarGame;
 use super::{War, WarScratch};
 use crate::games::cards::Card;
 use crate::games::cycle::{Deterministic, Ending};
-use crate::games::{GameResult, Outcome};
+use crate::games::{GameResult, Outcome, Trace};
 
 /// Cards as rank numbers separated by spaces.
 pub(super) fn cards_text(cards: impl Iterator<Item = Card>) -> String {
@@ -35,28 +36,37 @@ pub(super) fn ending_text(result: &GameResult<WarGame>) -> String {
 impl War {
     /// As `run_dealt`, one traced line per round: the rounds the result counts (with loop
     /// detection, the game is adjudicated first and then replayed up to its repetition).
+    ///
+    /// A trace that breaks (its reader has gone) stops it: a game adjudicated first keeps its
+    /// result, any other ends as `capped` where it is, and the caller reports the write error.
     pub(super) fn run_traced<R: RngCore + ?Sized>(
         &self,
         rng: &mut R,
         s: &mut WarScratch,
-        sink: &mut dyn FnMut(String),
+        sink: Trace,
     ) -> GameResult<WarGame> {
         let max = self.rules.max_rounds;
         let hands = &s.detector.hare.hands;
-        sink(format!(
+        let dealt = sink(format!(
             "deal     p1 [{}]  p2 [{}]",
             cards_text(hands[0].iter()),
             cards_text(hands[1].iter())
         ));
+        if dealt.is_break() {
+            return self.run_dealt(rng, s);
+        }
         if self.rules.detect_loops {
             let ending = s.detector.run(self, max);
             let result = s.detector.hare.result(ending, max);
+            let mut flow = ControlFlow::Continue(());
             s.detector.replay(result.rounds, |p, round| {
                 let ended = p.round(self, &mut NoRandomness);
-                sink(p.trace_line(round, ended));
+                flow = sink(p.trace_line(round, ended));
+                flow
             });
-            if let Some(c) = result.cycle {
-                sink(format!(
+            if let (Some(c), ControlFlow::Continue(())) = (result.cycle, flow) {
+                // The last line: a failed write is kept by the sink for the caller.
+                _ = sink(format!(
                     "loop: the state after round {} is the state after round {} (cycle of {} rounds)",
                     c.loop_from + c.cycle_len,
                     c.loop_from,
@@ -68,7 +78,7 @@ impl War {
         let p = &mut s.detector.hare;
         for round in 1..=max {
             let ended = p.round(self, rng);
-            sink(p.trace_line(round, ended));
+            let flow = sink(p.trace_line(round, ended));
             if let Some(outcome) = ended {
                 return p.result(
                     Ending::Ended {
@@ -77,6 +87,9 @@ impl War {
                     },
                     max,
                 );
+            }
+            if flow.is_break() {
+                break;
             }
         }
         p.mark_cap();
