@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+use crate::estimate::{self, MaxHours};
 use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
 use crate::games::Game;
 use crate::output::atomic::OutputSet;
@@ -160,6 +161,15 @@ pub struct RunOptions {
     /// file (log), or none.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
+    /// Refuse a run (or a sweep) estimated to take more than H hours; `none` (or `inf`) lifts
+    /// the bound. The estimate comes before anything is written, from a pilot: the run's first
+    /// games, played on one thread for about 25 ms (they count in the run: nothing is played
+    /// twice), times the games to play (with --precision: --max-games), over the threads the
+    /// run can use. It aims to be right within a factor of a few, and is shown before a run
+    /// of over a minute where progress is shown.
+    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
+          value_parser = MaxHours::parse)]
+    pub max_hours: MaxHours,
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -270,9 +280,11 @@ impl WithGame for Simulate<'_> {
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
         let info = run::plan(&game, opts)?;
+        let head = run::guard(&game, opts, &info)?;
         let out = opts.out.as_deref().map(OutputSet::begin).transpose()?;
         let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
-        let (info, tally, timing) = run::play(&game, opts, info, run::threads(opts), &bar, 0)?;
+        let threads = run::threads(opts);
+        let (info, tally, timing) = run::play(&game, opts, info, head, threads, &bar, 0)?;
         bar.finish();
         output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
     }
