@@ -111,3 +111,44 @@ pub fn without_run_details(mut v: serde_json::Value) -> serde_json::Value {
     }
     v
 }
+
+/// As [`fails`], but the run must end within `secs` seconds: a guard that fails to refuse
+/// must not leave the test running for hours. The child is killed if it does not.
+pub fn fails_within(secs: u64, code: i32, args: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("warsim {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "warsim {args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "warsim {args:?}: stderr {err:?}"
+    );
+    assert!(out.stdout.is_empty(), "warsim {args:?} printed on stdout");
+    err
+}
+
+/// The entries of `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
