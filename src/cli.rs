@@ -62,7 +62,10 @@ pub enum Command {
         (`;` between values that hold commas); the rule sets are their cartesian product, each run \
         as `simulate` would run it (same seed, same games). Writes sweep.json, sweep.csv, sweep.png \
         (how many games last longer than t rounds, per rule set), means.png and one output \
-        directory per rule set. Options follow GAME; `warsim sweep GAME --help` lists them.\n\n\
+        directory per rule set. Options follow GAME; `warsim sweep GAME --help` lists them. \
+        At most 1,000 rule sets (--max-rule-sets N allows more), each with a folder name of at \
+        most 255 bytes; the whole sweep is estimated from pilots of up to 8 of its rule sets and \
+        held to --max-hours before the first game.\n\n\
         Examples:\n  warsim sweep war --war-down 1,3 --short-war all --pickup all --out out/rules\n  \
         warsim sweep rps --players 2,3,4,5,6 --games 1e5 --out out/rps\n  \
         warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix"
@@ -165,8 +168,9 @@ pub struct RunOptions {
     /// the bound. The estimate comes before anything is written, from a pilot: the run's first
     /// games, played on one thread for about 25 ms (they count in the run: nothing is played
     /// twice), times the games to play (with --precision: --max-games), over the threads the
-    /// run can use. It aims to be right within a factor of a few, and is shown before a run
-    /// of over a minute where progress is shown.
+    /// run can use; a sweep's from pilots of up to 8 of its rule sets. It aims to be right
+    /// within a factor of a few, and is shown before a run of over a minute where progress is
+    /// shown.
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
           value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,

@@ -435,7 +435,9 @@ fn help(game: &str) -> Result<()> {
     let help = cmd.render_long_help();
     println!(
         "warsim sweep {game} [options] --out DIR: the options of `simulate {game}`; each rule \
-         option may take a comma list (`;` between values that hold commas) or `all`.\n\n{help}"
+         option may take a comma list (`;` between values that hold commas) or `all`. At most {} \
+         rule sets unless --{MAX_RULE_SETS_OPTION} N allows more.\n\n{help}",
+        grouped(MAX_RULE_SETS)
     );
     Ok(())
 }
