@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+use crate::estimate::{self, MaxHours};
 use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
 use crate::games::Game;
 use crate::output::atomic::{Kind, OutputSet};
@@ -61,7 +62,10 @@ pub enum Command {
         (`;` between values that hold commas); the rule sets are their cartesian product, each run \
         as `simulate` would run it (same seed, same games). Writes sweep.json, sweep.csv, sweep.png \
         (how many games last longer than t rounds, per rule set), means.png and one output \
-        directory per rule set. Options follow GAME; `warsim sweep GAME --help` lists them.\n\n\
+        directory per rule set. Options follow GAME; `warsim sweep GAME --help` lists them. \
+        At most 1,000 rule sets (--max-rule-sets N allows more), each with a folder name of at \
+        most 255 bytes; the whole sweep is estimated from pilots of up to 8 of its rule sets and \
+        held to --max-hours before the first game.\n\n\
         Examples:\n  warsim sweep war --war-down 1,3 --short-war all --pickup all --out out/rules\n  \
         warsim sweep rps --players 2,3,4,5,6 --games 1e5 --out out/rps\n  \
         warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix"
@@ -187,6 +191,16 @@ pub struct RunOptions {
     /// file (log), or none.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
+    /// Refuse a run (or a sweep) estimated to take more than H hours; `none` (or `inf`) lifts
+    /// the bound. The estimate comes before anything is written, from a pilot: the run's first
+    /// games, played on one thread for about 25 ms (they count in the run: nothing is played
+    /// twice), times the games to play (with --precision: --max-games), over the threads the
+    /// run can use; a sweep's from pilots of up to 8 of its rule sets. It aims to be right
+    /// within a factor of a few, and is shown before a run of over a minute where progress is
+    /// shown.
+    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
+          value_parser = MaxHours::parse)]
+    pub max_hours: MaxHours,
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -307,8 +321,10 @@ impl WithGame for Simulate<'_> {
             .as_deref()
             .map(|o| OutputSet::begin(o, Kind::Simulate, &[]))
             .transpose()?;
+        let head = run::guard(&game, opts, &info)?;
         let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
-        let (info, tally, timing) = run::play(&game, opts, info, run::threads(opts), &bar, 0)?;
+        let threads = run::threads(opts);
+        let (info, tally, timing) = run::play(&game, opts, info, head, threads, &bar, 0)?;
         bar.finish();
         output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
     }

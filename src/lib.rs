@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod compare;
 pub mod error;
+pub mod estimate;
 pub mod exact;
 pub mod games;
 pub mod list;

@@ -6,14 +6,17 @@ use std::time::Instant;
 use anyhow::Result;
 
 use crate::cli::RunOptions;
+use crate::estimate::{self, Estimate, MaxHours};
 use crate::games::Game;
-use crate::output::progress::Progress;
+use crate::output::progress::{self, Progress};
 use crate::output::report::{RunInfo, Timing};
 use crate::output::summary::PrecisionJson;
 use crate::sim::engine;
+use crate::sim::pilot::{self, Pilot};
 use crate::sim::precision::{self, Target};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
+use crate::stats::summary::counted;
 use crate::usage;
 
 /// Games of a run without `--games`.
@@ -23,10 +26,85 @@ pub const DEFAULT_MIN_GAMES: u64 = 10_000;
 
 /// Worker threads: `--threads`, or every core.
 pub fn threads(opts: &RunOptions) -> usize {
-    match opts.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    opts.threads.map_or_else(cores, |t| t as usize)
+}
+
+/// The cores this process may use.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Games a run planned as `info` may play: its slice, or with `--precision` its `--max-games`.
+pub fn most_games(opts: &RunOptions, info: &RunInfo) -> u64 {
+    match opts.precision {
+        Some(_) => opts.max_games.max(info.games_total),
+        None => info.range.end - info.range.start,
     }
+}
+
+/// Whether a run needs an estimate: to keep `--max-hours`, or to be shown with the progress.
+pub fn wants_estimate(opts: &RunOptions) -> bool {
+    opts.max_hours.0.is_some() || opts.progress.shows()
+}
+
+/// Pilots the run planned as `info` for `budget` and estimates it. The pilot plays the first
+/// games of its slice (of a run to a precision: of the games before the first check), which
+/// [`play`] then takes as the run's own.
+pub fn estimate<G: Game>(
+    game: &G,
+    opts: &RunOptions,
+    info: &RunInfo,
+    budget: std::time::Duration,
+) -> (Pilot<G::Stats>, Estimate) {
+    let pilot = pilot::run(game, opts.seed, info.range.clone(), budget);
+    let games = most_games(opts, info);
+    let busy = estimate::busy_threads(
+        threads(opts),
+        cores(),
+        games.saturating_sub(pilot.measured.games),
+    );
+    let exact = game.expected_rounds().map(|mean| (mean, game.max_rounds()));
+    let e = Estimate::run(pilot.measured, exact, games, busy);
+    (pilot, e)
+}
+
+/// Refuses `what` (`simulate rps`, `100,000 games`) when `e` breaks `--max-hours`, saying by
+/// how much and how to run it anyway.
+pub fn check_bound(what: &str, e: &Estimate, max: MaxHours) -> Result<()> {
+    if max.refuses(e.seconds) {
+        return Err(usage!(
+            "{what} would take {e}, over the --max-hours bound of {max}; ask for less, or raise \
+             the bound with --max-hours H (`--max-hours none` lifts it)"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The games a run planned as `info` plays, for messages: `100,000 games`, or with
+/// `--precision` `up to 100,000,000 games (--max-games)`.
+pub fn games_text(opts: &RunOptions, info: &RunInfo) -> String {
+    let n = counted(most_games(opts, info), "game");
+    match opts.precision {
+        Some(_) => format!("up to {n} (--max-games)"),
+        None => n,
+    }
+}
+
+/// Pilots, estimates and checks the run planned as `info` before anything is written, and
+/// shows a long run's estimate where progress is shown; gives the pilot's games, for [`play`]
+/// (none when the run needs no estimate, [`wants_estimate`]).
+pub fn guard<G: Game>(game: &G, opts: &RunOptions, info: &RunInfo) -> Result<Tally<G::Stats>> {
+    if !wants_estimate(opts) {
+        return Ok(Tally::new(game.players()));
+    }
+    let (pilot, e) = estimate(game, opts, info, pilot::BUDGET);
+    let what = format!("simulate {}: {}", G::NAME, games_text(opts, info));
+    check_bound(&what, &e, opts.max_hours)?;
+    if e.seconds > estimate::LONG {
+        progress::note(opts.progress, &format!("estimate: {e}"));
+    }
+    Ok(pilot.tally)
 }
 
 /// What a run will play, checked before anything is written.
@@ -41,7 +119,6 @@ pub fn plan<G: Game>(game: &G, opts: &RunOptions) -> Result<RunInfo> {
             .into());
         }
         let min = opts.games.unwrap_or(DEFAULT_MIN_GAMES);
-        check_feasible(game, min)?;
         return RunInfo::new(game, opts.seed, min, shard);
     }
     let games = opts.games.unwrap_or(DEFAULT_GAMES);
@@ -52,22 +129,24 @@ pub fn plan<G: Game>(game: &G, opts: &RunOptions) -> Result<RunInfo> {
         )
         .into());
     }
-    check_feasible(game, info.range.end - info.range.start)?;
     Ok(info)
 }
 
-/// Plays the run `info` (from [`plan`]) on `threads` threads, reporting to `progress`;
-/// `offset` games of the progress total come before this run's (a sweep's earlier rule sets).
+/// Plays the run `info` (from [`plan`]) on `threads` threads, going on from `head` (the first
+/// games of its slice, a pilot's), reporting to `progress`; `offset` games of the progress
+/// total come before this run's (a sweep's earlier rule sets).
 pub fn play<G: Game>(
     game: &G,
     opts: &RunOptions,
     mut info: RunInfo,
+    head: Tally<G::Stats>,
     threads: usize,
     progress: &Progress,
     offset: u64,
 ) -> Result<(RunInfo, Tally<G::Stats>, Timing)> {
     let start = Instant::now();
     let inc = |n| progress.inc(n);
+    inc(head.games);
     let tally = match opts.precision {
         Some(half_width) => {
             let target = Target {
@@ -77,14 +156,17 @@ pub fn play<G: Game>(
             };
             let planned = |n| progress.set_total(offset + n);
             let (tally, stop) =
-                precision::simulate(game, opts.seed, &target, threads, &inc, &planned)?;
+                precision::simulate(game, opts.seed, &target, head, threads, &inc, &planned)?;
             info = RunInfo {
                 precision: Some(PrecisionJson::new(&target, &stop)),
                 ..RunInfo::new(game, opts.seed, stop.games, Shard::WHOLE)?
             };
             tally
         }
-        None => engine::simulate(game, opts.seed, info.range.clone(), threads, &inc)?,
+        None => {
+            let rest = info.range.start + head.games..info.range.end;
+            head.merge(engine::simulate(game, opts.seed, rest, threads, &inc)?)?
+        }
     };
     let timing = Timing {
         elapsed_s: start.elapsed().as_secs_f64(),
@@ -92,28 +174,4 @@ pub fn play<G: Game>(
         note: None,
     };
     Ok((info, tally, timing))
-}
-
-/// Rounds a run may be expected to play before it is refused as too long (about an hour or
-/// more on these machines).
-const MAX_EXPECTED_ROUNDS: f64 = 1e12;
-
-/// Refuses a run whose exact expected length is beyond [`MAX_EXPECTED_ROUNDS`], saying why.
-fn check_feasible<G: Game>(game: &G, games: u64) -> Result<()> {
-    let Some(mean) = game.expected_rounds() else {
-        return Ok(());
-    };
-    let per_game = mean.min(game.max_rounds() as f64);
-    let total = per_game * games as f64;
-    if total > MAX_EXPECTED_ROUNDS {
-        return Err(usage!(
-            "simulate {}: {games} games would play about {total:.1e} rounds (exactly \
-             {mean:.3e} per game on average, capped at {}); that takes days. Use fewer games, \
-             fewer players or a lower --max-rounds",
-            G::NAME,
-            game.max_rounds()
-        )
-        .into());
-    }
-    Ok(())
 }

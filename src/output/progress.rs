@@ -23,6 +23,25 @@ pub enum When {
     Never,
 }
 
+impl When {
+    /// Whether progress is shown at all.
+    pub fn shows(self) -> bool {
+        match self {
+            When::Auto => std::io::stderr().is_terminal(),
+            When::Log => true,
+            When::Never => false,
+        }
+    }
+}
+
+/// Writes `line` on stderr where progress is shown (`when`), and nowhere else: a script that
+/// asked for no progress gets no chatter either.
+pub fn note(when: When, line: &str) {
+    if when.shows() {
+        let _ = writeln!(std::io::stderr().lock(), "{line}");
+    }
+}
+
 /// Seconds between two progress lines of [`When::Log`].
 const LOG_EVERY: Duration = Duration::from_secs(10);
 

@@ -1,6 +1,7 @@
-//! Running many games: per-game generators, the parallel engine and shards.
+//! Running many games: per-game generators, the parallel engine, pilots and shards.
 
 pub mod engine;
+pub mod pilot;
 pub mod precision;
 pub mod rng;
 pub mod shard;

@@ -57,18 +57,21 @@ fn half_width<S: crate::games::GameStats>(tally: &Tally<S>) -> Option<f64> {
 }
 
 /// Plays games 0, 1, … of the run with base `seed` until `target` is met at a checkpoint or
-/// `max_games` are played. `progress` is told of finished games; `planned` of each new
-/// checkpoint, the number of games the run will have played if it stops there.
+/// `max_games` are played, going on from `head`: games `0..head.games`, already played (a
+/// pilot's), no more than the first checkpoint, so every decision sees the same games.
+/// `progress` is told of finished games; `planned` of each new checkpoint, the number of games
+/// the run will have played if it stops there.
 pub fn simulate<G: Game>(
     game: &G,
     seed: u64,
     target: &Target,
+    head: Tally<G::Stats>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     planned: &dyn Fn(u64),
 ) -> anyhow::Result<(Tally<G::Stats>, Stop)> {
-    let mut tally = Tally::new(game.players());
-    let mut done = 0;
+    let mut done = head.games;
+    let mut tally = head;
     let mut stop = Stop {
         games: 0,
         reached: false,
@@ -127,7 +130,18 @@ mod tests {
             min_games: 5_000,
             max_games: 10_000_000,
         };
-        let run = |threads| simulate(&game, 7, &t, threads, &|_| {}, &|_| {}).unwrap();
+        let run = |threads| {
+            simulate(
+                &game,
+                7,
+                &t,
+                Tally::new(game.players()),
+                threads,
+                &|_| {},
+                &|_| {},
+            )
+            .unwrap()
+        };
         let (a, sa) = run(1);
         let (b, sb) = run(3);
         assert_eq!(sa, sb);
@@ -165,7 +179,16 @@ mod tests {
             let mut stops = std::collections::BTreeSet::new();
             let (mut sum, mut sum2) = (0.0, 0.0);
             for seed in 0..300 {
-                let (tally, stop) = simulate(&game, seed, t, 2, &|_| {}, &|_| {}).unwrap();
+                let (tally, stop) = simulate(
+                    &game,
+                    seed,
+                    t,
+                    Tally::new(game.players()),
+                    2,
+                    &|_| {},
+                    &|_| {},
+                )
+                .unwrap();
                 let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();
                 let m = Distribution::from_counts(&counts).unwrap().mean;
                 sum += m;

@@ -4,6 +4,7 @@ mod util;
 
 mod exact;
 mod golden;
+mod guards;
 mod jitsu;
 mod merge;
 mod messages;

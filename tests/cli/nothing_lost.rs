@@ -7,16 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fails, json, ok, read, s, Scratch, LONG_RUN};
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
+use crate::util::{fails, json, listing, ok, read, s, Scratch, LONG_RUN};
 
 /// A small run of shotgun War into `out`, shard `shard` of 3,000 games if given.
 fn shotgun(out: &Path, shard: Option<&str>) {

@@ -5,16 +5,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fails, ok, read, s, Scratch, LONG_RUN};
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
+use crate::util::{fails, listing, ok, read, s, Scratch, LONG_RUN};
 
 /// A run long enough to be interrupted, writing into `out`.
 fn long_run(out: &Path) -> Child {

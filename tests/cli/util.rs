@@ -31,14 +31,16 @@ impl Drop for Scratch {
 }
 
 /// A run long enough to be interrupted or to hold its lock for a while (minutes on one
-/// thread), but well within the run-time guard: its `--out DIR` follows.
-pub const LONG_RUN: [&str; 7] = [
+/// thread; never refused by the run-time guard): its `--out DIR` follows.
+pub const LONG_RUN: [&str; 9] = [
     "simulate",
     "war",
     "--games",
     "2000000000",
     "--threads",
     "1",
+    "--max-hours",
+    "none",
     "--out",
 ];
 
@@ -122,4 +124,45 @@ pub fn without_run_details(mut v: serde_json::Value) -> serde_json::Value {
         v.as_object_mut().unwrap().remove(k);
     }
     v
+}
+
+/// As [`fails`], but the run must end within `secs` seconds: a guard that fails to refuse
+/// must not leave the test running for hours. The child is killed if it does not.
+pub fn fails_within(secs: u64, code: i32, args: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("warsim {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "warsim {args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "warsim {args:?}: stderr {err:?}"
+    );
+    assert!(out.stdout.is_empty(), "warsim {args:?} printed on stdout");
+    err
+}
+
+/// The entries of `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }

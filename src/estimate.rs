@@ -1,0 +1,310 @@
+//! How long a run or a sweep will take, estimated before its first game, and the bound
+//! (`--max-hours`) it must keep.
+//!
+//! The estimate comes from a pilot ([`crate::sim::pilot`]): seconds per game on one thread,
+//! times the games still to play, over the threads the run can keep busy. Where the rules give
+//! the exact mean rounds ([`crate::games::Game::expected_rounds`]) the pilot only prices a
+//! round, so a pilot that saw a few unusually short or long games of a heavy-tailed length
+//! cannot mislead it. It is meant to be right within a factor of a few: the machine's load
+//! changes, and a pilot of 25 ms sees only the first games.
+
+use std::fmt;
+
+use crate::sim::engine::CHUNK;
+use crate::sim::pilot::Measured;
+use crate::stats::summary::{counted, grouped};
+
+/// The default `--max-hours`: a run estimated at more than a quarter of a day is far more
+/// often a typo (a digit too many in `--games`, a player count that makes every game last
+/// millions of rounds) than a plan, and a plan says so with `--max-hours`.
+pub const DEFAULT_MAX_HOURS: &str = "6";
+
+/// Runs estimated longer than this (seconds) have their estimate shown before they start,
+/// where progress is shown.
+pub const LONG: f64 = 60.0;
+
+/// `--max-hours`: the longest estimate a run or sweep may have, or no bound (`none`, `inf`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaxHours(pub Option<f64>);
+
+impl MaxHours {
+    /// `6`, `0.5`, `none` or `inf`.
+    pub fn parse(text: &str) -> Result<MaxHours, String> {
+        match text {
+            "none" | "inf" => Ok(MaxHours(None)),
+            _ => text
+                .parse::<f64>()
+                .ok()
+                .filter(|h| *h > 0.0)
+                .map(|h| MaxHours(h.is_finite().then_some(h)))
+                .ok_or_else(|| "expected hours above 0, such as 6 or 0.5, or none".into()),
+        }
+    }
+
+    /// Whether a run estimated at `seconds` breaks the bound.
+    pub fn refuses(self, seconds: f64) -> bool {
+        self.0.is_some_and(|h| seconds > h * 3600.0)
+    }
+}
+
+impl fmt::Display for MaxHours {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(h) => write!(f, "{h} h"),
+            None => write!(f, "none"),
+        }
+    }
+}
+
+/// Seconds one more game takes on one thread, from a pilot: its time per round times the
+/// exact mean rounds (at most the cap) where the rules give that mean, else its time per game.
+/// The exact mean of a capped game overstates its capped mean, never understates it.
+pub fn seconds_per_game(pilot: &Measured, exact: Option<(f64, u64)>) -> f64 {
+    match exact {
+        Some((mean, cap)) if pilot.rounds > 0 => {
+            pilot.seconds / pilot.rounds as f64 * mean.min(cap as f64)
+        }
+        _ => pilot.seconds / pilot.games.max(1) as f64,
+    }
+}
+
+/// The threads `games` games can keep busy: no more than asked, than cores, or than chunks
+/// of the engine (a chunk is played by one thread).
+pub fn busy_threads(threads: usize, cores: usize, games: u64) -> usize {
+    let chunks = usize::try_from(games.div_ceil(CHUNK)).unwrap_or(usize::MAX);
+    threads.min(cores).min(chunks).max(1)
+}
+
+/// What a run or a sweep is expected to take, and what the figure rests on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// The threads it assumes.
+    pub threads: usize,
+    /// The pilot (of a sweep: of all its sampled rule sets together).
+    pub pilot: Measured,
+    /// What else it rests on.
+    pub basis: Basis,
+}
+
+/// Besides the pilot, what an estimate rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Basis {
+    /// The pilot's time per game alone.
+    PerGame,
+    /// The rules' exact mean rounds per game, capped at `--max-rounds`.
+    ExactMean {
+        /// Mean rounds.
+        mean: f64,
+        /// The cap.
+        cap: u64,
+    },
+    /// A sweep: pilots of `sampled` of its `of` rule sets, spread evenly over the list.
+    RuleSets {
+        /// Rule sets piloted.
+        sampled: usize,
+        /// Rule sets in the sweep.
+        of: u64,
+    },
+}
+
+impl Estimate {
+    /// A run of `games` games (a pilot's among them) on `threads` busy threads.
+    pub fn run(pilot: Measured, exact: Option<(f64, u64)>, games: u64, threads: usize) -> Self {
+        let rest = games.saturating_sub(pilot.games);
+        let per_game = seconds_per_game(&pilot, exact);
+        Estimate {
+            seconds: pilot.seconds + per_game * rest as f64 / threads as f64,
+            threads,
+            pilot,
+            basis: match exact {
+                Some((mean, cap)) => Basis::ExactMean { mean, cap },
+                None => Basis::PerGame,
+            },
+        }
+    }
+
+    /// A sweep of `of` rule sets from the estimates of an even sample of them, plus `per_set`
+    /// seconds each for the files it writes.
+    pub fn sweep(sample: &[Estimate], of: u64, per_set: f64) -> Self {
+        let n = sample.len().max(1) as f64;
+        let mean = sample.iter().map(|e| e.seconds).sum::<f64>() / n;
+        let pilot = sample.iter().fold(Measured::default(), |a, e| Measured {
+            games: a.games + e.pilot.games,
+            rounds: a.rounds.saturating_add(e.pilot.rounds),
+            seconds: a.seconds + e.pilot.seconds,
+        });
+        Estimate {
+            seconds: (mean + per_set) * of as f64,
+            threads: sample.iter().map(|e| e.threads).max().unwrap_or(1),
+            pilot,
+            basis: Basis::RuleSets {
+                sampled: sample.len(),
+                of,
+            },
+        }
+    }
+}
+
+/// `about 17 h on 2 threads (pilot: 1 game in 1.24 s; exact mean 6.205e10 per game, capped at
+/// 10,000,000 rounds)`.
+impl fmt::Display for Estimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = &self.pilot;
+        write!(
+            f,
+            "about {} on {} (pilot: ",
+            about(self.seconds),
+            if self.threads == 1 {
+                "1 thread".to_string()
+            } else {
+                format!("{} threads", self.threads)
+            }
+        )?;
+        if let Basis::RuleSets { sampled, of } = self.basis {
+            write!(
+                f,
+                "{} of {} rule sets, ",
+                grouped(sampled as u64),
+                grouped(of)
+            )?;
+        }
+        write!(f, "{} in {:.2} s", counted(p.games, "game"), p.seconds)?;
+        if let Basis::ExactMean { mean, cap } = self.basis {
+            write!(
+                f,
+                "; exact mean {mean:.3e} per game, capped at {} rounds",
+                grouped(cap)
+            )?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// A duration in the unit that suits it: `40 s`, `12 min`, `17 h`, `9 days`, `380,000 years`.
+pub fn about(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86400.0;
+    match seconds {
+        s if s < 9.95 => format!("{s:.1} s"),
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
+        s if s < 48.0 * 3600.0 => format!("{:.0} h", s / 3600.0),
+        s if s < 2.0 * YEAR => format!("{:.0} days", s / 86400.0),
+        s if s < 1e6 * YEAR => format!("{} years", grouped((s / YEAR) as u64)),
+        s => format!("{:.1e} years", s / YEAR),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(games: u64, rounds: u64, seconds: f64) -> Measured {
+        Measured {
+            games,
+            rounds,
+            seconds,
+        }
+    }
+
+    #[test]
+    fn max_hours_reads_hours_none_and_inf() {
+        assert_eq!(MaxHours::parse("6"), Ok(MaxHours(Some(6.0))));
+        assert_eq!(MaxHours::parse("0.5"), Ok(MaxHours(Some(0.5))));
+        assert_eq!(MaxHours::parse("none"), Ok(MaxHours(None)));
+        assert_eq!(MaxHours::parse("inf"), Ok(MaxHours(None)));
+        for bad in ["0", "-1", "NaN", "six", ""] {
+            assert!(MaxHours::parse(bad).is_err(), "{bad}");
+        }
+        assert!(MaxHours(Some(1.0)).refuses(3600.5));
+        assert!(!MaxHours(Some(1.0)).refuses(3600.0));
+        assert!(!MaxHours(None).refuses(f64::INFINITY));
+    }
+
+    #[test]
+    fn per_game_cost_from_the_pilot_or_from_the_exact_mean() {
+        // 100 games of 3 rounds each in 0.03 s: 0.1 ms a round, 0.3 ms a game.
+        let p = measured(100, 300, 0.03);
+        assert!((seconds_per_game(&p, None) - 3e-4).abs() < 1e-12);
+        // The rules say 50 rounds a game on average: 5 ms a game, whatever the pilot saw.
+        assert!((seconds_per_game(&p, Some((50.0, 1000))) - 5e-3).abs() < 1e-12);
+        // A cap below the mean bounds every game.
+        assert!((seconds_per_game(&p, Some((6.2e10, 10))) - 1e-3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn threads_are_bounded_by_cores_and_by_chunks() {
+        assert_eq!(busy_threads(8, 2, u64::MAX), 2);
+        assert_eq!(busy_threads(1, 2, 1_000_000), 1);
+        assert_eq!(busy_threads(2, 2, CHUNK), 1);
+        assert_eq!(busy_threads(2, 2, CHUNK + 1), 2);
+        assert_eq!(busy_threads(2, 2, 0), 1);
+    }
+
+    /// The figures of issue 24: rps with 64 players, capped at 10^7 rounds a game, 1.4 s a
+    /// game; 100,000 games on 2 threads.
+    #[test]
+    fn rps_64_players_100000_games() {
+        let pilot = measured(1, 10_000_000, 1.4);
+        let e = Estimate::run(pilot, Some((6.205e10, 10_000_000)), 100_000, 2);
+        assert!((e.seconds - (1.4 + 1.4 * 99_999.0 / 2.0)).abs() < 1e-6);
+        assert_eq!(
+            e.to_string(),
+            "about 19 h on 2 threads (pilot: 1 game in 1.40 s; exact mean 6.205e10 per game, \
+             capped at 10,000,000 rounds)"
+        );
+        assert!(MaxHours(Some(6.0)).refuses(e.seconds));
+    }
+
+    #[test]
+    fn a_pilot_that_played_the_whole_run_is_the_estimate() {
+        let p = measured(1000, 5000, 0.004);
+        let e = Estimate::run(p, None, 1000, 2);
+        assert_eq!(e.seconds, 0.004);
+        assert_eq!(
+            e.to_string(),
+            "about 0.0 s on 2 threads (pilot: 1,000 games in 0.00 s)"
+        );
+    }
+
+    #[test]
+    fn every_game_of_u64_max_is_counted() {
+        let e = Estimate::run(measured(20_000, 6_000_000, 0.025), None, u64::MAX, 2);
+        assert!(e.seconds > 1e13, "{}", e.seconds);
+        assert!(e.to_string().starts_with("about 365,"), "{e}");
+    }
+
+    #[test]
+    fn a_sweep_scales_its_sample_to_every_rule_set() {
+        let one = |seconds| Estimate {
+            seconds,
+            threads: 2,
+            pilot: measured(10, 20, 0.01),
+            basis: Basis::PerGame,
+        };
+        let e = Estimate::sweep(&[one(1.0), one(3.0)], 10_000, 0.01);
+        assert!((e.seconds - 2.01 * 10_000.0).abs() < 1e-6);
+        assert_eq!(
+            e.to_string(),
+            "about 6 h on 2 threads (pilot: 2 of 10,000 rule sets, 20 games in 0.02 s)"
+        );
+    }
+
+    #[test]
+    fn durations_read_in_a_fitting_unit() {
+        let cases = [
+            (0.04, "0.0 s"),
+            (4.0, "4.0 s"),
+            (40.0, "40 s"),
+            (720.0, "12 min"),
+            (61_200.0, "17 h"),
+            (9.0 * 86400.0, "9 days"),
+            (1.2e13, "380,257 years"),
+            (1e20, "3.2e12 years"),
+        ];
+        for (s, text) in cases {
+            assert_eq!(about(s), text, "{s}");
+        }
+    }
+}
