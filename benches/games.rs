@@ -4,12 +4,12 @@
 //! Run: `cargo bench --bench games`. Whole-run throughput on all cores: `scripts/bench.sh`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use warsim::games::jitsu::{Jitsu, JitsuRules, Strategy};
-use warsim::games::rps::{Elimination, RpsRules};
-use warsim::games::shotgun::{Shotgun, ShotgunOptions, ShotgunRules};
-use warsim::games::snap::{Snap, SnapRules};
+use std::cell::RefCell;
+
+use warsim::games::kind::{self, WithGameType};
 use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
+use warsim::list::game_from_args;
 use warsim::sim::rng::game_rng;
 
 fn war(options: WarOptions) -> War {
@@ -100,35 +100,21 @@ fn loop_detection(c: &mut Criterion) {
     }
 }
 
-fn small_games(c: &mut Criterion) {
-    let shotgun = Shotgun::new(
-        ShotgunRules::try_from(&ShotgunOptions {
-            mix: "1,1,1".into(),
-            max_rounds: 1_000_000,
-        })
-        .expect("valid mix"),
-    );
-    bench_game(c, "shotgun", "uniform", &shotgun);
-    let rps = Elimination::new(RpsRules {
-        players: 10,
-        max_rounds: 10_000_000,
-    });
-    bench_game(c, "rps", "10-players", &rps);
-    let snap = Snap::new(SnapRules {
-        players: 2,
-        faces: 13,
-        copies: 4,
-        max_rounds: 10_000_000,
-    });
-    bench_game(c, "snap", "2x13x4", &snap);
-    for strategy in [Strategy::Random, Strategy::Greedy] {
-        let jitsu = Jitsu::new(JitsuRules {
-            strategy,
-            max_rounds: 100_000,
-        });
-        bench_game(c, "jitsu", &format!("{strategy:?}").to_lowercase(), &jitsu);
+/// Every game `warsim games` lists, on its example rule set ([`Game::EXAMPLE`]): a new game
+/// is benched with no line here.
+fn every_game(c: &mut Criterion) {
+    #[derive(Clone)]
+    struct Bench<'a>(&'a RefCell<&'a mut Criterion>);
+    impl WithGameType for Bench<'_> {
+        type Output = ();
+        fn with<G: Game>(self) {
+            let game = game_from_args::<G>(G::EXAMPLE).expect("a valid example");
+            bench_game(&mut self.0.borrow_mut(), G::NAME, "example", &game);
+        }
     }
+    let c = RefCell::new(c);
+    kind::for_each(Bench(&c));
 }
 
-criterion_group!(benches, presets, loop_detection, small_games);
+criterion_group!(benches, presets, loop_detection, every_game);
 criterion_main!(benches);

@@ -13,17 +13,19 @@ import warsim
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("WARSIM", os.path.join(ROOT, "target", "release", "warsim"))
 
-GAMES = {
-    "war": {"pickup": "p1-first"},
-    "snap": {"players": 3, "faces": 5, "copies": 3},
-    "shotgun": {"mix": "1,2,3"},
-    "rps": {"players": 5},
-    "jitsu": {"strategy": "greedy"},
-}
 
 
 def cli(*argv):
     return subprocess.run([BINARY, *map(str, argv)], check=True, capture_output=True, text=True).stdout
+
+
+def _example(args):
+    """A game's example rule options (`--ranks 3 --suits 4`) as keyword arguments."""
+    return {args[i][2:].replace("-", "_"): args[i + 1] for i in range(0, len(args), 2)}
+
+
+# Every game the binary lists, each with its example rule set: no list of games is kept here.
+GAMES = {g["name"]: _example(g["example"]) for g in json.loads(cli("games", "--json"))}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -80,7 +80,7 @@ refuses() {
   [ ! -e "$work/refused" ] || { echo "test: a refused merge wrote $work/refused" >&2; return 1; }
 }
 refuses "shards/3" "${shards[@]}"                          # named, but gone
-refuses "shard 3/8 missing" "${shards[@]:0:3}" "${shards[@]:4}"   # left out
+refuses "missing: shard 3/8 (games 750000..1000000)" "${shards[@]:0:3}" "${shards[@]:4}"   # left out
 
 echo "test: resubmitting the failed task" >&2
 again=$("$root/scripts/slurm/resubmit.sh" "$work/run")

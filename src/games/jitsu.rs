@@ -16,10 +16,16 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::cards::bounded;
-use super::{check_max_rounds, setting_name, Game, GameResult, Outcome, PlayIo, PlayReport};
+use super::{
+    cap_unless_default, check_max_rounds, setting_name, Game, GameResult, Outcome, PlayIo,
+    PlayReport,
+};
 use crate::error::UsageError;
 use crate::sim::rng::game_rng;
 use crate::usage;
+
+/// The round cap when `--max-rounds` is not given; a description names any other cap.
+pub const DEFAULT_MAX_ROUNDS: u64 = 100_000;
 
 /// Number of distinct cards.
 pub const CARDS: u8 = 198;
@@ -277,7 +283,7 @@ pub struct JitsuOptions {
     #[arg(long, value_enum, default_value = "random")]
     pub strategy: Strategy,
     /// Stop a game after this many rounds (outcome `capped`).
-    #[arg(long, value_name = "M", default_value_t = 100_000)]
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
     pub max_rounds: u64,
 }
 
@@ -422,8 +428,9 @@ impl Game for Jitsu {
 
     fn describe(&self) -> String {
         format!(
-            "player 1 {}, computer random",
-            setting_name(self.rules.strategy)
+            "player 1 {}, computer random{}",
+            setting_name(self.rules.strategy),
+            cap_unless_default(self.rules.max_rounds, DEFAULT_MAX_ROUNDS)
         )
     }
 

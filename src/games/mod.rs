@@ -246,6 +246,16 @@ pub fn setting_name<T: Serialize>(setting: T) -> String {
         .unwrap_or_default()
 }
 
+/// `, cap N` for a description when the round cap `max_rounds` is not the game's `default`:
+/// two rule sets that differ only in their cap never read alike.
+pub fn cap_unless_default(max_rounds: u64, default: u64) -> String {
+    if max_rounds == default {
+        String::new()
+    } else {
+        format!(", cap {}", crate::stats::summary::grouped(max_rounds))
+    }
+}
+
 /// Checks a `--max-rounds` value: every game needs at least one round (`unit` names it).
 pub fn check_max_rounds(max_rounds: u64, unit: &str) -> Result<u64, UsageError> {
     if max_rounds == 0 {

@@ -12,9 +12,12 @@
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
-use super::{check_max_rounds, Game, GameResult, Outcome, PlayIo, PlayReport};
+use super::{cap_unless_default, check_max_rounds, Game, GameResult, Outcome, PlayIo, PlayReport};
 use crate::error::UsageError;
 use crate::usage;
+
+/// The throw cap when `--max-rounds` is not given; a description names any other cap.
+pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
 
 /// A shape, numbered as in the seed: 0 paper, 1 rock, 2 scissors.
 pub type Shape = u8;
@@ -93,7 +96,7 @@ pub struct RpsOptions {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub players: usize,
     /// Stop a game after this many throws (outcome `capped`).
-    #[arg(long, value_name = "M", default_value_t = 10_000_000)]
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
     pub max_rounds: u64,
 }
 
@@ -254,7 +257,11 @@ impl Game for Elimination {
     }
 
     fn describe(&self) -> String {
-        format!("{}-player elimination, uniform throws", self.rules.players)
+        format!(
+            "{}-player elimination, uniform throws{}",
+            self.rules.players,
+            cap_unless_default(self.rules.max_rounds, DEFAULT_MAX_ROUNDS)
+        )
     }
 
     fn expected_rounds(&self) -> Option<f64> {

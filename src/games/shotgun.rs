@@ -10,9 +10,14 @@ use std::ops::ControlFlow;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
-use super::{check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport};
+use super::{
+    cap_unless_default, check_max_rounds, Game, GameResult, LineSink, Outcome, PlayIo, PlayReport,
+};
 use crate::error::UsageError;
 use crate::usage;
+
+/// The turn cap when `--max-rounds` is not given; a description names any other cap.
+pub const DEFAULT_MAX_ROUNDS: u64 = 1_000_000;
 
 /// One player's move in a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,7 +210,7 @@ pub struct ShotgunOptions {
     #[arg(long, value_name = "R,G,F", default_value = "1,1,1")]
     pub mix: String,
     /// Stop a game after this many turns (outcome `capped`).
-    #[arg(long, value_name = "M", default_value_t = 1_000_000)]
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
     pub max_rounds: u64,
 }
 
@@ -349,7 +354,10 @@ impl Game for Shotgun {
 
     fn describe(&self) -> String {
         let [r, g, f] = self.rules.mix;
-        format!("random players, reload {r:.4} guard {g:.4} fire {f:.4}")
+        format!(
+            "random players, reload {r:.4} guard {g:.4} fire {f:.4}{}",
+            cap_unless_default(self.rules.max_rounds, DEFAULT_MAX_ROUNDS)
+        )
     }
 
     fn expected_rounds(&self) -> Option<f64> {

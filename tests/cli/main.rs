@@ -2,6 +2,7 @@
 
 mod util;
 
+mod conformance;
 mod exact;
 mod golden;
 mod guards;

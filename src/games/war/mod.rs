@@ -32,7 +32,9 @@ use rand::RngCore;
 use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::cycle::{Deterministic, Ending, LoopDetector};
-use crate::games::{setting_name, Game, GameResult, LineSink, PlayIo, PlayReport, Trace};
+use crate::games::{
+    cap_unless_default, setting_name, Game, GameResult, LineSink, PlayIo, PlayReport, Trace,
+};
 use crate::sim::rng::game_rng;
 use crate::stats::summary::grouped;
 use crate::usage;
@@ -321,7 +323,10 @@ impl Game for War {
             setting_name(r.short_war),
             setting_name(r.pickup),
             if r.detect_loops {
-                "loops detected".to_string()
+                format!(
+                    "loops detected{}",
+                    cap_unless_default(r.max_rounds, rules::DETECTING_MAX_ROUNDS)
+                )
             } else {
                 format!("cap {}", grouped(r.max_rounds))
             }
