@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
 use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
 use crate::games::Game;
@@ -206,6 +207,24 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
 }
 
+impl From<&RunOptions> for RunConfig {
+    fn from(o: &RunOptions) -> RunConfig {
+        RunConfig {
+            games: o.games,
+            precision: o.precision,
+            max_games: o.max_games,
+            seed: o.seed,
+            threads: o.threads,
+            out: o.out.clone(),
+            json: o.json,
+            svg: o.svg,
+            progress: o.progress,
+            max_hours: o.max_hours,
+            shard: o.shard,
+        }
+    }
+}
+
 /// Options of every `play` command.
 #[derive(Debug, Args)]
 pub struct PlayOptions {
@@ -264,7 +283,7 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Simulate { run, game } => game.run(Simulate(&run)),
+        Command::Simulate { run, game } => game.run(Simulate(&RunConfig::from(&run))),
         Command::Merge(args) => {
             let first = args
                 .dirs
@@ -281,7 +300,7 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Sweep { game, args } => sweep::run(&game, &args),
-        Command::Exact { run, game } => game.run(exact::Exact(&run)),
+        Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
         Command::Compare {
             dirs,
             out,
@@ -308,7 +327,7 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// `simulate`: any game, on the engine.
-struct Simulate<'a>(&'a RunOptions);
+struct Simulate<'a>(&'a RunConfig);
 
 impl WithGame for Simulate<'_> {
     type Output = Result<()>;

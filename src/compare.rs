@@ -125,9 +125,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         provenance: Provenance::now(),
     };
     let dir = set.dir();
-    let mut bytes = serde_json::to_vec_pretty(&doc)?;
-    bytes.push(b'\n');
-    dir.write("compare.json", &bytes)?;
+    dir.write_json("compare.json", &doc)?;
     dir.write("compare.csv", &pairs_csv(&doc)?)?;
     let labels: Vec<(String, &Curve)> = runs
         .iter()
@@ -141,11 +139,10 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         charts::survival(&title, what, &labels, false, &dir.path("compare.svg"))?;
     }
     set.commit()?;
-    let mut stdout = crate::output::stdout::out();
     if json {
-        serde_json::to_writer_pretty(&mut stdout, &doc)?;
-        writeln!(stdout)?;
+        crate::output::stdout::print_json(&doc)?;
     } else {
+        let mut stdout = crate::output::stdout::out();
         for (i, r) in doc.runs.iter().enumerate() {
             let mean = r.mean.map_or_else(|| "-".into(), |m| format!("{m:.3}"));
             writeln!(
@@ -172,8 +169,8 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
             "written   {}/ (compare.json, compare.csv, compare.png)",
             out.display()
         )?;
+        stdout.flush()?;
     }
-    stdout.flush()?;
     Ok(())
 }
 

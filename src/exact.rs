@@ -6,7 +6,7 @@
 use anyhow::Result;
 use serde_json::{json, Map, Value};
 
-use crate::cli::RunOptions;
+use crate::config::RunConfig;
 use crate::games::kind::WithGame;
 use std::io::Write;
 
@@ -24,7 +24,7 @@ use crate::{run, usage};
 pub const MAX_DEALS: u128 = 2_000_000_000;
 
 /// `exact GAME`: the game, on the enumerating engine.
-pub struct Exact<'a>(pub &'a RunOptions);
+pub struct Exact<'a>(pub &'a RunConfig);
 
 impl WithGame for Exact<'_> {
     type Output = Result<()>;
@@ -100,7 +100,7 @@ impl WithGame for Exact<'_> {
 fn chain<G: Game>(
     game: &G,
     c: &ChainSolution,
-    opts: &RunOptions,
+    opts: &RunConfig,
     out: Option<OutputSet>,
 ) -> Result<()> {
     let outcomes: Map<String, Value> = c
@@ -122,16 +122,14 @@ fn chain<G: Game>(
         ),
         "provenance": Provenance::now(),
     });
-    let mut text = serde_json::to_vec_pretty(&doc)?;
-    text.push(b'\n');
     if let Some(set) = out {
-        set.dir().write("chain.json", &text)?;
+        set.dir().write_json("chain.json", &doc)?;
         set.commit()?;
     }
-    let mut stdout = crate::output::stdout::out();
     if opts.json {
-        stdout.write_all(&text)?;
+        crate::output::stdout::print_json(&doc)?;
     } else {
+        let mut stdout = crate::output::stdout::out();
         writeln!(
             stdout,
             "{} — {}",
@@ -151,8 +149,8 @@ fn chain<G: Game>(
             .map(|(o, p)| format!("{} {p:.12}", o.name()))
             .collect();
         writeln!(stdout, "outcomes  {}", parts.join("  "))?;
+        stdout.flush()?;
     }
-    stdout.flush()?;
     Ok(())
 }
 

@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod compare;
+pub mod config;
 pub mod error;
 pub mod estimate;
 pub mod exact;

@@ -69,17 +69,16 @@ pub fn games() -> Result<Vec<Listed>, UsageError> {
 /// `warsim games [--json]`: a name and a line a game, or the JSON array of [`Listed`].
 pub fn run(json: bool) -> Result<()> {
     let games = games()?;
-    let mut out = crate::output::stdout::out();
     if json {
-        serde_json::to_writer_pretty(&mut out, &games)?;
-        writeln!(out)?;
+        crate::output::stdout::print_json(&games)?;
     } else {
+        let mut out = crate::output::stdout::out();
         let width = games.iter().map(|g| g.name.len()).max().unwrap_or(0);
         for g in &games {
             writeln!(out, "{:width$}  {}", g.name, g.about)?;
         }
+        out.flush()?;
     }
-    out.flush()?;
     Ok(())
 }
 

@@ -91,11 +91,10 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
         )
         .into())
     })?;
-    let mut out = crate::output::stdout::out();
     if json {
-        serde_json::to_writer_pretty(&mut out, &r)?;
-        writeln!(out)?;
+        crate::output::stdout::print_json(&r)?;
     } else {
+        let mut out = crate::output::stdout::out();
         let ending = match r.outcome.as_str() {
             "loop" => format!(
                 "loops (from round {}, every {} rounds)",
@@ -112,7 +111,7 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
             "{} game {} of seed {} ({}): {ending} after {} rounds",
             r.game, r.index, r.seed, r.description, r.rounds
         )?;
+        out.flush()?;
     }
-    out.flush()?;
     Ok(())
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::cli::RunOptions;
+use crate::config::RunConfig;
 use crate::estimate::{self, Estimate, MaxHours};
 use crate::games::Game;
 use crate::output::progress::{self, Progress};
@@ -25,7 +25,7 @@ pub const DEFAULT_GAMES: u64 = 1_000_000;
 pub const DEFAULT_MIN_GAMES: u64 = 10_000;
 
 /// Worker threads: `--threads`, or every core.
-pub fn threads(opts: &RunOptions) -> usize {
+pub fn threads(opts: &RunConfig) -> usize {
     opts.threads.map_or_else(cores, |t| t as usize)
 }
 
@@ -35,7 +35,7 @@ fn cores() -> usize {
 }
 
 /// Games a run planned as `info` may play: its slice, or with `--precision` its `--max-games`.
-pub fn most_games(opts: &RunOptions, info: &RunInfo) -> u64 {
+pub fn most_games(opts: &RunConfig, info: &RunInfo) -> u64 {
     match opts.precision {
         Some(_) => opts.max_games.max(info.games_total),
         None => info.range.end - info.range.start,
@@ -43,7 +43,7 @@ pub fn most_games(opts: &RunOptions, info: &RunInfo) -> u64 {
 }
 
 /// Whether a run needs an estimate: to keep `--max-hours`, or to be shown with the progress.
-pub fn wants_estimate(opts: &RunOptions) -> bool {
+pub fn wants_estimate(opts: &RunConfig) -> bool {
     opts.max_hours.0.is_some() || opts.progress.shows()
 }
 
@@ -52,7 +52,7 @@ pub fn wants_estimate(opts: &RunOptions) -> bool {
 /// [`play`] then takes as the run's own.
 pub fn estimate<G: Game>(
     game: &G,
-    opts: &RunOptions,
+    opts: &RunConfig,
     info: &RunInfo,
     budget: std::time::Duration,
 ) -> (Pilot<G::Stats>, Estimate) {
@@ -83,7 +83,7 @@ pub fn check_bound(what: &str, e: &Estimate, max: MaxHours) -> Result<()> {
 
 /// The games a run planned as `info` plays, for messages: `100,000 games`, or with
 /// `--precision` `up to 100,000,000 games (--max-games)`.
-pub fn games_text(opts: &RunOptions, info: &RunInfo) -> String {
+pub fn games_text(opts: &RunConfig, info: &RunInfo) -> String {
     let n = counted(most_games(opts, info), "game");
     match opts.precision {
         Some(_) => format!("up to {n} (--max-games)"),
@@ -94,7 +94,7 @@ pub fn games_text(opts: &RunOptions, info: &RunInfo) -> String {
 /// Pilots, estimates and checks the run planned as `info` before anything is written, and
 /// shows a long run's estimate where progress is shown; gives the pilot's games, for [`play`]
 /// (none when the run needs no estimate, [`wants_estimate`]).
-pub fn guard<G: Game>(game: &G, opts: &RunOptions, info: &RunInfo) -> Result<Tally<G::Stats>> {
+pub fn guard<G: Game>(game: &G, opts: &RunConfig, info: &RunInfo) -> Result<Tally<G::Stats>> {
     if !wants_estimate(opts) {
         return Ok(Tally::new(game.players()));
     }
@@ -108,7 +108,7 @@ pub fn guard<G: Game>(game: &G, opts: &RunOptions, info: &RunInfo) -> Result<Tal
 }
 
 /// What a run will play, checked before anything is written.
-pub fn plan<G: Game>(game: &G, opts: &RunOptions) -> Result<RunInfo> {
+pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
     let shard = opts.shard.unwrap_or(Shard::WHOLE);
     if let Some(h) = opts.precision {
         if opts.shard.is_some() {
@@ -137,7 +137,7 @@ pub fn plan<G: Game>(game: &G, opts: &RunOptions) -> Result<RunInfo> {
 /// total come before this run's (a sweep's earlier rule sets).
 pub fn play<G: Game>(
     game: &G,
-    opts: &RunOptions,
+    opts: &RunConfig,
     mut info: RunInfo,
     head: Tally<G::Stats>,
     threads: usize,

@@ -19,7 +19,8 @@ use clap::{ArgAction, CommandFactory, Parser};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cli::{Cli, Command, RunOptions};
+use crate::cli::{Cli, Command};
+use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
 use crate::games::kind::{SimulateGame, WithGame};
@@ -275,7 +276,7 @@ impl Plan {
     }
 
     /// The `simulate` command line of `set`, parsed: its run options and its game.
-    fn parse(&self, set: &RuleSet) -> Result<(RunOptions, SimulateGame), UsageError> {
+    fn parse(&self, set: &RuleSet) -> Result<(RunConfig, SimulateGame), UsageError> {
         let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), self.game.clone()];
         argv.extend(self.fixed.iter().cloned());
         for (k, v) in &set.settings {
@@ -284,7 +285,7 @@ impl Plan {
         match Cli::try_parse_from(&argv) {
             Ok(Cli {
                 command: Command::Simulate { run, game },
-            }) => Ok((run, game)),
+            }) => Ok((RunConfig::from(&run), game)),
             Ok(_) => Err(usage!("sweep: not a simulation")),
             Err(e) => Err(usage!(
                 "sweep {}, rule set {}: {}",
@@ -375,9 +376,7 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         provenance: Provenance::now(),
     };
     let dir = set_out.dir();
-    let mut json = serde_json::to_vec_pretty(&doc)?;
-    json.push(b'\n');
-    dir.write("sweep.json", &json)?;
+    dir.write_json("sweep.json", &doc)?;
     dir.write("sweep.csv", &sweep_csv(&results)?)?;
     let curves: Vec<(String, &Curve)> = results
         .iter()
@@ -409,19 +408,18 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         charts::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
     }
     set_out.commit()?;
-    let mut stdout = crate::output::stdout::out();
     if run0.json {
-        serde_json::to_writer_pretty(&mut stdout, &doc)?;
-        writeln!(stdout)?;
+        crate::output::stdout::print_json(&doc)?;
     } else {
+        let mut stdout = crate::output::stdout::out();
         write!(stdout, "{}", text(&title, &results, elapsed_s))?;
         writeln!(
             stdout,
             "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, one directory per rule set)",
             out.display()
         )?;
+        stdout.flush()?;
     }
-    stdout.flush()?;
     Ok(())
 }
 
@@ -592,7 +590,7 @@ fn check_folder_name(name: &str) -> Result<(), String> {
 
 /// The estimate of the whole sweep, from pilots of at most [`SAMPLE`] rule sets spread evenly
 /// over the list, sharing one pilot budget.
-fn estimate(parsed: &[(RunOptions, SimulateGame)]) -> Result<Estimate> {
+fn estimate(parsed: &[(RunConfig, SimulateGame)]) -> Result<Estimate> {
     let n = parsed.len();
     let k = n.min(SAMPLE);
     let budget = pilot::BUDGET / k as u32;
@@ -606,7 +604,7 @@ fn estimate(parsed: &[(RunOptions, SimulateGame)]) -> Result<Estimate> {
 }
 
 /// Checks that a rule set can run: its description, and its games.
-struct Check<'a>(&'a RunOptions);
+struct Check<'a>(&'a RunConfig);
 
 impl WithGame for Check<'_> {
     type Output = Result<()>;
@@ -617,7 +615,7 @@ impl WithGame for Check<'_> {
 
 /// Estimates one rule set's run from a pilot of `budget`.
 struct Pilot<'a> {
-    run: &'a RunOptions,
+    run: &'a RunConfig,
     budget: Duration,
 }
 
@@ -631,7 +629,7 @@ impl WithGame for Pilot<'_> {
 
 /// Runs one rule set into its directory.
 struct One<'a> {
-    run: &'a RunOptions,
+    run: &'a RunConfig,
     threads: usize,
     progress: &'a Progress,
     /// Games of the progress total before this rule set's.

@@ -266,6 +266,11 @@ impl Dir {
         write().with_context(|| format!("cannot write {}", self.target.join(name).display()))
     }
 
+    /// Writes `value` as JSON file `name` of the directory ([`super::stdout::pretty_json`]).
+    pub fn write_json<T: serde::Serialize + ?Sized>(&self, name: &str, value: &T) -> Result<()> {
+        self.write(name, &super::stdout::pretty_json(value)?)
+    }
+
     /// Where the directory will be.
     pub fn target(&self) -> &Path {
         &self.target

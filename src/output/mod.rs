@@ -47,9 +47,7 @@ pub fn write_run<S: GameStats>(
     histogram: &[u8],
     svg: bool,
 ) -> Result<()> {
-    let mut json = serde_json::to_vec_pretty(summary)?;
-    json.push(b'\n');
-    set.write("summary.json", &json)?;
+    set.write_json("summary.json", summary)?;
     set.write("summary.csv", &csv::summary(r)?)?;
     set.write("histogram.csv", histogram)?;
     let mut files = vec![
@@ -123,11 +121,10 @@ pub fn finish<S: GameStats>(
     if let Some(set) = out {
         write_set(set, &report, &summary, &histogram, svg)?;
     }
-    let mut stdout = stdout::out();
     if json {
-        serde_json::to_writer_pretty(&mut stdout, &summary)?;
-        writeln!(stdout)?;
+        stdout::print_json(&summary)?;
     } else {
+        let mut stdout = stdout::out();
         write!(stdout, "{}", text::summary(&report, timing))?;
         if let Some(dir) = target {
             writeln!(
@@ -136,8 +133,8 @@ pub fn finish<S: GameStats>(
                 dir.display()
             )?;
         }
+        stdout.flush()?;
     }
-    stdout.flush()?;
     Ok(())
 }
 

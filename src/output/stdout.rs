@@ -68,6 +68,21 @@ impl Drop for Out {
     }
 }
 
+/// `value` as warsim writes JSON everywhere (files and stdout): pretty, then a line break.
+pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec_pretty(value)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// Prints `value` on the command's stdout as [`pretty_json`].
+pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
+    let mut out = out();
+    out.write_all(&pretty_json(value)?)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// Runs `f` with stdout captured, and returns what it wrote with its result. Captures do not
 /// nest: the caller (one Python call at a time, under a lock) runs one command at a time.
 pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Vec<u8>) {

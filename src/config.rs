@@ -1,0 +1,36 @@
+//! What a run is asked to do, as plain data: built once from the command line (`cli`), read by
+//! `run`, `exact` and `sweep`. Nothing here is a command-line type, so another front end (the
+//! Python package) can build one too.
+
+use std::path::PathBuf;
+
+use crate::estimate::MaxHours;
+use crate::output::progress::When;
+use crate::sim::shard::Shard;
+
+/// The run options of `simulate`, `exact` and `sweep`.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Games of the run; with `precision`, those before the first check (`None`: the default).
+    pub games: Option<u64>,
+    /// Play until the 95% interval of the mean rounds is at most ± this.
+    pub precision: Option<f64>,
+    /// With `precision`, the most games played.
+    pub max_games: u64,
+    /// Base seed: game i draws from (seed, i) alone.
+    pub seed: u64,
+    /// Worker threads (`None`: every core).
+    pub threads: Option<u32>,
+    /// Where the output set goes.
+    pub out: Option<PathBuf>,
+    /// Print the summary as JSON.
+    pub json: bool,
+    /// Also write every chart as SVG.
+    pub svg: bool,
+    /// How progress is shown.
+    pub progress: When,
+    /// The bound on a run's estimated time.
+    pub max_hours: MaxHours,
+    /// The slice of the games this run plays.
+    pub shard: Option<Shard>,
+}
