@@ -1,19 +1,16 @@
-//! The command line: `simulate`, `merge` and `play`, and what each one runs. It names no game:
-//! the games and their options come from [`crate::games::kind`].
+//! The command line's definitions: every command and option, their help and their value
+//! parsers. What each command does is in [`crate::app`]; the games and their options come from
+//! [`crate::games::kind`], so nothing here names a game.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
-use crate::games::kind::{self, PlayGame, SimulateGame, WithGame, WithGameType};
-use crate::games::Game;
-use crate::output::atomic::{Kind, OutputSet};
-use crate::output::{self, progress};
+use crate::games::kind::{PlayGame, SimulateGame};
+use crate::output::progress;
 use crate::sim::shard::Shard;
-use crate::{compare, exact, merge, play, run, sweep, usage};
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
 #[derive(Debug, Parser)]
@@ -278,89 +275,6 @@ fn parse_precision(text: &str) -> Result<f64, String> {
 fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse()
         .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
-}
-
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
-        Command::Simulate { run, game } => game.run(Simulate(&RunConfig::from(&run))),
-        Command::Merge(args) => {
-            let first = args
-                .dirs
-                .first()
-                .ok_or_else(|| usage!("merge needs at least one directory"))?;
-            let name = merge::game_of(first)?;
-            kind::by_name(&name, Merge(&args)).unwrap_or_else(|| {
-                Err(usage!(
-                    "{}: summary.json names game {name:?}, which is none of {}",
-                    first.display(),
-                    kind::NAMES.join(", ")
-                )
-                .into())
-            })
-        }
-        Command::Sweep { game, args } => sweep::run(&game, &args),
-        Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
-        Command::Compare {
-            dirs,
-            out,
-            json,
-            svg,
-        } => compare::run(&dirs, &out, json, svg),
-        Command::Play { output, game } => play::run(&game, output.json, output.trace),
-        Command::Completions { shell } => {
-            // Rendered first: `generate` panics when its writer fails.
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            let mut text = Vec::new();
-            clap_complete::generate(shell, &mut cmd, "warsim", &mut text);
-            crate::output::stdout::write_all(&text)
-        }
-        Command::Games { json } => crate::list::run(json),
-        Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
-        Command::Manpage => {
-            let cmd = <Cli as clap::CommandFactory>::command();
-            let mut text = Vec::new();
-            clap_mangen::Man::new(cmd).render(&mut text)?;
-            crate::output::stdout::write_all(&text)
-        }
-    }
-}
-
-/// `simulate`: any game, on the engine.
-struct Simulate<'a>(&'a RunConfig);
-
-impl WithGame for Simulate<'_> {
-    type Output = Result<()>;
-
-    fn with<G: Game>(self, game: G) -> Result<()> {
-        let opts = self.0;
-        let info = run::plan(&game, opts)?;
-        let out = opts
-            .out
-            .as_deref()
-            .map(|o| OutputSet::begin(o, Kind::Simulate, &[]))
-            .transpose()?;
-        let head = run::guard(&game, opts, &info)?;
-        let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
-        let threads = run::threads(opts);
-        let (info, tally, timing) = run::play(&game, opts, info, head, threads, &bar, 0)?;
-        bar.finish();
-        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
-    }
-}
-
-/// `merge`: the shards of a run of any game.
-struct Merge<'a>(&'a MergeArgs);
-
-impl WithGameType for Merge<'_> {
-    type Output = Result<()>;
-
-    fn with<G: Game>(self) -> Result<()> {
-        let args = self.0;
-        let out = OutputSet::begin(&args.out, Kind::Merge, &args.dirs)?;
-        let (info, tally, timing) = merge::merge::<G>(&args.dirs)?;
-        output::finish(&info, &tally, &timing, Some(out), args.json, args.svg)
-    }
 }
 
 #[cfg(test)]

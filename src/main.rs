@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::error::ErrorKind;
 use clap::Parser;
-use warsim::cli::{run, Cli};
+use warsim::app::run;
+use warsim::cli::Cli;
 use warsim::error::{one_line, printable, UsageError};
 
 fn main() -> ExitCode {

@@ -9,7 +9,8 @@ use clap::Parser;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::cli::{run, Cli};
+use crate::app::run;
+use crate::cli::Cli;
 use crate::error::{one_line, UsageError};
 use crate::output::stdout::capture;
 

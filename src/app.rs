@@ -1,0 +1,96 @@
+//! What each command does: the dispatch of a parsed command line ([`crate::cli`], which only
+//! defines it) to the modules that run it, and the visitors that give `simulate` and `merge`
+//! their game.
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command, MergeArgs};
+use crate::config::RunConfig;
+use crate::games::kind::{self, WithGame, WithGameType};
+use crate::games::Game;
+use crate::output::atomic::{Kind, OutputSet};
+use crate::output::{self, progress};
+use crate::{compare, exact, merge, play, run as runs, sweep, usage};
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Simulate { run, game } => game.run(Simulate(&RunConfig::from(&run))),
+        Command::Merge(args) => {
+            let first = args
+                .dirs
+                .first()
+                .ok_or_else(|| usage!("merge needs at least one directory"))?;
+            let name = merge::game_of(first)?;
+            kind::by_name(&name, Merge(&args)).unwrap_or_else(|| {
+                Err(usage!(
+                    "{}: summary.json names game {name:?}, which is none of {}",
+                    first.display(),
+                    kind::NAMES.join(", ")
+                )
+                .into())
+            })
+        }
+        Command::Sweep { game, args } => sweep::run(&game, &args),
+        Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
+        Command::Compare {
+            dirs,
+            out,
+            json,
+            svg,
+        } => compare::run(&dirs, &out, json, svg),
+        Command::Play { output, game } => play::run(&game, output.json, output.trace),
+        Command::Completions { shell } => {
+            // Rendered first: `generate` panics when its writer fails.
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "warsim", &mut text);
+            crate::output::stdout::write_all(&text)
+        }
+        Command::Games { json } => crate::list::run(json),
+        Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
+        Command::Manpage => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut text = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut text)?;
+            crate::output::stdout::write_all(&text)
+        }
+    }
+}
+
+/// `simulate`: any game, on the engine.
+struct Simulate<'a>(&'a RunConfig);
+
+impl WithGame for Simulate<'_> {
+    type Output = Result<()>;
+
+    fn with<G: Game>(self, game: G) -> Result<()> {
+        let opts = self.0;
+        let info = runs::plan(&game, opts)?;
+        let out = opts
+            .out
+            .as_deref()
+            .map(|o| OutputSet::begin(o, Kind::Simulate, &[]))
+            .transpose()?;
+        let head = runs::guard(&game, opts, &info)?;
+        let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
+        let threads = runs::threads(opts);
+        let (info, tally, timing) = runs::play(&game, opts, info, head, threads, &bar, 0)?;
+        bar.finish();
+        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
+    }
+}
+
+/// `merge`: the shards of a run of any game.
+struct Merge<'a>(&'a MergeArgs);
+
+impl WithGameType for Merge<'_> {
+    type Output = Result<()>;
+
+    fn with<G: Game>(self) -> Result<()> {
+        let args = self.0;
+        let out = OutputSet::begin(&args.out, Kind::Merge, &args.dirs)?;
+        let (info, tally, timing) = merge::merge::<G>(&args.dirs)?;
+        output::finish(&info, &tally, &timing, Some(out), args.json, args.svg)
+    }
+}
