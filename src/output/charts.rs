@@ -11,68 +11,9 @@ use plotters::coord::Shift;
 use plotters::element::IntoDynElement;
 use plotters::prelude::*;
 
-use super::plot::{render, Chart};
-use crate::stats::summary::{grouped, Distribution, Share};
-use crate::stats::tail::TailFit;
-
-/// The rounds of one rule set's games, as the charts need them.
-#[derive(Clone, Debug)]
-pub struct Curve {
-    /// Games played.
-    pub games: u64,
-    /// (rounds, games) of the games that ended with a result, ascending.
-    pub ended: Vec<(u64, u64)>,
-    /// Games that never end (a loop) or were stopped at the round cap.
-    pub endless: u64,
-    /// The mean rounds of the games that ended, and its 95% interval.
-    pub mean: Option<(f64, Option<[f64; 2]>)>,
-    /// The 99.9th percentile of the games that ended.
-    pub p999: Option<u64>,
-    /// The exact expected rounds, where the game knows it.
-    pub exact: Option<f64>,
-    /// The fitted tail of the games that ended.
-    pub tail: Option<TailFit>,
-}
-
-impl Curve {
-    /// The curve of a run whose ended games are `ended` (their fitted tail `tail`) and whose
-    /// other games number `endless`.
-    pub fn new(
-        ended: Vec<(u64, u64)>,
-        endless: u64,
-        tail: Option<TailFit>,
-        exact: Option<f64>,
-    ) -> Curve {
-        let d = Distribution::from_counts(&ended);
-        Curve {
-            games: ended.iter().map(|c| c.1).sum::<u64>() + endless,
-            mean: d.as_ref().map(|d| (d.mean, d.ci95)),
-            p999: d.as_ref().and_then(|d| d.quantiles["p99.9"].as_u64()),
-            tail,
-            ended,
-            endless,
-            exact,
-        }
-    }
-
-    /// The share of games that never end, with its interval.
-    pub fn never(&self) -> Share {
-        Share::new(self.endless, self.games.max(1))
-    }
-
-    /// P(rounds > t) as a step function: its value after each round count that occurred,
-    /// starting with (0, 1). A game that never ends is longer than every t.
-    pub fn survival(&self) -> Vec<(u64, f64)> {
-        let n = self.games.max(1) as f64;
-        let mut left = self.games;
-        let mut out = vec![(0, 1.0)];
-        for &(t, c) in &self.ended {
-            left -= c;
-            out.push((t, left as f64 / n));
-        }
-        out
-    }
-}
+use super::render::{render, Chart};
+use super::report::Curve;
+use crate::stats::summary::{grouped, Share};
 
 const SIZE: (u32, u32) = (1200, 800);
 

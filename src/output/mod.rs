@@ -9,6 +9,7 @@ pub mod plot;
 pub mod progress;
 pub mod reader;
 pub mod readme;
+pub mod render;
 pub mod report;
 pub mod stdout;
 pub mod summary;
