@@ -21,7 +21,6 @@ use super::{
     PlayReport,
 };
 use crate::error::UsageError;
-use crate::sim::rng::game_rng;
 use crate::usage;
 
 /// The round cap when `--max-rounds` is not given; a description names any other cap.
@@ -438,7 +437,7 @@ impl Game for Jitsu {
     /// prompt per round and a message per rejected input to `io.prompt`. When the input ends
     /// before the game does, the game is abandoned (outcome `abandoned`, no final line).
     fn play_command(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-        let mut rng = game_rng(args.seed, 0);
+        let mut rng = io.game_rng(args.seed, 0);
         let mut game = Match::new(&mut rng);
         let mut input = Tokens {
             input: &mut *io.input,

@@ -443,6 +443,15 @@ pub struct PlayIo<'a> {
     pub prompt: &'a mut dyn Write,
 }
 
+impl PlayIo<'_> {
+    /// The generator the engine gives game `index` of a run with base `seed`: a replay draws
+    /// exactly what that game of the run drew, and only the simulation layer knows how the
+    /// generator is derived.
+    pub fn game_rng(&self, seed: u64, index: u64) -> crate::sim::rng::GameRng {
+        crate::sim::rng::game_rng(seed, index)
+    }
+}
+
 /// Writes trace lines to a `play` command's output, keeping the first write error so the
 /// rules, which cannot fail, need not handle it: they only learn, from
 /// [`ControlFlow::Break`], that nobody reads the trace any more and stop playing (a trace of

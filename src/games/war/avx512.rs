@@ -12,7 +12,7 @@ use std::arch::x86_64::*;
 use rand::RngCore;
 
 use super::cursor_war::Hands;
-use super::fast::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
+use super::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use crate::games::cards::CoinFlips;
 
 /// Whether this CPU has every feature [`block`] is compiled for.

@@ -3,43 +3,11 @@
 
 use rand::RngCore;
 
-use super::fast::Stop;
 use super::position::Position;
+use super::step::{Probe, Stop};
 use super::War;
-use crate::games::cards::{Card, Cursor, Pile};
 use crate::games::cycle::{Advance, Deterministic};
 use crate::games::Outcome;
-
-/// A cheap image of a position: player 1's hand size and both hands' top and bottom cards.
-/// Equal positions have equal images; unequal ones rarely do (then a full comparison decides),
-/// so loop detection costs a few compares per round and no hashing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Probe {
-    len0: usize,
-    ends: [Card; 4],
-}
-
-impl Probe {
-    /// The image of two non-empty hands.
-    pub(super) fn of(hands: &[Pile; 2]) -> Probe {
-        let end = |p: &Pile| [p.get(0), p.last().unwrap_or(0)];
-        let ([t0, b0], [t1, b1]) = (end(&hands[0]), end(&hands[1]));
-        Probe {
-            len0: hands[0].len(),
-            ends: [t0, b0, t1, b1],
-        }
-    }
-
-    /// Whether hands held as cursors over buffers have this image.
-    #[inline(always)]
-    pub(super) fn hits(self, c0: Cursor, b0: &[Card], c1: Cursor, b1: &[Card]) -> bool {
-        c0.len() == self.len0
-            && c0.top(b0) == self.ends[0]
-            && c1.top(b1) == self.ends[2]
-            && c0.bottom(b0) == self.ends[1]
-            && c1.bottom(b1) == self.ends[3]
-    }
-}
 
 /// Stands in for a generator where the rules draw no randomness (deterministic pickups).
 pub struct NoRandomness;

@@ -10,32 +10,12 @@ use rand::RngCore;
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
 use super::cursor_war::{cursor_war, Hands};
-use super::detect::Probe;
 use super::position::Position;
 use super::rules::Pickup;
+use super::step::{Probe, Stop, LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use super::War;
 use crate::games::cards::{Card, CoinFlips};
 use crate::games::Outcome;
-
-/// Why the hot loop stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stop {
-    /// The game was decided.
-    Ended(Outcome),
-    /// The requested number of rounds was played.
-    Limit,
-    /// The position may equal the probed one (its cheap image matches).
-    Probe,
-}
-
-/// Orders of a plain battle's two cards under the winner's hand (`plain_rounds`' `ORDER`).
-pub(super) const WINNER_FIRST: u8 = 0;
-pub(super) const LOSER_FIRST: u8 = 1;
-pub(super) const P1_FIRST: u8 = 2;
-pub(super) const RANDOM_ORDER: u8 = 3;
-/// Player 1's card then player 2's, onto the winner's won pile; an empty hand is refilled
-/// first.
-pub(super) const WON_PILE: u8 = 4;
 
 /// Blocks shorter than this are played battle by battle, each checked for the game's end:
 /// setting up a block costs more than those checks.

@@ -25,6 +25,7 @@ mod markov;
 mod position;
 pub mod rules;
 pub mod stats;
+mod step;
 mod trace;
 
 use rand::RngCore;
@@ -35,7 +36,6 @@ use crate::games::cycle::{Deterministic, Ending, LoopDetector};
 use crate::games::{
     cap_unless_default, setting_name, Game, GameResult, LineSink, PlayIo, PlayReport, Trace,
 };
-use crate::sim::rng::game_rng;
 use crate::stats::summary::grouped;
 use crate::usage;
 
@@ -49,8 +49,8 @@ pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
 use enumerate::DealSpace;
 pub use fast::Path;
-use fast::Stop;
 use position::Position;
+use step::Stop;
 
 /// Deck War with one rule set: the [`Game`] the engine plays.
 #[derive(Clone, Debug)]
@@ -392,7 +392,7 @@ impl Game for War {
             ),
         };
         let rules_json = serde_json::to_value(&rules)?;
-        let mut rng = game_rng(seed, index);
+        let mut rng = io.game_rng(seed, index);
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
