@@ -35,12 +35,25 @@ pub struct Part<G: Game> {
 
 /// The summary.json of `dir`, bounded and with every string checked ([`reader`]).
 fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
-    if !dir.join("summary.json").exists() && dir.join("sweep.json").is_file() {
-        return Err(usage!(
-            "{} is a sweep; name one of its rule-set folders ({}/NAME)",
-            dir.display(),
-            dir.display()
-        ));
+    if !dir.join("summary.json").exists() {
+        let d = dir.display();
+        let other = [
+            (
+                "sweep.json",
+                format!("is a sweep; name one of its rule-set folders ({d}/NAME)"),
+            ),
+            (
+                "chain.json",
+                "holds an exact Markov-chain answer (chain.json), no games".into(),
+            ),
+            (
+                "compare.json",
+                "holds a comparison of runs (compare.json), no games".into(),
+            ),
+        ];
+        if let Some((_, what)) = other.iter().find(|(f, _)| dir.join(f).is_file()) {
+            return Err(usage!("{d} {what}"));
+        }
     }
     let text = reader::read_text(dir, "summary.json", reader::MAX_JSON_BYTES)?;
     reader::parse_json(&text, dir, "summary.json")
@@ -58,6 +71,9 @@ pub fn game_of(dir: &Path) -> Result<String, UsageError> {
         _ => Err(usage!("{}: summary.json names no game", dir.display())),
     }
 }
+
+/// Most groups a run read back may have (War's `--by p1-top` has one more than the suits).
+const MAX_GROUPS: usize = 64;
 
 /// Most players any game has (outcome slots are indexed by a `u8` player number).
 const MAX_PLAYERS: usize = 255;
@@ -452,8 +468,13 @@ fn read_groups<S: GameStats>(
     for row in rows {
         let (line, rec) = row?;
         let g = parse_u64(&rec, 0, line, dir, "by.csv")?;
-        if g > u64::from(u16::MAX) {
-            return Err(usage!("{d}: by.csv line {line}: group {g} is out of range"));
+        // Only the groups summary.json lists, and few of them: each group's histogram costs
+        // memory, so a file may not make up thousands.
+        if said.0.len() > MAX_GROUPS || !said.0.iter().any(|(k, _)| *k == g.to_string()) {
+            return Err(usage!(
+                "{d}: by.csv line {line}: group {g} is not one of the at most {MAX_GROUPS} groups \
+                 summary.json lists"
+            ));
         }
         match &mut current {
             Some((cg, _)) if *cg == g => {}

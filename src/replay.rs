@@ -67,6 +67,19 @@ impl WithGameType for Replay<'_> {
         } else {
             game.play(&mut game_rng(info.seed, index), &mut scratch)
         };
+        // The run's longest game must end as the run says: otherwise the summary was edited,
+        // or another version of warsim deals its games otherwise.
+        if let (None, Some((said, _))) = (self.index, part.tally.longest) {
+            if said != result.rounds {
+                return Err(usage!(
+                    "replay {}: its longest game, {index}, ends after {} rounds, the run says {said}: \
+                     the summary was edited, or another warsim version wrote it",
+                    self.dir.display(),
+                    result.rounds
+                )
+                .into());
+            }
+        }
         Ok(Replayed {
             game: G::NAME.into(),
             description: game.describe(),

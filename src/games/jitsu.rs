@@ -333,7 +333,14 @@ pub struct PlayJitsu {
 struct Tokens<'a> {
     input: &'a mut dyn BufRead,
     queue: VecDeque<String>,
+    /// Blank lines read since the last token.
+    blank: usize,
 }
+
+/// Inputs in a row that give no hand position (blank lines, or tokens that are not 1..5)
+/// after which `play jitsu` gives up: a person never types so many, a runaway program
+/// (`yes | warsim play jitsu`) would otherwise be answered forever.
+const MAX_REFUSED: usize = 1000;
 
 /// The longest input line `play jitsu` reads, its newline included. A hand position takes one
 /// character; without a bound, input with no newline (`< /dev/zero`) would fill memory.
@@ -364,6 +371,18 @@ impl Tokens<'_> {
             };
             self.queue
                 .extend(line.split_whitespace().map(str::to_string));
+            self.blank = if self.queue.is_empty() {
+                self.blank + 1
+            } else {
+                0
+            };
+            if self.blank >= MAX_REFUSED {
+                return Err(usage!(
+                    "stdin, round {round}: {MAX_REFUSED} blank lines in a row; enter a number \
+                     from 1 to 5"
+                )
+                .into());
+            }
         }
         Ok(self.queue.pop_front())
     }
@@ -442,6 +461,7 @@ impl Game for Jitsu {
         let mut input = Tokens {
             input: &mut *io.input,
             queue: VecDeque::new(),
+            blank: 0,
         };
         let out = &mut *io.out;
         for round in 1u64.. {
@@ -450,7 +470,16 @@ impl Game for Jitsu {
             writeln!(out, "{}", list(&game.hand.0))?;
             // The player sees the hand before being asked; a reader gone ends the game here.
             out.flush()?;
+            let mut refused = 0;
             let choice = loop {
+                if refused == MAX_REFUSED {
+                    return Err(usage!(
+                        "stdin, round {round}: {MAX_REFUSED} inputs in a row were not a hand \
+                         position; enter a number from 1 to 5"
+                    )
+                    .into());
+                }
+                refused += 1;
                 write!(io.prompt, "round {round}, your card (1-5): ")?;
                 io.prompt.flush()?;
                 // A message starts on a line of its own, not after the prompt.

@@ -311,6 +311,13 @@ impl Target {
                 .with_context(|| format!("--out {given}: cannot create {}", parent.display()))?;
             let real = fs::canonicalize(&parent)
                 .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
+            // A file on the way cannot be created as a folder: an I/O failure (exit 1), named.
+            if !real.is_dir() {
+                return Err(anyhow!(
+                    "--out {given}: cannot create it: {} is a file, not a folder",
+                    parent.display()
+                ));
+            }
             (real, name.to_os_string(), tidy.clone())
         } else {
             // `.` or `..` inside: the folder it names must exist to say which one it is.
@@ -374,13 +381,19 @@ fn make_parents(dir: &Path, created: &mut Vec<PathBuf>) -> io::Result<()> {
         }
     }
     for d in missing.into_iter().rev() {
-        {
-            let mut p = pending();
-            // Registered before it exists: a signal between the two finds nothing to remove.
-            p.created.push(d.clone());
+        // Registered before it exists: a signal between the two finds nothing to remove.
+        pending().created.push(d.clone());
+        match fs::create_dir(&d) {
+            Ok(()) => created.push(d),
+            // Another run made it meanwhile (a sibling --out): it is theirs, not to remove.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && d.is_dir() => {
+                pending().created.retain(|c| c != &d);
+            }
+            Err(e) => {
+                pending().created.retain(|c| c != &d);
+                return Err(e);
+            }
         }
-        created.push(d.clone());
-        fs::create_dir(&d)?;
     }
     Ok(())
 }
@@ -492,7 +505,7 @@ impl OutputSet {
         };
         self.created.clear();
         if let Some(old) = old {
-            let _ = fs::remove_dir_all(&old);
+            let _ = remove_marked(&old);
             pending().dirs.retain(|d| d != &old);
         }
         if let Some(parent) = target.parent() {
@@ -521,10 +534,28 @@ fn remove_staging(dir: &Path) {
         _ => dir.to_path_buf(),
     };
     for _ in 0..3 {
-        if fs::remove_dir_all(&gone).is_ok() || fs::symlink_metadata(&gone).is_err() {
+        if remove_marked(&gone).is_ok() || fs::symlink_metadata(&gone).is_err() {
             return;
         }
     }
+}
+
+/// Removes a staged or set-aside folder with its marker last, so that a removal cut short
+/// (SIGKILL) leaves a folder the next run still recognises as warsim's.
+fn remove_marked(dir: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name() == MARKER {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            fs::remove_dir_all(entry.path())?;
+        } else {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    let _ = fs::remove_file(dir.join(MARKER));
+    fs::remove_dir(dir)
 }
 
 impl Drop for OutputSet {
@@ -895,10 +926,10 @@ fn rename_aside(staging: &Path, target: &Path) -> io::Result<PathBuf> {
 }
 
 /// Removes the staging and set-aside folders of runs that died: hidden folders named after
-/// the target with a process id and a time, holding nothing but what warsim writes (a run
-/// killed while it wrote may have left no marker yet, or may have lost it to a cleanup cut
-/// short). The caller holds the lock, so no live run owns them; anything else of such a name
-/// is a user's and stays.
+/// the target with a process id and a time, holding a warsim marker and nothing but what
+/// warsim writes, or nothing at all (a run killed before its marker; a removal cut short
+/// removes the marker last, [`remove_staging`]). The caller holds the lock, so no live run
+/// owns them; anything else of such a name is a user's and stays.
 fn remove_leftovers(t: &Target) {
     let Ok(entries) = fs::read_dir(&t.parent) else {
         return;
@@ -918,8 +949,10 @@ fn remove_leftovers(t: &Target) {
             .is_some_and(|(a, b)| digits(a) && digits(b));
         let path = entry.path();
         let is_dir = entry.file_type().is_ok_and(|f| f.is_dir());
-        let ours = stamped && is_dir && only_warsim_files(&path);
-        if ours && fs::remove_dir_all(&path).is_ok() {
+        let empty = || fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none());
+        let marked = || marker_kind(&path).is_some() && only_warsim_files(&path);
+        let ours = stamped && is_dir && (empty() || marked());
+        if ours && remove_marked(&path).is_ok() {
             removed += 1;
         }
     }

@@ -122,12 +122,13 @@ pub fn finish<S: GameStats>(
     if let Some(set) = out {
         write_set(set, &report, &summary, &histogram, svg)?;
     }
-    if json {
-        stdout::print_json(&summary)?;
-    } else {
+    let print = || -> Result<()> {
+        if json {
+            return stdout::print_json(&summary);
+        }
         let mut stdout = stdout::out();
         write!(stdout, "{}", text::summary(&report, timing))?;
-        if let Some(dir) = target {
+        if let Some(dir) = &target {
             writeln!(
                 stdout,
                 "written   {}/ (summary.json, summary.csv, histogram.csv, charts, README.md)",
@@ -135,6 +136,17 @@ pub fn finish<S: GameStats>(
             )?;
         }
         stdout.flush()?;
+        Ok(())
+    };
+    // The set is in place whatever happens to stdout: say so.
+    match &target {
+        Some(dir) => print().with_context(|| {
+            format!(
+                "{} was written in full; cannot print its summary",
+                dir.display()
+            )
+        })?,
+        None => print()?,
     }
     Ok(())
 }

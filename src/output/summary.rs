@@ -154,17 +154,35 @@ impl Provenance {
         Provenance {
             program: format!("warsim {}", env!("CARGO_PKG_VERSION")),
             // `warsim` for the program's own path, which says nothing on another machine.
-            command: std::iter::once("warsim".to_string())
-                .chain(
-                    std::env::args_os()
-                        .skip(1)
-                        .map(|a| shell_quote(&a.to_string_lossy())),
-                )
-                .collect::<Vec<_>>()
-                .join(" "),
+            command: capped(
+                std::iter::once("warsim".to_string())
+                    .chain(
+                        std::env::args_os()
+                            .skip(1)
+                            .map(|a| shell_quote(&a.to_string_lossy())),
+                    )
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
             date: iso_date(secs),
         }
     }
+}
+
+/// The most bytes of a command line a summary records: a merge of thousands of shards names
+/// them all, and a reader refuses strings past a bound.
+const MAX_COMMAND_BYTES: usize = 64 << 10;
+
+/// `command`, cut at [`MAX_COMMAND_BYTES`] with a note of what was left out.
+fn capped(command: String) -> String {
+    if command.len() <= MAX_COMMAND_BYTES {
+        return command;
+    }
+    let mut end = MAX_COMMAND_BYTES;
+    while !command.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} … ({} more bytes)", &command[..end], command.len() - end)
 }
 
 /// `arg` as a POSIX shell reads it back; one holding a control character (a tab, a line
@@ -226,6 +244,11 @@ mod tests {
         assert_eq!(shell_quote("--games"), "--games");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        let long = "x".repeat(MAX_COMMAND_BYTES + 10);
+        assert_eq!(
+            capped(long).len(),
+            MAX_COMMAND_BYTES + " … (10 more bytes)".len()
+        );
         assert_eq!(shell_quote("a\tb'\\"), "$'a\\u0009b\\'\\\\'");
     }
 }

@@ -644,3 +644,142 @@ fn the_current_folder_is_never_replaced_and_dot_slash_names_a_new_one() {
     assert!(run("./fresh//").status.success());
     assert!(here.join("fresh/summary.json").exists());
 }
+
+#[test]
+fn a_by_csv_that_makes_up_groups_is_refused_before_they_cost_memory() {
+    let dir = Scratch::new("group-bomb");
+    let run = dir.path("b");
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "2000",
+        "--by",
+        "p1-top",
+        "--out",
+        s(&run),
+    ]);
+    let mut by = String::from("group,rounds,count,p1,p2,draw\n");
+    for g in 0..65_536 {
+        by.push_str(&format!("{g},65535,1,1,0,0\n"));
+    }
+    std::fs::write(run.join("by.csv"), by).unwrap();
+    let out = within(10, &["replay", s(&run)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not one of the at most 64 groups"), "{err}");
+}
+
+#[test]
+fn sibling_runs_under_a_new_parent_both_succeed() {
+    let dir = Scratch::new("siblings");
+    for i in 0..8 {
+        let parent = dir.path(&format!("p{i}/x"));
+        let spawn = |name: &str| {
+            Command::new(env!("CARGO_BIN_EXE_warsim"))
+                .args(["simulate", "shotgun", "--games", "300", "--threads", "1"])
+                .arg("--out")
+                .arg(parent.join(name))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn("a"), spawn("b"));
+        for child in [a, b] {
+            let done = child.wait_with_output().unwrap();
+            assert!(
+                done.status.success(),
+                "{}",
+                String::from_utf8_lossy(&done.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn leftover_names_without_a_marker_keep_a_users_files() {
+    let dir = Scratch::new("leftover-names");
+    let out = dir.path("o");
+    let theirs = dir.path(".o.warsim-old-3-4");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::write(theirs.join("README.md"), "my chapter").unwrap();
+    shotgun(&out, None);
+    assert_eq!(read(&theirs, "README.md"), "my chapter");
+}
+
+#[test]
+fn a_replay_that_does_not_end_as_the_run_says_is_refused() {
+    let dir = Scratch::new("edited-longest");
+    let run = dir.path("run");
+    ok(&["simulate", "war", "--games", "500", "--out", s(&run)]);
+    let longest = json(&read(&run, "summary.json"))["longest_game"]
+        .as_u64()
+        .unwrap();
+    // Another game of the run, claimed as the longest: its index is in range, its rounds differ.
+    let other = if longest == 0 { 1 } else { 0 };
+    edit_summary(&run, |v| v["longest_game"] = other.into());
+    for args in [
+        vec!["replay", s(&run)],
+        vec!["play", "war", "--from", s(&run)],
+    ] {
+        let line = fails(2, &args);
+        assert!(line.contains("the run says"), "{line}");
+    }
+}
+
+#[test]
+fn a_set_written_before_stdout_failed_says_so() {
+    let dir = Scratch::new("stdout-full");
+    let out = dir.path("o");
+    let done = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(["simulate", "shotgun", "--games", "300", "--out", s(&out)])
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("was written in full; cannot print its summary"),
+        "{err}"
+    );
+    assert!(out.join("summary.json").exists());
+}
+
+#[test]
+fn an_out_below_a_file_says_which_file() {
+    let dir = Scratch::new("below-file");
+    std::fs::write(dir.path("f"), "mine").unwrap();
+    let line = fails(
+        1,
+        &[
+            "simulate",
+            "shotgun",
+            "--games",
+            "10",
+            "--out",
+            s(&dir.path("f/x")),
+        ],
+    );
+    assert!(line.contains("is a file, not a folder"), "{line}");
+}
+
+#[test]
+fn folders_of_other_outputs_are_named_for_what_they_are() {
+    let dir = Scratch::new("other-outputs");
+    let chain = dir.path("chain");
+    ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "2",
+        "--suits",
+        "2",
+        "--out",
+        s(&chain),
+    ]);
+    let line = fails(2, &["replay", s(&chain)]);
+    assert!(line.contains("exact Markov-chain answer"), "{line}");
+}

@@ -214,3 +214,18 @@ fn a_long_rejected_jitsu_token_is_quoted_short() {
     );
     assert!(err.len() < 300, "{err}");
 }
+
+#[test]
+fn endless_refused_jitsu_input_gives_up() {
+    for input in ["9\n", "\n"] {
+        let text = input.repeat(5000);
+        let out = crate::util::warsim_input(&["play", "jitsu"], &text);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{input:?}");
+        assert!(
+            err.trim_end().ends_with("enter a number from 1 to 5"),
+            "{input:?}"
+        );
+        assert!(err.lines().last().unwrap().contains("1000"), "{input:?}");
+    }
+}

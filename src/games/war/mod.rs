@@ -104,7 +104,8 @@ pub struct PlayWar {
 /// (whose game i is deal number i, not a random deal) that deal's hands. The run is read back
 /// and checked as `merge` reads it, so a replay never starts from rules or indices the run
 /// could not have.
-type FromRun = (u64, WarRules, u64, Option<[Vec<Card>; 2]>);
+/// The last part: the rounds the run says its longest game lasted, when that game is replayed.
+type FromRun = (u64, WarRules, u64, Option<[Vec<Card>; 2]>, Option<u64>);
 
 fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageError> {
     let part = crate::merge::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
@@ -132,7 +133,12 @@ fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageEr
         }
         _ => None,
     };
-    Ok((part.info.seed, part.game.rules, index, hands))
+    let said = part
+        .tally
+        .longest
+        .filter(|_| game.is_none())
+        .map(|(rounds, _)| rounds);
+    Ok((part.info.seed, part.game.rules, index, hands, said))
 }
 
 impl War {
@@ -373,7 +379,7 @@ impl Game for War {
             )
             .into());
         }
-        let (seed, rules, index, dealt) = match &args.from {
+        let (seed, rules, index, dealt, said) = match &args.from {
             Some(dir) => {
                 if args.rules != WarOptions::default() {
                     return Err(usage!(
@@ -388,6 +394,7 @@ impl Game for War {
                 args.seed.unwrap_or(0),
                 WarRules::try_from(&args.rules)?,
                 args.game.unwrap_or(0),
+                None,
                 None,
             ),
         };
@@ -406,6 +413,14 @@ impl Game for War {
             (None, None) => War::new(rules).play_traced(&mut rng, tracer),
         };
         sink.finish()?;
+        if let Some(said) = said.filter(|&r| r != result.rounds) {
+            return Err(usage!(
+                "--from: the run's longest game, {index}, ends after {} rounds, the run says \
+                 {said}: the summary was edited, or another warsim version wrote it",
+                result.rounds
+            )
+            .into());
+        }
         let (o, stats) = (result.outcome, result.stats);
         let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, o.two_players_left())
             .with_cycle(result.cycle)
