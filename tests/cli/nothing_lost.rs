@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fails, json, listing, ok, read, s, Scratch, LONG_RUN};
+use crate::util::{fails, fails_within, json, listing, ok, read, s, Scratch, LONG_RUN};
 
 /// A small run of shotgun War into `out`, shard `shard` of 3,000 games if given.
 fn shotgun(out: &Path, shard: Option<&str>) {
@@ -19,24 +19,18 @@ fn shotgun(out: &Path, shard: Option<&str>) {
     ok(&args);
 }
 
-/// Runs `warsim ARGS` and requires it to finish within `secs` (it is killed otherwise).
-fn within(secs: u64, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            child.kill().unwrap();
-            panic!("warsim {args:?} still running after {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
+/// A sweep of two shotgun rule sets into `out`.
+fn small_sweep(out: &Path) {
+    ok(&[
+        "sweep",
+        "shotgun",
+        "--mix",
+        "1,1,1;2,1,1",
+        "--games",
+        "300",
+        "--out",
+        s(out),
+    ]);
 }
 
 /// Edits `dir`/summary.json with `edit`.
@@ -311,10 +305,8 @@ fn a_fifo_in_a_run_folder_is_refused_without_blocking() {
         vec!["merge", s(&run), "--out", s(&dir.path("m"))],
         vec!["play", "war", "--from", s(&run)],
     ] {
-        let out = within(5, &args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains("not a regular file"), "{err}");
+        let line = fails_within(5, 2, &args);
+        assert!(line.contains("not a regular file"), "{line}");
     }
 }
 
@@ -406,11 +398,9 @@ fn a_shard_of_a_trillion_says_what_is_missing_at_once() {
             s(&shard),
         ]);
         let start = Instant::now();
-        let out = within(10, &["merge", s(&shard), "--out", s(&dir.path("m"))]);
-        let err = String::from_utf8_lossy(&out.stderr);
+        let line = fails_within(10, 2, &["merge", s(&shard), "--out", s(&dir.path("m"))]);
         assert!(start.elapsed() < Duration::from_secs(2), "{n}: slow");
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains(want), "{err}");
+        assert!(line.contains(want), "{line}");
     }
 }
 
@@ -459,16 +449,7 @@ fn warsims_file_names_alone_do_not_make_a_users_folder_replaceable() {
 fn a_sweeps_rule_set_folder_is_replaced_only_with_its_sweep() {
     let dir = Scratch::new("rule-set");
     let sw = dir.path("sw");
-    ok(&[
-        "sweep",
-        "shotgun",
-        "--mix",
-        "1,1,1;2,1,1",
-        "--games",
-        "300",
-        "--out",
-        s(&sw),
-    ]);
+    small_sweep(&sw);
     let line = fails(
         2,
         &[
@@ -481,16 +462,7 @@ fn a_sweeps_rule_set_folder_is_replaced_only_with_its_sweep() {
         ],
     );
     assert!(line.contains("a rule set of `warsim sweep`"), "{line}");
-    ok(&[
-        "sweep",
-        "shotgun",
-        "--mix",
-        "1,1,1;2,1,1",
-        "--games",
-        "300",
-        "--out",
-        s(&sw),
-    ]);
+    small_sweep(&sw);
 }
 
 #[test]
@@ -597,16 +569,7 @@ fn messages_name_the_real_problem_and_print_no_escapes() {
     let line = fails(2, &["play", "war", "--from", s(&shot)]);
     assert!(line.contains("a run of \"shotgun\", not of war"), "{line}");
     let sw = dir.path("sw");
-    ok(&[
-        "sweep",
-        "shotgun",
-        "--mix",
-        "1,1,1;2,1,1",
-        "--games",
-        "300",
-        "--out",
-        s(&sw),
-    ]);
+    small_sweep(&sw);
     let line = fails(2, &["merge", s(&sw), "--out", s(&dir.path("m"))]);
     assert!(
         line.contains("is a sweep; name one of its rule-set folders"),
@@ -664,10 +627,8 @@ fn a_by_csv_that_makes_up_groups_is_refused_before_they_cost_memory() {
         by.push_str(&format!("{g},65535,1,1,0,0\n"));
     }
     std::fs::write(run.join("by.csv"), by).unwrap();
-    let out = within(10, &["replay", s(&run)]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("not one of the at most 64 groups"), "{err}");
+    let line = fails_within(10, 2, &["replay", s(&run)]);
+    assert!(line.contains("not one of the at most 64 groups"), "{line}");
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! Standard streams that go away or fill up: a reader that quits, a full disk, a closed stdout,
 //! endless input. Each ends with the documented exit status and one line, never a panic.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+
+use crate::util::finish_within;
 
 /// Ten piles of 170 cards whose Snap game lasts 4,635,489 turns: its trace runs for many
 /// seconds when nobody stops it.
@@ -12,23 +13,6 @@ const LONG_SNAP: &str = include_str!("long_snap_deal.txt");
 
 fn warsim() -> Command {
     Command::new(env!("CARGO_BIN_EXE_warsim"))
-}
-
-/// The exit status of `child`, or a failure if it still runs after `limit`: a bound on a
-/// process that must stop, generous enough for a loaded machine (not a timing).
-fn exit_within(child: &mut Child, limit: Duration) -> ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("still running {limit:?} after its reader went away");
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -52,15 +36,13 @@ fn a_trace_stops_when_its_reader_goes_away() {
             .unwrap();
         assert!(!first.is_empty());
         // The reader is dropped here, as `head -1` quits.
-        let status = exit_within(&mut child, Duration::from_secs(5));
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        assert_eq!((status.code(), err.as_str()), (Some(0), ""), "json {json}");
+        let done = finish_within(child, 5, "a trace whose reader went away");
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(
+            (done.status.code(), err.as_ref()),
+            (Some(0), ""),
+            "json {json}"
+        );
     }
 }
 
@@ -144,22 +126,16 @@ fn a_closed_stdin_or_stderr_changes_nothing_else() {
 #[test]
 fn endless_jitsu_input_is_refused_at_once() {
     let zero = std::fs::File::open("/dev/zero").unwrap();
-    let mut child = warsim()
+    let child = warsim()
         .args(["play", "jitsu"])
         .stdin(zero)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let status = exit_within(&mut child, Duration::from_secs(5));
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert_eq!(status.code(), Some(2), "{err}");
+    let done = finish_within(child, 5, "play jitsu < /dev/zero");
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{err}");
     assert!(err.len() < 300, "{err}");
     assert!(
         err.ends_with(

@@ -1,7 +1,7 @@
 //! Running the built binary in a scratch directory of its own.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A directory removed when dropped.
@@ -71,7 +71,12 @@ pub fn ok(args: &[&str]) -> String {
 
 /// Runs and requires exit `code` with exactly one line on stderr; returns that line.
 pub fn fails(code: i32, args: &[&str]) -> String {
-    let out = warsim(args);
+    one_line_failure(warsim(args), code, args)
+}
+
+/// Requires `out` (of `warsim ARGS`) to have exit `code`, one line on stderr and nothing on
+/// stdout; returns that line.
+fn one_line_failure(out: Output, code: i32, args: &[&str]) -> String {
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(code), "warsim {args:?}: {err}");
     assert_eq!(
@@ -126,35 +131,36 @@ pub fn without_run_details(mut v: serde_json::Value) -> serde_json::Value {
     v
 }
 
-/// As [`fails`], but the run must end within `secs` seconds: a guard that fails to refuse
-/// must not leave the test running for hours. The child is killed if it does not.
-pub fn fails_within(secs: u64, code: i32, args: &[&str]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+/// Waits for `child`, killing it (and failing the test) if it runs past `secs` seconds: a
+/// run that should stop at once must not leave the test running for hours.
+pub fn finish_within(mut child: Child, secs: u64, what: &str) -> Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `warsim ARGS` (no stdin), which must finish within `secs` seconds.
+pub fn within(secs: u64, args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed().as_secs() >= secs {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("warsim {args:?} still running after {secs} s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(code), "warsim {args:?}: {err}");
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "warsim {args:?}: stderr {err:?}"
-    );
-    assert!(out.stdout.is_empty(), "warsim {args:?} printed on stdout");
-    err
+    finish_within(child, secs, &format!("warsim {args:?}"))
+}
+
+/// As [`fails`], but the run must end within `secs` seconds ([`within`]).
+pub fn fails_within(secs: u64, code: i32, args: &[&str]) -> String {
+    one_line_failure(within(secs, args), code, args)
 }
 
 /// The entries of `dir`, sorted.
