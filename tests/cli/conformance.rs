@@ -94,6 +94,13 @@ fn three_shards_merged_are_the_whole_run() {
             "{}",
             g.name
         );
+        // What merge writes, merge reads back.
+        let again = dir.path("again");
+        ok(&["merge", s(&merged), "--out", s(&again)]);
+        assert_eq!(
+            read(&merged, "histogram.csv"),
+            read(&again, "histogram.csv")
+        );
         let strip = |v: Value| {
             let mut v = without_run_details(v);
             v.as_object_mut().unwrap().remove("run");
