@@ -33,6 +33,59 @@ pub struct Part<G: Game> {
     pub elapsed_s: f64,
 }
 
+/// The game of a run read back that a replay plays (`replay`, `play war --from`).
+#[derive(Clone, Copy, Debug)]
+pub struct Replaying {
+    /// Its index in the run.
+    pub index: u64,
+    /// Whether game `index` is deal number `index` (a run of `exact`), not the game drawn from
+    /// (seed, index).
+    pub deal: bool,
+    /// The rounds the run records for it, when it is the run's longest.
+    pub said: Option<u64>,
+}
+
+impl<G: Game> Part<G> {
+    /// The game a replay plays: `game`, or by default the run's longest, whose rounds the run
+    /// records.
+    pub fn replaying(&self, game: Option<u64>) -> Result<Replaying, UsageError> {
+        let total = self.info.games_total;
+        let longest = self.tally.longest;
+        let index = game.or(longest.map(|(_, i)| i)).unwrap_or(0);
+        if index >= total {
+            return Err(usage!(
+                "{}: the run has {total} games; --game {index} is not one",
+                self.dir.display()
+            ));
+        }
+        Ok(Replaying {
+            index,
+            deal: self
+                .info
+                .exact
+                .as_ref()
+                .is_some_and(|e| e.get("deals").is_some()),
+            said: longest.filter(|_| game.is_none()).map(|(rounds, _)| rounds),
+        })
+    }
+}
+
+impl Replaying {
+    /// Refuses a replay of the run's longest game that does not end after the rounds the run
+    /// records: its summary was edited, or another warsim version dealt its games otherwise.
+    pub fn check(&self, dir: &Path, rounds: u64) -> Result<(), UsageError> {
+        match self.said {
+            Some(said) if said != rounds => Err(usage!(
+                "{}: its longest game, {}, ends after {rounds} rounds, the run says {said}: the \
+                 summary was edited, or another warsim version wrote it",
+                dir.display(),
+                self.index
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The summary.json of `dir`, bounded and with every string checked ([`reader`]).
 fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
     if !dir.join("summary.json").exists() {

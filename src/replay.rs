@@ -42,44 +42,21 @@ impl WithGameType for Replay<'_> {
     fn with<G: Game>(self) -> Result<Replayed> {
         let part = merge::load::<G>(self.dir)?;
         let info = &part.info;
-        let index = self
-            .index
-            .or(part.tally.longest.map(|(_, i)| i))
-            .unwrap_or(0);
-        if index >= info.games_total {
-            return Err(usage!(
-                "replay {}: the run has {} games; --game {index} is not one",
-                self.dir.display(),
-                info.games_total
-            )
-            .into());
-        }
+        let replaying = part
+            .replaying(self.index)
+            .map_err(|e| usage!("replay {e}"))?;
+        let index = replaying.index;
         let game = &part.game;
         let mut scratch = game.scratch();
-        // An exact run's game i is deal number i; any other run's draws from (seed, i).
-        let every_deal = info
-            .exact
-            .as_ref()
-            .is_some_and(|e| e.get("deals").is_some());
-        let result = if every_deal {
+        let result = if replaying.deal {
             game.play_deal_number(index, &mut scratch)
                 .ok_or_else(|| usage!("replay: {} deals cannot be replayed", G::NAME))?
         } else {
             game.play(&mut game_rng(info.seed, index), &mut scratch)
         };
-        // The run's longest game must end as the run says: otherwise the summary was edited,
-        // or another version of warsim deals its games otherwise.
-        if let (None, Some((said, _))) = (self.index, part.tally.longest) {
-            if said != result.rounds {
-                return Err(usage!(
-                    "replay {}: its longest game, {index}, ends after {} rounds, the run says {said}: \
-                     the summary was edited, or another warsim version wrote it",
-                    self.dir.display(),
-                    result.rounds
-                )
-                .into());
-            }
-        }
+        replaying
+            .check(self.dir, result.rounds)
+            .map_err(|e| usage!("replay {e}"))?;
         Ok(Replayed {
             game: G::NAME.into(),
             description: game.describe(),

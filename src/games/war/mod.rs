@@ -36,6 +36,7 @@ use crate::games::cycle::{Deterministic, Ending, LoopDetector};
 use crate::games::{
     cap_unless_default, setting_name, Game, GameResult, LineSink, PlayIo, PlayReport, Trace,
 };
+use crate::merge::Replaying;
 use crate::stats::summary::grouped;
 use crate::usage;
 
@@ -100,45 +101,24 @@ pub struct PlayWar {
     pub from: Option<std::path::PathBuf>,
 }
 
-/// What a `--from DIR` replay plays: the seed, rules and game index, and for a run of `exact`
-/// (whose game i is deal number i, not a random deal) that deal's hands. The run is read back
-/// and checked as `merge` reads it, so a replay never starts from rules or indices the run
-/// could not have.
-/// The last part: the rounds the run says its longest game lasted, when that game is replayed.
-type FromRun = (u64, WarRules, u64, Option<[Vec<Card>; 2]>, Option<u64>);
+/// What a `--from DIR` replay plays: the seed, the rules, which game
+/// ([`crate::merge::Replaying`]), and for a run of `exact` (whose game i is deal number i, not
+/// a random deal) that deal's hands. The run is read back and checked as `merge` reads it, so
+/// a replay never starts from rules or indices the run could not have.
+type FromRun = (u64, WarRules, Replaying, Option<[Vec<Card>; 2]>);
 
 fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageError> {
     let part = crate::merge::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
-    let index = match game {
-        Some(i) => i,
-        None => part.tally.longest.map_or(0, |(_, i)| i),
-    };
-    let total = part.info.games_total;
-    if index >= total {
-        return Err(usage!(
-            "--from {}: the run has {total} games; --game {index} is not one",
-            dir.display()
-        ));
-    }
-    let every_deal = part
-        .info
-        .exact
-        .as_ref()
-        .is_some_and(|e| e.get("deals").is_some());
-    let hands = match (&part.game.deals, every_deal) {
+    let replaying = part.replaying(game).map_err(|e| usage!("--from {e}"))?;
+    let hands = match (&part.game.deals, replaying.deal) {
         (Some(space), true) => {
             let mut s = part.game.scratch();
-            let half = space.deal(u128::from(index), &mut s.counts, &mut s.deal);
+            let half = space.deal(u128::from(replaying.index), &mut s.counts, &mut s.deal);
             Some([s.deal[..half].to_vec(), s.deal[half..].to_vec()])
         }
         _ => None,
     };
-    let said = part
-        .tally
-        .longest
-        .filter(|_| game.is_none())
-        .map(|(rounds, _)| rounds);
-    Ok((part.info.seed, part.game.rules, index, hands, said))
+    Ok((part.info.seed, part.game.rules, replaying, hands))
 }
 
 impl War {
@@ -379,7 +359,7 @@ impl Game for War {
             )
             .into());
         }
-        let (seed, rules, index, dealt, said) = match &args.from {
+        let (seed, rules, replaying, dealt) = match &args.from {
             Some(dir) => {
                 if args.rules != WarOptions::default() {
                     return Err(usage!(
@@ -393,11 +373,15 @@ impl Game for War {
             None => (
                 args.seed.unwrap_or(0),
                 WarRules::try_from(&args.rules)?,
-                args.game.unwrap_or(0),
-                None,
+                Replaying {
+                    index: args.game.unwrap_or(0),
+                    deal: false,
+                    said: None,
+                },
                 None,
             ),
         };
+        let index = replaying.index;
         let rules_json = serde_json::to_value(&rules)?;
         let mut rng = io.game_rng(seed, index);
         let trace = io.trace;
@@ -413,13 +397,10 @@ impl Game for War {
             (None, None) => War::new(rules).play_traced(&mut rng, tracer),
         };
         sink.finish()?;
-        if let Some(said) = said.filter(|&r| r != result.rounds) {
-            return Err(usage!(
-                "--from: the run's longest game, {index}, ends after {} rounds, the run says \
-                 {said}: the summary was edited, or another warsim version wrote it",
-                result.rounds
-            )
-            .into());
+        if let Some(dir) = &args.from {
+            replaying
+                .check(dir, result.rounds)
+                .map_err(|e| usage!("--from {e}"))?;
         }
         let (o, stats) = (result.outcome, result.stats);
         let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, o.two_players_left())
