@@ -1,0 +1,417 @@
+//! Which folder `--out` names and whether a set may replace it: the name spelled out, parents
+//! made (and recorded, so a failed run removes them), inputs never written onto, into or
+//! around, and the folder's contents checked against what warsim writes there; and the
+//! leftovers of killed runs told apart from a user's files.
+
+use super::*;
+
+/// `--out` taken apart: the folder it names, its parent (absolute, symbolic links resolved)
+/// and its last component.
+pub(super) struct Target {
+    /// As the user will read it in messages.
+    pub(super) shown: PathBuf,
+    pub(super) parent: PathBuf,
+    pub(super) name: String,
+}
+
+impl Target {
+    /// Spells out `--out`: `DIR/.` is DIR, `a/../b` is b; the root and names that no rename
+    /// can use are refused. `created` receives the parent folders made on the way.
+    pub(super) fn resolve(out: &Path, created: &mut Vec<PathBuf>) -> Result<Target> {
+        let given = out.display();
+        if out.as_os_str().is_empty() {
+            return Err(usage!("--out is empty; name a directory").into());
+        }
+        // `./a//b/` is `a/b`: `.` components and repeated or trailing slashes say nothing.
+        let tidy: PathBuf = out
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect();
+        let plain = tidy
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::RootDir));
+        let (parent, name, shown) = if let (true, Some(name)) = (plain, tidy.file_name()) {
+            let parent = match tidy.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            make_parents(&parent, created)
+                .with_context(|| format!("--out {given}: cannot create {}", parent.display()))?;
+            let real = fs::canonicalize(&parent)
+                .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
+            // A file on the way cannot be created as a folder: an I/O failure (exit 1), named.
+            if !real.is_dir() {
+                return Err(anyhow!(
+                    "--out {given}: cannot create it: {} is a file, not a folder",
+                    parent.display()
+                ));
+            }
+            (real, name.to_os_string(), tidy.clone())
+        } else {
+            // `.` or `..` inside: the folder it names must exist to say which one it is.
+            let real = fs::canonicalize(out).map_err(|e| {
+                usage!("--out {given}: cannot tell which folder this is ({e}); spell it out")
+            })?;
+            let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
+                return Err(usage!("--out {given} is the root folder; name a folder in it").into());
+            };
+            (parent.to_path_buf(), name.to_os_string(), real.clone())
+        };
+        let name = name
+            .into_string()
+            .map_err(|_| usage!("--out {given}: the folder name is not UTF-8"))?;
+        if name.len() > NAME_ROOM {
+            return Err(usage!(
+                "--out {given}: the folder name is {} bytes; at most {NAME_ROOM} leave room for \
+                 its staging folder",
+                name.len()
+            )
+            .into());
+        }
+        let full = parent.join(&name).as_os_str().len() + 64;
+        if full > libc::PATH_MAX as usize {
+            return Err(usage!("--out {given}: the path is too long for this system").into());
+        }
+        // Replacing the working folder (or one around it) would leave the shell that started
+        // warsim in a deleted folder.
+        let here = std::env::current_dir().ok();
+        if here.is_some_and(|h| h.starts_with(parent.join(&name))) {
+            return Err(usage!(
+                "--out {given} is the current folder or holds it; name it from outside"
+            )
+            .into());
+        }
+        Ok(Target {
+            shown,
+            parent,
+            name,
+        })
+    }
+
+    pub(super) fn path(&self) -> PathBuf {
+        self.parent.join(&self.name)
+    }
+
+    pub(super) fn sibling(&self, what: &str) -> PathBuf {
+        self.parent.join(format!(".{}{what}", self.name))
+    }
+}
+
+/// Creates `dir` and its missing ancestors one at a time, recording each one made.
+fn make_parents(dir: &Path, created: &mut Vec<PathBuf>) -> io::Result<()> {
+    let mut missing = Vec::new();
+    let mut d = dir;
+    while fs::symlink_metadata(d).is_err() {
+        missing.push(d.to_path_buf());
+        match d.parent() {
+            Some(p) if !p.as_os_str().is_empty() => d = p,
+            _ => break,
+        }
+    }
+    for d in missing.into_iter().rev() {
+        // Registered before it exists: a signal between the two finds nothing to remove.
+        pending().created.push(d.clone());
+        match fs::create_dir(&d) {
+            Ok(()) => created.push(d),
+            // Another run made it meanwhile (a sibling --out): it is theirs, not to remove.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && d.is_dir() => {
+                pending().created.retain(|c| c != &d);
+            }
+            Err(e) => {
+                pending().created.retain(|c| c != &d);
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an `out` that is one of `inputs`, lies inside one, or holds one: writing it would
+/// replace or change a run being read.
+pub(super) fn check_inputs(
+    target: &Path,
+    shown: &Path,
+    inputs: &[PathBuf],
+) -> Result<(), UsageError> {
+    for input in inputs {
+        let Ok(real) = fs::canonicalize(input) else {
+            continue; // reading it will say what is wrong
+        };
+        let how = if real == target {
+            "is"
+        } else if target.starts_with(&real) {
+            "is inside"
+        } else if real.starts_with(target) {
+            "holds"
+        } else {
+            continue;
+        };
+        return Err(usage!(
+            "--out {} {how} {}, which this command reads; write elsewhere",
+            shown.display(),
+            input.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a target that is not absent, empty or a complete set of `kind`: a file, a
+/// symbolic link, a mount point, a set of another kind, or a folder holding anything warsim
+/// does not write there (other runs included).
+pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<(), UsageError> {
+    let s = shown.display();
+    let Ok(meta) = fs::symlink_metadata(target) else {
+        return Ok(());
+    };
+    if meta.file_type().is_symlink() {
+        return Err(usage!(
+            "--out {s} is a symbolic link; name the folder it points to, or a new one"
+        ));
+    }
+    if !meta.is_dir() {
+        return Err(usage!("--out {s} exists and is not a directory"));
+    }
+    if is_mount_point(target, &meta) {
+        return Err(usage!(
+            "--out {s} is a mount point, which cannot be replaced by a rename; name a folder \
+             inside it"
+        ));
+    }
+    let entries = listing(target).map_err(|e| usage!("--out {s}: cannot read it ({e})"))?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let marked = marker_kind(target);
+    let has_marker = entries.iter().any(|(n, _)| n == MARKER);
+    if !has_marker && !written_by_warsim(target, kind) {
+        let all: Vec<String> = entries.iter().map(shown_entry).collect();
+        return Err(held(s, &all));
+    }
+    match marked {
+        Some(k) if k != kind => {
+            return Err(usage!(
+                "--out {s} holds the output of {}; `warsim {}` replaces only its own kind of \
+                 output: name a new or empty directory",
+                k.writer(),
+                kind.name()
+            ))
+        }
+        None if has_marker => {
+            return Err(usage!(
+                "--out {s}: its {MARKER} is not a warsim marker; name a new or empty directory"
+            ))
+        }
+        _ => {}
+    }
+    if !entries
+        .iter()
+        .any(|(n, _)| kind.main_files().contains(&n.as_str()))
+    {
+        let all: Vec<String> = entries.iter().map(shown_entry).collect();
+        return Err(held(s, &all));
+    }
+    let rule_sets = if kind == Kind::Sweep {
+        sweep_folders(target)
+    } else {
+        Vec::new()
+    };
+    let theirs: Vec<String> = entries
+        .iter()
+        .filter(|(name, is_dir)| {
+            let ours = if *is_dir {
+                rule_sets.contains(name) && is_rule_set(&target.join(name))
+            } else {
+                name == MARKER || OUTPUT_FILES.contains(&name.as_str())
+            };
+            !ours
+        })
+        .map(shown_entry)
+        .collect();
+    if theirs.is_empty() {
+        Ok(())
+    } else {
+        Err(held(s, &theirs))
+    }
+}
+
+/// An entry as a message lists it: a folder with a slash.
+fn shown_entry((name, is_dir): &(String, bool)) -> String {
+    if *is_dir {
+        format!("{name}/")
+    } else {
+        name.clone()
+    }
+}
+
+pub(super) fn held(s: std::path::Display, names: &[String]) -> UsageError {
+    const SHOWN: usize = 5;
+    let mut list = names
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        list.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    usage!(
+        "--out {s} holds what warsim did not write there ({list}); warsim replaces only an \
+         empty folder or its own output of the same kind: name a new or empty directory"
+    )
+}
+
+/// Whether a set without a marker (written before markers) is warsim's: one of its kind's main
+/// files is JSON whose `provenance.program` names warsim. File names alone prove nothing: a
+/// user's folder may hold a README.md and a summary.json of its own.
+fn written_by_warsim(dir: &Path, kind: Kind) -> bool {
+    kind.main_files().iter().any(|name| {
+        reader::read_text(dir, name, reader::MAX_SET_JSON_BYTES)
+            .and_then(|text| reader::parse_json(&text, dir, name))
+            .is_ok_and(|v| {
+                v["provenance"]["program"]
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("warsim "))
+            })
+    })
+}
+
+/// Whether `dir` holds only what warsim writes into a set or its staging folder (its marker as
+/// a regular file, the probe, output files, and rule-set folders of output files): what a
+/// killed run leaves, nothing of a user's.
+fn only_warsim_files(dir: &Path) -> bool {
+    let regular = |p: &Path| fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file());
+    listing(dir).is_ok_and(|entries| {
+        entries.iter().all(|(name, is_dir)| {
+            let path = dir.join(name);
+            if *is_dir {
+                listing(&path).is_ok_and(|inner| {
+                    inner.iter().all(|(n, d)| {
+                        let known = n == MARKER || OUTPUT_FILES.contains(&n.as_str());
+                        !d && known && regular(&path.join(n))
+                    })
+                })
+            } else {
+                (name == MARKER || name == ".probe" || OUTPUT_FILES.contains(&name.as_str()))
+                    && regular(&path)
+            }
+        })
+    })
+}
+
+/// The entries of `dir`, sorted: (name, is a real directory).
+pub(super) fn listing(dir: &Path) -> io::Result<Vec<(String, bool)>> {
+    let mut v = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        v.push((entry.file_name().to_string_lossy().into_owned(), is_dir));
+    }
+    v.sort();
+    Ok(v)
+}
+
+/// The rule-set folders a sweep's sweep.json names.
+fn sweep_folders(dir: &Path) -> Vec<String> {
+    let Ok(text) = reader::read_text(dir, "sweep.json", reader::MAX_SET_JSON_BYTES) else {
+        return Vec::new();
+    };
+    let Ok(v) = reader::parse_json(&text, dir, "sweep.json") else {
+        return Vec::new();
+    };
+    v["rule_sets"]
+        .as_array()
+        .map(|sets| {
+            sets.iter()
+                .filter_map(|s| s["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `dir` is one rule set's folder of a sweep: a summary.json, only files warsim writes
+/// there, and a rule set's marker or none (a folder with another marker is a run someone put
+/// there).
+fn is_rule_set(dir: &Path) -> bool {
+    let marker_ok = marker_kind(dir).map_or(!dir.join(MARKER).exists(), |k| k == Kind::RuleSet);
+    marker_ok
+        && listing(dir).is_ok_and(|entries| {
+            entries.iter().any(|(n, _)| n == "summary.json")
+                && entries
+                    .iter()
+                    .all(|(n, d)| !d && (n == MARKER || OUTPUT_FILES.contains(&n.as_str())))
+        })
+}
+
+/// Whether `dir` is a mount point: on another device than its parent, or listed as one in
+/// /proc/self/mountinfo (a bind mount stays on its device).
+fn is_mount_point(dir: &Path, meta: &fs::Metadata) -> bool {
+    let parent_dev = dir
+        .parent()
+        .and_then(|p| fs::metadata(p).ok())
+        .map(|m| m.dev());
+    if parent_dev.is_some_and(|d| d != meta.dev()) {
+        return true;
+    }
+    let Ok(info) = fs::read_to_string("/proc/self/mountinfo") else {
+        return false;
+    };
+    let Some(dir) = dir.to_str() else {
+        return false;
+    };
+    info.lines()
+        .filter_map(|l| l.split(' ').nth(4))
+        .any(|m| unescape_mount(m) == dir)
+}
+
+/// mountinfo writes a space, tab, newline and backslash in a path as `\040`, `\011`, `\012`
+/// and `\134`.
+fn unescape_mount(m: &str) -> String {
+    m.replace("\\040", " ")
+        .replace("\\011", "\t")
+        .replace("\\012", "\n")
+        .replace("\\134", "\\")
+}
+
+/// Removes the staging and set-aside folders of runs that died: hidden folders named after
+/// the target with a process id and a time, holding a warsim marker and nothing but what
+/// warsim writes, or nothing at all (a run killed before its marker; a removal cut short
+/// removes the marker last, [`remove_staging`]). The caller holds the lock, so no live run
+/// owns them; anything else of such a name is a user's and stays.
+pub(super) fn remove_leftovers(t: &Target) {
+    let Ok(entries) = fs::read_dir(&t.parent) else {
+        return;
+    };
+    let heads = [
+        format!(".{}{STAGING}", t.name),
+        format!(".{}{ASIDE}", t.name),
+    ];
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(tail) = heads.iter().find_map(|h| file.strip_prefix(h.as_str())) else {
+            continue;
+        };
+        let stamped = tail
+            .split_once('-')
+            .is_some_and(|(a, b)| digits(a) && digits(b));
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|f| f.is_dir());
+        let empty = || fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none());
+        let marked = || marker_kind(&path).is_some() && only_warsim_files(&path);
+        let ours = stamped && is_dir && (empty() || marked());
+        if ours && remove_marked(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        let _ = writeln!(
+            io::stderr(),
+            "note: removed {removed} folder(s) left beside {} by a warsim run that was killed",
+            t.shown.display()
+        );
+    }
+}
+
+pub(super) fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
