@@ -204,6 +204,31 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
 }
 
+/// `--progress auto|log|never`: the command line's names for [`progress::When`], with their
+/// help (the type itself names no command-line library).
+impl clap::ValueEnum for progress::When {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            progress::When::Auto,
+            progress::When::Log,
+            progress::When::Never,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self {
+            progress::When::Auto => PossibleValue::new("auto")
+                .help("A bar when stderr is a terminal, nothing otherwise"),
+            progress::When::Log => PossibleValue::new("log").help(
+                "A plain line on stderr at the start, every ten seconds and at the end, \
+                 terminal or not (for log files: a Slurm task's log, nohup.out)",
+            ),
+            progress::When::Never => PossibleValue::new("never").help("Nothing"),
+        })
+    }
+}
+
 impl From<&RunOptions> for RunConfig {
     fn from(o: &RunOptions) -> RunConfig {
         RunConfig {

@@ -10,8 +10,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::stats::summary::grouped;
 
-/// When to show progress (`--progress`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+/// When to show progress (`--progress`; its command-line values are in `cli.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum When {
     /// A bar when stderr is a terminal, nothing otherwise.
     #[default]
