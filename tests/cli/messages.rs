@@ -326,19 +326,11 @@ fn progress_is_quiet_off_a_terminal_and_lines_when_asked() {
 
 #[test]
 fn a_reader_that_stops_early_is_not_a_failure() {
-    use std::process::{Command, Stdio};
     for format in [&["--json"][..], &[][..]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-            .args(["simulate", "war", "--games", "300000", "--threads", "1"])
-            .args(format)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut args = vec!["simulate", "war", "--games", "300000", "--threads", "1"];
+        args.extend(format);
         // The reader is gone before the summary is written (`warsim ... | true`).
-        drop(child.stdout.take());
-        let done = child.wait_with_output().unwrap();
+        let done = crate::util::with_reader_gone(&args);
         assert_eq!(
             done.status.code(),
             Some(0),

@@ -7,6 +7,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use warsim::games::war::War;
+use warsim::games::Game;
+
 use crate::util::{fails, fails_within, json, listing, ok, read, s, Scratch, LONG_RUN};
 
 /// A small run of shotgun War into `out`, shard `shard` of 3,000 games if given.
@@ -17,6 +20,14 @@ fn shotgun(out: &Path, shard: Option<&str>) {
     }
     args.extend(["--out", s(out)]);
     ok(&args);
+}
+
+/// The commands that read War run `run` back: `merge` (into `merged`) and `play war --from`.
+fn readers<'a>(run: &'a Path, merged: &'a Path) -> [Vec<&'a str>; 2] {
+    [
+        vec!["merge", s(run), "--out", s(merged)],
+        vec!["play", "war", "--from", s(run)],
+    ]
 }
 
 /// A sweep of two shotgun rule sets into `out`.
@@ -301,10 +312,7 @@ fn a_fifo_in_a_run_folder_is_refused_without_blocking() {
         .status()
         .unwrap();
     assert!(made.success());
-    for args in [
-        vec!["merge", s(&run), "--out", s(&dir.path("m"))],
-        vec!["play", "war", "--from", s(&run)],
-    ] {
+    for args in readers(&run, &dir.path("m")) {
         let line = fails_within(5, 2, &args);
         assert!(line.contains("not a regular file"), "{line}");
     }
@@ -316,10 +324,7 @@ fn rules_read_back_pass_the_games_own_checks() {
     let run = dir.path("run");
     ok(&["simulate", "war", "--games", "300", "--out", s(&run)]);
     edit_summary(&run, |v| v["rules"]["ranks"] = 999.into());
-    for args in [
-        vec!["merge", s(&run), "--out", s(&dir.path("m"))],
-        vec!["play", "war", "--from", s(&run)],
-    ] {
+    for args in readers(&run, &dir.path("m")) {
         let line = fails(2, &args);
         assert!(line.contains("rules") && line.contains("999"), "{line}");
     }
@@ -542,18 +547,7 @@ fn what_warsim_writes_it_reads_back_tabs_in_names_and_exact_runs_included() {
     assert_eq!(replay["rounds"], v["longest_rounds"]);
     // An exact run's game i is deal i: play --from and replay play that deal.
     let ex = dir.path("ex");
-    ok(&[
-        "exact",
-        "war",
-        "--ranks",
-        "3",
-        "--suits",
-        "4",
-        "--pickup",
-        "p1-first",
-        "--out",
-        s(&ex),
-    ]);
+    ok(&[&["exact", "war"], War::EXAMPLE, &["--out", s(&ex)]].concat());
     let v = json(&read(&ex, "summary.json"));
     let played = json(&ok(&["play", "war", "--from", s(&ex), "--json"]));
     assert_eq!(played["rounds"], v["longest_rounds"]);

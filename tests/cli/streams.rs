@@ -77,15 +77,7 @@ fn rendered_text_on_a_full_disk_is_one_error_line_not_a_panic() {
 #[test]
 fn rendered_text_into_a_closed_pipe_exits_0() {
     for args in RENDERED {
-        let mut child = warsim()
-            .args(*args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // No reader from the start: every write meets a broken pipe.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = crate::util::with_reader_gone(args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!((out.status.code(), err.as_ref()), (Some(0), ""), "{args:?}");
     }

@@ -58,6 +58,25 @@ pub fn warsim(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Starts `warsim ARGS` with `stdin`, its stdout and stderr piped.
+fn spawn(args: &[&str], stdin: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
+/// Runs `warsim ARGS` with a stdout pipe whose reader is gone before anything is written
+/// (`warsim ... | true`): every write meets a broken pipe.
+pub fn with_reader_gone(args: &[&str]) -> Output {
+    let mut child = spawn(args, Stdio::null());
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
 /// Runs and requires success; returns stdout.
 pub fn ok(args: &[&str]) -> String {
     let out = warsim(args);
@@ -100,13 +119,7 @@ pub fn json(text: &str) -> serde_json::Value {
 /// Runs `warsim ARGS` with `input` on stdin.
 pub fn warsim_input(args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = spawn(args, Stdio::piped());
     child
         .stdin
         .take()
@@ -148,13 +161,7 @@ pub fn finish_within(mut child: Child, secs: u64, what: &str) -> Output {
 
 /// Runs `warsim ARGS` (no stdin), which must finish within `secs` seconds.
 pub fn within(secs: u64, args: &[&str]) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let child = spawn(args, Stdio::null());
     finish_within(child, secs, &format!("warsim {args:?}"))
 }
 
