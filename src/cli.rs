@@ -10,6 +10,7 @@ use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
 use crate::games::kind::{PlayGame, SimulateGame};
 use crate::output::progress;
+use crate::output::stdout::Print;
 use crate::sim::shard::Shard;
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
@@ -165,7 +166,7 @@ pub struct RunOptions {
     #[arg(long, global = true, value_name = "H", value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
-    #[arg(long, global = true, value_name = "M", default_value_t = 100_000_000,
+    #[arg(long, global = true, value_name = "M", default_value_t = crate::run::DEFAULT_MAX_GAMES,
           value_parser = parse_games)]
     pub max_games: u64,
     /// Base seed: game i draws its randomness from (seed, i) alone.
@@ -182,6 +183,15 @@ pub struct RunOptions {
     /// Print the summary as one JSON object on stdout.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Print nothing on stdout: the files written into --out are the result (for scripts).
+    #[arg(
+        long,
+        short = 'q',
+        global = true,
+        conflicts_with = "json",
+        requires = "out"
+    )]
+    pub quiet: bool,
     /// With --out, also write every chart as SVG (same look, text as text).
     #[arg(long, global = true)]
     pub svg: bool,
@@ -238,11 +248,12 @@ impl From<&RunOptions> for RunConfig {
             seed: o.seed,
             threads: o.threads,
             out: o.out.clone(),
-            json: o.json,
+            print: Print::of(o.json, o.quiet),
             svg: o.svg,
             progress: o.progress,
             max_hours: o.max_hours,
             shard: o.shard,
+            cancel: Default::default(),
         }
     }
 }
@@ -276,7 +287,7 @@ pub struct MergeArgs {
 }
 
 /// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
-fn parse_games(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
     let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
     let exact = plain.parse::<u64>().ok().or_else(|| {
         let x: f64 = plain.parse().ok()?;
@@ -289,7 +300,7 @@ fn parse_games(text: &str) -> Result<u64, String> {
 }
 
 /// `--precision`: a half-width above 0.
-fn parse_precision(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_precision(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
         .filter(|h| h.is_finite() && *h > 0.0)
@@ -297,7 +308,7 @@ fn parse_precision(text: &str) -> Result<f64, String> {
 }
 
 /// `--seed`: a whole number from 0 to 2^64 − 1.
-fn parse_seed(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse()
         .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }

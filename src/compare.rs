@@ -17,6 +17,7 @@ use crate::merge;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;
 use crate::output::report::{Curve, Report};
+use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
 use crate::stats::tail::Ks;
 use crate::usage;
@@ -80,7 +81,7 @@ struct PairJson {
 }
 
 /// `compare DIRS --out OUT`.
-pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
+pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> {
     if dirs.len() < 2 {
         return Err(usage!("compare needs at least two run directories").into());
     }
@@ -139,9 +140,9 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         charts::survival(&title, what, &labels, false, &dir.path("compare.svg"))?;
     }
     set.commit()?;
-    if json {
+    if print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
-    } else {
+    } else if print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         for (i, r) in doc.runs.iter().enumerate() {
             let mean = r.mean.map_or_else(|| "-".into(), |m| format!("{m:.3}"));

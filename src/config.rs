@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use crate::estimate::MaxHours;
 use crate::output::progress::When;
+use crate::output::stdout::Print;
+use crate::sim::engine::Cancel;
 use crate::sim::shard::Shard;
 
 /// The run options of `simulate`, `exact` and `sweep`.
@@ -23,8 +25,8 @@ pub struct RunConfig {
     pub threads: Option<u32>,
     /// Where the output set goes.
     pub out: Option<PathBuf>,
-    /// Print the summary as JSON.
-    pub json: bool,
+    /// What is printed on stdout when the run is done.
+    pub print: Print,
     /// Also write every chart as SVG.
     pub svg: bool,
     /// How progress is shown.
@@ -33,4 +35,6 @@ pub struct RunConfig {
     pub max_hours: MaxHours,
     /// The slice of the games this run plays.
     pub shard: Option<Shard>,
+    /// Stops the run when set (the Python package's Ctrl-C; never set by the command line).
+    pub cancel: Cancel,
 }

@@ -13,6 +13,7 @@ use std::io::Write;
 use crate::games::{ChainSolution, Game};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
+use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
@@ -73,7 +74,7 @@ impl WithGame for Exact<'_> {
         let threads = run::threads(opts);
         let bar = Progress::new(n, opts.progress);
         let start = std::time::Instant::now();
-        let tally = engine::enumerate(&game, 0..n, threads, &|k| bar.inc(k))?;
+        let tally = engine::enumerate(&game, 0..n, threads, &|k| bar.inc(k), &opts.cancel)?;
         bar.finish();
         let timing = Timing {
             elapsed_s: start.elapsed().as_secs_f64(),
@@ -92,7 +93,7 @@ impl WithGame for Exact<'_> {
             "method": "every distinct deal played once; distinct deals are equally likely under \
                        a uniform shuffle, so counts over deals are exact probabilities",
         }));
-        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
+        output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }
 }
 
@@ -126,9 +127,9 @@ fn chain<G: Game>(
         set.dir().write_json("chain.json", &doc)?;
         set.commit()?;
     }
-    if opts.json {
+    if opts.print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
-    } else {
+    } else if opts.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         writeln!(
             stdout,

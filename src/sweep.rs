@@ -29,8 +29,10 @@ use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::progress::{self, Progress};
 use crate::output::report::{Curve, Report};
+use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
 use crate::output::{csv as out_csv, write_run};
+use crate::sim::engine::Cancel;
 use crate::sim::pilot;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, grouped};
@@ -298,7 +300,7 @@ impl Plan {
 }
 
 /// `sweep GAME ARGS...`.
-pub fn run(game: &str, args: &[String]) -> Result<()> {
+pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return help(game);
     }
@@ -307,7 +309,8 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
     // Every rule set is parsed and its game built before anything is run or written.
     let mut parsed = Vec::new();
     for set in &sets {
-        let (run, g) = plan.parse(set)?;
+        let (mut run, g) = plan.parse(set)?;
+        run.cancel = cancel.clone();
         g.run(Check(&run))?;
         parsed.push((run, g));
     }
@@ -408,9 +411,9 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         charts::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
     }
     set_out.commit()?;
-    if run0.json {
+    if run0.print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
-    } else {
+    } else if run0.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         write!(stdout, "{}", text(&title, &results, elapsed_s))?;
         writeln!(

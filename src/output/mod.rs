@@ -16,6 +16,7 @@ pub mod summary;
 pub mod text;
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
@@ -69,20 +70,34 @@ pub fn write_run<S: GameStats>(
     if svg {
         files.extend(["histogram.svg", "survival.svg"]);
     }
-    let curve = r.curve();
-    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
-    let subtitle = format!(
-        "{}: share of games still going after t rounds",
-        r.info.description
-    );
     for chart in files
         .iter()
         .filter(|f| !f.ends_with(".csv") && !f.ends_with(".json"))
     {
-        let path = set.path(chart);
-        if chart.starts_with("histogram.") {
-            plot::histogram(r, &path)
-        } else if chart.starts_with("by.") {
+        let stem = chart.split('.').next().unwrap_or(chart);
+        draw_chart(r, stem, &set.path(chart))
+            .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
+    }
+    files.push("README.md");
+    set.write("README.md", readme::readme(summary, &files).as_bytes())
+}
+
+/// The charts of a run, by name: `histogram` and `survival`, and `by` for a run with groups.
+pub fn chart_names<S: GameStats>(r: &Report<S>) -> Vec<&'static str> {
+    let mut names = vec!["histogram", "survival"];
+    if !r.groups.is_empty() {
+        names.push("by");
+    }
+    names
+}
+
+/// Draws chart `name` ([`chart_names`]) of `r` into `path` (PNG, or SVG for a `.svg` path):
+/// the one drawing of each chart, for the files of a run and for the Python package.
+pub fn draw_chart<S: GameStats>(r: &Report<S>, name: &str, path: &Path) -> Result<()> {
+    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
+    match name {
+        "histogram" => plot::histogram(r, path),
+        "by" => {
             let points: Vec<charts::GroupPoint> = r
                 .groups
                 .iter()
@@ -93,15 +108,18 @@ pub fn write_run<S: GameStats>(
                 })
                 .collect();
             let meaning = r.info.grouping.as_deref().unwrap_or("group");
-            charts::by_group(&title, meaning, &points, &path)
-        } else {
-            let label = format!("{} games", grouped(r.games()));
-            charts::survival(&title, &subtitle, &[(label, &curve)], true, &path)
+            charts::by_group(&title, meaning, &points, path)
         }
-        .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
+        "survival" => {
+            let subtitle = format!(
+                "{}: share of games still going after t rounds",
+                r.info.description
+            );
+            let label = format!("{} games", grouped(r.games()));
+            charts::survival(&title, &subtitle, &[(label, &r.curve())], true, path)
+        }
+        _ => Err(anyhow::anyhow!("no chart named {name:?}")),
     }
-    files.push("README.md");
-    set.write("README.md", readme::readme(summary, &files).as_bytes())
 }
 
 /// The end of every run: the output set written into `out` (if any), then the summary on
@@ -111,7 +129,7 @@ pub fn finish<S: GameStats>(
     tally: &Tally<S>,
     timing: &Timing,
     out: Option<OutputSet>,
-    json: bool,
+    print: stdout::Print,
     svg: bool,
 ) -> Result<()> {
     let report = Report::new(info, tally);
@@ -123,8 +141,10 @@ pub fn finish<S: GameStats>(
         write_set(set, &report, &summary, &histogram, svg)?;
     }
     let print = || -> Result<()> {
-        if json {
-            return stdout::print_json(&summary);
+        match print {
+            stdout::Print::Json => return stdout::print_json(&summary),
+            stdout::Print::Nothing => return Ok(()),
+            stdout::Print::Text => {}
         }
         let mut stdout = stdout::out();
         write!(stdout, "{}", text::summary(&report, timing))?;
