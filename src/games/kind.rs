@@ -5,6 +5,7 @@
 
 use clap::Subcommand;
 
+use super::bmn::Bmn;
 use super::jitsu::Jitsu;
 use super::rps::Elimination;
 use super::shotgun::Shotgun;
@@ -102,6 +103,7 @@ games! {
     Shotgun,
     Elimination,
     Jitsu,
+    Bmn,
 }
 
 #[cfg(test)]

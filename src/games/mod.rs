@@ -6,6 +6,7 @@
 //! of games the command line offers.
 
 pub mod arrange;
+pub mod bmn;
 pub mod cards;
 pub mod cycle;
 pub mod jitsu;
