@@ -65,23 +65,6 @@ impl Hand {
         self.buf[..cards.len()].copy_from_slice(cards);
     }
 
-    #[inline(always)]
-    fn pop(&mut self) -> u8 {
-        let c = self.buf[self.head];
-        self.head = (self.head + 1) & MASK;
-        self.len -= 1;
-        c
-    }
-
-    /// Puts `pile` under the hand, first card first.
-    #[inline(always)]
-    fn take(&mut self, pile: &[u8]) {
-        for &c in pile {
-            self.buf[(self.head + self.len) & MASK] = c;
-            self.len += 1;
-        }
-    }
-
     fn same(&self, other: &Hand) -> bool {
         self.len == other.len && self.cards().eq(other.cards())
     }
@@ -129,56 +112,122 @@ impl Position {
 
     /// Plays one trick, laying at most `budget` cards (the rest of the card cap: reaching it
     /// ends the game as `Capped`).
+    ///
+    /// Written as its two phases (players alternating until a penalty card, then a payer
+    /// paying a demand) with the player to lay and the other as locals swapped in registers:
+    /// indexing the hands by a turn number put a load of the hand's address on every card's
+    /// dependency chain.
     #[inline]
     pub fn trick(&mut self, budget: u64) -> Trick {
+        let budget = usize::try_from(budget).unwrap_or(usize::MAX);
+        let leader = self.leader;
+        let [h0, h1] = &mut self.hands;
+        let (a, b) = if leader == 0 { (h0, h1) } else { (h1, h0) };
+        let mut x = Side::new(a, leader);
+        let mut y = Side::new(b, leader ^ 1);
         let mut pile = [0u8; MAX_CARDS];
         let mut laid = 0usize;
-        let mut turn = self.leader;
-        let mut owed = 0u8;
-        let mut claimant = turn;
-        loop {
-            if self.hands[turn].len == 0 {
-                let taker = turn ^ 1;
-                self.hands[taker].take(&pile[..laid]);
-                return Trick {
-                    laid: laid as u64,
-                    taker,
-                    taken: laid,
-                    ended: Some(Outcome::Player(taker as u8)),
-                };
+        // Until a penalty card, the players alternate.
+        let mut owed = loop {
+            if x.len == 0 || laid == budget {
+                break 0;
             }
-            if laid as u64 == budget {
-                return Trick {
-                    laid: laid as u64,
-                    taker: claimant,
-                    taken: 0,
-                    ended: Some(Outcome::Capped),
-                };
-            }
-            let c = self.hands[turn].pop();
-            pile[laid] = c;
+            let c = x.pop();
+            pile[laid & MASK] = c;
             laid += 1;
+            std::mem::swap(&mut x, &mut y);
             if c > 0 {
-                owed = c;
-                claimant = turn;
-                turn ^= 1;
-            } else if owed > 0 {
-                owed -= 1;
-                if owed == 0 {
-                    self.hands[claimant].take(&pile[..laid]);
-                    self.leader = claimant;
-                    let won = self.hands[claimant ^ 1].len == 0;
-                    return Trick {
-                        laid: laid as u64,
-                        taker: claimant,
-                        taken: laid,
-                        ended: won.then_some(Outcome::Player(claimant as u8)),
-                    };
-                }
-            } else {
-                turn ^= 1;
+                break c;
             }
+        };
+        // x pays what y's card demands; a penalty card laid while paying turns the demand.
+        let won = owed > 0
+            && 'paying: loop {
+                for _ in 0..owed {
+                    if x.len == 0 || laid == budget {
+                        break 'paying false;
+                    }
+                    let c = x.pop();
+                    pile[laid & MASK] = c;
+                    laid += 1;
+                    if c > 0 {
+                        owed = c;
+                        std::mem::swap(&mut x, &mut y);
+                        continue 'paying;
+                    }
+                }
+                break true;
+            };
+        // The trick ended: a demand paid (`won`), a player with no card to lay, or the cap.
+        let capped = !won && x.len > 0;
+        let taker = y.who;
+        if !capped {
+            y.take(&pile[..laid]);
         }
+        let out_of_cards = x.len == 0;
+        let (xw, yw) = (x.who, y.who);
+        let (xs, ys) = (x.end(), y.end());
+        self.hands[xw].head = xs.0;
+        self.hands[xw].len = xs.1;
+        self.hands[yw].head = ys.0;
+        self.hands[yw].len = ys.1;
+        if capped {
+            return Trick {
+                laid: laid as u64,
+                taker,
+                taken: 0,
+                ended: Some(Outcome::Capped),
+            };
+        }
+        self.leader = taker;
+        Trick {
+            laid: laid as u64,
+            taker,
+            taken: laid,
+            ended: out_of_cards.then_some(Outcome::Player(taker as u8)),
+        }
+    }
+}
+
+/// A hand while a trick is played: its cards, and its head and length as locals.
+struct Side<'a> {
+    buf: &'a mut [u8; MAX_CARDS],
+    head: usize,
+    len: usize,
+    who: usize,
+}
+
+impl<'a> Side<'a> {
+    fn new(hand: &'a mut Hand, who: usize) -> Self {
+        Side {
+            head: hand.head,
+            len: hand.len,
+            buf: &mut hand.buf,
+            who,
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> u8 {
+        let c = self.buf[self.head];
+        self.head = (self.head + 1) & MASK;
+        self.len -= 1;
+        c
+    }
+
+    /// Puts `pile` under the hand, first card first (a loop: piles are short, and a copy of
+    /// a length known only here is a call).
+    #[inline(always)]
+    fn take(&mut self, pile: &[u8]) {
+        let at = self.head + self.len;
+        for (i, &c) in pile.iter().enumerate() {
+            self.buf[(at + i) & MASK] = c;
+        }
+        self.len += pile.len();
+    }
+
+    fn end(self) -> (usize, usize) {
+        (self.head, self.len)
     }
 }
 
