@@ -143,7 +143,8 @@ impl Position {
         // x pays what y's card demands; a penalty card laid while paying turns the demand.
         let won = owed > 0
             && 'paying: loop {
-                for _ in 0..owed {
+                let mut left = owed;
+                while left > 0 {
                     if x.len == 0 || laid == budget {
                         break 'paying false;
                     }
@@ -155,6 +156,7 @@ impl Position {
                         std::mem::swap(&mut x, &mut y);
                         continue 'paying;
                     }
+                    left -= 1;
                 }
                 break true;
             };
