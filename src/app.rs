@@ -66,6 +66,7 @@ impl WithGame for Simulate<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        opts.check_outputs()?;
         let info = runs::plan(&game, opts)?;
         let out = opts
             .out
@@ -77,7 +78,7 @@ impl WithGame for Simulate<'_> {
         let threads = runs::threads(opts);
         let (info, tally, timing) = runs::play(&game, opts, info, head, threads, &bar, 0)?;
         bar.finish();
-        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
+        output::finish(&info, &tally, &timing, out, opts.print(), opts.svg)
     }
 }
 
@@ -91,6 +92,11 @@ impl WithGameType for Merge<'_> {
         let args = self.0;
         let out = OutputSet::begin(&args.out, Kind::Merge, &args.dirs)?;
         let (info, tally, timing) = merge::merge::<G>(&args.dirs)?;
-        output::finish(&info, &tally, &timing, Some(out), args.json, args.svg)
+        let print = match (args.json, args.markdown) {
+            (true, _) => output::Print::Json,
+            (false, true) => output::Print::Markdown,
+            (false, false) => output::Print::Text,
+        };
+        output::finish(&info, &tally, &timing, Some(out), print, args.svg)
     }
 }

@@ -4,7 +4,10 @@
 
 use std::path::PathBuf;
 
+use crate::error::UsageError;
 use crate::estimate::MaxHours;
+use crate::output::Print;
+use crate::usage;
 use crate::output::progress::When;
 use crate::sim::shard::Shard;
 
@@ -27,10 +30,36 @@ pub struct RunConfig {
     pub json: bool,
     /// Also write every chart as SVG.
     pub svg: bool,
+    /// Print the summary as a Markdown table.
+    pub markdown: bool,
     /// How progress is shown.
     pub progress: When,
     /// The bound on a run's estimated time.
     pub max_hours: MaxHours,
     /// The slice of the games this run plays.
     pub shard: Option<Shard>,
+}
+
+impl RunConfig {
+    /// How the summary is printed.
+    pub fn print(&self) -> Print {
+        if self.json {
+            Print::Json
+        } else if self.markdown {
+            Print::Markdown
+        } else {
+            Print::Text
+        }
+    }
+
+    /// Refuses output options that would do nothing: `--svg` writes SVG files into the output
+    /// set, so without `--out` it would be ignored without a word.
+    pub fn check_outputs(&self) -> Result<(), UsageError> {
+        if self.svg && self.out.is_none() {
+            return Err(usage!(
+                "--svg writes the charts as SVG files into the output directory: add --out DIR"
+            ));
+        }
+        Ok(())
+    }
 }

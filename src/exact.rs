@@ -31,6 +31,7 @@ impl WithGame for Exact<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        opts.check_outputs()?;
         for (given, name) in [
             (opts.games.is_some(), "--games"),
             (opts.precision.is_some(), "--precision"),
@@ -92,7 +93,7 @@ impl WithGame for Exact<'_> {
             "method": "every distinct deal played once; distinct deals are equally likely under \
                        a uniform shuffle, so counts over deals are exact probabilities",
         }));
-        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
+        output::finish(&info, &tally, &timing, out, opts.print(), opts.svg)
     }
 }
 
@@ -124,10 +125,15 @@ fn chain<G: Game>(
     });
     if let Some(set) = out {
         set.dir().write_json("chain.json", &doc)?;
+        set.dir()
+            .write("report.html", crate::output::html::json_page(&doc).as_bytes())?;
         set.commit()?;
     }
     if opts.json {
         crate::output::stdout::print_json(&doc)?;
+    } else if opts.markdown {
+        let rows = crate::output::table::json_rows(&doc);
+        crate::output::stdout::write_all(crate::output::table::markdown(&rows).as_bytes())?;
     } else {
         let mut stdout = crate::output::stdout::out();
         writeln!(

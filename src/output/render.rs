@@ -31,14 +31,33 @@ pub trait Chart {
         DB::ErrorType: 'static;
 }
 
-/// Draws `chart` into `path` (a file of a staged output set) at `size` pixels: PNG, or SVG
-/// (text as text, same look) when the path ends in `.svg`.
-pub fn render(chart: &impl Chart, path: &Path, size: (u32, u32)) -> Result<()> {
+/// Where a chart goes.
+pub enum Sink<'a> {
+    /// A file of a staged output set: PNG, or SVG (text as text, same look) when the path ends
+    /// in `.svg`.
+    File(&'a Path),
+    /// An SVG document appended to a string, for a page that inlines its charts.
+    Svg(&'a mut String),
+}
+
+/// Draws `chart` into `sink` at `size` pixels.
+pub fn render(chart: &impl Chart, sink: Sink<'_>, size: (u32, u32)) -> Result<()> {
     register();
-    if path.extension().is_some_and(|e| e == "svg") {
-        chart.draw(SVGBackend::new(path, size).into_drawing_area())
-    } else {
-        let backend = Glyphs::new(BitMapBackend::new(path, size), FONT)?;
-        chart.draw(backend.into_drawing_area())
+    match sink {
+        Sink::File(path) if path.extension().is_some_and(|e| e == "svg") => {
+            chart.draw(SVGBackend::new(path, size).into_drawing_area())
+        }
+        Sink::File(path) => {
+            let backend = Glyphs::new(BitMapBackend::new(path, size), FONT)?;
+            chart.draw(backend.into_drawing_area())
+        }
+        Sink::Svg(text) => chart.draw(SVGBackend::with_string(text, size).into_drawing_area()),
     }
+}
+
+/// The (width, height) in pixels of `text` at `size` px, as the charts draw it: what their
+/// layouts ([`super::layout`]) measure labels with.
+pub fn text_size(text: &str, size: f64) -> (f64, f64) {
+    let (w, h) = super::glyphs::measure(FONT, text, size);
+    (f64::from(w), f64::from(h))
 }
