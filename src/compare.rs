@@ -138,9 +138,21 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
     let lines = charts::Line::each(&labels);
     let title = format!("{} runs compared", runs.len());
     let what = "share of games still going after t rounds (a game that never ends never stops)";
-    charts::survival(&title, what, &lines, false, Sink::File(&dir.path("compare.png")))?;
+    charts::survival(
+        &title,
+        what,
+        &lines,
+        false,
+        Sink::File(&dir.path("compare.png")),
+    )?;
     if svg {
-        charts::survival(&title, what, &lines, false, Sink::File(&dir.path("compare.svg")))?;
+        charts::survival(
+            &title,
+            what,
+            &lines,
+            false,
+            Sink::File(&dir.path("compare.svg")),
+        )?;
     }
     let mut chart = String::new();
     charts::survival(&title, what, &lines, false, Sink::Svg(&mut chart))?;

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use crate::error::UsageError;
 use crate::estimate::MaxHours;
-use crate::output::Print;
-use crate::usage;
 use crate::output::progress::When;
+use crate::output::Print;
 use crate::sim::shard::Shard;
+use crate::usage;
 
 /// The run options of `simulate`, `exact` and `sweep`.
 #[derive(Clone, Debug)]

@@ -125,8 +125,10 @@ fn chain<G: Game>(
     });
     if let Some(set) = out {
         set.dir().write_json("chain.json", &doc)?;
-        set.dir()
-            .write("report.html", crate::output::html::json_page(&doc).as_bytes())?;
+        set.dir().write(
+            "report.html",
+            crate::output::html::json_page(&doc).as_bytes(),
+        )?;
         set.commit()?;
     }
     if opts.json {

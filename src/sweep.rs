@@ -28,8 +28,8 @@ use crate::games::Game;
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::html::Page;
-use crate::output::render::Sink;
 use crate::output::progress::{self, Progress};
+use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::summary::Provenance;
 use crate::output::{csv as out_csv, write_run};
@@ -411,17 +411,25 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         exts.push("svg");
     }
     for ext in exts {
-        let (sweep, means) = (dir.path(&format!("sweep.{ext}")), dir.path(&format!("means.{ext}")));
+        let (sweep, means) = (
+            dir.path(&format!("sweep.{ext}")),
+            dir.path(&format!("means.{ext}")),
+        );
         charts::survival(&title, what, &lines, false, Sink::File(&sweep))?;
         charts::means(&title, &curves, numeric, Sink::File(&means))?;
     }
     let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
     charts::survival(&title, what, &lines, false, Sink::Svg(&mut sweep_svg))?;
     charts::means(&title, &curves, numeric, Sink::Svg(&mut means_svg))?;
-    let html = page(&title, &doc, &results, &[
-        ("Survival curves of every rule set (sweep.png)", &sweep_svg),
-        ("Mean rounds per rule set (means.png)", &means_svg),
-    ]);
+    let html = page(
+        &title,
+        &doc,
+        &results,
+        &[
+            ("Survival curves of every rule set (sweep.png)", &sweep_svg),
+            ("Mean rounds per rule set (means.png)", &means_svg),
+        ],
+    );
     dir.write("report.html", html.as_bytes())?;
     set_out.commit()?;
     if run0.json {

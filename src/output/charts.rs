@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::layout::y_label_area;
-use super::render::{render, text_size, Chart, Sink};
+use super::render::{text_size, Chart, Target};
 use super::report::Curve;
 use crate::stats::summary::{grouped, Share};
 use crate::stats::tail::TailFit;
@@ -128,17 +128,14 @@ pub fn survival(
     subtitle: &str,
     lines: &[Line<'_>],
     fits: bool,
-    sink: Sink<'_>,
+    target: impl Target,
 ) -> Result<()> {
-    let chart = Survival {
+    target.take(&Survival {
         title,
         subtitle,
         lines,
         fits,
-    };
-    let legend = chart.legend();
-    let height = SIZE.1 + legend_height(&legend, SIZE.0);
-    render(&chart, sink, (SIZE.0, height))
+    })
 }
 
 /// `means.png`: mean rounds per rule set, against the varying option's value when a single
@@ -147,19 +144,15 @@ pub fn means(
     title: &str,
     curves: &[(String, &Curve)],
     numeric: Option<&str>,
-    sink: Sink<'_>,
+    target: impl Target,
 ) -> Result<()> {
     match numeric {
-        Some(option) => render(
-            &MeansByValue {
-                title,
-                curves,
-                option,
-            },
-            sink,
-            SIZE,
-        ),
-        None => render(&MeansByRuleSet { title, curves }, sink, SIZE),
+        Some(option) => target.take(&MeansByValue {
+            title,
+            curves,
+            option,
+        }),
+        None => target.take(&MeansByRuleSet { title, curves }),
     }
 }
 
@@ -410,6 +403,11 @@ impl Survival<'_> {
 }
 
 impl Chart for Survival<'_> {
+    /// Taller by the legend below the plot.
+    fn size(&self) -> (u32, u32) {
+        (SIZE.0, SIZE.1 + legend_height(&self.legend(), SIZE.0))
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
@@ -453,7 +451,9 @@ impl Chart for Survival<'_> {
             let stroke = line.style.colour().stroke_width(2);
             match DASHES[line.style.dash % DASHES.len()] {
                 (0, _) => chart.draw_series(LineSeries::new(points, stroke))?,
-                (dash, gap) => chart.draw_series(DashedLineSeries::new(points, dash, gap, stroke))?,
+                (dash, gap) => {
+                    chart.draw_series(DashedLineSeries::new(points, dash, gap, stroke))?
+                }
             };
         }
         for (curve, t) in self.fitted() {
@@ -481,6 +481,10 @@ struct MeansByRuleSet<'a> {
 }
 
 impl Chart for MeansByRuleSet<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
@@ -582,14 +586,20 @@ impl Chart for MeansByRuleSet<'_> {
                         continue;
                     }
                     chart.draw_series(std::iter::once(PathElement::new(
-                        [(100.0 * from, row(i)), (100.0 * (from + share.share), row(i))],
+                        [
+                            (100.0 * from, row(i)),
+                            (100.0 * (from + share.share), row(i)),
+                        ],
                         colour.mix(0.45).stroke_width(12),
                     )))?;
                 }
                 for (share, colour) in [(&l, red), (&k, grey)] {
                     if share.count > 0 {
                         chart.draw_series(std::iter::once(PathElement::new(
-                            [(100.0 * share.ci95[0], row(i)), (100.0 * share.ci95[1], row(i))],
+                            [
+                                (100.0 * share.ci95[0], row(i)),
+                                (100.0 * share.ci95[1], row(i)),
+                            ],
                             colour.stroke_width(2),
                         )))?;
                     }
@@ -608,6 +618,10 @@ struct MeansByValue<'a> {
 }
 
 impl Chart for MeansByValue<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
@@ -709,18 +723,14 @@ pub fn by_group(
     rules: &str,
     meaning: &str,
     groups: &[GroupPoint],
-    sink: Sink<'_>,
+    target: impl Target,
 ) -> Result<()> {
-    render(
-        &ByGroup {
-            title,
-            rules,
-            meaning,
-            groups,
-        },
-        sink,
-        SIZE,
-    )
+    target.take(&ByGroup {
+        title,
+        rules,
+        meaning,
+        groups,
+    })
 }
 
 struct ByGroup<'a> {
@@ -731,6 +741,10 @@ struct ByGroup<'a> {
 }
 
 impl Chart for ByGroup<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
@@ -824,6 +838,48 @@ impl Chart for ByGroup<'_> {
 mod tests {
     use super::*;
     use crate::output::report::Unended;
+
+    #[test]
+    fn a_looping_runs_fitted_tail_starts_on_the_curve_of_the_games_that_end() {
+        // 1,000 games end, one at each of 1..=1000 rounds; 700 more loop.
+        let ended: Vec<(u64, u64)> = (1..=1000).map(|t| (t, 1)).collect();
+        let tail = TailFit::from_counts(&ended).unwrap();
+        assert_eq!((tail.from, tail.games), (900, 100));
+        let unended = Unended {
+            looping: 700,
+            capped: 0,
+        };
+        let c = Curve::new(ended, unended, Some(tail.clone()), None);
+        // At its threshold the fit stands at the share of the games that end beyond it
+        // (100 of 1,000), where their own curve is, not at 100 of all 1,700 games.
+        let line = tail_line(&c, &tail, 1e-5, 2000.0);
+        assert_eq!(line[0], (900.0, 0.1));
+        assert!(ended_survival(&c).contains(&(900, 0.1)));
+        assert!(c.survival().contains(&(900, 800.0 / 1700.0)));
+        // Every game ends: the two scales are one.
+        let all: Vec<(u64, u64)> = (1..=1000).map(|t| (t, 1)).collect();
+        let c = Curve::new(all, Unended::default(), Some(tail.clone()), None);
+        assert_eq!(tail_line(&c, &tail, 1e-5, 2000.0)[0], (900.0, 0.1));
+        assert_eq!(ended_survival(&c), c.survival());
+    }
+
+    #[test]
+    fn loops_and_capped_games_are_told_apart() {
+        let u = Unended {
+            looping: 2,
+            capped: 3,
+        };
+        assert_eq!(
+            u.describe(1000),
+            "2 games loop forever (0.20%), 3 games stopped at the round cap (0.30%)"
+        );
+        let c = Curve::new(vec![(5, 995)], u, None, None);
+        assert_eq!(
+            (c.looping().count, c.capped().count, c.never().count),
+            (2, 3, 5)
+        );
+        assert_eq!(Unended::default().describe(10), "");
+    }
 
     #[test]
     fn log_axis_labels_are_percentages() {

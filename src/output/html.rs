@@ -124,7 +124,10 @@ impl Page {
 /// A page of a JSON document's values (`exact`'s chain.json): its description as the title and
 /// every value in a table.
 pub fn json_page(doc: &serde_json::Value) -> String {
-    let title = doc["description"].as_str().unwrap_or("warsim output").to_string();
+    let title = doc["description"]
+        .as_str()
+        .unwrap_or("warsim output")
+        .to_string();
     let mut page = Page::new(&title);
     page.summary(&super::table::json_rows(doc));
     page.finish(&title)
@@ -146,7 +149,8 @@ mod tests {
         let html = p.finish(evil);
         assert!(!html.contains("<script>"), "{html}");
         assert!(!html.contains("'x'"), "{html}");
-        assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"));
+        assert!(html
+            .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"));
     }
 
     #[test]

@@ -6,6 +6,8 @@ pub mod charts;
 pub mod csv;
 pub mod glyphs;
 pub mod html;
+#[cfg(test)]
+mod inspect;
 pub mod layout;
 pub mod plot;
 pub mod progress;
@@ -80,7 +82,7 @@ impl RunChart {
     }
 
     /// Draws the chart of `r` into `sink`.
-    fn draw<S: GameStats>(self, r: &Report<S>, sink: render::Sink<'_>) -> Result<()> {
+    fn draw<S: GameStats>(self, r: &Report<S>, sink: impl render::Target) -> Result<()> {
         let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
         match self {
             RunChart::Histogram => plot::histogram(r, sink),
@@ -214,13 +216,16 @@ fn run_page<S: GameStats>(
             .iter()
             .map(|g| {
                 let p1 = g.share(Outcome::Player(0));
-                let (mean, ci) = g.rounds.as_ref().map_or((String::new(), String::new()), |d| {
-                    (
-                        format!("{:.3}", d.mean),
-                        d.ci95
-                            .map_or_else(String::new, |[lo, hi]| format!("{lo:.3} to {hi:.3}")),
-                    )
-                });
+                let (mean, ci) = g
+                    .rounds
+                    .as_ref()
+                    .map_or((String::new(), String::new()), |d| {
+                        (
+                            format!("{:.3}", d.mean),
+                            d.ci95
+                                .map_or_else(String::new, |[lo, hi]| format!("{lo:.3} to {hi:.3}")),
+                        )
+                    });
                 vec![
                     g.group.to_string(),
                     grouped(g.games),
@@ -285,11 +290,9 @@ pub fn finish<S: GameStats>(
         let mut stdout = stdout::out();
         match print {
             Print::Json => return stdout::print_json(&summary),
-            Print::Markdown => write!(
-                stdout,
-                "{}",
-                table::markdown(&table::rows(&report, timing))
-            )?,
+            Print::Markdown => {
+                write!(stdout, "{}", table::markdown(&table::rows(&report, timing)))?
+            }
             Print::Text => {
                 write!(stdout, "{}", text::summary(&report, timing))?;
                 if let Some(dir) = &target {

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::layout::{place_labels, y_label_area, Mark, Rect};
-use super::render::{render, text_size, Chart, Sink};
+use super::render::{text_size, Chart, Target};
 use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
 use crate::stats::summary::{counted, grouped, Distribution};
@@ -15,9 +15,9 @@ const SIZE: (u32, u32) = (1200, 720);
 /// Bars drawn at most: wider bins beyond that keep each bar visible.
 const MAX_BARS: u64 = 160;
 
-/// Draws the chart of `r` into `sink`.
-pub fn histogram<S: GameStats>(r: &Report<S>, sink: Sink<'_>) -> Result<()> {
-    render(&Histogram(r), sink, SIZE)
+/// Draws the chart of `r` into `target`.
+pub fn histogram<S: GameStats>(r: &Report<S>, target: impl Target) -> Result<()> {
+    target.take(&Histogram(r))
 }
 
 /// Text sizes of the chart, in px.
@@ -28,6 +28,10 @@ const MARK_PX: f64 = 15.0;
 struct Histogram<'a, 'b, S>(&'a Report<'b, S>);
 
 impl<S: GameStats> Chart for Histogram<'_, '_, S> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,

@@ -25,6 +25,9 @@ fn register() {
 
 /// A chart that can be drawn on any plotters backend.
 pub trait Chart {
+    /// Its size in pixels.
+    fn size(&self) -> (u32, u32);
+
     /// Draws the chart on `root` and presents it.
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
@@ -40,9 +43,23 @@ pub enum Sink<'a> {
     Svg(&'a mut String),
 }
 
-/// Draws `chart` into `sink` at `size` pixels.
-pub fn render(chart: &impl Chart, sink: Sink<'_>, size: (u32, u32)) -> Result<()> {
+/// What takes a chart once it is made: a [`Sink`] renders it; the chart tests record what it
+/// draws instead.
+pub trait Target {
+    /// Draws `chart`.
+    fn take(self, chart: &impl Chart) -> Result<()>;
+}
+
+impl Target for Sink<'_> {
+    fn take(self, chart: &impl Chart) -> Result<()> {
+        render(chart, self)
+    }
+}
+
+/// Draws `chart` into `sink` at its size.
+pub fn render(chart: &impl Chart, sink: Sink<'_>) -> Result<()> {
     register();
+    let size = chart.size();
     match sink {
         Sink::File(path) if path.extension().is_some_and(|e| e == "svg") => {
             chart.draw(SVGBackend::new(path, size).into_drawing_area())
