@@ -200,7 +200,7 @@ fn run_page<S: GameStats>(
             ran.push(vec![format!("rule {k}"), v]);
         }
     }
-    page.table(&["", ""], &ran);
+    page.table(&["setting", "value"], &ran);
     if let Some(p) = &summary.provenance {
         page.code(&p.command);
     }
