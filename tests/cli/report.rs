@@ -209,7 +209,18 @@ fn sweep_compare_merge_and_exact_write_report_html() {
     ]);
     assert!(read(&chain, "report.html").contains("mean_rounds"));
     let merged = dir.path("merged");
-    ok(&["merge", s(&dir.path("shard")), "--out", s(&merged)]);
+    let table = ok(&[
+        "merge",
+        s(&dir.path("shard")),
+        "--out",
+        s(&merged),
+        "--markdown",
+    ]);
+    assert!(
+        table.starts_with("| statistic | value | 95% interval |\n")
+            && table.contains("| games | 100 |"),
+        "{table}"
+    );
     assert_nothing_remote(&read(&merged, "report.html"));
     assert_readme_lists_what_is_there(&merged);
 }
