@@ -875,7 +875,7 @@ mod tests {
         );
         let c = Curve::new(vec![(5, 995)], u, None, None);
         assert_eq!(
-            (c.looping().count, c.capped().count, c.never().count),
+            (c.looping().count, c.capped().count, c.unended.total()),
             (2, 3, 5)
         );
         assert_eq!(Unended::default().describe(10), "");
@@ -901,7 +901,7 @@ mod tests {
         );
         assert_eq!(c.games, 4);
         assert_eq!(c.survival(), [(0, 1.0), (3, 0.5), (5, 0.25)]);
-        assert_eq!(c.never().count, 1);
+        assert_eq!(c.looping().count, 1);
         let (m, _) = c.mean.unwrap();
         assert!((m - 11.0 / 3.0).abs() < 1e-12);
     }

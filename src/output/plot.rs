@@ -24,6 +24,8 @@ pub fn histogram<S: GameStats>(r: &Report<S>, target: impl Target) -> Result<()>
 const TICK_PX: f64 = 15.0;
 const DESC_PX: f64 = 17.0;
 const MARK_PX: f64 = 15.0;
+/// How much wider than measured a mark's label box is kept.
+const SVG_SLACK: f64 = 1.15;
 
 struct Histogram<'a, 'b, S>(&'a Report<'b, S>);
 
@@ -268,7 +270,9 @@ where
             let (width, height) = text_size(label, MARK_PX);
             Mark {
                 x: f64::from(chart.backend_coord(&(*x, 0.0)).0),
-                width,
+                // Room for the SVG's text drawn by a viewer's own sans-serif, which can run a
+                // little wider than DejaVu Sans; the label starts at the box's left edge.
+                width: width * SVG_SLACK,
                 height,
             }
         })

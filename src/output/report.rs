@@ -390,12 +390,6 @@ impl Curve {
         }
     }
 
-    /// The share of games that did not end with a result (loops and capped games), with its
-    /// interval: on a survival curve both stay above every t the run saw.
-    pub fn never(&self) -> Share {
-        Share::new(self.unended.total(), self.games.max(1))
-    }
-
     /// The share of games that loop, with its interval.
     pub fn looping(&self) -> Share {
         Share::new(self.unended.looping, self.games.max(1))
