@@ -22,7 +22,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merge(args) => merge_run(&Merge {
             dirs: &args.dirs,
             out: &args.out,
-            print: Print::of(args.json, false),
+            print: Print::of(args.json, args.markdown, false),
             svg: args.svg,
         }),
         Command::Sweep { game, args } => sweep::run(&game, &args, &Default::default()),
@@ -32,7 +32,7 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
             svg,
-        } => compare::run(&dirs, &out, Print::of(json, false), svg),
+        } => compare::run(&dirs, &out, Print::of(json, false, false), svg),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => crate::output::stdout::write_all(&completions(shell)),
         Command::Games { json } => crate::output::stdout::write_all(&crate::list::text(json)?),
@@ -83,6 +83,7 @@ impl WithGame for Simulate<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        opts.check_outputs()?;
         let info = runs::plan(&game, opts)?;
         let out = opts
             .out

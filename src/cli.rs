@@ -87,7 +87,7 @@ pub enum Command {
         /// The run directories (`simulate --out`, `merge --out`, or a sweep's rule sets).
         #[arg(required = true, num_args = 2.., value_name = "DIR")]
         dirs: Vec<PathBuf>,
-        /// Where to write compare.json, compare.csv and compare.png.
+        /// Where to write compare.json, compare.csv, compare.png and report.html.
         #[arg(long, value_name = "DIR", required = true)]
         out: PathBuf,
         /// Print compare.json on stdout.
@@ -177,7 +177,9 @@ pub struct RunOptions {
     #[arg(long, global = true, value_name = "T",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// Write summary.json, summary.csv, histogram.csv and histogram.png into DIR.
+    /// Write the run's files into DIR: summary.json, summary.csv, histogram.csv, the charts
+    /// (histogram.png, survival.png, by.png with --by), cycles.csv with loop detection, by.csv
+    /// with --by, report.html (one page with everything) and README.md (the list of them).
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print the summary as one JSON object on stdout.
@@ -188,10 +190,13 @@ pub struct RunOptions {
         long,
         short = 'q',
         global = true,
-        conflicts_with = "json",
+        conflicts_with_all = ["json", "markdown"],
         requires = "out"
     )]
     pub quiet: bool,
+    /// Print the summary as a Markdown table on stdout (for a post or an issue).
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub markdown: bool,
     /// With --out, also write every chart as SVG (same look, text as text).
     #[arg(long, global = true)]
     pub svg: bool,
@@ -248,7 +253,7 @@ impl From<&RunOptions> for RunConfig {
             seed: o.seed,
             threads: o.threads,
             out: o.out.clone(),
-            print: Print::of(o.json, o.quiet),
+            print: Print::of(o.json, o.markdown, o.quiet),
             svg: o.svg,
             progress: o.progress,
             max_hours: o.max_hours,
@@ -281,6 +286,9 @@ pub struct MergeArgs {
     /// Print the merged summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Print the merged summary as a Markdown table on stdout.
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
     /// Also write every chart as SVG.
     #[arg(long)]
     pub svg: bool,

@@ -32,6 +32,7 @@ impl WithGame for Exact<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        opts.check_outputs()?;
         for (given, name) in [
             (opts.games.is_some(), "--games"),
             (opts.precision.is_some(), "--precision"),
@@ -125,10 +126,17 @@ fn chain<G: Game>(
     });
     if let Some(set) = out {
         set.dir().write_json("chain.json", &doc)?;
+        set.dir().write(
+            "report.html",
+            crate::output::html::json_page(&doc).as_bytes(),
+        )?;
         set.commit()?;
     }
     if opts.print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
+    } else if opts.print == Print::Markdown {
+        let rows = crate::output::table::json_rows(&doc);
+        crate::output::stdout::write_all(crate::output::table::markdown(&rows).as_bytes())?;
     } else if opts.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         writeln!(

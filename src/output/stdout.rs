@@ -13,17 +13,24 @@ pub enum Print {
     Text,
     /// The summary as one JSON object (`--json`).
     Json,
+    /// The summary as a Markdown table (`--markdown`), for a post or an issue.
+    Markdown,
     /// Nothing: the files written are the result (`--quiet`, and the Python package).
     Nothing,
 }
 
 impl Print {
-    /// `--json` and `--quiet` as a [`Print`].
-    pub fn of(json: bool, quiet: bool) -> Print {
-        match (json, quiet) {
-            (true, _) => Print::Json,
-            (false, true) => Print::Nothing,
-            (false, false) => Print::Text,
+    /// `--json`, `--markdown` and `--quiet` (which the command line lets one at most be
+    /// given) as a [`Print`].
+    pub fn of(json: bool, markdown: bool, quiet: bool) -> Print {
+        if json {
+            Print::Json
+        } else if markdown {
+            Print::Markdown
+        } else if quiet {
+            Print::Nothing
+        } else {
+            Print::Text
         }
     }
 }

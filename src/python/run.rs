@@ -1,5 +1,5 @@
 //! `warsim.Run`: a run read back from its folder by the one reader ([`merge::load`]), whose
-//! charts are drawn by the same code as the command line's files ([`output::draw_chart`]).
+//! charts are drawn by the same code as the command line's files ([`RunChart::draw`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,7 +14,9 @@ use crate::games::kind::{self, WithGameType};
 use crate::games::Game;
 use crate::merge::{self, Part};
 use crate::output::report::Report;
-use crate::output::{self, reader};
+use crate::output::reader;
+use crate::output::render::Sink;
+use crate::output::RunChart;
 
 /// What a run read back gives Python, whatever its game.
 trait Loaded: Send {
@@ -27,17 +29,16 @@ trait Loaded: Send {
 impl<G: Game> Loaded for Part<G> {
     fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>> {
         let r = Report::new(&self.info, &self.tally);
-        if !output::chart_names(&r).contains(&name) {
-            anyhow::bail!(
-                "chart={name:?}: this run's charts are {}",
-                output::chart_names(&r).join(", ")
-            );
-        }
-        rendered(ext, |path| output::draw_chart(&r, name, path))
+        let charts = RunChart::of(&r);
+        let Some(chart) = charts.into_iter().find(|c| c.stem() == name) else {
+            anyhow::bail!("chart={name:?}: this run's charts are {}", self.charts().join(", "));
+        };
+        rendered(ext, |path| chart.draw(&r, Sink::File(path)))
     }
 
     fn charts(&self) -> Vec<&'static str> {
-        output::chart_names(&Report::new(&self.info, &self.tally))
+        let r = Report::new(&self.info, &self.tally);
+        RunChart::of(&r).into_iter().map(RunChart::stem).collect()
     }
 }
 
