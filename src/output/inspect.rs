@@ -255,7 +255,7 @@ struct Play(u64);
 impl WithGame for Play {
     type Output = anyhow::Result<Checked>;
     fn with<G: Game>(self, game: G) -> anyhow::Result<Checked> {
-        let tally = engine::simulate(&game, 0, 0..self.0, 2, &|_| {})?;
+        let tally = engine::simulate(&game, 0, 0..self.0, 2, &|_| {}, &Default::default())?;
         let info = RunInfo::new(&game, 0, self.0, Shard::WHOLE)?;
         let r = Report::new(&info, &tally);
         let charts = RunChart::of(&r)

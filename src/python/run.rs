@@ -13,9 +13,9 @@ use pyo3::types::PyBytes;
 use crate::games::kind::{self, WithGameType};
 use crate::games::Game;
 use crate::merge::{self, Part};
-use crate::output::report::Report;
 use crate::output::reader;
 use crate::output::render::Sink;
+use crate::output::report::Report;
 use crate::output::RunChart;
 
 /// What a run read back gives Python, whatever its game.
@@ -31,7 +31,10 @@ impl<G: Game> Loaded for Part<G> {
         let r = Report::new(&self.info, &self.tally);
         let charts = RunChart::of(&r);
         let Some(chart) = charts.into_iter().find(|c| c.stem() == name) else {
-            anyhow::bail!("chart={name:?}: this run's charts are {}", self.charts().join(", "));
+            anyhow::bail!(
+                "chart={name:?}: this run's charts are {}",
+                self.charts().join(", ")
+            );
         };
         rendered(ext, |path| chart.draw(&r, Sink::File(path)))
     }
