@@ -6,8 +6,9 @@ use anyhow::Result;
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, SearchGame};
 use crate::config::RunConfig;
+use crate::games::bmn::Bmn;
 use crate::games::kind::{self, WithGame, WithGameType};
 use crate::games::Game;
 use crate::output::atomic::{Kind, OutputSet};
@@ -27,6 +28,23 @@ pub fn run(cli: Cli) -> Result<()> {
         }),
         Command::Sweep { game, args } => sweep::run(&game, &args, &Default::default()),
         Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
+        Command::Search { search, game } => {
+            let cfg = crate::search::SearchConfig {
+                deals: search.deals,
+                walkers: search.walkers,
+                seed: search.seed,
+                threads: search.threads,
+                keep: search.keep as usize,
+                out: search.out.ok_or_else(|| {
+                    usage!("search: --out DIR is missing (a search writes a directory)")
+                })?,
+                print: Print::of(search.json, false, false),
+                progress: search.progress,
+            };
+            match game {
+                SearchGame::Bmn(o) => crate::search::run(&Bmn::from_options(&o)?, &cfg),
+            }
+        }
         Command::Compare {
             dirs,
             out,

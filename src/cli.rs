@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
+use crate::games::bmn::BmnOptions;
 use crate::games::kind::{PlayGame, SimulateGame};
 use crate::output::progress;
 use crate::output::stdout::Print;
@@ -80,6 +81,23 @@ pub enum Command {
             value_name = "OPTIONS"
         )]
         args: Vec<String>,
+    },
+    /// Search deals for the longest games and for games that never end (a seeded local search).
+    #[command(
+        after_help = "Each walker starts from a random deal drawn from (seed, walker) and swaps \
+        two cards at a time, keeping a swap when the game is at least as long, and starts again \
+        after 50,000 swaps without a longer game; deals that never end are recorded. The result \
+        depends on --seed, --deals and --walkers only, never on --threads. Writes search.json \
+        (the longest deals, the loops, deals/s) and best.txt (a `play` command per deal).\n\n\
+        Example: warsim search bmn --deals 1e8 --out out/search"
+    )]
+    Search {
+        /// What to search and where to write it.
+        #[command(flatten)]
+        search: SearchOptions,
+        /// The game and its rule options.
+        #[command(subcommand)]
+        game: SearchGame,
     },
     /// Overlay the survival curves of several runs; test every pair (two-sample KS, exact counts).
     #[command(after_help = "Example: warsim compare out/classic out/bryer --out out/cmp")]
@@ -217,6 +235,48 @@ pub struct RunOptions {
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
+}
+
+/// The games `search` takes: deterministic after the deal.
+#[derive(Debug, Subcommand)]
+pub enum SearchGame {
+    /// Beggar-my-neighbour.
+    #[command(name = "bmn")]
+    Bmn(BmnOptions),
+}
+
+/// Options of `search`.
+#[derive(Debug, Args)]
+pub struct SearchOptions {
+    /// Deals played in all, split evenly among the walkers.
+    #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000,
+          value_parser = parse_games)]
+    pub deals: u64,
+    /// Independent walkers (the result depends on them, not on the threads).
+    #[arg(long, global = true, value_name = "W", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub walkers: u32,
+    /// Base seed: walker w draws from (seed, w) alone.
+    #[arg(long, global = true, value_name = "S", default_value_t = 0,
+          allow_hyphen_values = true, value_parser = parse_seed)]
+    pub seed: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long, global = true, value_name = "T",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// The longest deals kept.
+    #[arg(long, global = true, value_name = "K", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=10000))]
+    pub keep: u32,
+    /// Where to write search.json and best.txt (required).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print search.json on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Progress on stderr: auto, log or never.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
+    pub progress: progress::When,
 }
 
 /// `--progress auto|log|never`: the command line's names for [`progress::When`], with their

@@ -26,6 +26,7 @@ pub mod play;
 pub mod python;
 pub mod replay;
 pub mod run;
+pub mod search;
 pub mod sim;
 pub mod stats;
 pub mod sweep;

@@ -440,12 +440,34 @@ impl Bmn {
         }
     }
 
-    fn result(&self, s: &mut BmnScratch) -> GameResult<BmnGame> {
-        let half = s.deck.len() / 2;
-        s.start = Position::dealt(&s.deck[..half], &s.deck[half..]);
-        let p = play_from(s, self.rules.max_rounds, &mut |_, _, _| {
+    /// The deck as demands, in rank order: what a deal arranges.
+    pub fn deck(&self) -> &[u8] {
+        &self.deck
+    }
+
+    /// Plays the deal `deck` (its first half player 1's hand, top card first) to its end.
+    pub fn play_deck(&self, deck: &[u8], s: &mut BmnScratch) -> Played {
+        let half = deck.len() / 2;
+        s.start = Position::dealt(&deck[..half], &deck[half..]);
+        play_from(s, self.rules.max_rounds, &mut |_, _, _| {
             ControlFlow::Continue(())
-        });
+        })
+    }
+
+    /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`.
+    pub fn show_deal(&self, deck: &[u8]) -> String {
+        let half = deck.len() / 2;
+        format!(
+            "{}/{}",
+            self.show(deck[..half].iter().copied()),
+            self.show(deck[half..].iter().copied())
+        )
+    }
+
+    fn result(&self, s: &mut BmnScratch) -> GameResult<BmnGame> {
+        let deck = std::mem::take(&mut s.deck);
+        let p = self.play_deck(&deck, s);
+        s.deck = deck;
         GameResult {
             rounds: p.cards,
             outcome: p.outcome,
@@ -536,6 +558,25 @@ impl Bmn {
         }
         Ok(hands)
     }
+}
+
+/// The rule options of `rules` that differ from the defaults, as command-line text
+/// (`--ranks 10 --penalties 1,2,3,0`), so that a deal found under them replays under them.
+pub fn rule_args(rules: &BmnRules) -> String {
+    let mut out = Vec::new();
+    if rules.ranks != 13 {
+        out.push(format!("--ranks {}", rules.ranks));
+    }
+    if rules.suits != 4 {
+        out.push(format!("--suits {}", rules.suits));
+    }
+    if rules.penalties != Penalties([1, 2, 3, 4]) {
+        out.push(format!("--penalties {}", rules.penalties));
+    }
+    if rules.max_rounds != DEFAULT_MAX_ROUNDS {
+        out.push(format!("--max-rounds {}", rules.max_rounds));
+    }
+    out.join(" ")
 }
 
 /// What one game of BMN counts besides cards.

@@ -95,9 +95,16 @@ mod tests {
     fn every_file_a_run_writes_has_a_line() {
         // The files of a run's set (not of a sweep, a comparison or a chain).
         let other = |f: &&str| {
-            ["compare.", "sweep.", "means.", "chain.json"]
-                .iter()
-                .any(|p| f.starts_with(p))
+            [
+                "compare.",
+                "sweep.",
+                "means.",
+                "chain.json",
+                "search.json",
+                "best.txt",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
         };
         for f in OUTPUT_FILES.iter().filter(|f| !other(f)) {
             assert!(FILES.iter().any(|(n, _)| n == f), "{f} has no line");

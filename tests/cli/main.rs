@@ -2,6 +2,7 @@
 
 mod util;
 
+mod bmn;
 mod conformance;
 mod exact;
 mod golden;

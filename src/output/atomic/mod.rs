@@ -43,7 +43,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 24] = [
+pub const OUTPUT_FILES: [&str; 26] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -68,6 +68,8 @@ pub const OUTPUT_FILES: [&str; 24] = [
     "sweep.svg",
     "means.png",
     "means.svg",
+    "search.json",
+    "best.txt",
 ];
 
 /// The hidden file in every output set (and every staging directory) naming the command that
@@ -90,17 +92,20 @@ pub enum Kind {
     Sweep,
     /// `compare`.
     Compare,
+    /// `search`.
+    Search,
     /// One rule set's folder inside a sweep's set: replaced only with its sweep.
     RuleSet,
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::Simulate,
         Kind::Exact,
         Kind::Merge,
         Kind::Sweep,
         Kind::Compare,
+        Kind::Search,
         Kind::RuleSet,
     ];
 
@@ -112,6 +117,7 @@ impl Kind {
             Kind::Merge => "merge",
             Kind::Sweep => "sweep",
             Kind::Compare => "compare",
+            Kind::Search => "search",
             Kind::RuleSet => "sweep-rule-set",
         }
     }
@@ -130,6 +136,7 @@ impl Kind {
         match self {
             Kind::Sweep => &["sweep.json"],
             Kind::Compare => &["compare.json"],
+            Kind::Search => &["search.json"],
             Kind::Exact => &["summary.json", "chain.json"],
             Kind::Simulate | Kind::Merge | Kind::RuleSet => &["summary.json"],
         }

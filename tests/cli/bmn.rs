@@ -1,0 +1,118 @@
+//! Beggar-my-neighbour from the command line: a record replayed, a loop reported, and `search`
+//! (deterministic whatever the threads, every deal it writes replayable with `play`).
+
+use crate::util::{fails, json, ok, read, Scratch};
+
+#[test]
+fn play_reports_cards_tricks_and_loops() {
+    let r = json(&ok(&[
+        "play",
+        "bmn",
+        "--deal",
+        "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK",
+        "--json",
+    ]));
+    assert_eq!(
+        (r["rounds"].as_u64(), r["tricks"].as_u64()),
+        (Some(7959), Some(1122))
+    );
+    assert_eq!(r["outcome"], "p2");
+    let text = ok(&[
+        "play",
+        "bmn",
+        "--deal",
+        "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
+    ]);
+    assert!(
+        text.contains("62 tricks") && text.contains("never ends"),
+        "{text}"
+    );
+    let line = fails(2, &["play", "bmn", "--deal", "JQKA/----"]);
+    assert!(line.contains("--deal"), "{line}");
+}
+
+#[test]
+fn search_is_the_same_on_any_thread_count_and_its_deals_replay() {
+    let dir = Scratch::new("search");
+    let run = |threads: &str, name: &str| {
+        let out = dir.path(name);
+        let args = [
+            "search",
+            "bmn",
+            "--ranks",
+            "7",
+            "--suits",
+            "2",
+            "--deals",
+            "40000",
+            "--walkers",
+            "4",
+            "--threads",
+            threads,
+            "--out",
+        ];
+        ok(&[&args[..], &[out.to_str().unwrap(), "--json"]].concat());
+        let mut v = json(&read(&out, "search.json"));
+        for k in ["elapsed_s", "deals_per_s", "provenance"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        (v, read(&out, "best.txt"))
+    };
+    let (one, best_one) = run("1", "one");
+    let (two, best_two) = run("2", "two");
+    assert_eq!(one, two);
+    assert_eq!(best_one, best_two);
+    assert!(
+        one["loops_found"].as_u64().unwrap() > 0,
+        "14-card decks loop (1 deal in 6006)"
+    );
+    for found in one["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(one["loops"].as_array().unwrap())
+    {
+        let deal = found["deal"].as_str().unwrap();
+        let r = json(&ok(&[
+            "play", "bmn", "--ranks", "7", "--suits", "2", "--deal", deal, "--json",
+        ]));
+        assert_eq!(r["rounds"], found["cards"], "{deal}");
+        assert_eq!(r["tricks"], found["tricks"], "{deal}");
+        if let Some(c) = found["cycle"].as_array() {
+            assert_eq!(
+                (&r["cycle_len"], &r["cycle_tricks"]),
+                (&c[0], &c[1]),
+                "{deal}"
+            );
+        }
+    }
+    assert!(
+        best_one.contains("(with --ranks 7 --suits 2)"),
+        "{best_one}"
+    );
+}
+
+#[test]
+fn search_refuses_what_it_cannot_do() {
+    let dir = Scratch::new("search-bad");
+    let out = dir.path("s");
+    let out = out.to_str().unwrap();
+    let line = fails(2, &["search", "bmn", "--deals", "10"]);
+    assert!(line.contains("--out"), "{line}");
+    let line = fails(
+        2,
+        &[
+            "search",
+            "bmn",
+            "--deals",
+            "3",
+            "--walkers",
+            "4",
+            "--out",
+            out,
+        ],
+    );
+    assert!(line.contains("--walkers 4"), "{line}");
+    let line = fails(2, &["search", "bmn", "--walkers", "0", "--out", out]);
+    assert!(line.contains("--walkers"), "{line}");
+}
