@@ -415,6 +415,18 @@ def bmn_exact():
     return '\n'.join(rows)
 
 
+def bmn_search():
+    s = load('bmn/search/search.json')
+    rows = [f"`search bmn --deals {s['deals']:,} --walkers {s['walkers']} --seed {s['seed']}` on "
+            f"{s['threads']} threads took {s['elapsed_s'] / 60:.1f} minutes, "
+            f"{s['deals_per_s']:,.0f} deals/s; it found {n(s['loops_found'])} deals that never end "
+            f"and these longest games (`results/bmn/search/best.txt` replays them):", '',
+            '| deal | cards | tricks |', '|---|---|---|']
+    for f in s['best'][:5]:
+        rows.append(f"| `{f['deal']}` | {n(f['cards'])} | {n(f['tricks'])} |")
+    return '\n'.join(rows)
+
+
 def verbatim(name):
     """A results/ text file as a code block."""
     def make():
@@ -423,7 +435,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt')}
 

@@ -93,6 +93,7 @@ struct SearchJson<'a> {
     loops: Vec<Found>,
     elapsed_s: f64,
     deals_per_s: f64,
+    threads: usize,
     provenance: Provenance,
 }
 
@@ -232,6 +233,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         loops,
         elapsed_s,
         deals_per_s: deals as f64 / elapsed_s.max(1e-9),
+        threads,
         provenance: Provenance::now(),
     };
     let dir = set.dir();
