@@ -31,7 +31,11 @@ pub fn run(cli: Cli) -> Result<()> {
                 .into())
             })
         }
-        Command::Sweep { game, args } => sweep::run(&game, &args),
+        Command::Sweep { help, game, args } => match game {
+            Some(game) if !help => sweep::run(&game, &args),
+            Some(game) => sweep::help(&game),
+            None => sweep::help_without_game(),
+        },
         Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
         Command::Compare {
             dirs,

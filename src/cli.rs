@@ -66,12 +66,19 @@ pub enum Command {
         held to --max-hours before the first game.\n\n\
         Examples:\n  warsim sweep war --war-down 1,3 --short-war all --pickup all --out out/rules\n  \
         warsim sweep rps --players 2,3,4,5,6 --games 1e5 --out out/rps\n  \
-        warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix"
+        warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix",
+        disable_help_flag = true,
+        override_usage = "warsim sweep <GAME> [OPTIONS]...\n       warsim sweep [GAME] --help"
     )]
     Sweep {
+        /// Print help; after GAME, that game's rule options and the run options.
+        // clap's own flag would take `sweep war --help` as `sweep --help`, hiding the game's
+        // options: this one leaves the choice to `sweep::run`.
+        #[arg(short = 'h', long)]
+        help: bool,
         /// The game.
-        #[arg(value_name = "GAME")]
-        game: String,
+        #[arg(value_name = "GAME", required_unless_present = "help")]
+        game: Option<String>,
         /// Its options, and the run options of `simulate`.
         #[arg(
             trailing_var_arg = true,

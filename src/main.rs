@@ -54,8 +54,10 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             };
             exit(warsim::output::stdout::write_all(text.as_bytes()))
         }
+        // `warsim` or `warsim simulate` alone: a newcomer's first try, so it gets the usage and
+        // the list of commands (or games) to choose from, on stderr since nothing was done.
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-            let _ = writeln!(io::stderr(), "error: a command is missing here; see --help");
+            let _ = write!(io::stderr(), "{}", e.render());
             ExitCode::from(2)
         }
         _ => {

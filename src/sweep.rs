@@ -423,7 +423,20 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn help(game: &str) -> Result<()> {
+/// `sweep --help` with no game: the sweep command's own help, which says how to ask for a
+/// game's options.
+pub fn help_without_game() -> Result<()> {
+    let mut cli = Cli::command();
+    cli.build();
+    let cmd = cli
+        .find_subcommand_mut("sweep")
+        .ok_or_else(|| usage!("no sweep command"))?;
+    let text = cmd.render_long_help().to_string();
+    crate::output::stdout::write_all(text.as_bytes())
+}
+
+/// `sweep GAME --help`: the options of `simulate GAME`, which a sweep takes as lists.
+pub fn help(game: &str) -> Result<()> {
     let mut cli = Cli::command();
     cli.build();
     let cmd = cli
