@@ -161,6 +161,7 @@ pub enum Command {
 
 /// Options every simulation takes.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Run options")]
 pub struct RunOptions {
     /// Number of games in the whole run [default: 1000000]; with --precision, the games
     /// played before the first check [default: 10000].

@@ -41,7 +41,9 @@ macro_rules! games {
         #[derive(Debug, Subcommand)]
         pub enum SimulateGame {
             $(
-                #[command(name = <$game as Game>::NAME, about = <$game as Game>::ABOUT)]
+                #[command(name = <$game as Game>::NAME, about = <$game as Game>::ABOUT,
+                          after_help = <$game as Game>::RULES,
+                          next_help_heading = "Rule options")]
                 #[allow(missing_docs)]
                 $game(<$game as Game>::Options),
             )+
@@ -64,7 +66,8 @@ macro_rules! games {
         #[derive(Debug, Subcommand)]
         pub enum PlayGame {
             $(
-                #[command(name = <$game as Game>::NAME, about = <$game as Game>::PLAY_ABOUT)]
+                #[command(name = <$game as Game>::NAME, about = <$game as Game>::PLAY_ABOUT,
+                          after_help = <$game as Game>::RULES)]
                 #[allow(missing_docs)]
                 $game(<$game as Game>::PlayArgs),
             )+

@@ -443,7 +443,14 @@ pub struct PlaySnap {
 
 impl Game for Snap {
     const NAME: &'static str = "snap";
-    const ABOUT: &'static str = "The Snap variant (snap.txt) on random deals";
+    const ABOUT: &'static str = "Snap (a pair takes the common pile) on random deals";
+    const RULES: &'static str = "Rules: players in turn play their top card onto a common pile; \
+        a card equal to the one it lands on takes the pile (under the taker's pile, the pair at \
+        the very bottom), and every player then holding no card is out. A player with no card \
+        who is not out rotates the common pile instead (bottom card to top). The game ends when \
+        one player holds every card, in a stalemate (every card in the common pile and no \
+        rotation makes a pair) or in a loop (a state seen before: it would repeat forever). \
+        More: README.md, section \"Snap\"; to watch a game: warsim play snap abba abca --trace";
     const PLAY_ABOUT: &'static str =
         "Snap: plays the given piles; prints the winner, or the players still in the game";
     const EXAMPLE: &'static [&'static str] = &["--faces", "3", "--copies", "2"];

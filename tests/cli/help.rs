@@ -49,3 +49,49 @@ fn sweep_game_help_lists_the_games_rule_options() {
     );
     assert!(fails(2, &["sweep"]).contains("<GAME>"));
 }
+
+/// The text under `heading:` up to the next blank line that is followed by another heading.
+fn section<'a>(help: &'a str, heading: &str) -> &'a str {
+    let start = help
+        .find(&format!("\n{heading}:\n"))
+        .unwrap_or_else(|| panic!("no {heading:?} in {help}"));
+    let rest = &help[start + heading.len() + 3..];
+    &rest[..rest.find("\n\n").unwrap_or(rest.len())]
+}
+
+#[test]
+fn simulate_help_groups_rule_and_run_options_and_cites_readable_rules() {
+    let help = ok(&["simulate", "war", "-h"]);
+    let rules = section(&help, "Rule options");
+    let run = section(&help, "Run options");
+    for option in ["--war-down", "--pickup", "--short-war", "--max-rounds"] {
+        assert!(
+            rules.contains(option) && !run.contains(option),
+            "{option}: {help}"
+        );
+    }
+    for option in ["--games", "--seed", "--out", "--shard"] {
+        assert!(
+            run.contains(option) && !rules.contains(option),
+            "{option}: {help}"
+        );
+    }
+    assert!(
+        help.contains("Rules: two players") && help.contains("README.md"),
+        "{help}"
+    );
+    for game in ["war", "snap", "shotgun", "rps", "jitsu"] {
+        for args in [["simulate", game, "--help"], ["play", game, "--help"]] {
+            let help = ok(&args);
+            assert!(
+                !help.contains(".txt"),
+                "{args:?} names a file the user lacks: {help}"
+            );
+            assert!(
+                help.contains("Rules: ") && help.contains("README.md"),
+                "{args:?}"
+            );
+        }
+    }
+    assert!(!ok(&["games"]).contains(".txt"));
+}

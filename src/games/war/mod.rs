@@ -223,7 +223,15 @@ impl War {
 
 impl Game for War {
     const NAME: &'static str = "war";
-    const ABOUT: &'static str = "Deck War (deck-war.txt)";
+    const ABOUT: &'static str = "Deck War: the higher card takes the battle; a tie starts a war";
+    const RULES: &'static str = "Rules: two players each turn up their top card; the higher \
+        rank takes both, under its hand in the order --pickup says. Equal ranks start a war: each \
+        lays --war-down cards face down and one face up, and the higher face-up card takes every \
+        card laid (another tie: another war). A player who runs out of cards loses. The presets, \
+        each option and what it changes: README.md, sections \"How long does a game of War \
+        take?\", \"The bryer preset against the seed document\" and \"Rule options\". To watch \
+        the rules at work: warsim play war --ranks 4 --suits 1 --pickup p1-first \
+        --deal \"1 3/4 2\" --trace";
     const PLAY_ABOUT: &'static str = "Deck War: replay game I of a run, or play a given deal";
     const EXAMPLE: &'static [&'static str] =
         &["--ranks", "3", "--suits", "4", "--pickup", "p1-first"];
