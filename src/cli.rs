@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
-use crate::games::kind::{PlayGame, SimulateGame};
+use crate::games::kind::{ExactGame, PlayGame, SimulateGame};
 use crate::output::progress;
 use crate::sim::shard::Shard;
 
@@ -41,18 +41,21 @@ pub enum Command {
     /// Play every distinct deal of a small deck once: exact counts, shares and statistics.
     #[command(
         after_help = "Rule sets whose play after the deal uses no randomness (War: a \
-        deterministic pickup). Writes the files of simulate; summary.json's `exact` holds the \
-        number of deals and every outcome's share as a fraction.\n\nExamples:\n  \
+        deterministic pickup) play every deal once; War with a random pickup is solved as a \
+        Markov chain over its positions. Writes the files of simulate; summary.json's `exact` \
+        holds the number of deals and every outcome's share as a fraction. Shotgun War and \
+        rock-paper-scissors need no exact command: `simulate shotgun` and `simulate rps` print \
+        their exact answers beside the estimates.\n\nExamples:\n  \
         warsim exact war --ranks 3 --suits 4 --pickup p1-first\n  \
         warsim exact war --ranks 4 --suits 4 --pickup winner-first --war-down 1 --out out/16"
     )]
     Exact {
         /// Output options (they may follow the game's name).
         #[command(flatten)]
-        run: RunOptions,
+        run: ExactOptions,
         /// The game and its rule options.
         #[command(subcommand)]
-        game: SimulateGame,
+        game: ExactGame,
     },
     /// Run every combination of listed rule settings, each on the same games.
     #[command(
@@ -159,6 +162,9 @@ pub enum Command {
     },
 }
 
+/// `--max-games` unless given: a bound for a run to a precision that never ends.
+const DEFAULT_MAX_GAMES: u64 = 100_000_000;
+
 /// Options every simulation takes.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Run options")]
@@ -173,7 +179,7 @@ pub struct RunOptions {
     #[arg(long, global = true, value_name = "H", value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
-    #[arg(long, global = true, value_name = "M", default_value_t = 100_000_000,
+    #[arg(long, global = true, value_name = "M", default_value_t = DEFAULT_MAX_GAMES,
           value_parser = parse_games)]
     pub max_games: u64,
     /// Base seed: game i draws its randomness from (seed, i) alone.
@@ -210,6 +216,52 @@ pub struct RunOptions {
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
+}
+
+/// The options of `exact`: those of `simulate` that apply when every deal is played once (no
+/// number of games, seed, precision or shard: the deals are all of them, in a fixed order).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Run options")]
+pub struct ExactOptions {
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long, global = true, value_name = "T",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Write summary.json, summary.csv, histogram.csv and histogram.png into DIR (chain.json
+    /// for a rule set solved as a Markov chain).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// With --out, also write every chart as SVG (same look, text as text).
+    #[arg(long, global = true)]
+    pub svg: bool,
+    /// Progress: a bar when stderr is a terminal (auto), plain lines every 10 s for a log
+    /// file (log), or none.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
+    pub progress: progress::When,
+}
+
+/// An exact run as [`RunConfig`]: what `exact` does not take is left unset or at `simulate`'s
+/// default, none of which `exact` reads (it bounds itself by [`crate::exact::MAX_DEALS`], not
+/// by a time estimate).
+impl From<&ExactOptions> for RunConfig {
+    fn from(o: &ExactOptions) -> RunConfig {
+        RunConfig {
+            games: None,
+            precision: None,
+            max_games: DEFAULT_MAX_GAMES,
+            seed: 0,
+            threads: o.threads,
+            out: o.out.clone(),
+            json: o.json,
+            svg: o.svg,
+            progress: o.progress,
+            max_hours: MaxHours(None),
+            shard: None,
+        }
+    }
 }
 
 /// `--progress auto|log|never`: the command line's names for [`progress::When`], with their

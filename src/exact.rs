@@ -31,6 +31,8 @@ impl WithGame for Exact<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        // The command line's `exact` has none of these options; a library caller's RunConfig
+        // may still hold them, and would otherwise have them ignored without a word.
         for (given, name) in [
             (opts.games.is_some(), "--games"),
             (opts.precision.is_some(), "--precision"),

@@ -95,3 +95,45 @@ fn simulate_help_groups_rule_and_run_options_and_cites_readable_rules() {
     }
     assert!(!ok(&["games"]).contains(".txt"));
 }
+
+#[test]
+fn exact_offers_only_what_it_does() {
+    let help = ok(&["exact", "--help"]);
+    for absent in [
+        "--games",
+        "--precision",
+        "--shard",
+        "--seed",
+        "--max-games",
+        "shotgun  ",
+        "jitsu  ",
+    ] {
+        assert!(
+            !help.contains(absent),
+            "exact --help offers {absent:?}: {help}"
+        );
+    }
+    for present in ["--threads", "--out", "--json", "war ", "snap "] {
+        assert!(
+            help.contains(present),
+            "exact --help lacks {present:?}: {help}"
+        );
+    }
+    let war = ok(&["exact", "war", "-h"]);
+    assert!(
+        section(&war, "Rule options").contains("--pickup") && !war.contains("--seed"),
+        "{war}"
+    );
+    for game in ["shotgun", "rps", "jitsu"] {
+        assert!(fails(2, &["exact", game]).contains(game));
+    }
+    for option in ["--seed", "--games", "--max-games", "--precision", "--shard"] {
+        let line = fails(
+            2,
+            &[
+                "exact", "war", "--ranks", "2", "--suits", "2", "--pickup", "p1-first", option, "1",
+            ],
+        );
+        assert!(line.contains(option), "{line}");
+    }
+}
