@@ -2,7 +2,7 @@
 //! defines it) to the modules that run it, and the visitors that give `simulate` and `merge`
 //! their game.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, MergeArgs};
 use crate::config::RunConfig;
@@ -53,13 +53,48 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Games { json } => crate::list::run(json),
         Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
-        Command::Manpage => {
-            let cmd = <Cli as clap::CommandFactory>::command();
+        Command::Manpage { out_dir: None } => {
             let mut text = Vec::new();
-            clap_mangen::Man::new(cmd).render(&mut text)?;
+            clap_mangen::Man::new(manual_command()).render(&mut text)?;
             crate::output::stdout::write_all(&text)
         }
+        Command::Manpage { out_dir: Some(dir) } => manual_pages(&dir),
     }
+}
+
+/// The command line as the manual shows it: built, so that each command knows its full name
+/// (`warsim-simulate-war`), and without the `help` subcommand, which has no page to refer to.
+fn manual_command() -> clap::Command {
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    cmd.build();
+    cmd
+}
+
+/// `manpage --out-dir DIR`: the page of every command, down to each game of `simulate`,
+/// `exact` and `play`, each page named as the pages above it refer to it
+/// (`warsim-simulate-war.1`). Every page is rendered before the first is written, so a
+/// failure to render writes nothing.
+fn manual_pages(dir: &std::path::Path) -> Result<()> {
+    fn render(cmd: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            render(sub, pages)?;
+        }
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut text = Vec::new();
+        man.render(&mut text)?;
+        pages.push((man.get_filename(), text));
+        Ok(())
+    }
+    let mut pages = Vec::new();
+    render(&manual_command(), &mut pages)?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("manpage --out-dir {}: cannot create it", dir.display()))?;
+    for (name, text) in &pages {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .with_context(|| format!("manpage: cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// `simulate`: any game, on the engine.

@@ -142,9 +142,18 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) on stdout.
-    #[command(after_help = "Example: warsim manpage > warsim.1 && man ./warsim.1")]
-    Manpage,
+    /// Print the manual page (roff) on stdout, or write every command's page into a folder.
+    #[command(after_help = "The page of `warsim` refers to one page per command \
+        (warsim-simulate(1), ...), and those to one per game (warsim-simulate-war(1), with every \
+        rule option); --out-dir writes them all.\n\nExamples:\n  \
+        warsim manpage > warsim.1 && man ./warsim.1\n  \
+        warsim manpage --out-dir man/man1 && MANPATH=$PWD/man man warsim-simulate-war")]
+    Manpage {
+        /// Write warsim.1 and the page of every command and game (warsim-simulate-war.1, ...)
+        /// into DIR, created if absent; pages already there are replaced.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
     /// Play one game and show it.
     #[command(
         after_help = "Examples:\n  warsim play war --seed 0 --game 83590 --trace\n  \

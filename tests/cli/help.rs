@@ -1,7 +1,7 @@
 //! What a newcomer reads: help with the options a command takes (and only those), grouped;
 //! the manual pages; the text of `exact`, `play` and `compare`.
 
-use crate::util::{fails, ok, warsim};
+use crate::util::{fails, ok, read, s, warsim, Scratch};
 
 #[test]
 fn bare_warsim_shows_the_usage_and_the_commands() {
@@ -136,4 +136,51 @@ fn exact_offers_only_what_it_does() {
         );
         assert!(line.contains(option), "{line}");
     }
+}
+
+/// Roff as text: `\-` is a plain hyphen.
+fn roff_text(page: &str) -> String {
+    page.replace("\\-", "-")
+}
+
+#[test]
+fn every_manual_page_referred_to_is_generated() {
+    let dir = Scratch::new("man");
+    let man1 = dir.path("man1");
+    assert_eq!(ok(&["manpage", "--out-dir", s(&man1)]), "");
+    let pages: Vec<String> = std::fs::read_dir(&man1)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let mut referred = std::collections::BTreeSet::new();
+    let stdout_page = roff_text(&ok(&["manpage"]));
+    for page in pages
+        .iter()
+        .map(|p| roff_text(&read(&man1, p)))
+        .chain([stdout_page])
+    {
+        // A reference is `warsim-NAME(1)`.
+        for (i, _) in page.match_indices("(1)") {
+            let start = page[..i]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |k| k + 1);
+            referred.insert(format!("{}.1", &page[start..i]));
+        }
+    }
+    assert!(
+        referred.contains("warsim-simulate-war.1") && referred.len() > 20,
+        "{referred:?}"
+    );
+    for name in &referred {
+        assert!(
+            pages.contains(name),
+            "{name} is referred to but not generated; pages {pages:?}"
+        );
+    }
+    let war = roff_text(&read(&man1, "warsim-simulate-war.1"));
+    for option in ["--war-down", "--pickup", "--games", "Rules: two players"] {
+        assert!(war.contains(option), "warsim-simulate-war.1 lacks {option}");
+    }
+    assert!(roff_text(&read(&man1, "warsim-exact-war.1")).contains("--war-down"));
+    assert!(!pages.iter().any(|p| p.contains("help")), "{pages:?}");
 }
