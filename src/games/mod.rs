@@ -403,6 +403,10 @@ pub struct PlayReport {
     /// What the plain-text output prints after the trace (nothing if empty).
     #[serde(skip)]
     pub text: String,
+    /// What the plain-text output says on stderr beside `text`, where stdout's form is fixed
+    /// (Snap's answers are the seed's: a loop and a stalemate print alike there).
+    #[serde(skip)]
+    pub note: String,
 }
 
 impl PlayReport {
@@ -417,6 +421,7 @@ impl PlayReport {
             cycle_len: None,
             extra: serde_json::Map::new(),
             text: String::new(),
+            note: String::new(),
         }
     }
 
@@ -430,6 +435,12 @@ impl PlayReport {
     /// Sets the plain-text line.
     pub fn with_text(mut self, text: impl Into<String>) -> Self {
         self.text = text.into();
+        self
+    }
+
+    /// Sets the plain-text note for stderr.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = note.into();
         self
     }
 }

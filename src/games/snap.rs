@@ -542,11 +542,37 @@ impl Game for Snap {
         sink.finish()?;
         let players: Vec<u32> = in_game.iter().map(|&p| p as u32 + 1).collect();
         let text: Vec<String> = players.iter().map(u32::to_string).collect();
+        let note = ending_note(&result, &text.join(" "));
         Ok(
             PlayReport::new(Self::NAME, result.outcome.name(), result.rounds, players)
                 .with_cycle(result.cycle)
-                .with_text(text.join(" ")),
+                .with_text(text.join(" "))
+                .with_note(note),
         )
+    }
+}
+
+/// How a game that nobody won ended, for `play snap`, whose answer (the players left) is the
+/// same for a loop and a stalemate; empty for a win, which the answer says whole.
+fn ending_note(result: &GameResult, players: &str) -> String {
+    match (result.outcome, result.cycle) {
+        (Outcome::Loop, Some(c)) => format!(
+            "loop: the state after turn {} repeats the state after turn {} (cycle of {} turns); \
+             the game never ends, players {players} still in",
+            c.loop_from + c.cycle_len,
+            c.loop_from,
+            c.cycle_len
+        ),
+        (Outcome::Stalemate, _) => format!(
+            "stalemate at turn {}: every card is in the common pile and no rotation makes a \
+             pair; players {players} still in",
+            result.rounds
+        ),
+        (Outcome::Capped, _) => format!(
+            "capped: undecided after {} turns (--max-rounds); players {players} still in",
+            result.rounds
+        ),
+        _ => String::new(),
     }
 }
 

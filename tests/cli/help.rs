@@ -184,3 +184,82 @@ fn every_manual_page_referred_to_is_generated() {
     assert!(roff_text(&read(&man1, "warsim-exact-war.1")).contains("--war-down"));
     assert!(!pages.iter().any(|p| p.contains("help")), "{pages:?}");
 }
+
+#[test]
+fn play_war_says_which_game_seed_and_rules_it_played() {
+    let text = ok(&[
+        "play",
+        "war",
+        "--seed",
+        "5",
+        "--game",
+        "299999",
+        "--war-down",
+        "2",
+    ]);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("war, game 299999 of seed 5: "), "{text}");
+    assert!(
+        first.contains("2 down") && first.contains("pickup shuffled"),
+        "{text}"
+    );
+    let dir = Scratch::new("play-from");
+    let run = dir.path("run");
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "50",
+        "--seed",
+        "7",
+        "--pickup",
+        "p1-first",
+        "--out",
+        s(&run),
+    ]);
+    let longest = crate::util::json(&read(&run, "summary.json"))["longest_game"]
+        .as_u64()
+        .unwrap();
+    let text = ok(&["play", "war", "--from", s(&run)]);
+    let want = format!(
+        "war, game {longest} of seed 7 (the run in {}, its longest): ",
+        run.display()
+    );
+    assert!(
+        text.starts_with(&want) && text.contains("pickup p1-first"),
+        "{want}\n{text}"
+    );
+    let text = ok(&["play", "war", "--from", s(&run), "--game", "3"]);
+    assert!(
+        text.starts_with(&format!(
+            "war, game 3 of seed 7 (the run in {}): ",
+            run.display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_snap_tells_a_loop_from_a_stalemate() {
+    for (piles, answer, note) in [
+        (
+            &["bdad", "acbc", "abba"][..],
+            "1 3",
+            "loop: the state after turn 62 repeats the state after turn 14 (cycle of 48 turns)",
+        ),
+        (&["abba", "acab"][..], "1 2", "stalemate at turn 71"),
+        (&["abba", "abca"][..], "2", ""),
+    ] {
+        let mut args = vec!["play", "snap"];
+        args.extend_from_slice(piles);
+        let out = warsim(&args);
+        assert!(out.status.success());
+        // stdout stays the seed's answer; the note says how the game ended.
+        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{answer}\n"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.is_empty(), note.is_empty(), "{piles:?}: {err}");
+        assert!(err.contains(note), "{piles:?}: {err}");
+    }
+    let json = warsim(&["play", "snap", "abba", "acab", "--json"]);
+    assert!(json.stderr.is_empty(), "--json notes nothing");
+}

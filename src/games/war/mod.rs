@@ -121,6 +121,39 @@ fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageEr
     Ok((part.info.seed, part.game.rules, replaying, hands))
 }
 
+/// Which game `play war` played and under which rules, as its text output's first line says
+/// it, so that a replay printed or saved says what it replays (`--json` has the same as keys:
+/// `index`, `seed`, `rules`).
+fn played_text(
+    given_hands: Option<&str>,
+    r: &Replaying,
+    seed: u64,
+    from: Option<&std::path::Path>,
+    rules: &str,
+) -> String {
+    let which = if let Some(hands) = given_hands {
+        format!("the hands {hands}")
+    } else if r.deal {
+        format!("deal number {} of every deal", r.index)
+    } else {
+        format!("game {} of seed {seed}", r.index)
+    };
+    match from {
+        Some(dir) => {
+            let longest = if r.said.is_some() {
+                ", its longest"
+            } else {
+                ""
+            };
+            format!(
+                "war, {which} (the run in {}{longest}): {rules}",
+                dir.display()
+            )
+        }
+        None => format!("war, {which}: {rules}"),
+    }
+}
+
 impl War {
     /// The game for a validated rule set.
     pub fn new(rules: WarRules) -> Self {
@@ -391,6 +424,13 @@ impl Game for War {
         };
         let index = replaying.index;
         let rules_json = serde_json::to_value(&rules)?;
+        let played = played_text(
+            hands,
+            &replaying,
+            seed,
+            args.from.as_deref(),
+            &War::new(rules.clone()).describe(),
+        );
         let mut rng = io.game_rng(seed, index);
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);
@@ -414,7 +454,7 @@ impl Game for War {
         let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, o.two_players_left())
             .with_cycle(result.cycle)
             .with_text(format!(
-                "{} ({} wars, deepest {})",
+                "{played}\n{} ({} wars, deepest {})",
                 trace::ending_text(&result),
                 stats.wars,
                 stats.deepest
