@@ -119,7 +119,9 @@ fn chain<G: Game>(
         "outcomes": outcomes,
         "mean_rounds": c.mean_rounds,
         "method": format!(
-            "absorbing Markov chain over every position reachable from every deal; the winner's              new bottom cards in each distinct order, equally likely; Gauss-Seidel until no value              moved by more than {:e} of itself ({} sweeps); no round cap",
+            "absorbing Markov chain over every position reachable from every deal; the winner's \
+             new bottom cards in each distinct order, equally likely; Gauss-Seidel until no \
+             value moved by more than {:e} of itself ({} sweeps); no round cap",
             c.tolerance, c.sweeps
         ),
         "provenance": Provenance::now(),

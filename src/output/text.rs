@@ -6,6 +6,51 @@ use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
 use crate::stats::summary::{counted, grouped};
 
+/// The `exact` object of a summary as text: numbers as numbers (whole ones with separators),
+/// shares given as fractions (`"2329/5775"`) with their decimal, and a sentence (the method)
+/// on a line of its own; never JSON.
+fn exact_lines(exact: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+    use serde_json::Value;
+    let mut parts = Vec::new();
+    let mut sentences = Vec::new();
+    for (k, v) in exact {
+        match v {
+            Value::Number(n) => parts.push(match n.as_u64() {
+                Some(whole) => format!("{k} {}", grouped(whole)),
+                None => format!("{k} {:.6}", n.as_f64().unwrap_or(f64::NAN)),
+            }),
+            Value::Object(shares) => {
+                let shares: Vec<String> = shares
+                    .iter()
+                    .map(|(o, share)| match share {
+                        Value::String(f) => match fraction_value(f) {
+                            Some(x) => format!("{o} {f} = {x:.6}"),
+                            None => format!("{o} {f}"),
+                        },
+                        Value::Number(x) => format!("{o} {:.6}", x.as_f64().unwrap_or(f64::NAN)),
+                        other => format!("{o} {other}"),
+                    })
+                    .collect();
+                parts.push(format!("{k}: {}", shares.join("  ")));
+            }
+            Value::String(text) => sentences.push(format!("{k}: {text}")),
+            other => parts.push(format!("{k} {other}")),
+        }
+    }
+    let mut lines = Vec::new();
+    if !parts.is_empty() {
+        lines.push(format!("exact     {}", parts.join("  ")));
+    }
+    lines.extend(sentences.into_iter().map(|t| format!("          {t}")));
+    lines
+}
+
+/// The value of a fraction written `a/b`.
+fn fraction_value(text: &str) -> Option<f64> {
+    let (a, b) = text.split_once('/')?;
+    Some(a.trim().parse::<f64>().ok()? / b.trim().parse::<f64>().ok()?)
+}
+
 fn percent(n: u64, of: u64) -> String {
     format!("{:.3}%", 100.0 * n as f64 / of.max(1) as f64)
 }
@@ -34,9 +79,10 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     }
     let _ = writeln!(
         s,
-        ", {:.2} s ({} games/s)",
+        ", {:.2} s ({} {}/s)",
         timing.elapsed_s,
-        grouped(rate as u64)
+        grouped(rate as u64),
+        if info.exhaustive { "deals" } else { "games" }
     );
     if let Some(d) = &r.rounds {
         match (d.sem, d.ci95, d.sd) {
@@ -99,14 +145,24 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     }
     if info.detects_loops {
         let l = r.share(Outcome::Loop);
-        let _ = writeln!(
-            s,
-            "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
-            grouped(l.count),
-            100.0 * l.share,
-            100.0 * l.ci95[0],
-            100.0 * l.ci95[1]
-        );
+        let _ = if info.exhaustive {
+            writeln!(
+                s,
+                "loops     {} of the deals never end ({}, {:.4}%)",
+                grouped(l.count),
+                crate::exact::fraction(l.count, games),
+                100.0 * l.share
+            )
+        } else {
+            writeln!(
+                s,
+                "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
+                grouped(l.count),
+                100.0 * l.share,
+                100.0 * l.ci95[0],
+                100.0 * l.ci95[1]
+            )
+        };
         if let Some(c) = &r.cycles {
             let _ = writeln!(
                 s,
@@ -123,16 +179,28 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         }
     }
     if let Some(t) = &r.tail {
-        let _ = writeln!(
-            s,
-            "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} rounds \
-             (95% interval {:.1} to {:.1}; {} games fitted)",
-            t.from,
-            t.e_folding_rounds,
-            t.e_folding_ci95[0],
-            t.e_folding_ci95[1],
-            grouped(t.games)
-        );
+        let _ = if info.exhaustive {
+            // Every deal is in the fit: there is no sample whose chance an interval would show.
+            writeln!(
+                s,
+                "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
+                 rounds (fitted to {} deals)",
+                t.from,
+                t.e_folding_rounds,
+                grouped(t.games)
+            )
+        } else {
+            writeln!(
+                s,
+                "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
+                 rounds (95% interval {:.1} to {:.1}; {} games fitted)",
+                t.from,
+                t.e_folding_rounds,
+                t.e_folding_ci95[0],
+                t.e_folding_ci95[1],
+                grouped(t.games)
+            )
+        };
     }
     if let Some(p) = &r.parity {
         let _ = writeln!(
@@ -142,17 +210,17 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         );
     }
     if let Some(serde_json::Value::Object(exact)) = &info.exact {
-        let parts: Vec<String> = exact
-            .iter()
-            .map(|(k, v)| match v.as_f64() {
-                Some(x) => format!("{k} {x:.6}"),
-                None => format!("{k} {v}"),
-            })
-            .collect();
-        let _ = writeln!(s, "exact     {}", parts.join("  "));
+        for line in exact_lines(exact) {
+            let _ = writeln!(s, "{line}");
+        }
     }
     if let Some((rounds, i)) = r.tally.longest {
-        let _ = writeln!(s, "longest   game {i} ({rounds} rounds)");
+        let which = if info.exhaustive {
+            "deal number"
+        } else {
+            "game"
+        };
+        let _ = writeln!(s, "longest   {which} {i} ({rounds} rounds)");
     }
     s
 }

@@ -263,3 +263,38 @@ fn play_snap_tells_a_loop_from_a_stalemate() {
     let json = warsim(&["play", "snap", "abba", "acab", "--json"]);
     assert!(json.stderr.is_empty(), "--json notes nothing");
 }
+
+#[test]
+fn exact_output_reads_as_exact() {
+    let text = ok(&[
+        "exact", "war", "--ranks", "3", "--suits", "4", "--pickup", "p1-first",
+    ]);
+    for absent in ["95% interval", "{", "\"", "games/s"] {
+        assert!(
+            !text.contains(absent),
+            "exact text shows {absent:?}: {text}"
+        );
+    }
+    for present in [
+        "every one of 34,650 distinct deals",
+        "deals 34,650",
+        "p1 2329/5775 = 0.403290",
+        "loop 41/1050 = 0.039048",
+        "1,353 of the deals never end (41/1050, 3.9048%)",
+        "fitted to 3,054 deals",
+        "longest   deal number 4483 (44 rounds)",
+    ] {
+        assert!(
+            text.contains(present),
+            "exact text lacks {present:?}: {text}"
+        );
+    }
+    let chain = crate::util::json(&ok(&[
+        "exact", "war", "--ranks", "3", "--suits", "2", "--json",
+    ]));
+    let method = chain["method"].as_str().unwrap();
+    assert!(
+        method.contains("Gauss-Seidel") && !method.contains("  "),
+        "{method}"
+    );
+}
