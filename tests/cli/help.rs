@@ -298,3 +298,48 @@ fn exact_output_reads_as_exact() {
         "{method}"
     );
 }
+
+#[test]
+fn compare_prints_p_values_readably() {
+    let dir = Scratch::new("compare-p");
+    let (a, b, c, out) = (dir.path("a"), dir.path("b"), dir.path("c"), dir.path("out"));
+    ok(&["simulate", "war", "--games", "3000", "--out", s(&a)]);
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "3000",
+        "--seed",
+        "1",
+        "--out",
+        s(&b),
+    ]);
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "3000",
+        "--pickup",
+        "p1-first",
+        "--war-down",
+        "1",
+        "--out",
+        s(&c),
+    ]);
+    let text = ok(&["compare", s(&a), s(&b), s(&c), "--out", s(&out)]);
+    let ks: Vec<&str> = text.lines().filter(|l| l.starts_with("KS ")).collect();
+    assert_eq!(ks.len(), 3, "{text}");
+    // Two runs of the same rules: a plain decimal; rules far apart: a bound, not `0.000e0`.
+    assert!(
+        ks[0].starts_with("KS 1 vs 2") && ks[0].contains("p = 0."),
+        "{text}"
+    );
+    assert!(
+        ks[1].starts_with("KS 1 vs 3") && ks[1].ends_with("p < 1e-300"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("e0") && text.contains("(3,000 games"),
+        "{text}"
+    );
+}
