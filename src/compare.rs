@@ -18,7 +18,7 @@ use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;
 use crate::output::report::{Curve, Report};
 use crate::output::summary::Provenance;
-use crate::stats::summary::grouped;
+use crate::stats::summary::{grouped, grouped_in};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -152,7 +152,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
                 i + 1,
                 r.dir,
                 grouped(r.games),
-                r.description
+                grouped_in(&r.description)
             )?;
         }
         for p in &doc.ks {

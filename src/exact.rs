@@ -17,7 +17,7 @@ use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::stats::summary::grouped;
+use crate::stats::summary::{grouped, grouped_in};
 use crate::{run, usage};
 
 /// Deals an exact run may play: about half an hour on two cores at a microsecond a deal.
@@ -138,7 +138,7 @@ fn chain<G: Game>(
             stdout,
             "{} — {}",
             G::NAME,
-            doc["description"].as_str().unwrap_or("")
+            grouped_in(doc["description"].as_str().unwrap_or(""))
         )?;
         writeln!(
             stdout,

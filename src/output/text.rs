@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, grouped};
+use crate::stats::summary::{counted, grouped, grouped_in};
 
 /// The `exact` object of a summary as text: numbers as numbers (whole ones with separators),
 /// shares given as fractions (`"2329/5775"`) with their decimal, and a sentence (the method)
@@ -60,7 +60,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     let info = r.info;
     let games = r.games();
     let mut s = String::new();
-    let _ = writeln!(s, "{} — {}", info.game, info.description);
+    let _ = writeln!(s, "{} — {}", info.game, grouped_in(&info.description));
     let rate = games as f64 / timing.elapsed_s.max(1e-9);
     if info.exhaustive {
         let _ = write!(s, "every one of {} distinct deals, once", grouped(games));
@@ -110,12 +110,14 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         let _ = writeln!(
             s,
             "          min {}  median {}  max {}",
-            d.min, d.median, d.max
+            grouped(d.min),
+            grouped(d.median),
+            grouped(d.max)
         );
         let q: Vec<String> = d
             .quantiles
             .iter()
-            .map(|(k, v)| format!("{k} {v}"))
+            .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
             .collect();
         let _ = writeln!(s, "          {}", q.join("  "));
     }
@@ -220,7 +222,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         } else {
             "game"
         };
-        let _ = writeln!(s, "longest   {which} {i} ({rounds} rounds)");
+        let _ = writeln!(s, "longest   {which} {i} ({} rounds)", grouped(rounds));
     }
     s
 }

@@ -343,3 +343,42 @@ fn compare_prints_p_values_readably() {
         "{text}"
     );
 }
+
+#[test]
+fn terminal_numbers_have_thousands_separators_and_summary_json_keeps_its_form() {
+    let dir = Scratch::new("separators");
+    let out = dir.path("snap");
+    let text = ok(&["simulate", "snap", "--games", "2000", "--out", s(&out)]);
+    assert!(
+        text.starts_with("snap — 2 players, 13 faces × 4 copies, loops detected, cap 10,000,000\n"),
+        "{text}"
+    );
+    assert!(text.contains("2,000 games, seed 0"), "{text}");
+    let summary = crate::util::json(&read(&out, "summary.json"));
+    assert!(
+        summary["description"]
+            .as_str()
+            .unwrap()
+            .ends_with("cap 10000000"),
+        "{summary}"
+    );
+    let long = ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "300",
+        "--pickup",
+        "p1-first",
+        "--war-down",
+        "1",
+    ]);
+    let extremes = long
+        .lines()
+        .find(|l| l.trim_start().starts_with("min "))
+        .unwrap();
+    let max: &str = extremes.rsplit(' ').next().unwrap();
+    assert!(
+        max.contains(','),
+        "a maximum of more than 9,999 rounds is grouped: {long}"
+    );
+}
