@@ -6,6 +6,56 @@ use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
 use crate::stats::summary::{counted, grouped, grouped_in};
 
+/// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
+/// each group's games, mean rounds with its interval, median and outcome shares, so the
+/// terminal shows what summary.json's `by` holds.
+fn groups_table<S: GameStats>(r: &Report<S>) -> Vec<String> {
+    if r.groups.is_empty() {
+        return Vec::new();
+    }
+    let mut head = vec![
+        format!("{:>5}", "group"),
+        format!("{:>11}", "games"),
+        format!("{:>28}", "mean rounds (95% interval)"),
+        format!("{:>8}", "median"),
+    ];
+    head.extend(r.outcomes.iter().map(|(o, _)| format!("{:>9}", o.name())));
+    let mut lines = vec![
+        format!(
+            "by        {}",
+            r.info.grouping.as_deref().unwrap_or("group")
+        ),
+        format!("          {}", head.join(" ")),
+    ];
+    for g in &r.groups {
+        let (mean, median) = match &g.rounds {
+            Some(d) => (
+                match d.ci95 {
+                    Some([lo, hi]) if !r.info.exhaustive => {
+                        format!("{:.2} ({lo:.2} to {hi:.2})", d.mean)
+                    }
+                    _ => format!("{:.2}", d.mean),
+                },
+                grouped(d.median),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        let mut row = vec![
+            format!("{:>5}", g.group),
+            format!("{:>11}", grouped(g.games)),
+            format!("{mean:>28}"),
+            format!("{median:>8}"),
+        ];
+        row.extend(
+            r.outcomes
+                .iter()
+                .map(|&(o, _)| format!("{:>9}", percent(g.share(o).count, g.games))),
+        );
+        lines.push(format!("          {}", row.join(" ")));
+    }
+    lines
+}
+
 /// The `exact` object of a summary as text: numbers as numbers (whole ones with separators),
 /// shares given as fractions (`"2329/5775"`) with their decimal, and a sentence (the method)
 /// on a line of its own; never JSON.
@@ -143,6 +193,9 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         .collect();
     let _ = writeln!(s, "outcomes  {}", outs.join("  "));
     for line in r.tally.stats.text(games) {
+        let _ = writeln!(s, "{line}");
+    }
+    for line in groups_table(r) {
         let _ = writeln!(s, "{line}");
     }
     if info.detects_loops {

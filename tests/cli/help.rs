@@ -382,3 +382,40 @@ fn terminal_numbers_have_thousands_separators_and_summary_json_keeps_its_form() 
         "a maximum of more than 9,999 rounds is grouped: {long}"
     );
 }
+
+#[test]
+fn by_p1_top_prints_its_groups_on_the_terminal() {
+    let args = [
+        "simulate", "war", "--by", "p1-top", "--games", "5000", "--seed", "2",
+    ];
+    let text = ok(&args);
+    let v = crate::util::json(&ok(&[&args[..], &["--json"]].concat()));
+    let by = v["by"].as_object().unwrap();
+    assert_eq!(by.len(), 5, "{v}");
+    let at = text
+        .find("\nby        top-rank cards player 1 is dealt\n")
+        .unwrap_or_else(|| panic!("{text}"));
+    let rows: Vec<Vec<&str>> = text[at..]
+        .lines()
+        .skip(3)
+        .take(by.len())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    for (row, (group, g)) in rows.iter().zip(by) {
+        let games = g["games"].as_u64().unwrap();
+        let mean = g["rounds"]["mean"].as_f64().unwrap();
+        let p1 = g["shares"]["p1"]["share"].as_f64().unwrap();
+        assert_eq!(row[0], group.as_str(), "{text}");
+        assert_eq!(
+            row[1].replace(',', "").parse::<u64>().unwrap(),
+            games,
+            "{text}"
+        );
+        assert_eq!(row[2], format!("{mean:.2}"), "{text}");
+        assert_eq!(
+            *row.iter().rev().nth(1).unwrap(),
+            format!("{:.3}%", 100.0 * p1),
+            "{text}"
+        );
+    }
+}
