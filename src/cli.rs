@@ -1,6 +1,9 @@
-//! The command line's definitions: every command and option, their help and their value
-//! parsers. What each command does is in [`crate::app`]; the games and their options come from
-//! [`crate::games::kind`], so nothing here names a game.
+//! The command line's definitions: the commands `simulate`, `exact`, `sweep`, `compare`,
+//! `merge`, `replay`, `games`, `completions`, `manpage` and `play`, their options, help and
+//! value parsers. What each command does is in [`crate::app`]. The games, their subcommands and
+//! rule options come from [`crate::games::kind`], so no game is defined here (only named in
+//! examples); `sweep` takes its options as text and reads them against `simulate GAME`'s in
+//! [`crate::sweep`].
 
 use std::path::PathBuf;
 
@@ -379,5 +382,23 @@ mod tests {
     #[test]
     fn cli_definition_is_valid() {
         Cli::command().debug_assert();
+    }
+
+    /// The module docs name every command the command line has.
+    #[test]
+    fn the_module_docs_name_every_command() {
+        let docs: String = include_str!("cli.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//!"))
+            .collect();
+        let cmd = Cli::command();
+        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        assert!(names.len() >= 10, "{names:?}");
+        for name in names {
+            assert!(
+                docs.contains(&format!("`{name}`")),
+                "src/cli.rs's docs lack `{name}`"
+            );
+        }
     }
 }

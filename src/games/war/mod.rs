@@ -73,7 +73,8 @@ pub struct War {
     path: Path,
 }
 
-/// One worker's buffers: the running game, and Brent's two extra copies.
+/// One worker's buffers: the running game and the four more copies of it that Brent's
+/// detector keeps ([`LoopDetector`]), and the buffers of `exact`'s deals.
 #[derive(Clone, Debug)]
 pub struct WarScratch {
     detector: LoopDetector<Position>,
