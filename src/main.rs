@@ -41,7 +41,8 @@ fn exit(result: anyhow::Result<()>) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Help and version print in full; every usage error becomes its first line (exit 2).
+/// Help and version print in full; a missing command prints the help that lists the commands
+/// (on stderr, exit 2); every other usage error becomes its first line (exit 2).
 fn clap_exit(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
