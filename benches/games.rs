@@ -111,7 +111,7 @@ fn every_game(c: &mut Criterion) {
     impl WithGameType for Bench<'_> {
         type Output = ();
         fn with<G: Game>(self) {
-            let game = game_from_args::<G>(G::EXAMPLE).expect("a valid example");
+            let game = game_from_args::<G, _>(G::EXAMPLE).expect("a valid example");
             bench_game(&mut self.0.borrow_mut(), G::NAME, "example", &game);
         }
     }

@@ -47,6 +47,7 @@ if [ "$path" != scalar ]; then
   WARSIM_PATH=scalar war_rows " [scalar]"
 fi
 row snap-2p-13x4 1000000 snap
+row bmn 1000000 bmn
 row shotgun 10000000 shotgun
 row rps-10-players 1000000 rps --players 10
 row jitsu-random 1000000 jitsu --strategy random

@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"
 build_warsim
-sections=${*:-war war-rules war-literature war-experiments war-exact snap shotgun rps jitsu}
+sections=${*:-war war-rules war-literature war-experiments war-exact snap shotgun rps jitsu bmn}
 
 for section in $sections; do
   case $section in
@@ -43,6 +43,7 @@ for section in $sections; do
         $warsim simulate jitsu --strategy "$strategy" --games 1000000 --seed 0 --out "results/jitsu-$strategy"
       done
       ;;
+    bmn) scripts/bmn-results.sh results/bmn ;;
     *) echo "make-results: unknown section $section" >&2; exit 2 ;;
   esac
 done

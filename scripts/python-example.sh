@@ -6,14 +6,11 @@ source "$(dirname "$0")/lib.sh"
 mkdir -p "$root/results/python"
 cd "$root/results/python"
 python3 - <<'PY'
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import warsim
 
 r = warsim.simulate("war", games=100_000, seed=0, pickup="winner-first")
 print(r.summary["rounds"]["mean"], r.summary["rounds"]["ci95"])
 print(r.histogram.head())
-ax = r.plot()
-plt.savefig("example.png", dpi=100, bbox_inches="tight")
+with open("example.png", "wb") as f:
+    f.write(r.to_png())  # what a notebook shows for `r`
 PY

@@ -378,6 +378,43 @@ def exact_tables():
     return '\n'.join(out)
 
 
+def bmn_records():
+    """The published records and Casella's loop, as warsim replays them."""
+    rows = ['| record | deal (player 1 / player 2, top card first) | cards | tricks | winner |',
+            '|---|---|---|---|---|']
+    for r in load('bmn/records.json'):
+        if r['outcome'] == 'loop':
+            end = (f"never ends: the position before trick {r['loop_from_tricks'] + 1} returns "
+                   f"{r['cycle_tricks']} tricks ({r['cycle_len']} cards) later")
+            rows.append(f"| {r['who']} | `{r['deal']}` | loop | loop | {end} |")
+        else:
+            rows.append(f"| {r['who']} | `{r['deal']}` | {n(r['rounds'])} | {n(r['tricks'])} | player {r['players'][0]} |")
+    return '\n'.join(rows)
+
+
+def bmn_simulate():
+    s = load('bmn/simulate/summary.json')
+    r = s['rounds']
+    loops = s['outcomes'].get('loop', 0)
+    share = s['shares']['loop']
+    return (f"{n(s['games'])} random deals (seed {s['seed']}, `results/bmn/simulate/`): "
+            f"{r['mean']:.2f} cards on average ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}), median "
+            f"{r['median']}, longest {n(r['max'])} cards; {s['tricks']['mean']:.2f} tricks per game, "
+            f"at most {n(s['tricks']['max'])}; player 1 wins {100 * s['shares']['p1']['share']:.2f}%; "
+            f"{n(loops)} never end (95% interval of the share {100 * share['ci95'][0]:.5f}% to "
+            f"{100 * share['ci95'][1]:.5f}%).")
+
+
+def bmn_exact():
+    rows = ['| deck | cards | distinct deals | player 1 wins | never end | share never ending | mean cards | most cards (a loop: to its repeat) |',
+            '|---|---|---|---|---|---|---|---|']
+    for r in load('bmn/exact/table.json'):
+        loop = r['fractions'].get('loop', '0')
+        rows.append(f"| {r['ranks']} ranks × {r['suits']} | {r['cards']} | {n(r['deals'])} | {r['fractions'].get('p1', '0')} "
+                    f"| {n(r['loop'])} | {loop} | {r['mean_cards']:.4f} | {r['max_cards']} |")
+    return '\n'.join(rows)
+
+
 def verbatim(name):
     """A results/ text file as a code block."""
     def make():
@@ -386,7 +423,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt')}
 

@@ -4,11 +4,14 @@
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Cli, Command, MergeArgs};
+use std::path::{Path, PathBuf};
+
+use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::games::kind::{self, WithGame, WithGameType};
 use crate::games::Game;
 use crate::output::atomic::{Kind, OutputSet};
+use crate::output::stdout::Print;
 use crate::output::{self, progress};
 use crate::{compare, exact, merge, play, run as runs, sweep, usage};
 
@@ -16,25 +19,15 @@ use crate::{compare, exact, merge, play, run as runs, sweep, usage};
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Simulate { run, game } => game.run(Simulate(&RunConfig::from(&run))),
-        Command::Merge(args) => {
-            let first = args
-                .dirs
-                .first()
-                .ok_or_else(|| usage!("merge needs at least one directory"))?;
-            let name = merge::game_of(first)?;
-            kind::by_name(&name, Merge(&args)).unwrap_or_else(|| {
-                Err(usage!(
-                    "{}: summary.json names game {name:?}, which is none of {}",
-                    first.display(),
-                    kind::NAMES.join(", ")
-                )
-                .into())
-            })
-        }
+        Command::Merge(args) => merge_run(&Merge {
+            dirs: &args.dirs,
+            out: &args.out,
+            print: Print::of(args.json, args.markdown, false),
+            svg: args.svg,
+        }),
         Command::Sweep { help, game, args } => match game {
-            Some(game) if !help => sweep::run(&game, &args),
-            Some(game) => sweep::help(&game),
-            None => sweep::help_without_game(),
+            Some(game) if !help => sweep::run(&game, &args, &Default::default()),
+            game => crate::output::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
         },
         Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
         Command::Compare {
@@ -42,22 +35,12 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
             svg,
-        } => compare::run(&dirs, &out, json, svg),
+        } => compare::run(&dirs, &out, Print::of(json, false, false), svg),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
-        Command::Completions { shell } => {
-            // Rendered first: `generate` panics when its writer fails.
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            let mut text = Vec::new();
-            clap_complete::generate(shell, &mut cmd, "warsim", &mut text);
-            crate::output::stdout::write_all(&text)
-        }
-        Command::Games { json } => crate::list::run(json),
+        Command::Completions { shell } => crate::output::stdout::write_all(&completions(shell)),
+        Command::Games { json } => crate::output::stdout::write_all(&crate::list::text(json)?),
         Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
-        Command::Manpage { out_dir: None } => {
-            let mut text = Vec::new();
-            clap_mangen::Man::new(manual_command()).render(&mut text)?;
-            crate::output::stdout::write_all(&text)
-        }
+        Command::Manpage { out_dir: None } => crate::output::stdout::write_all(&manpage()?),
         Command::Manpage { out_dir: Some(dir) } => manual_pages(&dir),
     }
 }
@@ -74,7 +57,7 @@ fn manual_command() -> clap::Command {
 /// `exact` and `play`, each page named as the pages above it refer to it
 /// (`warsim-simulate-war.1`). Every page is rendered before the first is written, so a
 /// failure to render writes nothing.
-fn manual_pages(dir: &std::path::Path) -> Result<()> {
+pub fn manual_pages(dir: &std::path::Path) -> Result<()> {
     fn render(cmd: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             render(sub, pages)?;
@@ -97,14 +80,48 @@ fn manual_pages(dir: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
+/// The shell completions of `warsim completions SHELL`.
+pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    // Rendered into memory first: `generate` panics when its writer fails.
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "warsim", &mut text);
+    text
+}
+
+/// The manual page of `warsim manpage`.
+pub fn manpage() -> Result<Vec<u8>> {
+    let mut text = Vec::new();
+    clap_mangen::Man::new(manual_command()).render(&mut text)?;
+    Ok(text)
+}
+
+/// `merge`: the shards in `m.dirs`, of the game the first one names.
+pub fn merge_run(m: &Merge) -> Result<()> {
+    let first = m
+        .dirs
+        .first()
+        .ok_or_else(|| usage!("merge needs at least one directory"))?;
+    let name = merge::game_of(first)?;
+    kind::by_name(&name, m).unwrap_or_else(|| {
+        Err(usage!(
+            "{}: summary.json names game {name:?}, which is none of {}",
+            first.display(),
+            kind::NAMES.join(", ")
+        )
+        .into())
+    })
+}
+
 /// `simulate`: any game, on the engine.
-struct Simulate<'a>(&'a RunConfig);
+pub struct Simulate<'a>(pub &'a RunConfig);
 
 impl WithGame for Simulate<'_> {
     type Output = Result<()>;
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        opts.check_outputs()?;
         let info = runs::plan(&game, opts)?;
         let out = opts
             .out
@@ -116,20 +133,28 @@ impl WithGame for Simulate<'_> {
         let threads = runs::threads(opts);
         let (info, tally, timing) = runs::play(&game, opts, info, head, threads, &bar, 0)?;
         bar.finish();
-        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
+        output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }
 }
 
 /// `merge`: the shards of a run of any game.
-struct Merge<'a>(&'a MergeArgs);
+pub struct Merge<'a> {
+    /// The shards' directories.
+    pub dirs: &'a [PathBuf],
+    /// Where the merged run goes.
+    pub out: &'a Path,
+    /// What is printed when it is written.
+    pub print: Print,
+    /// Whether the charts are also written as SVG.
+    pub svg: bool,
+}
 
-impl WithGameType for Merge<'_> {
+impl WithGameType for &Merge<'_> {
     type Output = Result<()>;
 
     fn with<G: Game>(self) -> Result<()> {
-        let args = self.0;
-        let out = OutputSet::begin(&args.out, Kind::Merge, &args.dirs)?;
-        let (info, tally, timing) = merge::merge::<G>(&args.dirs)?;
-        output::finish(&info, &tally, &timing, Some(out), args.json, args.svg)
+        let out = OutputSet::begin(self.out, Kind::Merge, self.dirs)?;
+        let (info, tally, timing) = merge::merge::<G>(self.dirs)?;
+        output::finish(&info, &tally, &timing, Some(out), self.print, self.svg)
     }
 }

@@ -13,6 +13,7 @@ use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
 use crate::games::kind::{ExactGame, PlayGame, SimulateGame};
 use crate::output::progress;
+use crate::output::stdout::Print;
 use crate::sim::shard::Shard;
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
@@ -99,7 +100,7 @@ pub enum Command {
         /// The run directories (`simulate --out`, `merge --out`, or a sweep's rule sets).
         #[arg(required = true, num_args = 2.., value_name = "DIR")]
         dirs: Vec<PathBuf>,
-        /// Where to write compare.json, compare.csv and compare.png.
+        /// Where to write compare.json, compare.csv, compare.png and report.html.
         #[arg(long, value_name = "DIR", required = true)]
         out: PathBuf,
         /// Print compare.json on stdout.
@@ -174,9 +175,6 @@ pub enum Command {
     },
 }
 
-/// `--max-games` unless given: a bound for a run to a precision that never ends.
-const DEFAULT_MAX_GAMES: u64 = 100_000_000;
-
 /// Options every simulation takes.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Run options")]
@@ -191,7 +189,7 @@ pub struct RunOptions {
     #[arg(long, global = true, value_name = "H", value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
-    #[arg(long, global = true, value_name = "M", default_value_t = DEFAULT_MAX_GAMES,
+    #[arg(long, global = true, value_name = "M", default_value_t = crate::run::DEFAULT_MAX_GAMES,
           value_parser = parse_games)]
     pub max_games: u64,
     /// Base seed: game i draws its randomness from (seed, i) alone.
@@ -202,12 +200,26 @@ pub struct RunOptions {
     #[arg(long, global = true, value_name = "T",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// Write summary.json, summary.csv, histogram.csv and histogram.png into DIR.
+    /// Write the run's files into DIR: summary.json, summary.csv, histogram.csv, the charts
+    /// (histogram.png, survival.png, by.png with --by), cycles.csv with loop detection, by.csv
+    /// with --by, report.html (one page with everything) and README.md (the list of them).
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print the summary as one JSON object on stdout.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Print nothing on stdout: the files written into --out are the result (for scripts).
+    #[arg(
+        long,
+        short = 'q',
+        global = true,
+        conflicts_with_all = ["json", "markdown"],
+        requires = "out"
+    )]
+    pub quiet: bool,
+    /// Print the summary as a Markdown table on stdout (for a post or an issue).
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub markdown: bool,
     /// With --out, also write every chart as SVG (same look, text as text).
     #[arg(long, global = true)]
     pub svg: bool,
@@ -239,13 +251,25 @@ pub struct ExactOptions {
     #[arg(long, global = true, value_name = "T",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// Write summary.json, summary.csv, histogram.csv and histogram.png into DIR (chain.json
-    /// for a rule set solved as a Markov chain).
+    /// Write the files of `simulate --out` into DIR (chain.json for a rule set solved as a
+    /// Markov chain).
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print the summary as one JSON object on stdout.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Print nothing on stdout: the files written into --out are the result (for scripts).
+    #[arg(
+        long,
+        short = 'q',
+        global = true,
+        conflicts_with_all = ["json", "markdown"],
+        requires = "out"
+    )]
+    pub quiet: bool,
+    /// Print the summary as a Markdown table on stdout (for a post or an issue).
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub markdown: bool,
     /// With --out, also write every chart as SVG (same look, text as text).
     #[arg(long, global = true)]
     pub svg: bool,
@@ -263,15 +287,16 @@ impl From<&ExactOptions> for RunConfig {
         RunConfig {
             games: None,
             precision: None,
-            max_games: DEFAULT_MAX_GAMES,
+            max_games: crate::run::DEFAULT_MAX_GAMES,
             seed: 0,
             threads: o.threads,
             out: o.out.clone(),
-            json: o.json,
+            print: Print::of(o.json, o.markdown, o.quiet),
             svg: o.svg,
             progress: o.progress,
             max_hours: MaxHours(None),
             shard: None,
+            cancel: Default::default(),
         }
     }
 }
@@ -310,11 +335,12 @@ impl From<&RunOptions> for RunConfig {
             seed: o.seed,
             threads: o.threads,
             out: o.out.clone(),
-            json: o.json,
+            print: Print::of(o.json, o.markdown, o.quiet),
             svg: o.svg,
             progress: o.progress,
             max_hours: o.max_hours,
             shard: o.shard,
+            cancel: Default::default(),
         }
     }
 }
@@ -342,13 +368,16 @@ pub struct MergeArgs {
     /// Print the merged summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Print the merged summary as a Markdown table on stdout.
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
     /// Also write every chart as SVG.
     #[arg(long)]
     pub svg: bool,
 }
 
 /// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
-fn parse_games(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
     let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
     let exact = plain.parse::<u64>().ok().or_else(|| {
         let x: f64 = plain.parse().ok()?;
@@ -361,7 +390,7 @@ fn parse_games(text: &str) -> Result<u64, String> {
 }
 
 /// `--precision`: a half-width above 0.
-fn parse_precision(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_precision(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
         .filter(|h| h.is_finite() && *h > 0.0)
@@ -369,7 +398,7 @@ fn parse_precision(text: &str) -> Result<f64, String> {
 }
 
 /// `--seed`: a whole number from 0 to 2^64 − 1.
-fn parse_seed(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse()
         .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }

@@ -16,9 +16,12 @@ use crate::games::Game;
 use crate::merge;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;
+use crate::output::html::Page;
+use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
+use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{grouped, grouped_in};
+use crate::stats::summary::{grouped, grouped_in, Share};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -81,7 +84,7 @@ struct PairJson {
 }
 
 /// `compare DIRS --out OUT`.
-pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
+pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> {
     if dirs.len() < 2 {
         return Err(usage!("compare needs at least two run directories").into());
     }
@@ -133,16 +136,32 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         .enumerate()
         .map(|(i, r)| (format!("{}: {}", i + 1, r.description), &r.curve))
         .collect();
+    let lines = charts::Line::each(&labels);
     let title = format!("{} runs compared", runs.len());
     let what = "share of games still going after t rounds (a game that never ends never stops)";
-    charts::survival(&title, what, &labels, false, &dir.path("compare.png"))?;
+    charts::survival(
+        &title,
+        what,
+        &lines,
+        false,
+        Sink::File(&dir.path("compare.png")),
+    )?;
     if svg {
-        charts::survival(&title, what, &labels, false, &dir.path("compare.svg"))?;
+        charts::survival(
+            &title,
+            what,
+            &lines,
+            false,
+            Sink::File(&dir.path("compare.svg")),
+        )?;
     }
+    let mut chart = String::new();
+    charts::survival(&title, what, &lines, false, Sink::Svg(&mut chart))?;
+    dir.write("report.html", page(&title, &doc, &runs, &chart).as_bytes())?;
     set.commit()?;
-    if json {
+    if print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
-    } else {
+    } else if print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         for (i, r) in doc.runs.iter().enumerate() {
             let mean = r.mean.map_or_else(|| "-".into(), |m| format!("{m:.3}"));
@@ -167,7 +186,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, json: bool, svg: bool) -> Result<()> {
         }
         writeln!(
             stdout,
-            "written   {}/ (compare.json, compare.csv, compare.png)",
+            "written   {}/ (compare.json, compare.csv, compare.png, report.html)",
             out.display()
         )?;
         stdout.flush()?;
@@ -187,6 +206,68 @@ fn p_value(p: f64) -> String {
     } else {
         "p < 1e-300".into()
     }
+}
+
+/// report.html: what ran, the runs side by side, every pair's test and the chart.
+fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
+    let mut page = Page::new(title);
+    page.heading("What ran");
+    page.paragraph(&format!(
+        "{}, {}",
+        doc.provenance.program, doc.provenance.date
+    ));
+    page.code(&doc.provenance.command);
+    page.heading("Runs");
+    let rows: Vec<Vec<String>> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let c = &r.curve;
+            let pct = |s: Share| format!("{} ({:.3}%)", grouped(s.count), 100.0 * s.share);
+            vec![
+                (i + 1).to_string(),
+                r.dir.display().to_string(),
+                r.description.clone(),
+                grouped(r.games),
+                r.mean.map_or_else(String::new, |m| format!("{m:.3}")),
+                c.mean.map_or_else(String::new, |(m, ci)| match ci {
+                    Some([lo, hi]) => format!("{m:.3} ({lo:.3} to {hi:.3})"),
+                    None => format!("{m:.3}"),
+                }),
+                pct(c.looping()),
+                pct(c.capped()),
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            "run",
+            "folder",
+            "rules",
+            "games",
+            "mean rounds (all games)",
+            "mean rounds of the games that end (95% interval)",
+            "loop",
+            "capped",
+        ],
+        &rows,
+    );
+    page.heading("Kolmogorov–Smirnov tests, every pair");
+    let rows: Vec<Vec<String>> = doc
+        .ks
+        .iter()
+        .map(|p| {
+            vec![
+                format!("{} vs {}", p.a + 1, p.b + 1),
+                format!("{:.5}", p.d),
+                format!("{:.3e}", p.p),
+            ]
+        })
+        .collect();
+    page.table(&["pair", "D", "p"], &rows);
+    page.heading("Chart");
+    page.chart("The runs' survival curves", chart);
+    page.finish(title)
 }
 
 /// compare.csv: one row per pair of runs.

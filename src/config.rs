@@ -4,9 +4,13 @@
 
 use std::path::PathBuf;
 
+use crate::error::UsageError;
 use crate::estimate::MaxHours;
 use crate::output::progress::When;
+use crate::output::stdout::Print;
+use crate::sim::engine::Cancel;
 use crate::sim::shard::Shard;
+use crate::usage;
 
 /// The run options of `simulate`, `exact` and `sweep`.
 #[derive(Clone, Debug)]
@@ -23,8 +27,8 @@ pub struct RunConfig {
     pub threads: Option<u32>,
     /// Where the output set goes.
     pub out: Option<PathBuf>,
-    /// Print the summary as JSON.
-    pub json: bool,
+    /// What is printed on stdout when the run is done.
+    pub print: Print,
     /// Also write every chart as SVG.
     pub svg: bool,
     /// How progress is shown.
@@ -33,4 +37,19 @@ pub struct RunConfig {
     pub max_hours: MaxHours,
     /// The slice of the games this run plays.
     pub shard: Option<Shard>,
+    /// Stops the run when set (the Python package's Ctrl-C; never set by the command line).
+    pub cancel: Cancel,
+}
+
+impl RunConfig {
+    /// Refuses output options that would do nothing: `--svg` writes SVG files into the output
+    /// set, so without `--out` it would be ignored without a word.
+    pub fn check_outputs(&self) -> Result<(), UsageError> {
+        if self.svg && self.out.is_none() {
+            return Err(usage!(
+                "--svg writes the charts as SVG files into the output directory: add --out DIR"
+            ));
+        }
+        Ok(())
+    }
 }

@@ -50,9 +50,41 @@ pub fn one_line(text: &str) -> String {
     }
 }
 
+/// A message of the command line's, with every `--flag-name` written as the Python parameter
+/// `flag_name` it came from (the Python package's errors name its keyword arguments).
+pub fn pythonic(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(after.len());
+        if len > 0 && after.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&after[..len].replace('-', "_"));
+        } else {
+            out.push_str("--");
+            out.push_str(&after[..len]);
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{one_line, printable};
+    #[test]
+    fn flags_become_python_parameters() {
+        assert_eq!(
+            pythonic("invalid value 'x' for '--war-down <K>': bad; see --max-hours none"),
+            "invalid value 'x' for 'war_down <K>': bad; see max_hours none"
+        );
+        assert_eq!(pythonic("a -- b, --9 and --"), "a -- b, --9 and --");
+    }
+
+    use super::{one_line, printable, pythonic};
 
     #[test]
     fn messages_print_as_one_line_without_escapes() {

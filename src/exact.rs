@@ -13,6 +13,7 @@ use std::io::Write;
 use crate::games::{ChainSolution, Game};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
+use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
@@ -31,6 +32,7 @@ impl WithGame for Exact<'_> {
 
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
+        opts.check_outputs()?;
         // The command line's `exact` has none of these options; a library caller's RunConfig
         // may still hold them, and would otherwise have them ignored without a word.
         for (given, name) in [
@@ -75,7 +77,7 @@ impl WithGame for Exact<'_> {
         let threads = run::threads(opts);
         let bar = Progress::new(n, opts.progress);
         let start = std::time::Instant::now();
-        let tally = engine::enumerate(&game, 0..n, threads, &|k| bar.inc(k))?;
+        let tally = engine::enumerate(&game, 0..n, threads, &|k| bar.inc(k), &opts.cancel)?;
         bar.finish();
         let timing = Timing {
             elapsed_s: start.elapsed().as_secs_f64(),
@@ -94,7 +96,7 @@ impl WithGame for Exact<'_> {
             "method": "every distinct deal played once; distinct deals are equally likely under \
                        a uniform shuffle, so counts over deals are exact probabilities",
         }));
-        output::finish(&info, &tally, &timing, out, opts.json, opts.svg)
+        output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }
 }
 
@@ -128,11 +130,18 @@ fn chain<G: Game>(
     });
     if let Some(set) = out {
         set.dir().write_json("chain.json", &doc)?;
+        set.dir().write(
+            "report.html",
+            crate::output::html::json_page(&doc).as_bytes(),
+        )?;
         set.commit()?;
     }
-    if opts.json {
+    if opts.print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
-    } else {
+    } else if opts.print == Print::Markdown {
+        let rows = crate::output::table::json_rows(&doc);
+        crate::output::stdout::write_all(crate::output::table::markdown(&rows).as_bytes())?;
+    } else if opts.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         writeln!(
             stdout,

@@ -26,20 +26,73 @@ pub struct Listed {
     pub example: &'static [&'static str],
     /// Whether `exact` plays the example rule set (every deal once).
     pub exact: bool,
+    /// The rule options of `simulate GAME` (`sweep GAME` and the Python package take the same).
+    pub options: Vec<OptionDoc>,
 }
 
-/// The game that rule options `args` of `simulate GAME` describe.
-pub fn game_from_args<G: Game>(args: &[&str]) -> Result<G, UsageError> {
+/// One rule option as `warsim games --json` lists it, for scripts and for the Python package's
+/// keyword arguments, docstrings and type stubs.
+#[derive(Debug, Serialize)]
+pub struct OptionDoc {
+    /// Its long name, without `--`.
+    pub name: String,
+    /// The name of its value (`K`, `RULES`), or `None` for a switch.
+    pub value: Option<String>,
+    /// Its help, in a line.
+    pub help: String,
+    /// Its default, where it has one of its own.
+    pub default: Option<String>,
+    /// The values it takes, where they are a list.
+    pub choices: Vec<String>,
+}
+
+/// The rule options of game `G`, from the command line's own definition of them.
+pub fn options_of<G: Game>() -> Vec<OptionDoc> {
+    let cmd = <G::Options as Args>::augment_args(clap::Command::new(G::NAME));
+    cmd.get_arguments()
+        .filter_map(|a| {
+            let name = a.get_long()?.to_string();
+            let takes = a.get_action().takes_values();
+            Some(OptionDoc {
+                name,
+                value: takes.then(|| {
+                    a.get_value_names()
+                        .and_then(|v| v.first())
+                        .map_or_else(|| "VALUE".into(), |v| v.to_string())
+                }),
+                help: a
+                    .get_help()
+                    .map(|h| crate::error::one_line(&h.to_string()))
+                    .unwrap_or_default(),
+                default: a
+                    .get_default_values()
+                    .first()
+                    .map(|d| d.to_string_lossy().into_owned()),
+                choices: if takes {
+                    a.get_possible_values()
+                        .iter()
+                        .map(|v| v.get_name().to_string())
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+            })
+        })
+        .collect()
+}
+
+/// The game that rule options `args` of `simulate GAME` describe, or the command line's
+/// one-line message for the first bad one.
+pub fn game_from_args<G: Game, A: AsRef<str>>(args: &[A]) -> Result<G, UsageError> {
     let cmd = <G::Options as Args>::augment_args(clap::Command::new(G::NAME).no_binary_name(true));
-    let matches = cmd.try_get_matches_from(args).map_err(|e| {
-        usage!(
-            "{} {args:?}: {}",
-            G::NAME,
-            crate::error::one_line(&e.render().to_string())
-        )
-    })?;
-    let options =
-        G::Options::from_arg_matches(&matches).map_err(|e| usage!("{} {args:?}: {e}", G::NAME))?;
+    let bad = |e: clap::Error| {
+        let line = crate::error::one_line(&e.render().to_string());
+        usage!("{}", line.trim_start_matches("error: "))
+    };
+    let matches = cmd
+        .try_get_matches_from(args.iter().map(AsRef::as_ref))
+        .map_err(bad)?;
+    let options = G::Options::from_arg_matches(&matches).map_err(bad)?;
     G::from_options(&options)
 }
 
@@ -50,13 +103,15 @@ impl WithGameType for List {
     type Output = Result<Listed, UsageError>;
 
     fn with<G: Game>(self) -> Result<Listed, UsageError> {
-        let example = game_from_args::<G>(G::EXAMPLE)?;
+        let example = game_from_args::<G, _>(G::EXAMPLE)
+            .map_err(|e| usage!("{} {:?}: {e}", G::NAME, G::EXAMPLE))?;
         Ok(Listed {
             name: G::NAME,
             about: G::ABOUT,
             play: G::PLAY_ABOUT,
             example: G::EXAMPLE,
             exact: example.deal_count().is_ok(),
+            options: options_of::<G>(),
         })
     }
 }
@@ -66,20 +121,19 @@ pub fn games() -> Result<Vec<Listed>, UsageError> {
     kind::for_each(List).into_iter().collect()
 }
 
-/// `warsim games [--json]`: a name and a line a game, or the JSON array of [`Listed`].
-pub fn run(json: bool) -> Result<()> {
+/// What `warsim games [--json]` prints: a name and a line a game, or the JSON array of
+/// [`Listed`].
+pub fn text(json: bool) -> Result<Vec<u8>> {
     let games = games()?;
     if json {
-        crate::output::stdout::print_json(&games)?;
-    } else {
-        let mut out = crate::output::stdout::out();
-        let width = games.iter().map(|g| g.name.len()).max().unwrap_or(0);
-        for g in &games {
-            writeln!(out, "{:width$}  {}", g.name, g.about)?;
-        }
-        out.flush()?;
+        return Ok(crate::output::stdout::pretty_json(&games)?);
     }
-    Ok(())
+    let mut out = Vec::new();
+    let width = games.iter().map(|g| g.name.len()).max().unwrap_or(0);
+    for g in &games {
+        writeln!(out, "{:width$}  {}", g.name, g.about)?;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -94,5 +148,25 @@ mod tests {
             kind::NAMES
         );
         assert!(games.iter().any(|g| g.exact), "some game has exact");
+    }
+
+    #[test]
+    fn options_are_listed_as_the_command_line_defines_them() {
+        let war = options_of::<crate::games::war::War>();
+        let down = war.iter().find(|o| o.name == "war-down").unwrap();
+        assert_eq!(down.value.as_deref(), Some("K"));
+        assert!(!down.help.is_empty());
+        let pickup = war.iter().find(|o| o.name == "pickup").unwrap();
+        assert!(pickup.choices.iter().any(|c| c == "p1-first"), "{pickup:?}");
+        assert!(
+            war.iter().all(|o| o.name != "games"),
+            "run options are not rule options"
+        );
+        let err = game_from_args::<crate::games::war::War, _>(&["--war-down", "x"]).unwrap_err();
+        assert!(
+            err.0.contains("--war-down") && !err.0.starts_with("error"),
+            "{}",
+            err.0
+        );
     }
 }

@@ -21,6 +21,8 @@ use crate::usage;
 
 /// Games of a run without `--games`.
 pub const DEFAULT_GAMES: u64 = 1_000_000;
+/// With `--precision`, the most games played without `--max-games`.
+pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
 /// Games before the first check of a run with `--precision` and no `--games`.
 pub const DEFAULT_MIN_GAMES: u64 = 10_000;
 
@@ -155,8 +157,16 @@ pub fn play<G: Game>(
                 max_games: opts.max_games.max(info.games_total),
             };
             let planned = |n| progress.set_total(offset + n);
-            let (tally, stop) =
-                precision::simulate(game, opts.seed, &target, head, threads, &inc, &planned)?;
+            let (tally, stop) = precision::simulate(
+                game,
+                opts.seed,
+                &target,
+                head,
+                threads,
+                &inc,
+                &planned,
+                &opts.cancel,
+            )?;
             info = RunInfo {
                 precision: Some(PrecisionJson::new(&target, &stop)),
                 ..RunInfo::new(game, opts.seed, stop.games, Shard::WHOLE)?
@@ -165,7 +175,14 @@ pub fn play<G: Game>(
         }
         None => {
             let rest = info.range.start + head.games..info.range.end;
-            head.merge(engine::simulate(game, opts.seed, rest, threads, &inc)?)?
+            head.merge(engine::simulate(
+                game,
+                opts.seed,
+                rest,
+                threads,
+                &inc,
+                &opts.cancel,
+            )?)?
         }
     };
     let timing = Timing {

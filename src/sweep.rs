@@ -27,10 +27,14 @@ use crate::games::kind::{SimulateGame, WithGame};
 use crate::games::Game;
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
+use crate::output::html::Page;
 use crate::output::progress::{self, Progress};
+use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
+use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
 use crate::output::{csv as out_csv, write_run};
+use crate::sim::engine::Cancel;
 use crate::sim::pilot;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, grouped};
@@ -298,16 +302,17 @@ impl Plan {
 }
 
 /// `sweep GAME ARGS...`.
-pub fn run(game: &str, args: &[String]) -> Result<()> {
+pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        return help(game);
+        return crate::output::stdout::write_all(help_text(Some(game))?.as_bytes());
     }
     let plan = Plan::new(game, args)?;
     let sets = plan.rule_sets();
     // Every rule set is parsed and its game built before anything is run or written.
     let mut parsed = Vec::new();
     for set in &sets {
-        let (run, g) = plan.parse(set)?;
+        let (mut run, g) = plan.parse(set)?;
+        run.cancel = cancel.clone();
         g.run(Check(&run))?;
         parsed.push((run, g));
     }
@@ -391,31 +396,54 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
         [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
         _ => None,
     };
+    // Colour by one setting, dashes by the others: 24 lines stay told apart.
+    let lens: Vec<usize> = plan.axes.iter().map(|a| a.values.len()).collect();
+    let lines: Vec<charts::Line> = curves
+        .iter()
+        .zip(charts::LineStyle::sweep(&lens))
+        .map(|((label, curve), style)| charts::Line {
+            label: label.clone(),
+            curve,
+            style,
+        })
+        .collect();
+    let what = "share of games still going after t rounds (a game that never ends never stops); \
+                the axis ends at the largest 99.9th percentile";
     let mut exts = vec!["png"];
     if run0.svg {
         exts.push("svg");
     }
     for ext in exts {
-        let what = "share of games still going after t rounds (a game that never ends never \
-                    stops); the axis ends at the largest 99.9th percentile";
-        charts::survival(
-            &title,
-            what,
-            &curves,
-            false,
-            &dir.path(&format!("sweep.{ext}")),
-        )?;
-        charts::means(&title, &curves, numeric, &dir.path(&format!("means.{ext}")))?;
+        let (sweep, means) = (
+            dir.path(&format!("sweep.{ext}")),
+            dir.path(&format!("means.{ext}")),
+        );
+        charts::survival(&title, what, &lines, false, Sink::File(&sweep))?;
+        charts::means(&title, &curves, numeric, Sink::File(&means))?;
     }
+    let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
+    charts::survival(&title, what, &lines, false, Sink::Svg(&mut sweep_svg))?;
+    charts::means(&title, &curves, numeric, Sink::Svg(&mut means_svg))?;
+    let html = page(
+        &title,
+        &doc,
+        &results,
+        &[
+            ("Survival curves of every rule set (sweep.png)", &sweep_svg),
+            ("Mean rounds per rule set (means.png)", &means_svg),
+        ],
+    );
+    dir.write("report.html", html.as_bytes())?;
     set_out.commit()?;
-    if run0.json {
+    if run0.print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
-    } else {
+    } else if run0.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         write!(stdout, "{}", text(&title, &results, elapsed_s))?;
         writeln!(
             stdout,
-            "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, one directory per rule set)",
+            "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, report.html, one \
+             directory per rule set)",
             out.display()
         )?;
         stdout.flush()?;
@@ -423,34 +451,28 @@ pub fn run(game: &str, args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `sweep --help` with no game: the sweep command's own help, which says how to ask for a
-/// game's options.
-pub fn help_without_game() -> Result<()> {
+/// The help of `sweep --help`: with a game, the options of `simulate GAME`, which a sweep takes
+/// as lists; without, the sweep command's own help, which says how to ask for a game's.
+pub fn help_text(game: Option<&str>) -> Result<String> {
     let mut cli = Cli::command();
     cli.build();
-    let cmd = cli
-        .find_subcommand_mut("sweep")
-        .ok_or_else(|| usage!("no sweep command"))?;
-    let text = cmd.render_long_help().to_string();
-    crate::output::stdout::write_all(text.as_bytes())
-}
-
-/// `sweep GAME --help`: the options of `simulate GAME`, which a sweep takes as lists.
-pub fn help(game: &str) -> Result<()> {
-    let mut cli = Cli::command();
-    cli.build();
+    let Some(game) = game else {
+        let cmd = cli
+            .find_subcommand_mut("sweep")
+            .ok_or_else(|| usage!("no sweep command"))?;
+        return Ok(cmd.render_long_help().to_string());
+    };
     let cmd = cli
         .find_subcommand_mut("simulate")
         .and_then(|s| s.find_subcommand_mut(game))
         .ok_or_else(|| usage!("sweep {game}: no such game"))?;
     let help = cmd.render_long_help();
-    let text = format!(
+    Ok(format!(
         "warsim sweep {game} [options] --out DIR: the options of `simulate {game}`; each rule \
          option may take a comma list (`;` between values that hold commas) or `all`. At most {} \
          rule sets unless --{MAX_RULE_SETS_OPTION} N allows more.\n\n{help}\n",
         grouped(MAX_RULE_SETS)
-    );
-    crate::output::stdout::write_all(text.as_bytes())
+    ))
 }
 
 /// The text summary: one line per rule set.
@@ -468,25 +490,83 @@ fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s: f64) -> St
             Some((m, None)) => format!("mean {m:.2}"),
             None => "no game ended".into(),
         };
-        let never = if c.endless > 0 {
-            format!(
-                ", never ends {:.2}%",
-                100.0 * c.endless as f64 / c.games.max(1) as f64
-            )
-        } else {
-            String::new()
-        };
+        let unended = c.unended.describe(c.games);
         s.push_str(&format!(
-            "  {:<width$}  {mean}{}{never}\n",
+            "  {:<width$}  {mean}{}\n",
             set.label(),
-            if c.endless > 0 {
-                " of the games that end"
+            if unended.is_empty() {
+                String::new()
             } else {
-                ""
+                format!(" of the games that end; {unended}")
             }
         ));
     }
     s
+}
+
+/// report.html: what ran, every rule set side by side (each linking to its own report), and
+/// the sweep's charts.
+fn page(
+    title: &str,
+    doc: &SweepJson,
+    results: &[(&RuleSet, String, Done)],
+    charts: &[(&str, &str)],
+) -> String {
+    let mut page = Page::new(title);
+    page.heading("What ran");
+    page.paragraph(&format!(
+        "{}, {}; seed {}; {} threads; varying: {}",
+        doc.provenance.program,
+        doc.provenance.date,
+        doc.seed,
+        doc.threads,
+        doc.varying.join(", ")
+    ));
+    page.code(&doc.provenance.command);
+    page.heading("Rule sets side by side");
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|(set, name, r)| {
+            let c = &r.curve;
+            let s = &r.summary;
+            let pct = |sh: crate::stats::summary::Share| {
+                format!("{} ({:.3}%)", grouped(sh.count), 100.0 * sh.share)
+            };
+            vec![
+                set.label(),
+                format!("{name}/report.html"),
+                grouped(c.games),
+                c.mean.map_or_else(String::new, |(m, ci)| match ci {
+                    Some([lo, hi]) => format!("{m:.3} ({lo:.3} to {hi:.3})"),
+                    None => format!("{m:.3}"),
+                }),
+                s["rounds"]["median"].to_string(),
+                s["shares"]["p1"]["share"]
+                    .as_f64()
+                    .map_or_else(String::new, |p| format!("{:.3}%", 100.0 * p)),
+                pct(c.looping()),
+                pct(c.capped()),
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            "rule set",
+            "its report",
+            "games",
+            "mean rounds of the games that end (95% interval)",
+            "median rounds",
+            "player 1 wins",
+            "loop",
+            "capped",
+        ],
+        &rows,
+    );
+    page.heading("Charts");
+    for (caption, svg) in charts {
+        page.chart(caption, svg);
+    }
+    page.finish(title)
 }
 
 /// sweep.json.

@@ -1,10 +1,12 @@
-"""The Python package against the command line: same seed, same histogram, byte for byte, for
-every game; play, merge, sweep, exact, compare; errors."""
+"""The Python package against the command line: same seed, same files, byte for byte, for every
+game; typed arguments and their errors; Ctrl-C; the GIL; charts; stubs."""
 
 import json
 import os
-import shutil
 import subprocess
+import sys
+import threading
+import time
 
 import pytest
 
@@ -12,7 +14,6 @@ import warsim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("WARSIM", os.path.join(ROOT, "target", "release", "warsim"))
-
 
 
 def cli(*argv):
@@ -25,20 +26,129 @@ def _example(args):
 
 
 # Every game the binary lists, each with its example rule set: no list of games is kept here.
-GAMES = {g["name"]: _example(g["example"]) for g in json.loads(cli("games", "--json"))}
+LISTED = json.loads(cli("games", "--json"))
+GAMES = {g["name"]: _example(g["example"]) for g in LISTED}
+LISTED_ARGS = {g["name"]: g["example"] for g in LISTED}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_same_seed_same_histogram_as_the_command_line(game, tmp_path):
+def test_same_seed_same_files_as_the_command_line(game, tmp_path):
     options = GAMES[game]
-    r = warsim.simulate(game, games=3000, seed=11, threads=1, **options)
+    r = warsim.simulate(game, games=3000, seed=11, threads=1, out=tmp_path / "py", **options)
     out = tmp_path / "cli"
-    cli("simulate", game, "--games", 3000, "--seed", 11, *warsim._options(options), "--out", out)
+    cli("simulate", game, "--games", 3000, "--seed", 11, *LISTED_ARGS[game], "--out", out)
+    for name in ("histogram.csv", "summary.csv", "histogram.png", "survival.png"):
+        assert (tmp_path / "py" / name).read_bytes() == (out / name).read_bytes(), name
     assert r.histogram_csv == (out / "histogram.csv").read_text()
     want = json.loads((out / "summary.json").read_text())
     for key in ("game", "rules", "games", "seed", "outcomes", "rounds", "longest_game"):
         assert r.summary[key] == want[key], key
     assert int(r.histogram["count"].sum()) == 3000
+    # The charts Python draws are the command line's files, byte for byte.
+    assert r.to_png() == (out / "histogram.png").read_bytes()
+    assert r.to_png("survival") == (out / "survival.png").read_bytes()
+    assert r._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert r.to_svg().startswith("<svg")
+
+
+def test_without_out_nothing_is_left_behind(tmp_path):
+    before = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
+    r = warsim.simulate("shotgun", games=2000)
+    assert r.out is None and r.summary["games"] == 2000
+    after = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
+    assert not [f for f in after - before if f.startswith("warsim-")]
+
+
+def test_defaults_are_the_command_line_defaults():
+    r = warsim.simulate("shotgun", games=None, seed=None)
+    assert r.summary["games"] == 1_000_000 and r.summary["seed"] == 0
+    assert r.histogram_csv == warsim.simulate("shotgun").histogram_csv
+
+
+@pytest.mark.parametrize("kwargs, names", [
+    (dict(games=-5), "games=-5"),
+    (dict(games=0), "games=0"),
+    (dict(games=1.5), "games=1.5"),
+    (dict(games=True), "games=True"),
+    (dict(threads=0), "threads=0"),
+    (dict(seed="x"), "seed='x'"),
+    (dict(shard="3/2"), "shard='3/2'"),
+    (dict(precision=-1), "precision=-1"),
+    (dict(max_hours=0), "max_hours=0"),
+    (dict(pickup="sorted"), "pickup"),
+    (dict(war_down="x"), "war_down"),
+    (dict(honor=0), "honor"),
+    (dict(detect_loops=1), "detect_loops"),
+    (dict(foo=1), "no option foo"),
+])
+def test_bad_arguments_raise_value_error_naming_the_parameter(kwargs, names):
+    with pytest.raises(ValueError) as e:
+        warsim.simulate("war", **{"games": 10, **kwargs})
+    message = str(e.value)
+    assert names in message, message
+    assert "--" not in message, f"names a command-line flag: {message}"
+
+
+def test_an_unknown_game_lists_the_games():
+    with pytest.raises(ValueError, match="war, snap"):
+        warsim.simulate("chess", games=10)
+
+
+def test_a_long_run_is_refused_with_its_estimate_and_max_hours_lifts_the_bound():
+    with pytest.raises(ValueError, match="max_hours"):
+        warsim.simulate("war", games=10**12)
+    with pytest.raises(ValueError, match="max_hours=0"):
+        warsim.simulate("war", games=10, max_hours=0)
+
+
+def test_ctrl_c_stops_a_long_run_within_a_second_and_writes_nothing(tmp_path):
+    out = tmp_path / "never"
+    script = f"""
+import os, signal, threading, time, warsim
+sent = []
+def interrupt():
+    sent.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(1.0, interrupt).start()
+try:
+    warsim.simulate("war", games=10**9, max_hours=float("inf"), out={str(out)!r})
+    print("finished")
+except KeyboardInterrupt:
+    print(time.monotonic() - sent[0])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) < 1.0, done.stdout
+    assert os.listdir(tmp_path) == [], "nothing written, no staging left"
+
+
+def test_other_python_threads_run_while_games_play():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    warsim.simulate("war", games=300_000, threads=1)
+    stop.set()
+    t.join()
+    assert len(ticks) > 20, len(ticks)
+
+
+def test_command_returns_the_text_of_help_version_completions_and_manual():
+    assert warsim.command("--version").strip() == cli("--version").strip()
+    assert warsim.command("completions", "bash") == cli("completions", "bash")
+    assert warsim.command("manpage") == cli("manpage")
+    assert warsim.command("simulate", "war", "--help") == cli("simulate", "war", "--help")
+    assert json.loads(warsim.command("games", "--json")) == LISTED
+    with pytest.raises(ValueError, match="warsim.simulate"):
+        warsim.command("simulate", "war")
+    with pytest.raises(ValueError, match="unrecognized subcommand"):
+        warsim.command("chess")
 
 
 def test_play_returns_the_report_and_the_trace():
@@ -46,48 +156,92 @@ def test_play_returns_the_report_and_the_trace():
     assert report["outcome"] in ("p1", "p2", "draw") and report["rounds"] > 0
     assert report == json.loads(cli("play", "war", "--seed", 3, "--game", 7, "--json"))
     traced = warsim.play("snap", "abba", "abca", trace=True)
+    assert traced == json.loads(cli("play", "snap", "abba", "abca", "--trace", "--json"))
     assert traced["outcome"] == "p2" and traced["rounds"] == 13 and len(traced["trace"]) > 13
     assert warsim.play("rps", "r", "r", "s")["players"] == [1, 2]
+    with pytest.raises(ValueError, match="deal"):
+        warsim.play("war", deal="1 2/3 4", game=3)
+
+
+def test_play_from_a_run_folder(tmp_path):
+    r = warsim.simulate("war", games=2000, seed=5, out=tmp_path / "r")
+    report = warsim.play("war", from_=r.out)
+    assert report["rounds"] == r.summary["rounds"]["max"]
 
 
 def test_merge_of_shards_is_the_whole_run(tmp_path):
-    shards = []
-    for k in range(3):
-        d = tmp_path / f"s{k}"
-        cli("simulate", "war", "--games", 6000, "--seed", 4, "--shard", f"{k}/3", "--out", d)
-        shards.append(d)
+    shards = [warsim.simulate("war", games=6000, seed=4, shard=f"{k}/3", out=tmp_path / f"s{k}").out
+              for k in range(2)]
+    cli("simulate", "war", "--games", 6000, "--seed", 4, "--shard", "2/3", "--out", tmp_path / "s2")
+    shards.append(tmp_path / "s2")
     merged = warsim.merge(shards)
     whole = warsim.simulate("war", games=6000, seed=4)
     assert merged.histogram_csv == whole.histogram_csv
     assert merged.summary["rounds"] == whole.summary["rounds"]
+    kept = warsim.merge(shards, out=tmp_path / "m")
+    assert warsim.load(kept.out).histogram_csv == whole.histogram_csv
 
 
-def test_sweep_exact_and_compare(tmp_path):
-    s = warsim.sweep("war", tmp_path / "sw", war_down=[1, 3], pickup="winner-first", games=2000)
-    assert [r["settings"]["war-down"] for r in s["rule_sets"]] == ["1", "3"]
-    e = warsim.exact("war", ranks=3, suits=4, pickup="p1-first")
+def test_exact_gives_the_run_or_the_chain_and_writes_out(tmp_path):
+    e = warsim.exact("war", ranks=3, suits=4, pickup="p1-first", out=tmp_path / "e")
     assert e.summary["exact"]["deals"] == 34650
-    chain = warsim.exact("war", ranks=2, suits=2)
+    assert (tmp_path / "e" / "histogram.csv").read_text() == e.histogram_csv
+    cli("exact", "war", "--ranks", 3, "--suits", 4, "--pickup", "p1-first", "--out", tmp_path / "c")
+    assert (tmp_path / "c" / "histogram.csv").read_text() == e.histogram_csv
+    chain = warsim.exact("war", ranks=2, suits=2, out=tmp_path / "chain")
     assert abs(chain["mean_rounds"] - 8 / 3) < 1e-12
-    c = warsim.compare([tmp_path / "sw" / "war-down-1_pickup-winner-first",
-                        tmp_path / "sw" / "war-down-3_pickup-winner-first"], tmp_path / "cmp")
+    assert json.loads((tmp_path / "chain" / "chain.json").read_text()) == chain
+
+
+def test_out_never_replaces_a_folder_of_the_users(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    with pytest.raises(ValueError, match="notes.txt"):
+        warsim.simulate("shotgun", games=100, out=mine)
+    assert (mine / "notes.txt").read_text() == "keep"
+
+
+def test_sweep_and_compare(tmp_path):
+    s = warsim.sweep("war", out=tmp_path / "sw", war_down=[1, 3], pickup="winner-first", games=2000)
+    assert [r["settings"]["war-down"] for r in s["rule_sets"]] == ["1", "3"]
+    runs = [tmp_path / "sw" / f"war-down-{k}_pickup-winner-first" for k in (1, 3)]
+    c = warsim.compare(runs, out=tmp_path / "cmp")
     assert c["ks"][0]["d"] > 0
+    assert json.loads((tmp_path / "cmp" / "compare.json").read_text()) == c
 
 
-def test_rule_errors_raise_value_error_with_the_command_line_message():
-    with pytest.raises(ValueError, match="--pickup"):
-        warsim.simulate("war", games=10, pickup="sorted")
-    with pytest.raises(ValueError, match="--honor 0"):
-        warsim.simulate("war", games=10, honor=0)
-    with pytest.raises(ValueError, match="--deal"):
-        warsim.play("war", deal="1 2/3 4", game=3)
-
-
-def test_plot_draws_the_marks():
+def test_plot_shows_the_command_lines_chart():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
-    r = warsim.simulate("rps", games=2000, players=3)
+    r = warsim.simulate("war", games=3000, pickup="p1-first")
     ax = r.plot()
-    xs = sorted(line.get_xdata()[0] for line in ax.get_lines())
-    rounds = r.summary["rounds"]
-    assert xs == sorted([rounds["min"], rounds["median"], rounds["mean"], rounds["max"]])
+    [image] = ax.get_images()
+    import matplotlib.image as mpimg
+    import io
+    import numpy as np
+    assert np.array_equal(image.get_array(), mpimg.imread(io.BytesIO(r.to_png()), format="png"))
+    with pytest.raises(ValueError, match="histogram, survival"):
+        r.to_png("by")
+
+
+def test_the_type_stubs_are_current_and_name_every_option():
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    stubs = __import__("python-stubs").stubs()
+    installed = os.path.join(os.path.dirname(warsim.__file__), "__init__.pyi")
+    with open(installed, encoding="utf-8") as f:
+        assert f.read() == stubs, "run scripts/python-stubs.py python/warsim/__init__.pyi"
+    for game in LISTED:
+        assert f'Literal["{game["name"]}"]' in stubs
+        for option in game["options"]:
+            assert option["name"].replace("-", "_") + ":" in stubs
+    assert os.path.exists(os.path.join(os.path.dirname(warsim.__file__), "py.typed"))
+
+
+def test_signatures_and_docstrings_for_help():
+    import inspect
+    sig = inspect.signature(warsim.simulate)
+    assert sig.parameters["games"].default is None
+    assert sig.parameters["seed"].default == 0
+    assert sig.parameters["max_hours"].default == 6.0
+    assert "Ctrl-C" in warsim.simulate.__doc__

@@ -5,6 +5,7 @@
 
 use clap::Subcommand;
 
+use super::bmn::Bmn;
 use super::jitsu::Jitsu;
 use super::rps::Elimination;
 use super::shotgun::Shotgun;
@@ -131,10 +132,12 @@ games! {
     Shotgun,
     Elimination,
     Jitsu,
+    Bmn,
     ;
     exact:
     War,
     Snap,
+    Bmn,
 }
 
 #[cfg(test)]
@@ -175,6 +178,6 @@ mod tests {
             .map(|g| g.name)
             .collect();
         assert_eq!(offered, plays);
-        assert_eq!(offered, ["war", "snap"]);
+        assert_eq!(offered, ["war", "snap", "bmn"]);
     }
 }

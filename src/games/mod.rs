@@ -6,6 +6,7 @@
 //! of games the command line offers.
 
 pub mod arrange;
+pub mod bmn;
 pub mod cards;
 pub mod cycle;
 pub mod jitsu;
@@ -29,7 +30,7 @@ use crate::usage;
 
 /// The rules of one game: deal, then play to the end, with no I/O; and the `play` command that
 /// shows one game.
-pub trait Game: Sync + Sized {
+pub trait Game: Send + Sync + Sized + 'static {
     /// The game's name on the command line and in the JSON summary.
     const NAME: &'static str;
     /// What `simulate GAME` plays, in a line (its help and `warsim games`).

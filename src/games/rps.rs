@@ -414,7 +414,8 @@ mod tests {
                 players: n,
                 max_rounds: 10_000_000,
             });
-            let tally = engine::simulate(&game, seed, 0..200_000, 2, &|_| {}).unwrap();
+            let tally =
+                engine::simulate(&game, seed, 0..200_000, 2, &|_| {}, &Default::default()).unwrap();
             let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();
             let d = Distribution::from_counts(&counts).unwrap();
             assert!(

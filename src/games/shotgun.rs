@@ -485,7 +485,7 @@ mod tests {
         let want = exact(rules.mix);
         let game = Shotgun::new(rules);
         let n = 1_000_000u64;
-        let tally = engine::simulate(&game, seed, 0..n, 2, &|_| {}).unwrap();
+        let tally = engine::simulate(&game, seed, 0..n, 2, &|_| {}, &Default::default()).unwrap();
         let totals = tally.rounds.outcome_totals();
         for (k, &slot) in [0usize, 1, 2].iter().enumerate() {
             let p = want[k];

@@ -835,7 +835,8 @@ mod tests {
             }
             let n = game.deal_count().unwrap() as u64;
             assert_eq!(n, deals.len() as u64);
-            let tally = crate::sim::engine::enumerate(&game, 0..n, 2, &|_| {}).unwrap();
+            let tally = crate::sim::engine::enumerate(&game, 0..n, 2, &|_| {}, &Default::default())
+                .unwrap();
             let mut brute = crate::stats::histogram::Tally::<()>::new(players);
             for (i, &(rounds, outcome)) in deals.values().enumerate() {
                 let r = GameResult {

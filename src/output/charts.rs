@@ -4,20 +4,20 @@
 //! rounds of the games that end with their 95% intervals (and the share that never ends, where
 //! some never do).
 
-use std::path::Path;
-
 use anyhow::Result;
 use plotters::coord::Shift;
-use plotters::element::IntoDynElement;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::render::{render, Chart};
+use super::layout::y_label_area;
+use super::render::{text_size, Chart, Target};
 use super::report::Curve;
 use crate::stats::summary::{grouped, Share};
+use crate::stats::tail::TailFit;
 
 const SIZE: (u32, u32) = (1200, 800);
 
-/// Line colours: distinct on white, then the same again dashed.
+/// Line colours: distinct on white.
 const PALETTE: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
@@ -33,22 +33,109 @@ const PALETTE: [RGBColor; 12] = [
     RGBColor(128, 0, 0),
 ];
 
-/// Survival curves, one per (label, curve), under `title` and `subtitle`; with `fits`, each
-/// curve's fitted tail is drawn too.
+/// Dash patterns (dash, gap) in px; (0, 0) is a solid line.
+const DASHES: [(u32, u32); 4] = [(0, 0), (14, 6), (4, 4), (22, 5)];
+
+/// How one curve is drawn: a colour of [`PALETTE`] and a dash pattern of [`DASHES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LineStyle {
+    /// Index into the palette.
+    pub colour: usize,
+    /// Index into the dash patterns.
+    pub dash: usize,
+}
+
+impl LineStyle {
+    /// The style of the `i`-th of a list of curves with no structure: every colour solid,
+    /// then every colour with the next dash pattern.
+    pub fn nth(i: usize) -> LineStyle {
+        LineStyle {
+            colour: i % PALETTE.len(),
+            dash: (i / PALETTE.len()) % DASHES.len(),
+        }
+    }
+
+    /// The styles of a sweep's rule sets, the product of axes of `lens` values (the first
+    /// varying slowest): the colour says the value of one setting and the dash the values of the
+    /// others, so 24 lines of 6 × 4 settings are 6 colours in 4 dash patterns and a reader can
+    /// tell which setting a line has. With no such split (too many values), [`LineStyle::nth`].
+    pub fn sweep(lens: &[usize]) -> Vec<LineStyle> {
+        let n: usize = lens.iter().product();
+        // The colour axis: the last one that leaves few enough combinations for the dashes.
+        let colour_axis = (0..lens.len())
+            .rev()
+            .find(|&c| lens[c] <= PALETTE.len() && n / lens[c].max(1) <= DASHES.len());
+        let Some(c) = colour_axis else {
+            return (0..n).map(LineStyle::nth).collect();
+        };
+        (0..n)
+            .map(|i| {
+                // The digits of i in the mixed radix of lens, the last axis fastest.
+                let mut rest = i;
+                let mut digits = vec![0; lens.len()];
+                for (k, &len) in lens.iter().enumerate().rev() {
+                    digits[k] = rest % len;
+                    rest /= len;
+                }
+                let dash = digits
+                    .iter()
+                    .zip(lens)
+                    .enumerate()
+                    .filter(|&(k, _)| k != c)
+                    .fold(0, |acc, (_, (&d, &len))| acc * len + d);
+                LineStyle {
+                    colour: digits[c],
+                    dash,
+                }
+            })
+            .collect()
+    }
+
+    fn colour(self) -> RGBColor {
+        PALETTE[self.colour % PALETTE.len()]
+    }
+}
+
+/// One curve of a survival chart: its legend label, its games and how it is drawn.
+pub struct Line<'a> {
+    /// The legend's text.
+    pub label: String,
+    /// The games.
+    pub curve: &'a Curve,
+    /// Colour and dashes.
+    pub style: LineStyle,
+}
+
+impl<'a> Line<'a> {
+    /// `curves` styled one after the other ([`LineStyle::nth`]).
+    pub fn each(curves: &[(String, &'a Curve)]) -> Vec<Line<'a>> {
+        curves
+            .iter()
+            .enumerate()
+            .map(|(i, (label, curve))| Line {
+                label: label.clone(),
+                curve,
+                style: LineStyle::nth(i),
+            })
+            .collect()
+    }
+}
+
+/// Survival curves under `title` and `subtitle`, their legend below the plot (where it cannot
+/// cover a curve's end); with `fits`, each curve's fitted tail is drawn too.
 pub fn survival(
     title: &str,
     subtitle: &str,
-    curves: &[(String, &Curve)],
+    lines: &[Line<'_>],
     fits: bool,
-    path: &Path,
+    target: impl Target,
 ) -> Result<()> {
-    let chart = Survival {
+    target.take(&Survival {
         title,
         subtitle,
-        curves,
+        lines,
         fits,
-    };
-    render(&chart, path, SIZE)
+    })
 }
 
 /// `means.png`: mean rounds per rule set, against the varying option's value when a single
@@ -57,72 +144,156 @@ pub fn means(
     title: &str,
     curves: &[(String, &Curve)],
     numeric: Option<&str>,
-    path: &Path,
+    target: impl Target,
 ) -> Result<()> {
     match numeric {
-        Some(option) => render(
-            &MeansByValue {
-                title,
-                curves,
-                option,
-            },
-            path,
-            SIZE,
-        ),
-        None => render(&MeansByRuleSet { title, curves }, path, SIZE),
+        Some(option) => target.take(&MeansByValue {
+            title,
+            curves,
+            option,
+        }),
+        None => target.take(&MeansByRuleSet { title, curves }),
     }
 }
 
-/// A dashed line's sample in a legend, at `at`.
-fn dashes<'a, DB: DrawingBackend + 'a>(
-    at: (i32, i32),
-    style: ShapeStyle,
-) -> impl IntoDynElement<'a, DB, (i32, i32)> {
-    EmptyElement::at(at)
-        + PathElement::new([(0, 0), (9, 0)], style)
-        + PathElement::new([(15, 0), (24, 0)], style)
+/// A line of `style` from `a` to `b` in pixels, dashed as its pattern says.
+fn sample(a: (i32, i32), b: (i32, i32), style: LineStyle) -> Vec<PathElement<(i32, i32)>> {
+    let stroke = style.colour().stroke_width(2);
+    let (dash, gap) = DASHES[style.dash % DASHES.len()];
+    if dash == 0 {
+        return vec![PathElement::new([a, b], stroke)];
+    }
+    let mut out = Vec::new();
+    let mut x = a.0;
+    while x < b.0 {
+        let end = (x + dash as i32).min(b.0);
+        out.push(PathElement::new([(x, a.1), (end, b.1)], stroke));
+        x = end + gap as i32;
+    }
+    out
 }
 
-/// Draws the series' legend at `position` in text of `size` px, on a pale box.
-fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    position: SeriesLabelPosition,
-    size: u32,
+/// The text size of legend entries, and the height of a row of them.
+const LEGEND_PX: f64 = 14.0;
+const LEGEND_ROW: u32 = 22;
+/// The sample line's length before each legend label.
+const SAMPLE_W: i32 = 36;
+
+/// The legend's columns for `entries` on a chart `width` wide: two when every label fits in
+/// half the width, else one.
+fn legend_columns(entries: &[(String, LegendKey)], width: u32) -> usize {
+    let widest = entries
+        .iter()
+        .map(|e| text_size(&e.0, LEGEND_PX).0)
+        .fold(0.0, f64::max);
+    if entries.len() > 1 && widest + f64::from(SAMPLE_W) + 40.0 <= f64::from(width) / 2.0 - 30.0 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The height of the legend area below the plot.
+fn legend_height(entries: &[(String, LegendKey)], width: u32) -> u32 {
+    let rows = entries.len().div_ceil(legend_columns(entries, width)) as u32;
+    rows * LEGEND_ROW + 16
+}
+
+/// What a legend entry's sample shows.
+#[derive(Clone, Copy)]
+enum LegendKey {
+    /// A curve.
+    Line(LineStyle),
+    /// A fitted tail: black, dashed.
+    Fit,
+    /// The survival of the games that end only: grey, thin.
+    Ended,
+    /// A mean: a dot of this colour.
+    Mean(RGBColor),
+    /// An exact value: a line of this colour.
+    Exact(RGBColor),
+}
+
+/// The colours of simulated means and of exact values.
+const BLUE_MEAN: RGBColor = RGBColor(50, 90, 160);
+const RED_EXACT: RGBColor = RGBColor(200, 30, 30);
+
+/// Draws `entries` in rows (and columns) on `area`.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(String, LegendKey)],
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", size))
-        .draw()?;
+    let (width, _) = area.dim_in_pixel();
+    let columns = legend_columns(entries, width);
+    let rows = entries.len().div_ceil(columns);
+    let col_w = (width as i32 - 40) / columns as i32;
+    for (k, (label, key)) in entries.iter().enumerate() {
+        let (col, row) = (k / rows, k % rows);
+        let x = 20 + col as i32 * col_w;
+        let y = 8 + row as i32 * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        let (a, b) = ((x, y), (x + SAMPLE_W - 6, y));
+        match key {
+            LegendKey::Line(style) => {
+                for seg in sample(a, b, *style) {
+                    area.draw(&seg)?;
+                }
+            }
+            LegendKey::Fit => {
+                for x in (a.0..b.0).step_by(16) {
+                    area.draw(&PathElement::new(
+                        [(x, y), ((x + 10).min(b.0), y)],
+                        BLACK.mix(0.8).stroke_width(2),
+                    ))?;
+                }
+            }
+            LegendKey::Ended => {
+                area.draw(&PathElement::new([a, b], BLACK.mix(0.45).stroke_width(1)))?;
+            }
+            LegendKey::Mean(c) => {
+                area.draw(&Circle::new(((a.0 + b.0) / 2, y), 5, c.filled()))?;
+            }
+            LegendKey::Exact(c) => {
+                area.draw(&PathElement::new([a, b], c.stroke_width(2)))?;
+            }
+        }
+        area.draw(&Text::new(
+            label.clone(),
+            (x + SAMPLE_W, y),
+            ("sans-serif", LEGEND_PX)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
     Ok(())
 }
 
-/// The title and subtitle; returns the area below them.
+/// The title and subtitle lines; returns the area below them.
 fn head<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-    subtitle: &str,
+    subtitles: &[&str],
 ) -> Result<DrawingArea<DB, Shift>>
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let (head, body) = root.split_vertically(70);
+    let (head, body) = root.split_vertically(46 + 24 * subtitles.len() as u32);
     head.draw(&Text::new(
         title.to_string(),
         (20, 10),
         ("sans-serif", 26).into_font().color(&BLACK),
     ))?;
-    head.draw(&Text::new(
-        subtitle.to_string(),
-        (20, 42),
-        ("sans-serif", 17).into_font().color(&BLACK.mix(0.75)),
-    ))?;
+    for (i, line) in subtitles.iter().enumerate() {
+        head.draw(&Text::new(
+            line.to_string(),
+            (20, 42 + 24 * i as i32),
+            ("sans-serif", 17).into_font().color(&BLACK.mix(0.75)),
+        ))?;
+    }
     Ok(body)
 }
 
@@ -133,100 +304,172 @@ fn percent(v: f64) -> String {
     format!("{p:.digits$}%")
 }
 
+/// The fitted tail of `curve` as points (t, share still going), from its threshold to where it
+/// leaves the chart (below `y_min` or beyond `x_end`). The fit is to the games that end, so the
+/// share is of those games: P(rounds > t | the game ends) = S(from)·exp(−rate·(t − from)), with
+/// S(from) the share of the ending games beyond the threshold. Where every game ends this is
+/// the curve's own scale; where some loop or are capped it is the grey conditional curve's.
+fn tail_line(curve: &Curve, t: &TailFit, y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
+    let ended = curve.games - curve.unended.total();
+    let beyond = t.games as f64 / ended.max(1) as f64;
+    let from = t.from as f64;
+    let end = x_end.min(from + t.e_folding_rounds * (beyond / y_min).ln());
+    (0..=100)
+        .map(|k| from + (end - from) * f64::from(k) / 100.0)
+        .map(|x| (x, beyond * (-t.rate * (x - from)).exp()))
+        .collect()
+}
+
+/// P(rounds > t | the game ends), as [`Curve::survival`] steps: the survival of the games that
+/// end alone, which levels off at zero where the whole curve levels off at the share that
+/// never ends.
+fn ended_survival(curve: &Curve) -> Vec<(u64, f64)> {
+    let ended = curve.games - curve.unended.total();
+    let n = ended.max(1) as f64;
+    let mut left = ended;
+    let mut out = vec![(0, 1.0)];
+    for &(t, c) in &curve.ended {
+        left -= c;
+        out.push((t, left as f64 / n));
+    }
+    out
+}
+
+/// Step points of `steps` ((t, share after t)), cut at the chart's edges.
+fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
+    let mut points = Vec::new();
+    let mut prev = 1.0f64;
+    for &(t, s) in steps {
+        let t = (t as f64).min(x_end);
+        points.push((t, prev.max(y_min)));
+        points.push((t, s.max(y_min)));
+        prev = s;
+        // Below the axis the curve has left the chart: it ends at the axis.
+        if s < y_min || t >= x_end {
+            return points;
+        }
+    }
+    points.push((x_end, prev));
+    points
+}
+
 struct Survival<'a> {
     title: &'a str,
     subtitle: &'a str,
-    curves: &'a [(String, &'a Curve)],
+    lines: &'a [Line<'a>],
     fits: bool,
 }
 
+impl Survival<'_> {
+    /// The fitted tails drawn, with the curve each belongs to.
+    fn fitted(&self) -> impl Iterator<Item = (&Curve, &TailFit)> {
+        self.lines
+            .iter()
+            .filter(|_| self.fits)
+            .filter_map(|l| Some((l.curve, l.curve.tail.as_ref()?)))
+    }
+
+    /// The legend's entries: every curve, then every fitted tail (and, for a curve with games
+    /// that never end, the survival of its games that end, on which its tail is fitted).
+    fn legend(&self) -> Vec<(String, LegendKey)> {
+        let mut entries: Vec<(String, LegendKey)> = self
+            .lines
+            .iter()
+            .map(|l| (l.label.clone(), LegendKey::Line(l.style)))
+            .collect();
+        for (c, t) in self.fitted() {
+            let of = if c.unended.total() > 0 {
+                entries.push((
+                    "the games that end only: share of them still going after t rounds".into(),
+                    LegendKey::Ended,
+                ));
+                " of the games that end"
+            } else {
+                ""
+            };
+            entries.push((
+                format!(
+                    "fitted tail{of} beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
+                    grouped(t.from),
+                    t.e_folding_rounds,
+                    t.e_folding_ci95[0],
+                    t.e_folding_ci95[1]
+                ),
+                LegendKey::Fit,
+            ));
+        }
+        entries
+    }
+}
+
 impl Chart for Survival<'_> {
+    /// Taller by the legend below the plot.
+    fn size(&self) -> (u32, u32) {
+        (SIZE.0, SIZE.1 + legend_height(&self.legend(), SIZE.0))
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let body = head(&root, self.title, self.subtitle)?;
+        let body = head(&root, self.title, &[self.subtitle])?;
+        let entries = self.legend();
+        let (width, height) = body.dim_in_pixel();
+        let (plot, below) = body.split_vertically(height - legend_height(&entries, width));
         // One curve: all of it. Several: up to the largest 99.9th percentile, so one long
         // tail does not squeeze the rest.
-        let x_end = match self.curves {
-            [(_, c)] => c.ended.last().map(|e| e.0),
-            _ => self.curves.iter().filter_map(|c| c.1.p999).max(),
+        let x_end = match self.lines {
+            [l] => l.curve.ended.last().map(|e| e.0),
+            _ => self.lines.iter().filter_map(|l| l.curve.p999).max(),
         }
         .unwrap_or(1)
         .max(1) as f64;
-        let games = self.curves.iter().map(|c| c.1.games).max().unwrap_or(1);
+        let games = self.lines.iter().map(|l| l.curve.games).max().unwrap_or(1);
         let y_min = (1.0 / games as f64).max(1e-5);
-        let mut chart = ChartBuilder::on(&body)
+        let y_desc = "share of games longer than t rounds";
+        let y_area = y_label_area(
+            text_size(&percent(y_min), 15.0).0,
+            text_size(y_desc, 17.0).1,
+        );
+        let mut chart = ChartBuilder::on(&plot)
             .margin(20)
             .x_label_area_size(50)
-            .y_label_area_size(90)
+            .y_label_area_size(y_area)
             .build_cartesian_2d(0f64..x_end, (y_min..1.0).log_scale())?;
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
             .x_desc("rounds t")
-            .y_desc("share of games longer than t rounds")
+            .y_desc(y_desc)
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 17))
             .x_label_formatter(&|v| grouped(v.round().max(0.0) as u64))
             .y_label_formatter(&|v| percent(*v))
             .draw()?;
-        for (i, (label, curve)) in self.curves.iter().enumerate() {
-            let colour = PALETTE[i % PALETTE.len()];
-            let mut steps = Vec::new();
-            let mut prev = 1.0f64;
-            for (t, s) in curve.survival() {
-                let t = (t as f64).min(x_end);
-                steps.push((t, prev.max(y_min)));
-                steps.push((t, s.max(y_min)));
-                prev = s;
-                // Below the axis the curve has left the chart: it ends at the axis.
-                if s < y_min || t >= x_end {
-                    break;
+        for line in self.lines {
+            let points = step_points(&line.curve.survival(), y_min, x_end);
+            let stroke = line.style.colour().stroke_width(2);
+            match DASHES[line.style.dash % DASHES.len()] {
+                (0, _) => chart.draw_series(LineSeries::new(points, stroke))?,
+                (dash, gap) => {
+                    chart.draw_series(DashedLineSeries::new(points, dash, gap, stroke))?
                 }
-            }
-            if prev >= y_min {
-                steps.push((x_end, prev));
-            }
-            let style = colour.stroke_width(2);
-            let label = label.clone();
-            if i < PALETTE.len() {
-                chart
-                    .draw_series(LineSeries::new(steps, style))?
-                    .label(label)
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], style));
-            } else {
-                chart
-                    .draw_series(DashedLineSeries::new(steps, 8, 5, style))?
-                    .label(label)
-                    .legend(move |at| dashes(at, style));
-            }
-        }
-        for (_, curve) in self.curves {
-            let Some(t) = curve.tail.as_ref().filter(|_| self.fits) else {
-                continue;
             };
-            // P(rounds > t) = S(from)·exp(−rate·(t − from)) beyond the threshold.
-            let beyond = t.games as f64 / curve.games.max(1) as f64;
-            let from = t.from as f64;
-            let end = x_end.min(from + t.e_folding_rounds * (beyond / y_min).ln());
-            let line: Vec<(f64, f64)> = (0..=100)
-                .map(|k| from + (end - from) * f64::from(k) / 100.0)
-                .map(|x| (x, beyond * (-t.rate * (x - from)).exp()))
-                .collect();
-            let style = BLACK.mix(0.8).stroke_width(2);
-            chart
-                .draw_series(DashedLineSeries::new(line, 10, 6, style))?
-                .label(format!(
-                    "fitted tail beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
-                    grouped(t.from),
-                    t.e_folding_rounds,
-                    t.e_folding_ci95[0],
-                    t.e_folding_ci95[1]
-                ))
-                .legend(move |at| dashes(at, style));
         }
-        legend(&mut chart, SeriesLabelPosition::LowerRight, 13)?;
+        for (curve, t) in self.fitted() {
+            if curve.unended.total() > 0 {
+                let points = step_points(&ended_survival(curve), y_min, x_end);
+                chart.draw_series(LineSeries::new(points, BLACK.mix(0.45).stroke_width(1)))?;
+            }
+            let style = BLACK.mix(0.8).stroke_width(2);
+            chart.draw_series(DashedLineSeries::new(
+                tail_line(curve, t, y_min, x_end),
+                10,
+                6,
+                style,
+            ))?;
+        }
+        draw_legend(&below, &entries)?;
         root.present()?;
         Ok(())
     }
@@ -238,19 +481,24 @@ struct MeansByRuleSet<'a> {
 }
 
 impl Chart for MeansByRuleSet<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let any_endless = self.curves.iter().any(|c| c.1.endless > 0);
+        let any_endless = self.curves.iter().any(|c| c.1.unended.total() > 0);
         let body = head(
             &root,
             self.title,
-            if any_endless {
-                "mean rounds of the games that end (95% interval), and the share of games that never end"
+            &[if any_endless {
+                "mean rounds of the games that end (95% interval); right: the share of games that \
+                 loop (red) and that were stopped at the round cap (grey)"
             } else {
                 "mean rounds (95% interval)"
-            },
+            }],
         )?;
         let n = self.curves.len() as i32;
         let labels: Vec<String> = self.curves.iter().map(|c| c.0.clone()).collect();
@@ -323,21 +571,39 @@ impl Chart for MeansByRuleSet<'_> {
                 .light_line_style(TRANSPARENT)
                 .y_label_formatter(&|_| String::new())
                 .x_label_formatter(&|v| format!("{v:.0}"))
-                .x_desc("never ends (%)")
+                .x_desc("loop (red), capped (grey), % of games")
                 .label_style(("sans-serif", 13))
                 .axis_desc_style(("sans-serif", 16))
                 .draw()?;
             let red = RGBColor(200, 60, 40);
+            let grey = RGBColor(120, 120, 120);
             for (i, (_, c)) in self.curves.iter().enumerate() {
-                let s = c.never();
-                chart.draw_series(std::iter::once(PathElement::new(
-                    [(0.0, row(i)), (100.0 * s.share, row(i))],
-                    red.mix(0.35).stroke_width(12),
-                )))?;
-                chart.draw_series(std::iter::once(PathElement::new(
-                    [(100.0 * s.ci95[0], row(i)), (100.0 * s.ci95[1], row(i))],
-                    red.stroke_width(2),
-                )))?;
+                // The loops' bar, then the capped games' bar after it: apart, never summed
+                // into one "never ends".
+                let (l, k) = (c.looping(), c.capped());
+                for (from, share, colour) in [(0.0, &l, red), (l.share, &k, grey)] {
+                    if share.count == 0 {
+                        continue;
+                    }
+                    chart.draw_series(std::iter::once(PathElement::new(
+                        [
+                            (100.0 * from, row(i)),
+                            (100.0 * (from + share.share), row(i)),
+                        ],
+                        colour.mix(0.45).stroke_width(12),
+                    )))?;
+                }
+                for (share, colour) in [(&l, red), (&k, grey)] {
+                    if share.count > 0 {
+                        chart.draw_series(std::iter::once(PathElement::new(
+                            [
+                                (100.0 * share.ci95[0], row(i)),
+                                (100.0 * share.ci95[1], row(i)),
+                            ],
+                            colour.stroke_width(2),
+                        )))?;
+                    }
+                }
             }
         }
         root.present()?;
@@ -352,15 +618,30 @@ struct MeansByValue<'a> {
 }
 
 impl Chart for MeansByValue<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let body = head(
-            &root,
-            self.title,
-            &format!("mean rounds against --{} (95% interval)", self.option),
-        )?;
+        let what = format!("mean rounds against --{} (95% interval)", self.option);
+        let body = head(&root, self.title, &[&what])?;
+        let exact: Vec<(f64, f64)> = self
+            .curves
+            .iter()
+            .filter_map(|(l, c)| Some((l.rsplit(' ').next()?.parse().ok()?, c.exact?)))
+            .collect();
+        let mut entries = vec![(
+            "simulated mean, 95% interval".to_string(),
+            LegendKey::Mean(BLUE_MEAN),
+        )];
+        if !exact.is_empty() {
+            entries.push(("exact".into(), LegendKey::Exact(RED_EXACT)));
+        }
+        let (width, height) = body.dim_in_pixel();
+        let (body, below) = body.split_vertically(height - legend_height(&entries, width));
         // Labels are `OPTION VALUE`.
         let points: Vec<(f64, &Curve)> = self
             .curves
@@ -382,7 +663,10 @@ impl Chart for MeansByValue<'_> {
         let mut chart = ChartBuilder::on(&body)
             .margin(20)
             .x_label_area_size(50)
-            .y_label_area_size(90)
+            .y_label_area_size(y_label_area(
+                text_size(&format!("{top:.0}"), 15.0).0,
+                text_size("mean rounds", 17.0).1,
+            ))
             .build_cartesian_2d((x0 - pad)..(x1 + pad), 0f64..top)?;
         chart
             .configure_mesh()
@@ -399,18 +683,10 @@ impl Chart for MeansByValue<'_> {
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 17))
             .draw()?;
-        let exact: Vec<(f64, f64)> = points
-            .iter()
-            .filter_map(|p| Some((p.0, p.1.exact?)))
-            .collect();
         if !exact.is_empty() {
-            let red = RGBColor(200, 30, 30);
-            chart
-                .draw_series(LineSeries::new(exact, red.stroke_width(2)))?
-                .label("exact")
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], red.stroke_width(2)));
+            chart.draw_series(LineSeries::new(exact, RED_EXACT.stroke_width(2)))?;
         }
-        let blue = RGBColor(50, 90, 160);
+        let blue = BLUE_MEAN;
         for &(x, c) in &points {
             if let Some((_, Some([lo, hi]))) = c.mean {
                 chart.draw_series(std::iter::once(PathElement::new(
@@ -419,15 +695,12 @@ impl Chart for MeansByValue<'_> {
                 )))?;
             }
         }
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .filter_map(|&(x, c)| Some(Circle::new((x, c.mean?.0), 5, blue.filled()))),
-            )?
-            .label("simulated mean, 95% interval")
-            .legend(move |(x, y)| Circle::new((x + 12, y), 5, blue.filled()));
-        legend(&mut chart, SeriesLabelPosition::UpperLeft, 15)?;
+        chart.draw_series(
+            points
+                .iter()
+                .filter_map(|&(x, c)| Some(Circle::new((x, c.mean?.0), 5, blue.filled()))),
+        )?;
+        draw_legend(&below, &entries)?;
         root.present()?;
         Ok(())
     }
@@ -443,38 +716,44 @@ pub struct GroupPoint {
     pub mean: Option<(f64, Option<[f64; 2]>)>,
 }
 
-/// `by.png`: player 1's win share and the mean rounds per group, against the group's number.
-pub fn by_group(title: &str, meaning: &str, groups: &[GroupPoint], path: &Path) -> Result<()> {
-    render(
-        &ByGroup {
-            title,
-            meaning,
-            groups,
-        },
-        path,
-        SIZE,
-    )
+/// `by.png`: player 1's win share and the mean rounds per group, against the group's number,
+/// under the run's `title` and its `rules` (two runs with other rules must not look alike).
+pub fn by_group(
+    title: &str,
+    rules: &str,
+    meaning: &str,
+    groups: &[GroupPoint],
+    target: impl Target,
+) -> Result<()> {
+    target.take(&ByGroup {
+        title,
+        rules,
+        meaning,
+        groups,
+    })
 }
 
 struct ByGroup<'a> {
     title: &'a str,
+    rules: &'a str,
     meaning: &'a str,
     groups: &'a [GroupPoint],
 }
 
 impl Chart for ByGroup<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let body = head(
-            &root,
-            self.title,
-            &format!(
-                "per number of {}: player 1's share of wins and the mean rounds (95% intervals)",
-                self.meaning
-            ),
-        )?;
+        let what = format!(
+            "per number of {}: player 1's share of wins and the mean rounds (95% intervals)",
+            self.meaning
+        );
+        let body = head(&root, self.title, &[self.rules, &what])?;
         let (left, right) = body.split_horizontally(600);
         let last = self.groups.iter().map(|g| g.group).max().unwrap_or(0) as f64;
         let x = -0.5..last + 0.5;
@@ -558,6 +837,49 @@ impl Chart for ByGroup<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::report::Unended;
+
+    #[test]
+    fn a_looping_runs_fitted_tail_starts_on_the_curve_of_the_games_that_end() {
+        // 1,000 games end, one at each of 1..=1000 rounds; 700 more loop.
+        let ended: Vec<(u64, u64)> = (1..=1000).map(|t| (t, 1)).collect();
+        let tail = TailFit::from_counts(&ended).unwrap();
+        assert_eq!((tail.from, tail.games), (900, 100));
+        let unended = Unended {
+            looping: 700,
+            capped: 0,
+        };
+        let c = Curve::new(ended, unended, Some(tail.clone()), None);
+        // At its threshold the fit stands at the share of the games that end beyond it
+        // (100 of 1,000), where their own curve is, not at 100 of all 1,700 games.
+        let line = tail_line(&c, &tail, 1e-5, 2000.0);
+        assert_eq!(line[0], (900.0, 0.1));
+        assert!(ended_survival(&c).contains(&(900, 0.1)));
+        assert!(c.survival().contains(&(900, 800.0 / 1700.0)));
+        // Every game ends: the two scales are one.
+        let all: Vec<(u64, u64)> = (1..=1000).map(|t| (t, 1)).collect();
+        let c = Curve::new(all, Unended::default(), Some(tail.clone()), None);
+        assert_eq!(tail_line(&c, &tail, 1e-5, 2000.0)[0], (900.0, 0.1));
+        assert_eq!(ended_survival(&c), c.survival());
+    }
+
+    #[test]
+    fn loops_and_capped_games_are_told_apart() {
+        let u = Unended {
+            looping: 2,
+            capped: 3,
+        };
+        assert_eq!(
+            u.describe(1000),
+            "2 games loop forever (0.20%), 3 games stopped at the round cap (0.30%)"
+        );
+        let c = Curve::new(vec![(5, 995)], u, None, None);
+        assert_eq!(
+            (c.looping().count, c.capped().count, c.unended.total()),
+            (2, 3, 5)
+        );
+        assert_eq!(Unended::default().describe(10), "");
+    }
 
     #[test]
     fn log_axis_labels_are_percentages() {
@@ -568,10 +890,18 @@ mod tests {
     #[test]
     fn survival_steps_down_to_the_share_that_never_ends() {
         // 2 games of 3 rounds, 1 of 5, 1 that never ends.
-        let c = Curve::new(vec![(3, 2), (5, 1)], 1, None, None);
+        let c = Curve::new(
+            vec![(3, 2), (5, 1)],
+            Unended {
+                looping: 1,
+                capped: 0,
+            },
+            None,
+            None,
+        );
         assert_eq!(c.games, 4);
         assert_eq!(c.survival(), [(0, 1.0), (3, 0.5), (5, 0.25)]);
-        assert_eq!(c.never().count, 1);
+        assert_eq!(c.looping().count, 1);
         let (m, _) = c.mean.unwrap();
         assert!((m - 11.0 / 3.0).abs() < 1e-12);
     }

@@ -28,39 +28,51 @@ impl<'f, B: DrawingBackend> Glyphs<'f, B> {
         })
     }
 
-    /// Calls `pixel(glyph, x, y, coverage)` for every pixel of `text` at `size` px (`glyph`
-    /// counts the characters), with the origin at the left end of the line's top (the ascent),
-    /// and returns the line's (width, height).
-    fn layout(
-        &self,
-        text: &str,
-        size: f64,
-        mut pixel: impl FnMut(usize, i32, i32, f32),
-    ) -> (i32, i32) {
-        let scale = PxScale::from(size as f32);
-        let font = self.font.as_scaled(scale);
-        let mut caret = 0.0f32;
-        let mut prev = None;
-        for (i, c) in text.chars().enumerate() {
-            let id = font.glyph_id(c);
-            if let Some(p) = prev {
-                caret += font.kern(p, id);
-            }
-            prev = Some(id);
-            let glyph = id.with_scale_and_position(scale, point(caret, font.ascent()));
-            if let Some(outline) = font.outline_glyph(glyph) {
-                let at = outline.px_bounds().min;
-                outline.draw(|x, y, cov| {
-                    pixel(i, at.x as i32 + x as i32, at.y as i32 + y as i32, cov)
-                });
-            }
-            caret += font.h_advance(id);
-        }
-        (
-            caret.ceil() as i32,
-            (font.ascent() - font.descent()).ceil() as i32,
-        )
+    /// Lays out `text` at `size` px in this backend's font; see [`layout`].
+    fn layout(&self, text: &str, size: f64, pixel: impl FnMut(usize, i32, i32, f32)) -> (i32, i32) {
+        layout(&self.font, text, size, pixel)
     }
+}
+
+/// The (width, height) in pixels of `text` at `size` px in `font` (a TrueType file's bytes) as
+/// [`Glyphs`] draws it: what chart layouts measure their labels with.
+pub fn measure(font: &[u8], text: &str, size: f64) -> (i32, i32) {
+    match FontRef::try_from_slice(font) {
+        Ok(f) => layout(&f, text, size, |_, _, _, _| {}),
+        Err(_) => (0, 0),
+    }
+}
+
+/// Calls `pixel(glyph, x, y, coverage)` for every pixel of `text` at `size` px (`glyph`
+/// counts the characters), with the origin at the left end of the line's top (the ascent),
+/// and returns the line's (width, height).
+fn layout(
+    font: &FontRef<'_>,
+    text: &str,
+    size: f64,
+    mut pixel: impl FnMut(usize, i32, i32, f32),
+) -> (i32, i32) {
+    let scale = PxScale::from(size as f32);
+    let font = font.as_scaled(scale);
+    let mut caret = 0.0f32;
+    let mut prev = None;
+    for (i, c) in text.chars().enumerate() {
+        let id = font.glyph_id(c);
+        if let Some(p) = prev {
+            caret += font.kern(p, id);
+        }
+        prev = Some(id);
+        let glyph = id.with_scale_and_position(scale, point(caret, font.ascent()));
+        if let Some(outline) = font.outline_glyph(glyph) {
+            let at = outline.px_bounds().min;
+            outline.draw(|x, y, cov| pixel(i, at.x as i32 + x as i32, at.y as i32 + y as i32, cov));
+        }
+        caret += font.h_advance(id);
+    }
+    (
+        caret.ceil() as i32,
+        (font.ascent() - font.descent()).ceil() as i32,
+    )
 }
 
 impl<B: DrawingBackend> DrawingBackend for Glyphs<'_, B> {

@@ -5,6 +5,10 @@ pub mod atomic;
 pub mod charts;
 pub mod csv;
 pub mod glyphs;
+pub mod html;
+#[cfg(test)]
+mod inspect;
+pub mod layout;
 pub mod plot;
 pub mod progress;
 pub mod reader;
@@ -13,6 +17,7 @@ pub mod render;
 pub mod report;
 pub mod stdout;
 pub mod summary;
+pub mod table;
 pub mod text;
 
 use std::io::Write;
@@ -20,6 +25,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use atomic::{Dir, OutputSet};
+pub use stdout::Print;
 
 use crate::games::{GameStats, Outcome};
 use crate::stats::histogram::Tally;
@@ -39,8 +45,81 @@ pub fn write_set<S: GameStats>(
     set.commit()
 }
 
-/// Writes `summary.json` (`summary`, of `r`), `summary.csv`, `histogram.csv` (`histogram`),
-/// `cycles.csv` (with loop detection), `histogram.png` (and `.svg`) and `README.md` into `set`.
+/// The charts of a run: every run has a histogram and a survival chart, a run with groups a
+/// chart of them too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunChart {
+    /// histogram.png: the distribution of rounds with its marks.
+    Histogram,
+    /// survival.png: the share of games still going after t rounds.
+    Survival,
+    /// by.png: the groups of a `--by` run.
+    By,
+}
+
+impl RunChart {
+    /// The charts of `r`.
+    pub fn of<S: GameStats>(r: &Report<S>) -> Vec<RunChart> {
+        let mut charts = vec![RunChart::Histogram, RunChart::Survival];
+        if !r.groups.is_empty() {
+            charts.push(RunChart::By);
+        }
+        charts
+    }
+
+    /// Its file name without the extension.
+    pub fn stem(self) -> &'static str {
+        match self {
+            RunChart::Histogram => "histogram",
+            RunChart::Survival => "survival",
+            RunChart::By => "by",
+        }
+    }
+
+    /// What it shows, as report.html captions it.
+    fn caption(self) -> &'static str {
+        match self {
+            RunChart::Histogram => "The distribution of rounds, with min, median, mean and max",
+            RunChart::Survival => "The share of games still going after t rounds (log scale)",
+            RunChart::By => "Per group: player 1's share of wins and the mean rounds",
+        }
+    }
+
+    /// Draws the chart of `r` into `sink`.
+    pub fn draw<S: GameStats>(self, r: &Report<S>, sink: impl render::Target) -> Result<()> {
+        let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
+        match self {
+            RunChart::Histogram => plot::histogram(r, sink),
+            RunChart::By => {
+                let points: Vec<charts::GroupPoint> = r
+                    .groups
+                    .iter()
+                    .map(|g| charts::GroupPoint {
+                        group: g.group,
+                        p1: g.share(Outcome::Player(0)),
+                        mean: g.rounds.as_ref().map(|d| (d.mean, d.ci95)),
+                    })
+                    .collect();
+                let meaning = r.info.grouping.as_deref().unwrap_or("group");
+                charts::by_group(&title, &r.info.description, meaning, &points, sink)
+            }
+            RunChart::Survival => {
+                let curve = r.curve();
+                let subtitle = format!(
+                    "{}: share of games still going after t rounds",
+                    r.info.description
+                );
+                let lines = charts::Line::each(&[(counted(r.games(), "game"), &curve)]);
+                charts::survival(&title, &subtitle, &lines, true, sink)
+            }
+        }
+    }
+}
+
+/// Writes a run's files into `set`: `summary.json` (`summary`, of `r`), `summary.csv`,
+/// `histogram.csv` (`histogram`), `cycles.csv` (with loop detection), `by.csv` (with groups),
+/// the charts (PNG, and SVG with `svg`), `report.html` and `README.md`, whose list of files is
+/// the list of what was written.
 pub fn write_run<S: GameStats>(
     set: &Dir,
     r: &Report<S>,
@@ -48,70 +127,148 @@ pub fn write_run<S: GameStats>(
     histogram: &[u8],
     svg: bool,
 ) -> Result<()> {
-    set.write_json("summary.json", summary)?;
-    set.write("summary.csv", &csv::summary(r)?)?;
-    set.write("histogram.csv", histogram)?;
-    let mut files = vec![
-        "summary.json",
-        "summary.csv",
-        "histogram.csv",
-        "histogram.png",
-        "survival.png",
-    ];
+    let mut written: Vec<String> = Vec::new();
+    let mut put = |name: &str, bytes: &[u8]| -> Result<()> {
+        set.write(name, bytes)?;
+        written.push(name.to_string());
+        Ok(())
+    };
+    put("summary.json", &stdout::pretty_json(summary)?)?;
+    put("summary.csv", &csv::summary(r)?)?;
+    put("histogram.csv", histogram)?;
     if r.info.detects_loops {
-        set.write("cycles.csv", &csv::cycles(r)?)?;
-        files.push("cycles.csv");
+        put("cycles.csv", &csv::cycles(r)?)?;
     }
     if !r.groups.is_empty() {
-        set.write("by.csv", &csv::groups(r)?)?;
-        files.extend(["by.csv", "by.png"]);
+        put("by.csv", &csv::groups(r)?)?;
     }
-    if svg {
-        files.extend(["histogram.svg", "survival.svg"]);
-    }
-    let curve = r.curve();
-    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
-    let subtitle = format!(
-        "{}: share of games still going after t rounds",
-        r.info.description
-    );
-    for chart in files
-        .iter()
-        .filter(|f| !f.ends_with(".csv") && !f.ends_with(".json"))
-    {
-        let path = set.path(chart);
-        if chart.starts_with("histogram.") {
-            plot::histogram(r, &path)
-        } else if chart.starts_with("by.") {
-            let points: Vec<charts::GroupPoint> = r
-                .groups
-                .iter()
-                .map(|g| charts::GroupPoint {
-                    group: g.group,
-                    p1: g.share(Outcome::Player(0)),
-                    mean: g.rounds.as_ref().map(|d| (d.mean, d.ci95)),
-                })
-                .collect();
-            let meaning = r.info.grouping.as_deref().unwrap_or("group");
-            charts::by_group(&title, meaning, &points, &path)
-        } else {
-            let label = format!("{} games", grouped(r.games()));
-            charts::survival(&title, &subtitle, &[(label, &curve)], true, &path)
+    let mut inline = Vec::new();
+    for chart in RunChart::of(r) {
+        let cannot = |name: &str| format!("cannot draw {}", set.target().join(name).display());
+        let mut names = vec![format!("{}.png", chart.stem())];
+        if svg {
+            names.push(format!("{}.svg", chart.stem()));
         }
-        .with_context(|| format!("cannot draw {}", set.target().join(chart).display()))?;
+        for name in names {
+            chart
+                .draw(r, render::Sink::File(&set.path(&name)))
+                .with_context(|| cannot(&name))?;
+            written.push(name);
+        }
+        let mut text = String::new();
+        chart
+            .draw(r, render::Sink::Svg(&mut text))
+            .with_context(|| cannot("report.html"))?;
+        inline.push((chart.caption(), text));
     }
-    files.push("README.md");
-    set.write("README.md", readme::readme(summary, &files).as_bytes())
+    written.push("report.html".into());
+    written.push("README.md".into());
+    let timing = Timing {
+        elapsed_s: summary.elapsed_s,
+        threads: summary.threads,
+        note: summary.timing.clone(),
+    };
+    let page = run_page(r, summary, &timing, &inline, &written);
+    set.write("report.html", page.as_bytes())?;
+    let names: Vec<&str> = written.iter().map(String::as_str).collect();
+    set.write("README.md", readme::readme(summary, &names).as_bytes())
+}
+
+/// report.html of a run: what ran, the summary, the groups, every chart and the files.
+fn run_page<S: GameStats>(
+    r: &Report<S>,
+    summary: &Summary<S::Json>,
+    timing: &Timing,
+    charts: &[(&str, String)],
+    files: &[String],
+) -> String {
+    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
+    let mut page = html::Page::new(&title);
+    page.paragraph(&r.info.description);
+    page.heading("What ran");
+    let mut ran: Vec<Vec<String>> = Vec::new();
+    if let Some(p) = &summary.provenance {
+        ran.push(vec!["program".into(), p.program.clone()]);
+        ran.push(vec!["date".into(), p.date.clone()]);
+    }
+    ran.push(vec!["seed".into(), summary.seed.to_string()]);
+    if let Some(t) = timing.threads {
+        ran.push(vec!["threads".into(), t.to_string()]);
+    }
+    if let Some(note) = &timing.note {
+        ran.push(vec!["timing".into(), note.clone()]);
+    }
+    if let serde_json::Value::Object(rules) = &summary.rules {
+        for (k, v) in rules {
+            let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            ran.push(vec![format!("rule {k}"), v]);
+        }
+    }
+    page.table(&["setting", "value"], &ran);
+    if let Some(p) = &summary.provenance {
+        page.code(&p.command);
+    }
+    page.heading("Summary");
+    page.summary(&table::rows(r, timing));
+    if !r.groups.is_empty() {
+        page.heading(&format!(
+            "Groups: per number of {}",
+            r.info.grouping.as_deref().unwrap_or("group")
+        ));
+        let rows: Vec<Vec<String>> = r
+            .groups
+            .iter()
+            .map(|g| {
+                let p1 = g.share(Outcome::Player(0));
+                let (mean, ci) = g
+                    .rounds
+                    .as_ref()
+                    .map_or((String::new(), String::new()), |d| {
+                        (
+                            format!("{:.3}", d.mean),
+                            d.ci95
+                                .map_or_else(String::new, |[lo, hi]| format!("{lo:.3} to {hi:.3}")),
+                        )
+                    });
+                vec![
+                    g.group.to_string(),
+                    grouped(g.games),
+                    mean,
+                    ci,
+                    format!("{:.3}%", 100.0 * p1.share),
+                    format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
+                ]
+            })
+            .collect();
+        page.table(
+            &[
+                "group",
+                "games",
+                "mean rounds",
+                "95% interval",
+                "player 1 wins",
+                "95% interval",
+            ],
+            &rows,
+        );
+    }
+    page.heading("Charts");
+    for (caption, svg) in charts {
+        page.chart(caption, svg);
+    }
+    page.heading("Files");
+    page.paragraph(&files.join(", "));
+    page.finish(&title)
 }
 
 /// The end of every run: the output set written into `out` (if any), then the summary on
-/// stdout, as text or as one JSON object.
+/// stdout as `print` says.
 pub fn finish<S: GameStats>(
     info: &RunInfo,
     tally: &Tally<S>,
     timing: &Timing,
     out: Option<OutputSet>,
-    json: bool,
+    print: Print,
     svg: bool,
 ) -> Result<()> {
     let report = Report::new(info, tally);
@@ -123,17 +280,24 @@ pub fn finish<S: GameStats>(
         write_set(set, &report, &summary, &histogram, svg)?;
     }
     let print = || -> Result<()> {
-        if json {
-            return stdout::print_json(&summary);
-        }
         let mut stdout = stdout::out();
-        write!(stdout, "{}", text::summary(&report, timing))?;
-        if let Some(dir) = &target {
-            writeln!(
-                stdout,
-                "written   {}/ (summary.json, summary.csv, histogram.csv, charts, README.md)",
-                dir.display()
-            )?;
+        match print {
+            Print::Nothing => return Ok(()),
+            Print::Json => return stdout::print_json(&summary),
+            Print::Markdown => {
+                write!(stdout, "{}", table::markdown(&table::rows(&report, timing)))?
+            }
+            Print::Text => {
+                write!(stdout, "{}", text::summary(&report, timing))?;
+                if let Some(dir) = &target {
+                    writeln!(
+                        stdout,
+                        "written   {}/ (summary.json, summary.csv, histogram.csv, charts, \
+                         report.html, README.md)",
+                        dir.display()
+                    )?;
+                }
+            }
         }
         stdout.flush()?;
         Ok(())

@@ -1,14 +1,13 @@
 //! `histogram.png`: the distribution of rounds with mean, median, min and max marked.
 
-use std::path::Path;
-
 use anyhow::{anyhow, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::render::{render, Chart};
-use super::report::Report;
+use super::layout::{place_labels, y_label_area, Mark, Rect};
+use super::render::{text_size, Chart, Target};
+use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
 use crate::stats::summary::{counted, grouped, Distribution};
 
@@ -16,14 +15,25 @@ const SIZE: (u32, u32) = (1200, 720);
 /// Bars drawn at most: wider bins beyond that keep each bar visible.
 const MAX_BARS: u64 = 160;
 
-/// Draws the chart of `r` into `path`.
-pub fn histogram<S: GameStats>(r: &Report<S>, path: &Path) -> Result<()> {
-    render(&Histogram(r), path, SIZE)
+/// Draws the chart of `r` into `target`.
+pub fn histogram<S: GameStats>(r: &Report<S>, target: impl Target) -> Result<()> {
+    target.take(&Histogram(r))
 }
+
+/// Text sizes of the chart, in px.
+const TICK_PX: f64 = 15.0;
+const DESC_PX: f64 = 17.0;
+const MARK_PX: f64 = 15.0;
+/// How much wider than measured a mark's label box is kept.
+const SVG_SLACK: f64 = 1.15;
 
 struct Histogram<'a, 'b, S>(&'a Report<'b, S>);
 
 impl<S: GameStats> Chart for Histogram<'_, '_, S> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
@@ -143,8 +153,11 @@ where
         ("sans-serif", 17).into_font().color(&grey),
     ))?;
     if !unended.is_empty() {
-        let n: u64 = unended.iter().map(|c| c.1).sum();
-        let share = 100.0 * n as f64 / r.games().max(1) as f64;
+        let count = |o: Outcome| r.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
+        let kinds = Unended {
+            looping: count(Outcome::Loop),
+            capped: count(Outcome::Capped),
+        };
         let out_of_view: u64 = unended.iter().filter(|c| c.0 > last).map(|c| c.1).sum();
         let beyond = if out_of_view > 0 {
             format!(
@@ -156,17 +169,22 @@ where
         };
         head.draw(&Text::new(
             format!(
-                "{share:.2}% of games never end (loop or round cap, orange{beyond}); the marks describe the {:.2}% that end",
-                100.0 - share
+                "{} (orange{beyond}); the marks describe the {} that end (all games: max {})",
+                kinds.describe(r.games()),
+                counted(r.games() - kinds.total(), "game"),
+                grouped(all.max)
             ),
             (20, 66),
             ("sans-serif", 17).into_font().color(&ORANGE_DARK),
         ))?;
     }
+    // Wide enough for the widest tick label beside the axis title.
+    let widest = text_size(&grouped(top as u64), TICK_PX).0;
+    let y_area = y_label_area(widest, text_size("games", DESC_PX).1);
     let mut chart = ChartBuilder::on(&body)
         .margin(20)
         .x_label_area_size(50)
-        .y_label_area_size(90)
+        .y_label_area_size(y_area)
         .build_cartesian_2d(x0..x1, 0f64..top)?;
     let bin_label = if width == 1 {
         "rounds per game".to_string()
@@ -187,8 +205,8 @@ where
         .light_line_style(TRANSPARENT)
         .x_desc(bin_label)
         .y_desc("games")
-        .label_style(("sans-serif", 15))
-        .axis_desc_style(("sans-serif", 17))
+        .label_style(("sans-serif", TICK_PX))
+        .axis_desc_style(("sans-serif", DESC_PX))
         .x_label_formatter(&whole)
         .y_label_formatter(&whole)
         .draw()?;
@@ -237,28 +255,39 @@ where
             RGBColor(120, 40, 160),
         ),
     ];
-    for (i, (x, label, colour)) in marks.into_iter().enumerate() {
+    // The lines run the plot's full height; their labels are placed clear of each other and of
+    // every line (layout.rs), in pixels.
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let area = Rect {
+        x0: f64::from(xs.start),
+        y0: f64::from(ys.start),
+        x1: f64::from(xs.end),
+        y1: f64::from(ys.end),
+    };
+    let px: Vec<Mark> = marks
+        .iter()
+        .map(|(x, label, _)| {
+            let (width, height) = text_size(label, MARK_PX);
+            Mark {
+                x: f64::from(chart.backend_coord(&(*x, 0.0)).0),
+                // Room for the SVG's text drawn by a viewer's own sans-serif, which can run a
+                // little wider than DejaVu Sans; the label starts at the box's left edge.
+                width: width * SVG_SLACK,
+                height,
+            }
+        })
+        .collect();
+    let boxes = place_labels(&px, area);
+    for ((x, label, colour), b) in marks.into_iter().zip(boxes) {
         chart.draw_series(LineSeries::new(
-            [(x, 0.0), (x, top * 0.97)],
+            [(x, 0.0), (x, top)],
             colour.stroke_width(2),
         ))?;
-        // Labels sit beside their line, on the side with room, at staggered heights.
-        let y = top * (0.95 - 0.06 * i as f64);
-        let right_half = x > (x0 + x1) / 2.0;
-        let (dx, anchor) = if right_half {
-            (-0.006, HPos::Right)
-        } else {
-            (0.006, HPos::Left)
-        };
-        let style = ("sans-serif", 15)
+        let style = ("sans-serif", MARK_PX)
             .into_font()
             .color(&colour)
-            .pos(Pos::new(anchor, VPos::Center));
-        chart.draw_series(std::iter::once(Text::new(
-            label,
-            (x + dx * (x1 - x0), y),
-            style,
-        )))?;
+            .pos(Pos::new(HPos::Left, VPos::Top));
+        root.draw(&Text::new(label, (b.x0 as i32, b.y0 as i32), style))?;
     }
     root.present()?;
     Ok(())

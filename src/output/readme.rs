@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use super::summary::Summary;
 use crate::stats::summary::grouped;
 
-/// What each file of a set holds, in the order listed.
-const FILES: [(&str, &str); 7] = [
+/// What each file a run can write holds, in the order listed. The README lists the files the
+/// run wrote, each with its line here (a test checks every file a run writes has one).
+const FILES: [(&str, &str); 13] = [
     (
         "summary.json",
         "every statistic of the run, and the rules and command that made it",
@@ -22,10 +23,28 @@ const FILES: [(&str, &str); 7] = [
     ),
     ("cycles.csv", "looping games per cycle length"),
     (
+        "by.csv",
+        "each group's histogram (`--by`): games per round count and outcome",
+    ),
+    (
         "histogram.png",
         "the distribution of rounds with min, median, mean and max marked",
     ),
     ("histogram.svg", "the same chart as SVG"),
+    (
+        "survival.png",
+        "the share of games still going after t rounds, log scale, with the fitted tail",
+    ),
+    ("survival.svg", "the same chart as SVG"),
+    (
+        "by.png",
+        "player 1's share of wins and the mean rounds per group (`--by`)",
+    ),
+    ("by.svg", "the same chart as SVG"),
+    (
+        "report.html",
+        "one self-contained page with what ran, the summary and every chart; open it in a browser",
+    ),
     ("README.md", "this file"),
 ];
 
@@ -65,4 +84,23 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
          the same histogram on any number of threads or machines."
     );
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use crate::output::atomic::OUTPUT_FILES;
+
+    #[test]
+    fn every_file_a_run_writes_has_a_line() {
+        // The files of a run's set (not of a sweep, a comparison or a chain).
+        let other = |f: &&str| {
+            ["compare.", "sweep.", "means.", "chain.json"]
+                .iter()
+                .any(|p| f.starts_with(p))
+        };
+        for f in OUTPUT_FILES.iter().filter(|f| !other(f)) {
+            assert!(FILES.iter().any(|(n, _)| n == f), "{f} has no line");
+        }
+    }
 }

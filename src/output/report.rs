@@ -12,7 +12,7 @@ use super::summary::{
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{Distribution, Named, Share};
+use crate::stats::summary::{counted, Distribution, Named, Share};
 use crate::stats::tail::{even_share, TailFit};
 
 /// What was run: everything `merge` needs to check that shards belong together.
@@ -204,16 +204,16 @@ impl<'a, S: GameStats> Report<'a, S> {
         }
     }
 
-    /// The rounds of the games that end, and how many never do, for the survival charts.
+    /// The rounds of the games that end, and how many loop or were capped, for the charts.
     pub fn curve(&self) -> Curve {
         let endless = |o: Outcome| matches!(o, Outcome::Loop | Outcome::Capped);
+        let count = |o: Outcome| self.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
         Curve::new(
             round_counts(self.tally, |o| !endless(o)),
-            self.outcomes
-                .iter()
-                .filter(|x| endless(x.0))
-                .map(|x| x.1)
-                .sum(),
+            Unended {
+                looping: count(Outcome::Loop),
+                capped: count(Outcome::Capped),
+            },
             self.tail.clone(),
             None,
         )
@@ -310,6 +310,46 @@ impl<'a, S: GameStats> Report<'a, S> {
     }
 }
 
+/// The games of a run that did not end with a result, kept apart: a loop never ends, while a
+/// capped game was only stopped (it might have ended a round later), so a reader must never
+/// see one counted as the other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unended {
+    /// Games found to repeat a state: they never end.
+    pub looping: u64,
+    /// Games stopped at `--max-rounds` (or a preset's cap).
+    pub capped: u64,
+}
+
+impl Unended {
+    /// Both kinds together.
+    pub fn total(self) -> u64 {
+        self.looping + self.capped
+    }
+
+    /// `2 loop (0.20%), 3 capped at the round cap (0.30%)`: the kinds that occur, apart, as
+    /// shares of `games`; empty when every game ended.
+    pub fn describe(self, games: u64) -> String {
+        let pct = |n: u64| 100.0 * n as f64 / games.max(1) as f64;
+        let mut parts = Vec::new();
+        if self.looping > 0 {
+            parts.push(format!(
+                "{} loop forever ({:.2}%)",
+                counted(self.looping, "game"),
+                pct(self.looping)
+            ));
+        }
+        if self.capped > 0 {
+            parts.push(format!(
+                "{} stopped at the round cap ({:.2}%)",
+                counted(self.capped, "game"),
+                pct(self.capped)
+            ));
+        }
+        parts.join(", ")
+    }
+}
+
 /// The rounds of one rule set's games, as the charts need them.
 #[derive(Clone, Debug)]
 pub struct Curve {
@@ -317,8 +357,8 @@ pub struct Curve {
     pub games: u64,
     /// (rounds, games) of the games that ended with a result, ascending.
     pub ended: Vec<(u64, u64)>,
-    /// Games that never end (a loop) or were stopped at the round cap.
-    pub endless: u64,
+    /// Games that did not end with a result: those that loop and those stopped at the cap.
+    pub unended: Unended,
     /// The mean rounds of the games that ended, and its 95% interval.
     pub mean: Option<(f64, Option<[f64; 2]>)>,
     /// The 99.9th percentile of the games that ended.
@@ -331,28 +371,33 @@ pub struct Curve {
 
 impl Curve {
     /// The curve of a run whose ended games are `ended` (their fitted tail `tail`) and whose
-    /// other games number `endless`.
+    /// other games are `unended`.
     pub fn new(
         ended: Vec<(u64, u64)>,
-        endless: u64,
+        unended: Unended,
         tail: Option<TailFit>,
         exact: Option<f64>,
     ) -> Curve {
         let d = Distribution::from_counts(&ended);
         Curve {
-            games: ended.iter().map(|c| c.1).sum::<u64>() + endless,
+            games: ended.iter().map(|c| c.1).sum::<u64>() + unended.total(),
             mean: d.as_ref().map(|d| (d.mean, d.ci95)),
             p999: d.as_ref().and_then(|d| d.quantiles["p99.9"].as_u64()),
             tail,
             ended,
-            endless,
+            unended,
             exact,
         }
     }
 
-    /// The share of games that never end, with its interval.
-    pub fn never(&self) -> Share {
-        Share::new(self.endless, self.games.max(1))
+    /// The share of games that loop, with its interval.
+    pub fn looping(&self) -> Share {
+        Share::new(self.unended.looping, self.games.max(1))
+    }
+
+    /// The share of games stopped at the round cap, with its interval.
+    pub fn capped(&self) -> Share {
+        Share::new(self.unended.capped, self.games.max(1))
     }
 
     /// P(rounds > t) as a step function: its value after each round count that occurred,

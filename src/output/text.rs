@@ -192,6 +192,15 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         .map(|&(o, n)| format!("{} {} ({})", o.name(), grouped(n), percent(n, games)))
         .collect();
     let _ = writeln!(s, "outcomes  {}", outs.join("  "));
+    let capped = r.share(Outcome::Capped);
+    if capped.count > 0 {
+        let _ = writeln!(
+            s,
+            "capped    {} stopped at the round cap ({:.4}%): they did not end, nor are they loops",
+            grouped(capped.count),
+            100.0 * capped.share
+        );
+    }
     for line in r.tally.stats.text(games) {
         let _ = writeln!(s, "{line}");
     }

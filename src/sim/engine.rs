@@ -1,6 +1,8 @@
 //! The parallel engine: any [`Game`], many games, one exact [`Tally`].
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use rayon::prelude::*;
@@ -13,7 +15,31 @@ use crate::stats::histogram::Tally;
 /// with one generator per game index it makes the tally independent of scheduling.
 pub const CHUNK: u64 = 4096;
 
-/// Plays games `range` (global indices) of the run with base `seed` on `threads` threads.
+/// A request to stop a run, shared with whoever may ask (the Python package, when Ctrl-C
+/// reaches the interpreter). The engine looks at it before each chunk, so a run stops within
+/// one chunk's time of the request, with an error ([`Cancelled`]) and no tally.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// Asks the runs watching this to stop.
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The error of a run stopped by its [`Cancel`].
+#[derive(Debug, thiserror::Error)]
+#[error("cancelled")]
+pub struct Cancelled;
+
+/// Plays games `range` (global indices) of the run with base `seed` on `threads` threads,
+/// until `cancel` is set.
 ///
 /// Game `i` draws only from [`game_rng`]`(seed, i)`; chunk tallies are merged by adding
 /// integers; so the result is identical for every thread count and every split into shards.
@@ -24,8 +50,9 @@ pub fn simulate<G: Game>(
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
 ) -> anyhow::Result<Tally<G::Stats>> {
-    play_each(game, range, threads, progress, &|i, scratch| {
+    play_each(game, range, threads, progress, cancel, &|i, scratch| {
         Some(game.play(&mut game_rng(seed, i), scratch))
     })
 }
@@ -38,8 +65,9 @@ pub fn enumerate<G: Game>(
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
 ) -> anyhow::Result<Tally<G::Stats>> {
-    play_each(game, range, threads, progress, &|i, scratch| {
+    play_each(game, range, threads, progress, cancel, &|i, scratch| {
         game.play_deal_number(i, scratch)
     })
 }
@@ -48,12 +76,13 @@ pub fn enumerate<G: Game>(
 type PlayOne<'a, G> = dyn Fn(u64, &mut <G as Game>::Scratch) -> Option<Result1<G>> + Sync + 'a;
 
 /// Plays game `i` of `range` with `one(i, scratch)` on `threads` threads, in chunks of
-/// [`CHUNK`] indices merged by adding integers.
+/// [`CHUNK`] indices merged by adding integers, until `cancel` is set.
 fn play_each<G: Game>(
     game: &G,
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
     one: &PlayOne<'_, G>,
 ) -> anyhow::Result<Tally<G::Stats>> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -68,6 +97,9 @@ fn play_each<G: Game>(
             .map_init(
                 || game.scratch(),
                 |scratch, c| {
+                    if cancel.is_set() {
+                        return Err(Cancelled.into());
+                    }
                     let lo = range.start + c * CHUNK;
                     let hi = lo.saturating_add(CHUNK).min(range.end);
                     let mut tally = Tally::new(players);

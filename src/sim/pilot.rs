@@ -80,11 +80,12 @@ mod tests {
     #[test]
     fn pilot_and_the_rest_tally_the_whole_run() {
         let game = shotgun();
-        let whole = engine::simulate(&game, 3, 10..5000, 2, &|_| {}).unwrap();
+        let whole = engine::simulate(&game, 3, 10..5000, 2, &|_| {}, &Default::default()).unwrap();
         let pilot = run(&game, 3, 10..5000, Duration::from_micros(50));
         let done = pilot.measured.games;
         assert!((1..4990).contains(&done), "{done}");
-        let rest = engine::simulate(&game, 3, 10 + done..5000, 2, &|_| {}).unwrap();
+        let rest =
+            engine::simulate(&game, 3, 10 + done..5000, 2, &|_| {}, &Default::default()).unwrap();
         assert_eq!(pilot.tally.merge(rest).unwrap(), whole);
     }
 

@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::engine::{self, CHUNK};
+use super::engine::{self, Cancel, CHUNK};
 use crate::games::Game;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::Distribution;
@@ -60,7 +60,8 @@ fn half_width<S: crate::games::GameStats>(tally: &Tally<S>) -> Option<f64> {
 /// `max_games` are played, going on from `head`: games `0..head.games`, already played (a
 /// pilot's), no more than the first checkpoint, so every decision sees the same games.
 /// `progress` is told of finished games; `planned` of each new checkpoint, the number of games
-/// the run will have played if it stops there.
+/// the run will have played if it stops there. A set `cancel` stops the run.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate<G: Game>(
     game: &G,
     seed: u64,
@@ -69,6 +70,7 @@ pub fn simulate<G: Game>(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     planned: &dyn Fn(u64),
+    cancel: &Cancel,
 ) -> anyhow::Result<(Tally<G::Stats>, Stop)> {
     let mut done = head.games;
     let mut tally = head;
@@ -80,7 +82,9 @@ pub fn simulate<G: Game>(
     for n in target.checkpoints() {
         planned(n);
         let part: Range<u64> = done..n;
-        tally = tally.merge(engine::simulate(game, seed, part, threads, progress)?)?;
+        tally = tally.merge(engine::simulate(
+            game, seed, part, threads, progress, cancel,
+        )?)?;
         done = n;
         let h = half_width(&tally);
         stop = Stop {
@@ -139,6 +143,7 @@ mod tests {
                 threads,
                 &|_| {},
                 &|_| {},
+                &Cancel::default(),
             )
             .unwrap()
         };
@@ -187,6 +192,7 @@ mod tests {
                     2,
                     &|_| {},
                     &|_| {},
+                    &Cancel::default(),
                 )
                 .unwrap();
                 let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();

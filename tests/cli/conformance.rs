@@ -181,8 +181,7 @@ struct Described(Vec<String>);
 impl WithGameType for Described {
     type Output = (Value, String);
     fn with<G: Game>(self) -> (Value, String) {
-        let args: Vec<&str> = self.0.iter().map(String::as_str).collect();
-        let game = game_from_args::<G>(&args).expect("valid options");
+        let game = game_from_args::<G, _>(&self.0).expect("valid options");
         (serde_json::to_value(game.rules()).unwrap(), game.describe())
     }
 }

@@ -13,6 +13,7 @@ mod messages;
 mod nothing_lost;
 mod output;
 mod precision;
+mod report;
 mod small_games;
 mod streams;
 mod sweep;

@@ -377,3 +377,32 @@ fn summary_csv_has_the_same_columns_for_every_rule_set_of_a_game() {
         header(&["simulate", "shotgun", "--mix", "1,1,3"], "s2")
     );
 }
+
+#[test]
+fn quiet_prints_nothing_and_needs_out() {
+    let dir = Scratch::new("quiet");
+    let out = dir.path("run");
+    let o = out.to_str().unwrap();
+    assert_eq!(
+        ok(&["simulate", "shotgun", "--games", "500", "--out", o, "--quiet"]),
+        ""
+    );
+    assert_eq!(json(&read(&out, "summary.json"))["games"], 500);
+    let sweep = dir.path("sweep");
+    let args = [
+        "sweep",
+        "rps",
+        "--players",
+        "2,3",
+        "--games",
+        "200",
+        "-q",
+        "--out",
+    ];
+    assert_eq!(ok(&[&args[..], &[sweep.to_str().unwrap()]].concat()), "");
+    assert!(sweep.join("sweep.json").exists());
+    let line = fails(2, &["simulate", "shotgun", "--games", "5", "--quiet"]);
+    assert!(line.contains("--out"), "{line}");
+    let line = fails(2, &["simulate", "shotgun", "--quiet", "--json", "--out", o]);
+    assert!(line.contains("--json"), "{line}");
+}

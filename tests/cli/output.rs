@@ -121,6 +121,7 @@ fn a_new_set_replaces_every_file_of_the_old_one() {
             "README.md",
             "histogram.csv",
             "histogram.png",
+            "report.html",
             "summary.csv",
             "summary.json",
             "survival.png"

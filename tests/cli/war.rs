@@ -236,6 +236,7 @@ fn out_writes_every_file_and_no_temporary() {
             "cycles.csv",
             "histogram.csv",
             "histogram.png",
+            "report.html",
             "summary.csv",
             "summary.json",
             "survival.png"

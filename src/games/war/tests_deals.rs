@@ -187,7 +187,14 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
                 }
                 let n = war.deal_count().unwrap();
                 assert_eq!(n, deals.len() as u128, "{ranks}x{suits}");
-                let tally = crate::sim::engine::enumerate(&war, 0..n as u64, 2, &|_| {}).unwrap();
+                let tally = crate::sim::engine::enumerate(
+                    &war,
+                    0..n as u64,
+                    2,
+                    &|_| {},
+                    &Default::default(),
+                )
+                .unwrap();
                 let mut brute = crate::stats::histogram::Tally::<WarStats>::new(2);
                 for (i, r) in deals.values().enumerate() {
                     brute.record(i as u64, r);
@@ -222,8 +229,11 @@ fn simulation_agrees_with_exact_enumeration_on_small_decks() {
             o.war_down = Some(down);
         }));
         let n = war.deal_count().unwrap() as u64;
-        let exact = crate::sim::engine::enumerate(&war, 0..n, 2, &|_| {}).unwrap();
-        let sim = crate::sim::engine::simulate(&war, 17, 0..1_000_000, 2, &|_| {}).unwrap();
+        let exact =
+            crate::sim::engine::enumerate(&war, 0..n, 2, &|_| {}, &Default::default()).unwrap();
+        let sim =
+            crate::sim::engine::simulate(&war, 17, 0..1_000_000, 2, &|_| {}, &Default::default())
+                .unwrap();
         for o in [Outcome::Player(0), Outcome::Loop] {
             let count = |t: &crate::stats::histogram::Tally<WarStats>| {
                 t.outcomes()
@@ -265,7 +275,9 @@ fn shuffled_pickup_chain_agrees_with_simulation_on_4_and_6_cards() {
             o.suits = Some(suits);
         }));
         let c = war.solve_chain().unwrap().unwrap();
-        let sim = crate::sim::engine::simulate(&war, 23, 0..1_000_000, 2, &|_| {}).unwrap();
+        let sim =
+            crate::sim::engine::simulate(&war, 23, 0..1_000_000, 2, &|_| {}, &Default::default())
+                .unwrap();
         let counts: Vec<(u64, u64)> = sim.rounds.counts_where(|_| true).collect();
         let d = Distribution::from_counts(&counts).unwrap();
         assert!(

@@ -43,8 +43,10 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 22] = [
+pub const OUTPUT_FILES: [&str; 24] = [
     "README.md",
+    "report.html",
+    "by.svg",
     "summary.json",
     "summary.csv",
     "histogram.csv",

@@ -1,0 +1,412 @@
+//! Tests of every chart kind as drawn: a backend that records where each text and line goes
+//! (text measured with the embedded font, as the PNG draws it), and real runs of the rule sets
+//! whose charts showed collisions (issue 29), checked for labels that overlap each other, leave
+//! the picture, or have a line through them.
+
+use plotters::prelude::*;
+use plotters_backend::text_anchor::{HPos, VPos};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
+};
+
+use super::charts::{self, Line, LineStyle};
+use super::layout::Rect;
+use super::render::{text_size, Chart, Target};
+use super::report::{Curve, Report, RunInfo};
+use super::RunChart;
+use clap::Parser as _;
+
+use crate::cli::{Cli, Command};
+use crate::games::kind::WithGame;
+use crate::games::Game;
+use crate::sim::engine;
+use crate::sim::shard::Shard;
+
+/// What a chart drew: its texts' boxes and its opaque line segments, in drawing order.
+#[derive(Default)]
+struct Drawn {
+    size: (u32, u32),
+    texts: Vec<(String, Rect)>,
+    /// (from, to, drawn before text number k).
+    lines: Vec<((i32, i32), (i32, i32))>,
+}
+
+/// A backend that draws nothing and records what it was asked to draw.
+struct Recorder<'a> {
+    drawn: &'a mut Drawn,
+}
+
+#[derive(Debug)]
+struct Never;
+impl std::fmt::Display for Never {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("never")
+    }
+}
+impl std::error::Error for Never {}
+
+/// Lines fainter than this are grid lines, drawn under labels on purpose.
+const GRID_ALPHA: f64 = 0.3;
+
+impl DrawingBackend for Recorder<'_> {
+    type ErrorType = Never;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.drawn.size
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<Never>> {
+        Ok(())
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<Never>> {
+        Ok(())
+    }
+
+    fn draw_pixel(
+        &mut self,
+        _: BackendCoord,
+        _: BackendColor,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        Ok(())
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        if style.color().alpha > GRID_ALPHA {
+            self.drawn.lines.push((from, to));
+        }
+        Ok(())
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        let points: Vec<BackendCoord> = path.into_iter().collect();
+        for w in points.windows(2) {
+            self.draw_line(w[0], w[1], style)?;
+        }
+        Ok(())
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        _: I,
+        _: &S,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        Ok(())
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        _: BackendCoord,
+        _: BackendCoord,
+        _: &S,
+        _: bool,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        Ok(())
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        _: BackendCoord,
+        _: u32,
+        _: &S,
+        _: bool,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        Ok(())
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Never>> {
+        let (w, h) = text_size(text, style.size());
+        Ok((w as u32, h as u32))
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<Never>> {
+        if text.trim().is_empty() || style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        // As glyphs.rs draws it: the unrotated box placed by its anchor, then turned about pos.
+        let (w, h) = text_size(text, style.size());
+        let dx = match style.anchor().h_pos {
+            HPos::Left => 0.0,
+            HPos::Center => -w / 2.0,
+            HPos::Right => -w,
+        };
+        let dy = match style.anchor().v_pos {
+            VPos::Top => 0.0,
+            VPos::Center => -h / 2.0,
+            VPos::Bottom => -h,
+        };
+        let corners = [(dx, dy), (dx + w, dy + h)].map(|(x, y)| match style.transform() {
+            FontTransform::Rotate90 => (-y, x),
+            FontTransform::Rotate180 => (-x, -y),
+            FontTransform::Rotate270 => (y, -x),
+            FontTransform::None => (x, y),
+        });
+        let (px, py) = (f64::from(pos.0), f64::from(pos.1));
+        self.drawn.texts.push((
+            text.to_string(),
+            Rect {
+                x0: px + corners[0].0.min(corners[1].0),
+                y0: py + corners[0].1.min(corners[1].1),
+                x1: px + corners[0].0.max(corners[1].0),
+                y1: py + corners[0].1.max(corners[1].1),
+            },
+        ));
+        Ok(())
+    }
+}
+
+/// A target that records the chart it is given into a [`Drawn`].
+struct Record<'a>(&'a mut Drawn);
+
+impl Target for Record<'_> {
+    fn take(self, chart: &impl Chart) -> anyhow::Result<()> {
+        self.0.size = chart.size();
+        chart.draw(Recorder { drawn: self.0 }.into_drawing_area())
+    }
+}
+
+/// What `draw` draws into its target.
+fn record(draw: impl FnOnce(Record<'_>) -> anyhow::Result<()>) -> Drawn {
+    let mut drawn = Drawn::default();
+    draw(Record(&mut drawn)).expect("the chart draws");
+    drawn
+}
+
+/// Whether segment a–b passes through the inside of `r` (shrunk by a pixel: touching is fine).
+fn crosses(a: (i32, i32), b: (i32, i32), r: &Rect) -> bool {
+    let r = r.grown(-1.0);
+    if r.x0 >= r.x1 || r.y0 >= r.y1 {
+        return false;
+    }
+    // Sample the segment finely enough for boxes a few pixels wide.
+    let (ax, ay, bx, by) = (
+        f64::from(a.0),
+        f64::from(a.1),
+        f64::from(b.0),
+        f64::from(b.1),
+    );
+    let steps = ((bx - ax).abs().max((by - ay).abs()) as usize).max(1);
+    (0..=steps).any(|k| {
+        let t = k as f64 / steps as f64;
+        let (x, y) = (ax + t * (bx - ax), ay + t * (by - ay));
+        r.x0 < x && x < r.x1 && r.y0 < y && y < r.y1
+    })
+}
+
+/// Every text inside the picture, no two overlapping, no line through one.
+fn assert_readable(what: &str, d: &Drawn) {
+    let (w, h) = (f64::from(d.size.0), f64::from(d.size.1));
+    for (i, (t, r)) in d.texts.iter().enumerate() {
+        assert!(
+            r.x0 >= 0.0 && r.y0 >= 0.0 && r.x1 <= w && r.y1 <= h,
+            "{what}: {t:?} at {r:?} leaves the {w}×{h} picture"
+        );
+        for (u, s) in &d.texts[i + 1..] {
+            assert!(
+                !r.grown(-1.0).overlaps(&s.grown(-1.0)),
+                "{what}: {t:?} at {r:?} overlaps {u:?} at {s:?}"
+            );
+        }
+        if let Some((a, b)) = d.lines.iter().find(|(a, b)| crosses(*a, *b, r)) {
+            panic!("{what}: the line {a:?}–{b:?} crosses {t:?} at {r:?}");
+        }
+    }
+}
+
+/// What the checks need of a run: every chart of it recorded, and its curve.
+struct Checked {
+    charts: Vec<(RunChart, Drawn)>,
+    curve: Curve,
+    description: String,
+}
+
+impl Checked {
+    /// The texts of one of its charts.
+    fn texts(&self, chart: RunChart) -> Vec<&str> {
+        self.charts
+            .iter()
+            .filter(|c| c.0 == chart)
+            .flat_map(|c| c.1.texts.iter().map(|t| t.0.as_str()))
+            .collect()
+    }
+}
+
+/// Plays `games` games of `simulate ARGS`, and records its charts.
+struct Play(u64);
+
+impl WithGame for Play {
+    type Output = anyhow::Result<Checked>;
+    fn with<G: Game>(self, game: G) -> anyhow::Result<Checked> {
+        let tally = engine::simulate(&game, 0, 0..self.0, 2, &|_| {}, &Default::default())?;
+        let info = RunInfo::new(&game, 0, self.0, Shard::WHOLE)?;
+        let r = Report::new(&info, &tally);
+        let charts = RunChart::of(&r)
+            .into_iter()
+            .map(|c| (c, record(|t| c.draw(&r, t))))
+            .collect();
+        Ok(Checked {
+            charts,
+            curve: r.curve(),
+            description: info.description.clone(),
+        })
+    }
+}
+
+fn run(args: &str, games: u64) -> Checked {
+    let argv = ["warsim", "simulate"]
+        .into_iter()
+        .chain(args.split_whitespace());
+    let Command::Simulate { game, .. } = Cli::try_parse_from(argv).unwrap().command else {
+        unreachable!()
+    };
+    game.run(Play(games)).unwrap()
+}
+
+#[test]
+fn every_run_chart_of_the_runs_in_issue_29_is_readable() {
+    for (args, games) in [
+        ("war", 20_000),
+        ("war --rules bryer", 20_000),
+        ("war --pickup p1-first", 5_000),
+        ("war --rules bryer --max-rounds 300", 5_000),
+        ("war --by p1-top", 5_000),
+        ("jitsu", 20_000),
+        ("shotgun", 10_000_000),
+        ("rps --players 3", 1_000),
+        ("snap", 2_000),
+    ] {
+        let checked = run(args, games);
+        for (chart, drawn) in &checked.charts {
+            assert!(drawn.texts.len() > 5, "{args}: {chart:?} drew its text");
+            assert_readable(&format!("{args}: {chart:?}"), drawn);
+        }
+    }
+}
+
+#[test]
+fn charts_say_loops_and_capped_games_apart_and_by_states_the_rules() {
+    let capped = run("war --rules bryer --max-rounds 300", 2_000);
+    let line = |c: &Checked| {
+        c.texts(RunChart::Histogram)
+            .into_iter()
+            .find(|t| t.contains("the marks describe"))
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    let text = line(&capped);
+    assert!(text.contains("stopped at the round cap"), "{text}");
+    assert!(
+        !text.contains("loop") && !text.contains("never end"),
+        "{text}"
+    );
+    assert!(text.contains("(all games: max 300)"), "{text}");
+    let looping = run("war --pickup p1-first", 2_000);
+    let text = line(&looping);
+    assert!(
+        text.contains("loop forever") && !text.contains("cap"),
+        "{text}"
+    );
+    let by = run("war --by p1-top --war-down 2", 1_000);
+    assert!(
+        by.texts(RunChart::By).contains(&by.description.as_str()),
+        "{:?} lacks {:?}",
+        by.texts(RunChart::By),
+        by.description
+    );
+    assert!(by.description.contains("2 down"), "{}", by.description);
+}
+
+#[test]
+fn compare_sweep_and_means_charts_are_readable() {
+    let runs: Vec<Checked> = ["war", "war --rules bryer", "war --pickup p1-first"]
+        .iter()
+        .map(|a| run(a, 2_000))
+        .collect();
+    let labels: Vec<(String, &Curve)> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (
+                format!(
+                    "{}: a long description of run {i}, as compare writes",
+                    i + 1
+                ),
+                &r.curve,
+            )
+        })
+        .collect();
+    let lines = Line::each(&labels);
+    let title = "war — 3 runs compared";
+    let what = "share of games still going after t rounds (a game that never ends never stops)";
+    let chart = |lines: &[Line<'_>]| record(|t| charts::survival(title, what, lines, false, t));
+    assert_readable("compare", &chart(&lines));
+    // A sweep of 6 pickups × 4 war-downs: 24 lines.
+    let pickups = [
+        "shuffled",
+        "p1-first",
+        "winner-first",
+        "loser-first",
+        "table",
+        "won-pile",
+    ];
+    let sweep: Vec<(String, Checked)> = pickups
+        .iter()
+        .flat_map(|p| (1..=4).map(move |d| format!("war --pickup {p} --war-down {d}")))
+        .map(|a| (a.clone(), run(&a, 200)))
+        .collect();
+    let styles = LineStyle::sweep(&[6, 4]);
+    let lines: Vec<Line<'_>> = sweep
+        .iter()
+        .zip(&styles)
+        .map(|((a, c), &style)| Line {
+            label: a.clone(),
+            curve: &c.curve,
+            style,
+        })
+        .collect();
+    assert_readable("sweep", &chart(&lines));
+    let curves: Vec<(String, &Curve)> = sweep.iter().map(|(a, c)| (a.clone(), &c.curve)).collect();
+    assert_readable("means", &record(|t| charts::means(title, &curves, None, t)));
+    let war_down: Vec<(String, &Curve)> = sweep[..4]
+        .iter()
+        .map(|(a, c)| (format!("war-down {}", &a[a.len() - 1..]), &c.curve))
+        .collect();
+    assert_readable(
+        "means by value",
+        &record(|t| charts::means(title, &war_down, Some("war-down"), t)),
+    );
+}
+
+#[test]
+fn a_sweeps_lines_are_told_apart_by_colour_for_one_setting_and_dashes_for_the_other() {
+    let styles = LineStyle::sweep(&[6, 4]);
+    let distinct: std::collections::HashSet<_> = styles.iter().collect();
+    assert_eq!(distinct.len(), 24, "every line its own look");
+    for (i, a) in styles.iter().enumerate() {
+        for (j, b) in styles.iter().enumerate() {
+            // Same pickup (i / 4): same colour; same war-down (i % 4): same dashes.
+            assert_eq!(i / 4 == j / 4, a.colour == b.colour, "{i} {j}");
+            assert_eq!(i % 4 == j % 4, a.dash == b.dash, "{i} {j}");
+        }
+    }
+    // One setting of up to 12 values: colours only.
+    assert!(LineStyle::sweep(&[12]).iter().all(|s| s.dash == 0));
+}

@@ -1,0 +1,177 @@
+//! The summary of a run as rows of (statistic, value, 95% interval): one list that the Markdown
+//! table (`--markdown`) and report.html both show, so they cannot disagree.
+
+use super::report::{Report, Timing};
+use crate::games::{GameStats, Outcome};
+use crate::stats::summary::{grouped, Share};
+
+/// One line of the summary table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// What it is.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+    /// Its 95% interval, where it has one.
+    pub interval: String,
+}
+
+fn row(name: impl Into<String>, value: impl Into<String>, interval: impl Into<String>) -> Row {
+    Row {
+        name: name.into(),
+        value: value.into(),
+        interval: interval.into(),
+    }
+}
+
+/// A share as `12.345%` and its interval as `12.1% to 12.6%`.
+fn share(s: &Share) -> (String, String) {
+    (
+        format!("{} ({:.3}%)", grouped(s.count), 100.0 * s.share),
+        format!("{:.3}% to {:.3}%", 100.0 * s.ci95[0], 100.0 * s.ci95[1]),
+    )
+}
+
+/// The rows of `r`'s summary, in the order the terminal shows them.
+pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
+    let info = r.info;
+    let mut out = vec![
+        row("game", info.game.clone(), ""),
+        row("rules", info.description.clone(), ""),
+        row(
+            if info.exhaustive { "deals" } else { "games" },
+            grouped(r.games()),
+            "",
+        ),
+    ];
+    if !info.exhaustive {
+        out.push(row("seed", info.seed.to_string(), ""));
+    }
+    if let Some(d) = &r.rounds {
+        let ci = match d.ci95 {
+            Some([lo, hi]) if !info.exhaustive => format!("{lo:.3} to {hi:.3}"),
+            _ => String::new(),
+        };
+        out.push(row("mean rounds", format!("{:.3}", d.mean), ci));
+        if let Some(sd) = d.sd {
+            out.push(row("sd", format!("{sd:.2}"), ""));
+        }
+        out.push(row("median", grouped(d.median), ""));
+        out.push(row("min", grouped(d.min), ""));
+        out.push(row("max", grouped(d.max), ""));
+        for (k, v) in &d.quantiles {
+            out.push(row(format!("quantile {k}"), v.to_string(), ""));
+        }
+    }
+    for &(o, _) in &r.outcomes {
+        let (value, interval) = share(&r.share(o));
+        let name = match o {
+            Outcome::Loop => "loop (never ends)".to_string(),
+            Outcome::Capped => "capped (stopped at the round cap)".to_string(),
+            o => format!("outcome {}", o.name()),
+        };
+        out.push(row(name, value, interval));
+    }
+    for line in r.tally.stats.text(r.games()) {
+        if let Some((k, v)) = line.split_once(char::is_whitespace) {
+            out.push(row(k.trim(), v.trim(), ""));
+        }
+    }
+    if let Some(c) = &r.cycles {
+        out.push(row(
+            "cycle length",
+            format!("mean {:.1}, median {}, max {}", c.mean, c.median, c.max),
+            "",
+        ));
+    }
+    if let Some(f) = &r.finished {
+        out.push(row(
+            "rounds of the games that end",
+            format!("mean {:.3}, median {}", f.mean, f.median),
+            f.ci95
+                .map_or_else(String::new, |[lo, hi]| format!("{lo:.3} to {hi:.3}")),
+        ));
+    }
+    if let Some(t) = &r.tail {
+        out.push(row(
+            "tail (e-folding rounds)",
+            format!(
+                "{:.1} beyond {} rounds ({} games fitted)",
+                t.e_folding_rounds,
+                grouped(t.from),
+                grouped(t.games)
+            ),
+            format!("{:.1} to {:.1}", t.e_folding_ci95[0], t.e_folding_ci95[1]),
+        ));
+    }
+    if let Some(p) = &r.parity {
+        let (value, interval) = share(&p.even);
+        out.push(row("even length (games that end)", value, interval));
+    }
+    if let Some((rounds, i)) = r.tally.longest {
+        out.push(row(
+            "longest game",
+            format!("game {i} ({} rounds)", grouped(rounds)),
+            "",
+        ));
+    }
+    if let Some(t) = timing.threads {
+        out.push(row("threads", t.to_string(), ""));
+    }
+    out.push(row("elapsed", format!("{:.2} s", timing.elapsed_s), ""));
+    out
+}
+
+/// `rows` as a Markdown table (GitHub's pipe tables), ready to paste into a post: the `|` of a
+/// value escaped, line breaks folded.
+pub fn markdown(rows: &[Row]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    let mut s = String::from("| statistic | value | 95% interval |\n| :--- | ---: | ---: |\n");
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} |\n",
+            cell(&r.name),
+            cell(&r.value),
+            cell(&r.interval)
+        ));
+    }
+    s
+}
+
+/// The values of a JSON object as rows, an object's members one level down named
+/// `key.member` (a chain solution's `outcomes.p1`), for outputs with no [`Report`].
+pub fn json_rows(doc: &serde_json::Value) -> Vec<Row> {
+    let text = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    let mut out = Vec::new();
+    if let serde_json::Value::Object(m) = doc {
+        for (k, v) in m {
+            match v {
+                serde_json::Value::Object(inner) => {
+                    for (k2, v2) in inner {
+                        out.push(row(format!("{k}.{k2}"), text(v2), ""));
+                    }
+                }
+                v => out.push(row(k.clone(), text(v), "")),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_has_a_header_a_rule_and_a_row_per_statistic_pipes_escaped() {
+        let rows = [
+            row("mean rounds", "2.250", "2.1 to 2.4"),
+            row("rules", "a | b", ""),
+        ];
+        assert_eq!(
+            markdown(&rows),
+            "| statistic | value | 95% interval |\n| :--- | ---: | ---: |\n\
+             | mean rounds | 2.250 | 2.1 to 2.4 |\n| rules | a \\| b |  |\n"
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! Python's keyword arguments as the command line's options: the run options typed and checked
+//! by the command line's own parsers, the rule options handed to the game's own option checks,
+//! and every error a `ValueError` that names the Python parameter, not the command-line flag.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::cli::{parse_games, parse_precision, parse_seed};
+use crate::config::RunConfig;
+use crate::error::pythonic;
+use crate::estimate::{MaxHours, DEFAULT_MAX_HOURS};
+use crate::list::OptionDoc;
+use crate::output::progress::When;
+use crate::output::stdout::Print;
+use crate::run::DEFAULT_MAX_GAMES;
+
+/// `name=value: why`, as a `ValueError`.
+fn bad(name: &str, value: &Bound<'_, PyAny>, why: &str) -> PyErr {
+    let shown = value.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+    PyValueError::new_err(format!("{name}={shown}: {}", pythonic(why)))
+}
+
+/// A number argument as the command line reads it (`str()` of a Python int or float), checked
+/// by the command line's parser `parse`; a bool is no number.
+fn number<T>(
+    name: &str,
+    value: &Bound<'_, PyAny>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> PyResult<T> {
+    let is_number = value.is_instance_of::<pyo3::types::PyInt>()
+        || value.is_instance_of::<pyo3::types::PyFloat>();
+    if !is_number || value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad(name, value, "expected a number"));
+    }
+    parse(&value.str()?.to_string()).map_err(|e| bad(name, value, &e))
+}
+
+/// The run options shared by `simulate`, `exact` and `sweep`, as Python passes them.
+pub struct RunKwargs<'py> {
+    /// `games=`.
+    pub games: Option<Bound<'py, PyAny>>,
+    /// `seed=` (`None`: 0).
+    pub seed: Option<Bound<'py, PyAny>>,
+    /// `threads=`.
+    pub threads: Option<Bound<'py, PyAny>>,
+    /// `shard=` (`"K/N"` or `(K, N)`).
+    pub shard: Option<Bound<'py, PyAny>>,
+    /// `precision=`.
+    pub precision: Option<Bound<'py, PyAny>>,
+    /// `max_games=`.
+    pub max_games: Option<Bound<'py, PyAny>>,
+    /// `max_hours=` (`None`: the command line's default; `math.inf`: no bound).
+    pub max_hours: Option<Bound<'py, PyAny>>,
+    /// `out=`.
+    pub out: Option<PathBuf>,
+    /// `svg=`.
+    pub svg: bool,
+}
+
+impl RunKwargs<'_> {
+    /// The [`RunConfig`]: nothing printed, no progress (a notebook's stderr is no terminal).
+    pub fn config(&self) -> PyResult<RunConfig> {
+        let threads = self
+            .threads
+            .as_ref()
+            .map(|t| {
+                number("threads", t, |s| {
+                    s.parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=1024).contains(n))
+                        .ok_or_else(|| "expected a whole number from 1 to 1024".to_string())
+                })
+            })
+            .transpose()?;
+        let shard = match &self.shard {
+            None => None,
+            Some(s) => {
+                let text = match s.cast::<PyTuple>() {
+                    Ok(t) if t.len() == 2 => format!("{}/{}", t.get_item(0)?, t.get_item(1)?),
+                    _ => s.str()?.to_string(),
+                };
+                Some(text.parse().map_err(|e: String| bad("shard", s, &e))?)
+            }
+        };
+        let max_hours = match &self.max_hours {
+            None => MaxHours::parse(DEFAULT_MAX_HOURS).map_err(PyValueError::new_err)?,
+            Some(h) => number("max_hours", h, MaxHours::parse)?,
+        };
+        Ok(RunConfig {
+            games: self
+                .games
+                .as_ref()
+                .map(|g| number("games", g, parse_games))
+                .transpose()?,
+            precision: self
+                .precision
+                .as_ref()
+                .map(|p| number("precision", p, parse_precision))
+                .transpose()?,
+            max_games: self
+                .max_games
+                .as_ref()
+                .map(|m| number("max_games", m, parse_games))
+                .transpose()?
+                .unwrap_or(DEFAULT_MAX_GAMES),
+            seed: self
+                .seed
+                .as_ref()
+                .map(|s| number("seed", s, parse_seed))
+                .transpose()?
+                .unwrap_or(0),
+            threads,
+            out: self.out.clone(),
+            print: Print::Nothing,
+            svg: self.svg,
+            progress: When::Never,
+            max_hours,
+            shard,
+            cancel: Default::default(),
+        })
+    }
+
+    /// The same options as command-line arguments, for `sweep` (which parses its own), after
+    /// the same checks as [`RunKwargs::config`].
+    pub fn args(&self) -> PyResult<Vec<String>> {
+        let c = self.config()?;
+        let mut args = vec!["--seed".to_string(), c.seed.to_string()];
+        let mut add = |flag: &str, value: Option<String>| {
+            if let Some(v) = value {
+                args.extend([flag.to_string(), v]);
+            }
+        };
+        add("--games", c.games.map(|g| g.to_string()));
+        add("--threads", c.threads.map(|t| t.to_string()));
+        add("--precision", c.precision.map(|p| p.to_string()));
+        add("--max-games", Some(c.max_games.to_string()));
+        add(
+            "--max-hours",
+            Some(
+                c.max_hours
+                    .0
+                    .map_or_else(|| "none".into(), |h| h.to_string()),
+            ),
+        );
+        add("--out", c.out.map(|o| o.display().to_string()));
+        if c.svg {
+            args.push("--svg".into());
+        }
+        Ok(args)
+    }
+}
+
+/// A Python value as one command-line value: a list or tuple as a comma list (`;` between
+/// values that hold commas), anything else as `str()`.
+fn value_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let items: Vec<String> = if let Ok(l) = value.cast::<PyList>() {
+        l.iter()
+            .map(|v| v.str().map(|s| s.to_string()))
+            .collect::<PyResult<_>>()?
+    } else if let Ok(t) = value.cast::<PyTuple>() {
+        t.iter()
+            .map(|v| v.str().map(|s| s.to_string()))
+            .collect::<PyResult<_>>()?
+    } else {
+        return Ok(value.str()?.to_string());
+    };
+    let sep = if items.iter().any(|i| i.contains(',')) {
+        ";"
+    } else {
+        ","
+    };
+    Ok(items.join(sep))
+}
+
+/// The rule options among `kwargs` as command-line arguments of a game whose options are
+/// `options`: `war_down=1` → `--war-down 1`, `True` for a switch; `None` (and `False` for a
+/// switch) leave an option at its default. `what` names the call in errors.
+pub fn rule_args(
+    what: &str,
+    options: &[OptionDoc],
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<String>> {
+    let mut args = Vec::new();
+    let Some(kwargs) = kwargs else {
+        return Ok(args);
+    };
+    for (key, value) in kwargs.iter() {
+        let key: String = key.extract()?;
+        let long = key.replace('_', "-");
+        let Some(option) = options.iter().find(|o| o.name == long) else {
+            let known: Vec<String> = options.iter().map(|o| o.name.replace('-', "_")).collect();
+            return Err(PyValueError::new_err(format!(
+                "{what}: no option {key}; its options are {}",
+                known.join(", ")
+            )));
+        };
+        if value.is_none() {
+            continue;
+        }
+        match (&option.value, value.is_instance_of::<pyo3::types::PyBool>()) {
+            (None, true) => {
+                if value.is_truthy()? {
+                    args.push(format!("--{long}"));
+                }
+            }
+            (None, false) => return Err(bad(&key, &value, "expected True or False")),
+            (Some(_), true) => return Err(bad(&key, &value, "expected a value, not a bool")),
+            (Some(_), false) => args.extend([format!("--{long}"), value_text(&value)?]),
+        }
+    }
+    Ok(args)
+}

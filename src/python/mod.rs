@@ -1,0 +1,491 @@
+//! The extension module `warsim._warsim` (the `python` feature, built by maturin): typed
+//! functions over the same run layer as the command line ([`RunConfig`], the games' own
+//! option checks, the output sets), so a run from Python writes the files the command line
+//! writes, byte for byte, and nothing is printed. The Python package (`python/warsim`) adds
+//! only pandas and the notebook's display.
+//!
+//! Long calls release the GIL and play on a worker thread while this thread looks for signals
+//! every 50 ms: Ctrl-C sets the run's [`Cancel`], which the engine sees before its next chunk,
+//! and the call raises `KeyboardInterrupt` with nothing written.
+
+mod args;
+mod run;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args as _, FromArgMatches, Parser};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::app::{self, Merge, Simulate};
+use crate::cli::{Cli, Command};
+use crate::error::{one_line, pythonic, UsageError};
+use crate::exact::Exact;
+use crate::games::kind::{self, WithGame, WithGameType};
+use crate::games::{Game, PlayIo};
+use crate::list::{self, OptionDoc};
+use crate::output::stdout::Print;
+use crate::sim::engine::Cancel;
+use args::{rule_args, RunKwargs};
+use run::Run;
+
+/// Runs `work` on a worker thread with the GIL released, checking for signals (Ctrl-C) every
+/// 50 ms; a signal cancels the run and raises its exception (`KeyboardInterrupt`) here.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Cancel) -> anyhow::Result<T> + Send,
+) -> PyResult<T> {
+    let cancel = Cancel::default();
+    std::thread::scope(|s| {
+        let worker = s.spawn(|| work(&cancel));
+        loop {
+            let finished = py.detach(|| {
+                for _ in 0..10 {
+                    if worker.is_finished() {
+                        return true;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                false
+            });
+            if finished {
+                break;
+            }
+            if let Err(signal) = py.check_signals() {
+                cancel.set();
+                // The engine stops before its next chunk; what it staged is removed on the way out.
+                let _ = py.detach(|| worker.join());
+                return Err(signal);
+            }
+        }
+        match worker.join() {
+            Ok(done) => done.map_err(to_python),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// A failure as Python sees it: bad input a `ValueError` naming the keyword argument, any other
+/// failure (a full disk, say) a `RuntimeError`.
+fn to_python(e: anyhow::Error) -> PyErr {
+    let text = format!("{e:#}");
+    if e.downcast_ref::<UsageError>().is_some() {
+        PyValueError::new_err(pythonic(text.trim_start_matches("error: ")))
+    } else {
+        PyRuntimeError::new_err(text)
+    }
+}
+
+/// The rule options of game `name`, or a `ValueError` listing the games.
+fn options(name: &str) -> PyResult<Vec<OptionDoc>> {
+    #[derive(Clone)]
+    struct Options;
+    impl WithGameType for Options {
+        type Output = Vec<OptionDoc>;
+        fn with<G: Game>(self) -> Vec<OptionDoc> {
+            list::options_of::<G>()
+        }
+    }
+    kind::by_name(name, Options).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "game={name:?}: no such game; the games are {}",
+            kind::NAMES.join(", ")
+        ))
+    })
+}
+
+/// Builds game `name` from its rule options `args` (the game's own checks) and hands it to
+/// `task`.
+fn with_game<T: WithGame<Output = anyhow::Result<()>>>(
+    name: &str,
+    args: &[String],
+    task: T,
+) -> anyhow::Result<()> {
+    struct Build<'a, T>(&'a [String], T);
+    impl<T: WithGame<Output = anyhow::Result<()>>> WithGameType for Build<'_, T> {
+        type Output = anyhow::Result<()>;
+        fn with<G: Game>(self) -> anyhow::Result<()> {
+            self.1.with(list::game_from_args::<G, _>(self.0)?)
+        }
+    }
+    kind::by_name(name, Build(args, task))
+        .unwrap_or_else(|| Err(anyhow::anyhow!("no game {name:?}")))
+}
+
+/// A folder for a run the caller did not ask to keep, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Scratch {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        Scratch(std::env::temp_dir().join(format!(
+            "warsim-py-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        )))
+    }
+
+    fn run(&self) -> PathBuf {
+        self.0.join("run")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Where a call writes: the user's `out=`, or a scratch folder read back and removed.
+fn target(out: Option<PathBuf>) -> (PathBuf, Option<Scratch>) {
+    match out {
+        Some(o) => (o, None),
+        None => {
+            let s = Scratch::new();
+            (s.run(), Some(s))
+        }
+    }
+}
+
+/// Plays `games` games of `game` (1,000,000 without `games`) and returns the run, written into
+/// the folder `out` when given (the files of `warsim simulate GAME --out OUT`).
+///
+/// Rule options are keyword arguments named as the command line's, with `_` for `-`
+/// (`war_down=1`, `pickup="p1-first"`); `True` turns a switch on. `warsim.games()` lists every
+/// game's options with their help. Same seed and options, same histogram as the command
+/// line, on any number of threads. `max_hours` refuses a run estimated longer (`math.inf`:
+/// no bound); `shard="K/N"` plays one slice (see `merge`); `precision=H` plays until the 95%
+/// interval of the mean rounds is at most ±H. Bad input raises ValueError naming the
+/// argument; Ctrl-C stops the run within a second.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, games=None, seed=None, threads=None, shard=None,
+    precision=None, max_games=None, max_hours=None, out=None, svg=false, **rules),
+    text_signature = "(game, /, *, games=None, seed=0, threads=None, shard=None, \
+    precision=None, max_games=None, max_hours=6.0, out=None, svg=False, **rules)")]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    game: &str,
+    games: Option<Bound<'py, PyAny>>,
+    seed: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
+    shard: Option<Bound<'py, PyAny>>,
+    precision: Option<Bound<'py, PyAny>>,
+    max_games: Option<Bound<'py, PyAny>>,
+    max_hours: Option<Bound<'py, PyAny>>,
+    out: Option<PathBuf>,
+    svg: bool,
+    rules: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Run> {
+    let rule = rule_args(&format!("simulate({game:?})"), &options(game)?, rules)?;
+    let (dir, scratch) = target(out);
+    let run = RunKwargs {
+        games,
+        seed,
+        threads,
+        shard,
+        precision,
+        max_games,
+        max_hours,
+        out: Some(dir.clone()),
+        svg,
+    };
+    let mut config = run.config()?;
+    interruptible(py, |cancel| {
+        config.cancel = cancel.clone();
+        with_game(game, &rule, Simulate(&config))?;
+        Run::read(&dir, scratch.is_none())
+    })
+}
+
+/// Every distinct deal of `game` played once, an exact answer (the run's Run), or for War's
+/// shuffled pickups the solved Markov chain (chain.json, as a dict); written into `out` when
+/// given. Rule options as for `simulate`.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, threads=None, out=None, svg=false, **rules))]
+fn exact<'py>(
+    py: Python<'py>,
+    game: &str,
+    threads: Option<Bound<'py, PyAny>>,
+    out: Option<PathBuf>,
+    svg: bool,
+    rules: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let rule = rule_args(&format!("exact({game:?})"), &options(game)?, rules)?;
+    let (dir, scratch) = target(out);
+    let run = RunKwargs {
+        games: None,
+        seed: None,
+        threads,
+        shard: None,
+        precision: None,
+        max_games: None,
+        max_hours: None,
+        out: Some(dir.clone()),
+        svg,
+    };
+    let mut config = run.config()?;
+    let chain = dir.join("chain.json");
+    let done = interruptible(py, |cancel| {
+        config.cancel = cancel.clone();
+        with_game(game, &rule, Exact(&config))?;
+        if chain.exists() {
+            return Ok(Err(crate::output::reader::read_text(
+                &dir,
+                "chain.json",
+                crate::output::reader::MAX_JSON_BYTES,
+            )?));
+        }
+        Run::read(&dir, scratch.is_none()).map(Ok)
+    })?;
+    match done {
+        Ok(run) => Ok(Py::new(py, run)?.into_any()),
+        Err(chain) => json_loads(py, &chain),
+    }
+}
+
+/// Adds the shard runs in `dirs` (`simulate(..., shard="K/N", out=...)` or the command
+/// line's) exactly, and returns the whole run, written into `out` when given.
+#[pyfunction]
+#[pyo3(signature = (dirs, /, *, out=None, svg=false))]
+fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
+    let (dir, scratch) = target(out);
+    interruptible(py, |_| {
+        app::merge_run(&Merge {
+            dirs: &dirs,
+            out: &dir,
+            print: Print::Nothing,
+            svg,
+        })?;
+        Run::read(&dir, scratch.is_none())
+    })
+}
+
+/// Reads the run in folder `dir` (written by `simulate`, `exact` or `merge`, from Python or
+/// the command line).
+#[pyfunction]
+fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
+    interruptible(py, |_| Run::read(&dir, true))
+}
+
+/// Runs every combination of the listed rule settings (`war_down=[1, 2, 3]`, or "all" for every
+/// value of an option) into folder `out`, one subfolder per rule set, and returns sweep.json
+/// as a dict. Run options as for `simulate`; `max_rule_sets` raises the bound of 1,000.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, out, games=None, seed=None, threads=None, precision=None,
+    max_games=None, max_hours=None, svg=false, max_rule_sets=None, **settings),
+    text_signature = "(game, /, *, out, games=None, seed=0, threads=None, precision=None, \
+    max_games=None, max_hours=6.0, svg=False, max_rule_sets=None, **settings)")]
+#[allow(clippy::too_many_arguments)]
+fn sweep<'py>(
+    py: Python<'py>,
+    game: &str,
+    out: PathBuf,
+    games: Option<Bound<'py, PyAny>>,
+    seed: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
+    precision: Option<Bound<'py, PyAny>>,
+    max_games: Option<Bound<'py, PyAny>>,
+    max_hours: Option<Bound<'py, PyAny>>,
+    svg: bool,
+    max_rule_sets: Option<u64>,
+    settings: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let mut argv = rule_args(&format!("sweep({game:?})"), &options(game)?, settings)?;
+    let run = RunKwargs {
+        games,
+        seed,
+        threads,
+        shard: None,
+        precision,
+        max_games,
+        max_hours,
+        out: Some(out.clone()),
+        svg,
+    };
+    argv.extend(run.args()?);
+    argv.push("--quiet".into());
+    if let Some(n) = max_rule_sets {
+        argv.extend(["--max-rule-sets".into(), n.to_string()]);
+    }
+    let doc = interruptible(py, |cancel| {
+        crate::sweep::run(game, &argv, cancel)?;
+        Ok(crate::output::reader::read_text(
+            &out,
+            "sweep.json",
+            crate::output::reader::MAX_SET_JSON_BYTES,
+        )?)
+    })?;
+    json_loads(py, &doc)
+}
+
+/// Survival curves and pairwise two-sample KS tests of the runs in `dirs`, written into folder
+/// `out`; returns compare.json as a dict.
+#[pyfunction]
+#[pyo3(signature = (dirs, /, *, out, svg=false))]
+fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyResult<Py<PyAny>> {
+    let doc = interruptible(py, |_| {
+        crate::compare::run(&dirs, &out, Print::Nothing, svg)?;
+        Ok(crate::output::reader::read_text(
+            &out,
+            "compare.json",
+            crate::output::reader::MAX_JSON_BYTES,
+        )?)
+    })?;
+    json_loads(py, &doc)
+}
+
+/// Plays one game as `warsim play GAME ARGS...` does and returns its report (the JSON of
+/// `--json`) as a dict, with the trace's lines under "trace" when `trace=True`. Positional
+/// arguments are the command's (snap's piles, shotgun's moves, rps's throws); options are
+/// keyword arguments (War: `seed=`, `game=`, `deal=`, `from_=`, `rules=`, ...).
+#[pyfunction]
+#[pyo3(signature = (game, /, *args, trace=false, **options))]
+fn play<'py>(
+    py: Python<'py>,
+    game: &str,
+    args: &Bound<'py, PyTuple>,
+    trace: bool,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let mut argv: Vec<String> = args
+        .iter()
+        .map(|a| a.str().map(|s| s.to_string()))
+        .collect::<PyResult<_>>()?;
+    if let Some(options) = options {
+        for (key, value) in options.iter() {
+            let key: String = key.extract()?;
+            let flag = format!("--{}", key.trim_end_matches('_').replace('_', "-"));
+            match value.extract::<bool>() {
+                Ok(true) => argv.push(flag),
+                Ok(false) => {}
+                Err(_) if value.is_none() => {}
+                Err(_) => argv.extend([flag, value.str()?.to_string()]),
+            }
+        }
+    }
+    let report = interruptible(py, |_| {
+        struct Play<'a>(&'a [String], bool);
+        impl WithGameType for Play<'_> {
+            type Output = anyhow::Result<serde_json::Value>;
+            fn with<G: Game>(self) -> anyhow::Result<serde_json::Value> {
+                let cmd =
+                    G::PlayArgs::augment_args(clap::Command::new(G::NAME).no_binary_name(true));
+                let bad = |e: clap::Error| {
+                    crate::usage!(
+                        "{}",
+                        one_line(&e.render().to_string()).trim_start_matches("error: ")
+                    )
+                };
+                let matches = cmd.try_get_matches_from(self.0).map_err(bad)?;
+                let args = G::PlayArgs::from_arg_matches(&matches).map_err(bad)?;
+                let mut lines = Vec::new();
+                let report = G::play_command(
+                    &args,
+                    &mut PlayIo {
+                        trace: self.1,
+                        out: &mut lines,
+                        input: &mut std::io::stdin().lock(),
+                        prompt: &mut std::io::stderr(),
+                    },
+                )?;
+                let mut value = serde_json::to_value(&report)?;
+                if self.1 {
+                    let text = String::from_utf8_lossy(&lines);
+                    value["trace"] = text.lines().collect::<Vec<_>>().into();
+                }
+                Ok(value)
+            }
+        }
+        kind::by_name(game, Play(&argv, trace))
+            .unwrap_or_else(|| Err(crate::usage!("game={game:?}: no such game").into()))
+    })?;
+    json_loads(py, &report.to_string())
+}
+
+/// What `warsim ARGV...` prints, for the commands that only print text: `--help` (of any
+/// command), `--version`, `games [--json]`, `completions SHELL` and `manpage`. The commands
+/// that run games are the functions of this module.
+#[pyfunction]
+#[pyo3(signature = (*argv))]
+fn command(argv: Vec<String>) -> PyResult<String> {
+    use clap::error::ErrorKind;
+    let cli = match Cli::try_parse_from(std::iter::once("warsim".to_string()).chain(argv)) {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            return Ok(e.render().to_string());
+        }
+        Err(e) => {
+            return Err(PyValueError::new_err(
+                one_line(&e.render().to_string())
+                    .trim_start_matches("error: ")
+                    .to_string(),
+            ))
+        }
+    };
+    let text = match cli.command {
+        Command::Completions { shell } => app::completions(shell),
+        Command::Manpage { out_dir: None } => app::manpage().map_err(to_python)?,
+        Command::Manpage { out_dir: Some(dir) } => {
+            app::manual_pages(&dir).map_err(to_python)?;
+            Vec::new()
+        }
+        Command::Sweep {
+            help: true, game, ..
+        } => crate::sweep::help_text(game.as_deref())
+            .map_err(to_python)?
+            .into_bytes(),
+        Command::Games { json } => list::text(json).map_err(to_python)?,
+        other => {
+            let name = format!("{other:?}");
+            let name = name
+                .split([' ', '(', '{'])
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
+            return Err(PyValueError::new_err(format!(
+                "command {name}: runs as warsim.{name}(...); command() gives the text of \
+                 --help, --version, games, completions and manpage"
+            )));
+        }
+    };
+    String::from_utf8(text).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// Every game with its rule options (name, value, help, default, choices), as
+/// `warsim games --json` lists them.
+#[pyfunction]
+fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    let list = list::games().map_err(|e| to_python(e.into()))?;
+    json_loads(
+        py,
+        &serde_json::to_string(&list).map_err(|e| to_python(e.into()))?,
+    )
+}
+
+/// `json.loads(text)`.
+fn json_loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// The module.
+#[pymodule]
+fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Python keeps its Ctrl-C: warsim's handler would end the interpreter.
+    crate::output::atomic::embedded();
+    m.add_class::<Run>()?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(exact, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

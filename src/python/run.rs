@@ -1,0 +1,149 @@
+//! `warsim.Run`: a run read back from its folder by the one reader ([`merge::load`]), whose
+//! charts are drawn by the same code as the command line's files ([`RunChart::draw`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use anyhow::{Context, Result};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::games::kind::{self, WithGameType};
+use crate::games::Game;
+use crate::merge::{self, Part};
+use crate::output::reader;
+use crate::output::render::Sink;
+use crate::output::report::Report;
+use crate::output::RunChart;
+
+/// What a run read back gives Python, whatever its game.
+trait Loaded: Send {
+    /// Chart `name` as PNG or SVG bytes (`ext`).
+    fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>>;
+    /// The names of its charts.
+    fn charts(&self) -> Vec<&'static str>;
+}
+
+impl<G: Game> Loaded for Part<G> {
+    fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>> {
+        let r = Report::new(&self.info, &self.tally);
+        let charts = RunChart::of(&r);
+        let Some(chart) = charts.into_iter().find(|c| c.stem() == name) else {
+            anyhow::bail!(
+                "chart={name:?}: this run's charts are {}",
+                self.charts().join(", ")
+            );
+        };
+        rendered(ext, |path| chart.draw(&r, Sink::File(path)))
+    }
+
+    fn charts(&self) -> Vec<&'static str> {
+        let r = Report::new(&self.info, &self.tally);
+        RunChart::of(&r).into_iter().map(RunChart::stem).collect()
+    }
+}
+
+/// What `draw` writes into a temporary file named `*.ext`, as bytes: the chart code draws
+/// into files, and the file is the command line's to the byte.
+fn rendered(ext: &str, draw: impl FnOnce(&Path) -> Result<()>) -> Result<Vec<u8>> {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "warsim-chart-{}-{}.{ext}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let drawn = draw(&path).and_then(|()| {
+        std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
+    });
+    let _ = std::fs::remove_file(&path);
+    drawn
+}
+
+/// Reads the run in `dir` as game `G`'s.
+struct Load<'a>(&'a Path);
+
+impl WithGameType for Load<'_> {
+    type Output = Result<Box<dyn Loaded>>;
+
+    fn with<G: Game>(self) -> Result<Box<dyn Loaded>> {
+        Ok(Box::new(merge::load::<G>(self.0)?))
+    }
+}
+
+/// A run of warsim: its summary.json and histogram.csv as written, and its charts.
+#[pyclass(frozen, module = "warsim._warsim")]
+pub struct Run {
+    loaded: Mutex<Box<dyn Loaded>>,
+    summary_json: String,
+    histogram_csv: String,
+    out: Option<PathBuf>,
+}
+
+impl Run {
+    /// Reads the run in `dir`; `keep` says whether `dir` stays (the user's `out=`).
+    pub fn read(dir: &Path, keep: bool) -> Result<Run> {
+        let game = merge::game_of(dir)?;
+        let loaded = kind::by_name(&game, Load(dir))
+            .unwrap_or_else(|| Err(anyhow::anyhow!("{}: no game {game:?}", dir.display())))?;
+        let text = |name: &str| reader::read_text(dir, name, reader::MAX_CSV_BYTES);
+        Ok(Run {
+            loaded: Mutex::new(loaded),
+            summary_json: text("summary.json")?,
+            histogram_csv: text("histogram.csv")?,
+            out: keep.then(|| dir.to_path_buf()),
+        })
+    }
+
+    fn chart(&self, name: &str, ext: &str) -> PyResult<Vec<u8>> {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        loaded
+            .chart(name, ext)
+            .map_err(|e| PyValueError::new_err(format!("{e:#}")))
+    }
+}
+
+#[pymethods]
+impl Run {
+    /// summary.json's text, as the command line writes it.
+    #[getter]
+    fn summary_json(&self) -> &str {
+        &self.summary_json
+    }
+
+    /// histogram.csv's text, as the command line writes it.
+    #[getter]
+    fn histogram_csv(&self) -> &str {
+        &self.histogram_csv
+    }
+
+    /// The folder the run was written into (`out=`), or None.
+    #[getter]
+    fn out(&self) -> Option<PathBuf> {
+        self.out.clone()
+    }
+
+    /// The names of the run's charts: "histogram", "survival", and "by" with groups.
+    #[getter]
+    fn charts(&self) -> Vec<&'static str> {
+        self.loaded
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .charts()
+    }
+
+    /// Chart `chart` as PNG bytes, drawn as the command line draws histogram.png.
+    #[pyo3(signature = (chart = "histogram"))]
+    fn to_png<'py>(&self, py: Python<'py>, chart: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py.detach(|| self.chart(chart, "png"))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Chart `chart` as SVG text, drawn as the command line draws histogram.svg.
+    #[pyo3(signature = (chart = "histogram"))]
+    fn to_svg(&self, py: Python<'_>, chart: &str) -> PyResult<String> {
+        let bytes = py.detach(|| self.chart(chart, "svg"))?;
+        String::from_utf8(bytes).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
