@@ -2,7 +2,7 @@
 //! defines it) to the modules that run it, and the visitors that give `simulate` and `merge`
 //! their game.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +26,10 @@ pub fn run(cli: Cli) -> Result<()> {
             print: Print::of(args.json, args.markdown, false),
             svg: args.svg,
         }),
-        Command::Sweep { game, args } => sweep::run(&game, &args, &Default::default()),
+        Command::Sweep { help, game, args } => match game {
+            Some(game) if !help => sweep::run(&game, &args, &Default::default()),
+            game => crate::output::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
+        },
         Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
         Command::Search { search, game } => {
             let cfg = crate::search::SearchConfig {
@@ -55,8 +58,44 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Completions { shell } => crate::output::stdout::write_all(&completions(shell)),
         Command::Games { json } => crate::output::stdout::write_all(&crate::list::text(json)?),
         Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
-        Command::Manpage => crate::output::stdout::write_all(&manpage()?),
+        Command::Manpage { out_dir: None } => crate::output::stdout::write_all(&manpage()?),
+        Command::Manpage { out_dir: Some(dir) } => manual_pages(&dir),
     }
+}
+
+/// The command line as the manual shows it: built, so that each command knows its full name
+/// (`warsim-simulate-war`), and without the `help` subcommand, which has no page to refer to.
+fn manual_command() -> clap::Command {
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    cmd.build();
+    cmd
+}
+
+/// `manpage --out-dir DIR`: the page of every command, down to each game of `simulate`,
+/// `exact` and `play`, each page named as the pages above it refer to it
+/// (`warsim-simulate-war.1`). Every page is rendered before the first is written, so a
+/// failure to render writes nothing.
+pub fn manual_pages(dir: &std::path::Path) -> Result<()> {
+    fn render(cmd: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            render(sub, pages)?;
+        }
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut text = Vec::new();
+        man.render(&mut text)?;
+        pages.push((man.get_filename(), text));
+        Ok(())
+    }
+    let mut pages = Vec::new();
+    render(&manual_command(), &mut pages)?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("manpage --out-dir {}: cannot create it", dir.display()))?;
+    for (name, text) in &pages {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .with_context(|| format!("manpage: cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The shell completions of `warsim completions SHELL`.
@@ -70,9 +109,8 @@ pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
 
 /// The manual page of `warsim manpage`.
 pub fn manpage() -> Result<Vec<u8>> {
-    let cmd = <Cli as clap::CommandFactory>::command();
     let mut text = Vec::new();
-    clap_mangen::Man::new(cmd).render(&mut text)?;
+    clap_mangen::Man::new(manual_command()).render(&mut text)?;
     Ok(text)
 }
 

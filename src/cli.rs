@@ -1,6 +1,10 @@
-//! The command line's definitions: every command and option, their help and their value
-//! parsers. What each command does is in [`crate::app`]; the games and their options come from
-//! [`crate::games::kind`], so nothing here names a game.
+//! The command line's definitions: the commands `simulate`, `exact`, `sweep`, `search`,
+//! `compare`, `merge`, `replay`, `games`, `completions`, `manpage` and `play`, their options,
+//! help and value parsers. `search` names its one game (bmn) here, until a second game has a
+//! search. What each command does is in [`crate::app`]. The games, their subcommands and
+//! rule options come from [`crate::games::kind`], so no game is defined here (only named in
+//! examples); `sweep` takes its options as text and reads them against `simulate GAME`'s in
+//! [`crate::sweep`].
 
 use std::path::PathBuf;
 
@@ -9,7 +13,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
 use crate::games::bmn::BmnOptions;
-use crate::games::kind::{PlayGame, SimulateGame};
+use crate::games::kind::{ExactGame, PlayGame, SimulateGame};
 use crate::output::progress;
 use crate::output::stdout::Print;
 use crate::sim::shard::Shard;
@@ -43,18 +47,21 @@ pub enum Command {
     /// Play every distinct deal of a small deck once: exact counts, shares and statistics.
     #[command(
         after_help = "Rule sets whose play after the deal uses no randomness (War: a \
-        deterministic pickup). Writes the files of simulate; summary.json's `exact` holds the \
-        number of deals and every outcome's share as a fraction.\n\nExamples:\n  \
+        deterministic pickup) play every deal once; War with a random pickup is solved as a \
+        Markov chain over its positions. Writes the files of simulate; summary.json's `exact` \
+        holds the number of deals and every outcome's share as a fraction. Shotgun War and \
+        rock-paper-scissors need no exact command: `simulate shotgun` and `simulate rps` print \
+        their exact answers beside the estimates.\n\nExamples:\n  \
         warsim exact war --ranks 3 --suits 4 --pickup p1-first\n  \
         warsim exact war --ranks 4 --suits 4 --pickup winner-first --war-down 1 --out out/16"
     )]
     Exact {
         /// Output options (they may follow the game's name).
         #[command(flatten)]
-        run: RunOptions,
+        run: ExactOptions,
         /// The game and its rule options.
         #[command(subcommand)]
-        game: SimulateGame,
+        game: ExactGame,
     },
     /// Run every combination of listed rule settings, each on the same games.
     #[command(
@@ -68,12 +75,19 @@ pub enum Command {
         held to --max-hours before the first game.\n\n\
         Examples:\n  warsim sweep war --war-down 1,3 --short-war all --pickup all --out out/rules\n  \
         warsim sweep rps --players 2,3,4,5,6 --games 1e5 --out out/rps\n  \
-        warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix"
+        warsim sweep shotgun --mix '1,1,1;2,1,1' --out out/mix",
+        disable_help_flag = true,
+        override_usage = "warsim sweep <GAME> [OPTIONS]...\n       warsim sweep [GAME] --help"
     )]
     Sweep {
+        /// Print help; after GAME, that game's rule options and the run options.
+        // clap's own flag would take `sweep war --help` as `sweep --help`, hiding the game's
+        // options: this one leaves the choice to `sweep::run`.
+        #[arg(short = 'h', long)]
+        help: bool,
         /// The game.
-        #[arg(value_name = "GAME")]
-        game: String,
+        #[arg(value_name = "GAME", required_unless_present = "help")]
+        game: Option<String>,
         /// Its options, and the run options of `simulate`.
         #[arg(
             trailing_var_arg = true,
@@ -151,9 +165,18 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) on stdout.
-    #[command(after_help = "Example: warsim manpage > warsim.1 && man ./warsim.1")]
-    Manpage,
+    /// Print the manual page (roff) on stdout, or write every command's page into a folder.
+    #[command(after_help = "The page of `warsim` refers to one page per command \
+        (warsim-simulate(1), ...), and those to one per game (warsim-simulate-war(1), with every \
+        rule option); --out-dir writes them all.\n\nExamples:\n  \
+        warsim manpage > warsim.1 && man ./warsim.1\n  \
+        warsim manpage --out-dir man/man1 && MANPATH=$PWD/man man warsim-simulate-war")]
+    Manpage {
+        /// Write warsim.1 and the page of every command and game (warsim-simulate-war.1, ...)
+        /// into DIR, created if absent; pages already there are replaced.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
     /// Play one game and show it.
     #[command(
         after_help = "Examples:\n  warsim play war --seed 0 --game 83590 --trace\n  \
@@ -173,6 +196,7 @@ pub enum Command {
 
 /// Options every simulation takes.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Run options")]
 pub struct RunOptions {
     /// Number of games in the whole run [default: 1000000]; with --precision, the games
     /// played before the first check [default: 10000].
@@ -277,6 +301,65 @@ pub struct SearchOptions {
     /// Progress on stderr: auto, log or never.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
+}
+
+/// The options of `exact`: those of `simulate` that apply when every deal is played once (no
+/// number of games, seed, precision or shard: the deals are all of them, in a fixed order).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Run options")]
+pub struct ExactOptions {
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long, global = true, value_name = "T",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Write the files of `simulate --out` into DIR (chain.json for a rule set solved as a
+    /// Markov chain).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print nothing on stdout: the files written into --out are the result (for scripts).
+    #[arg(
+        long,
+        short = 'q',
+        global = true,
+        conflicts_with_all = ["json", "markdown"],
+        requires = "out"
+    )]
+    pub quiet: bool,
+    /// Print the summary as a Markdown table on stdout (for a post or an issue).
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub markdown: bool,
+    /// With --out, also write every chart as SVG (same look, text as text).
+    #[arg(long, global = true)]
+    pub svg: bool,
+    /// Progress: a bar when stderr is a terminal (auto), plain lines every 10 s for a log
+    /// file (log), or none.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
+    pub progress: progress::When,
+}
+
+/// An exact run as [`RunConfig`]: what `exact` does not take is left unset or at `simulate`'s
+/// default, none of which `exact` reads (it bounds itself by [`crate::exact::MAX_DEALS`], not
+/// by a time estimate).
+impl From<&ExactOptions> for RunConfig {
+    fn from(o: &ExactOptions) -> RunConfig {
+        RunConfig {
+            games: None,
+            precision: None,
+            max_games: crate::run::DEFAULT_MAX_GAMES,
+            seed: 0,
+            threads: o.threads,
+            out: o.out.clone(),
+            print: Print::of(o.json, o.markdown, o.quiet),
+            svg: o.svg,
+            progress: o.progress,
+            max_hours: MaxHours(None),
+            shard: None,
+            cancel: Default::default(),
+        }
+    }
 }
 
 /// `--progress auto|log|never`: the command line's names for [`progress::When`], with their
@@ -389,5 +472,23 @@ mod tests {
     #[test]
     fn cli_definition_is_valid() {
         Cli::command().debug_assert();
+    }
+
+    /// The module docs name every command the command line has.
+    #[test]
+    fn the_module_docs_name_every_command() {
+        let docs: String = include_str!("cli.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//!"))
+            .collect();
+        let cmd = Cli::command();
+        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        assert!(names.len() >= 10, "{names:?}");
+        for name in names {
+            assert!(
+                docs.contains(&format!("`{name}`")),
+                "src/cli.rs's docs lack `{name}`"
+            );
+        }
     }
 }

@@ -21,7 +21,7 @@ use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{grouped, Share};
+use crate::stats::summary::{grouped, grouped_in, Share};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -170,18 +170,18 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
                 "run {}   {}  ({} games, mean {mean}): {}",
                 i + 1,
                 r.dir,
-                r.games,
-                r.description
+                grouped(r.games),
+                grouped_in(&r.description)
             )?;
         }
         for p in &doc.ks {
             writeln!(
                 stdout,
-                "KS {} vs {}  D = {:.5}  p = {:.3e}",
+                "KS {} vs {}  D = {:.5}  {}",
                 p.a + 1,
                 p.b + 1,
                 p.d,
-                p.p
+                p_value(p.p)
             )?;
         }
         writeln!(
@@ -192,6 +192,20 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
         stdout.flush()?;
     }
     Ok(())
+}
+
+/// A p-value as a reader takes it in: plain decimals down to 0.001, then powers of ten
+/// (`p = 3.2e-12`), and below what a double holds a bound, not the `0` it rounded to.
+fn p_value(p: f64) -> String {
+    if p >= 0.01 {
+        format!("p = {p:.3}")
+    } else if p >= 0.001 {
+        format!("p = {p:.4}")
+    } else if p >= 1e-300 {
+        format!("p = {p:.1e}")
+    } else {
+        "p < 1e-300".into()
+    }
 }
 
 /// report.html: what ran, the runs side by side, every pair's test and the chart.
@@ -272,4 +286,20 @@ fn pairs_csv(doc: &CompareJson) -> Result<Vec<u8>> {
         ])?;
     }
     Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::p_value;
+
+    #[test]
+    fn p_values_read_as_numbers() {
+        assert_eq!(p_value(0.699), "p = 0.699");
+        assert_eq!(p_value(1.0), "p = 1.000");
+        assert_eq!(p_value(0.0123), "p = 0.012");
+        assert_eq!(p_value(0.00123), "p = 0.0012");
+        assert_eq!(p_value(3.2e-12), "p = 3.2e-12");
+        assert_eq!(p_value(0.0), "p < 1e-300");
+        assert_eq!(p_value(1e-310), "p < 1e-300");
+    }
 }

@@ -18,7 +18,7 @@ use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::stats::summary::grouped;
+use crate::stats::summary::{grouped, grouped_in};
 use crate::{run, usage};
 
 /// Deals an exact run may play: about half an hour on two cores at a microsecond a deal.
@@ -33,6 +33,8 @@ impl WithGame for Exact<'_> {
     fn with<G: Game>(self, game: G) -> Result<()> {
         let opts = self.0;
         opts.check_outputs()?;
+        // The command line's `exact` has none of these options; a library caller's RunConfig
+        // may still hold them, and would otherwise have them ignored without a word.
         for (given, name) in [
             (opts.games.is_some(), "--games"),
             (opts.precision.is_some(), "--precision"),
@@ -119,7 +121,9 @@ fn chain<G: Game>(
         "outcomes": outcomes,
         "mean_rounds": c.mean_rounds,
         "method": format!(
-            "absorbing Markov chain over every position reachable from every deal; the winner's              new bottom cards in each distinct order, equally likely; Gauss-Seidel until no value              moved by more than {:e} of itself ({} sweeps); no round cap",
+            "absorbing Markov chain over every position reachable from every deal; the winner's \
+             new bottom cards in each distinct order, equally likely; Gauss-Seidel until no \
+             value moved by more than {:e} of itself ({} sweeps); no round cap",
             c.tolerance, c.sweeps
         ),
         "provenance": Provenance::now(),
@@ -143,7 +147,7 @@ fn chain<G: Game>(
             stdout,
             "{} — {}",
             G::NAME,
-            doc["description"].as_str().unwrap_or("")
+            grouped_in(doc["description"].as_str().unwrap_or(""))
         )?;
         writeln!(
             stdout,

@@ -4,10 +4,14 @@
 //! The library holds the rules ([`games`], listed once in [`games::kind`]), the parallel engine
 //! ([`sim`]), the exact tallies and statistics ([`stats`]), the output formats and the output
 //! sets ([`output`]), and the commands: [`cli`] defines the command line, [`config`] is what a
-//! run is asked as plain data, [`app`] dispatches to [`run`], [`exact`], [`sweep`], [`merge`]
-//! (which also reads any run folder back), [`compare`], [`replay`], [`play`] and [`list`]
-//! (`warsim games`). The binary is `main.rs` over [`app`]. Only the commands and `output` touch
-//! files, stdin, stdout or stderr.
+//! run is asked as plain data, [`estimate`] foresees a run's time before it starts, [`error`]
+//! holds the usage error (exit status 2) and the one-line rendering of every error, and [`app`]
+//! dispatches each command: `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`],
+//! `merge` to [`merge`] (which also reads any run folder back), `compare` to [`compare`],
+//! `replay` to [`replay`], `play` to [`play`], `search` to [`search`], `games` to [`list`]; `completions` and `manpage`
+//! are generated from [`cli`] in [`app`] itself. `python` (feature `python`) is the Python
+//! extension module over the same commands. The binary is `main.rs` over [`app`]. Only the
+//! commands and `output` touch files, stdin, stdout or stderr.
 #![warn(missing_docs)]
 
 pub mod app;
@@ -30,3 +34,23 @@ pub mod search;
 pub mod sim;
 pub mod stats;
 pub mod sweep;
+
+#[cfg(test)]
+mod tests {
+    /// The module list above names every module declared here.
+    #[test]
+    fn the_crate_docs_name_every_module() {
+        let source = include_str!("lib.rs");
+        let docs: String = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("//!"))
+            .collect();
+        let modules = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'));
+        for m in modules {
+            let named = docs.contains(&format!("[`{m}`]")) || docs.contains(&format!("`{m}`"));
+            assert!(named, "src/lib.rs's docs do not name module {m}");
+        }
+    }
+}

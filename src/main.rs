@@ -41,7 +41,8 @@ fn exit(result: anyhow::Result<()>) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Help and version print in full; every usage error becomes its first line (exit 2).
+/// Help and version print in full; a missing command prints the help that lists the commands
+/// (on stderr, exit 2); every other usage error becomes its first line (exit 2).
 fn clap_exit(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -54,8 +55,10 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             };
             exit(warsim::output::stdout::write_all(text.as_bytes()))
         }
+        // `warsim` or `warsim simulate` alone: a newcomer's first try, so it gets the usage and
+        // the list of commands (or games) to choose from, on stderr since nothing was done.
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-            let _ = writeln!(io::stderr(), "error: a command is missing here; see --help");
+            let _ = write!(io::stderr(), "{}", e.render());
             ExitCode::from(2)
         }
         _ => {

@@ -27,6 +27,10 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
             writeln!(out, "{}", report.text)?;
         }
         out.flush()?;
+        if !report.note.is_empty() {
+            // A note is a courtesy: if stderr cannot take it, the answer on stdout still stands.
+            let _ = writeln!(io::stderr(), "{}", report.note);
+        }
         return Ok(());
     }
     let report = if trace {

@@ -304,7 +304,7 @@ impl Plan {
 /// `sweep GAME ARGS...`.
 pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        return help(game);
+        return crate::output::stdout::write_all(help_text(Some(game))?.as_bytes());
     }
     let plan = Plan::new(game, args)?;
     let sets = plan.rule_sets();
@@ -451,21 +451,28 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     Ok(())
 }
 
-fn help(game: &str) -> Result<()> {
+/// The help of `sweep --help`: with a game, the options of `simulate GAME`, which a sweep takes
+/// as lists; without, the sweep command's own help, which says how to ask for a game's.
+pub fn help_text(game: Option<&str>) -> Result<String> {
     let mut cli = Cli::command();
     cli.build();
+    let Some(game) = game else {
+        let cmd = cli
+            .find_subcommand_mut("sweep")
+            .ok_or_else(|| usage!("no sweep command"))?;
+        return Ok(cmd.render_long_help().to_string());
+    };
     let cmd = cli
         .find_subcommand_mut("simulate")
         .and_then(|s| s.find_subcommand_mut(game))
         .ok_or_else(|| usage!("sweep {game}: no such game"))?;
     let help = cmd.render_long_help();
-    let text = format!(
+    Ok(format!(
         "warsim sweep {game} [options] --out DIR: the options of `simulate {game}`; each rule \
          option may take a comma list (`;` between values that hold commas) or `all`. At most {} \
          rule sets unless --{MAX_RULE_SETS_OPTION} N allows more.\n\n{help}\n",
         grouped(MAX_RULE_SETS)
-    );
-    crate::output::stdout::write_all(text.as_bytes())
+    ))
 }
 
 /// The text summary: one line per rule set.

@@ -33,7 +33,7 @@ def games() -> list[dict[str, Any]]: ...
 @overload
 def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None) -> Result:
-        """simulate war: Deck War (deck-war.txt).
+        """simulate war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
         ranks: Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13]
@@ -51,7 +51,7 @@ def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0
 @overload
 def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None,
         svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None) -> Result | dict[str, Any]:
-        """exact war: Deck War (deck-war.txt).
+        """exact war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
         ranks: Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13]
@@ -69,7 +69,7 @@ def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | N
 @overload
 def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
         max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None) -> dict[str, Any]:
-        """sweep war: Deck War (deck-war.txt).
+        """sweep war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
         ranks: Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13]
@@ -88,7 +88,7 @@ def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed
 @overload
 def simulate(game: Literal["snap"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result:
-        """simulate snap: The Snap variant (snap.txt) on random deals.
+        """simulate snap: Snap (a pair takes the common pile) on random deals.
 
         players: Players
         faces: Different card faces
@@ -98,7 +98,7 @@ def simulate(game: Literal["snap"], /, *, games: int | None = None, seed: int = 
 @overload
 def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None,
         svg: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
-        """exact snap: The Snap variant (snap.txt) on random deals.
+        """exact snap: Snap (a pair takes the common pile) on random deals.
 
         players: Players
         faces: Different card faces
@@ -108,7 +108,7 @@ def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | 
 @overload
 def sweep(game: Literal["snap"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
         max_rule_sets: int | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
-        """sweep snap: The Snap variant (snap.txt) on random deals.
+        """sweep snap: Snap (a pair takes the common pile) on random deals.
 
         players: Players
         faces: Different card faces
@@ -119,7 +119,7 @@ def sweep(game: Literal["snap"], /, *, out: _Path, games: int | None = None, see
 @overload
 def simulate(game: Literal["shotgun"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result:
-        """simulate shotgun: Shotgun War (shotgun-war.txt) between two random players.
+        """simulate shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
         max_rounds: Stop a game after this many turns (outcome `capped`)
@@ -127,7 +127,7 @@ def simulate(game: Literal["shotgun"], /, *, games: int | None = None, seed: int
 @overload
 def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path | None = None,
         svg: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
-        """exact shotgun: Shotgun War (shotgun-war.txt) between two random players.
+        """exact shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
         max_rounds: Stop a game after this many turns (outcome `capped`)
@@ -135,7 +135,7 @@ def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path
 @overload
 def sweep(game: Literal["shotgun"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
         max_rule_sets: int | None = None, mix: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
-        """sweep shotgun: Shotgun War (shotgun-war.txt) between two random players.
+        """sweep shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
         max_rounds: Stop a game after this many turns (outcome `capped`)
@@ -144,7 +144,7 @@ def sweep(game: Literal["shotgun"], /, *, out: _Path, games: int | None = None, 
 @overload
 def simulate(game: Literal["rps"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result:
-        """simulate rps: N-player rock-paper-scissors elimination (rock-paper-scissors.txt).
+        """simulate rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
         max_rounds: Stop a game after this many throws (outcome `capped`)
@@ -152,7 +152,7 @@ def simulate(game: Literal["rps"], /, *, games: int | None = None, seed: int = 0
 @overload
 def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | None = None,
         svg: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
-        """exact rps: N-player rock-paper-scissors elimination (rock-paper-scissors.txt).
+        """exact rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
         max_rounds: Stop a game after this many throws (outcome `capped`)
@@ -160,7 +160,7 @@ def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | N
 @overload
 def sweep(game: Literal["rps"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
         max_rule_sets: int | None = None, players: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
-        """sweep rps: N-player rock-paper-scissors elimination (rock-paper-scissors.txt).
+        """sweep rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
         max_rounds: Stop a game after this many throws (outcome `capped`)
@@ -169,7 +169,7 @@ def sweep(game: Literal["rps"], /, *, out: _Path, games: int | None = None, seed
 @overload
 def simulate(game: Literal["jitsu"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result:
-        """simulate jitsu: Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy.
+        """simulate jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
         max_rounds: Stop a game after this many rounds (outcome `capped`)
@@ -177,7 +177,7 @@ def simulate(game: Literal["jitsu"], /, *, games: int | None = None, seed: int =
 @overload
 def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path | None = None,
         svg: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
-        """exact jitsu: Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy.
+        """exact jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
         max_rounds: Stop a game after this many rounds (outcome `capped`)
@@ -185,7 +185,7 @@ def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path |
 @overload
 def sweep(game: Literal["jitsu"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
         max_rule_sets: int | None = None, strategy: Literal['random', 'greedy'] | Sequence[Literal['random', 'greedy']] | Literal["all"] | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
-        """sweep jitsu: Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy.
+        """sweep jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
         max_rounds: Stop a game after this many rounds (outcome `capped`)

@@ -689,6 +689,13 @@ pub struct PlayBmn {
 impl Game for Bmn {
     const NAME: &'static str = "bmn";
     const ABOUT: &'static str = "Beggar-my-neighbour (1911 Britannica rules) on random deals";
+    const RULES: &'static str = "Rules: two players lay cards in turn onto a pile. J, Q, K and \
+        A demand 1, 2, 3 and 4 cards from the other player; a penalty card laid while paying \
+        passes a new demand back. A demand paid with no penalty card gives the whole pile to the \
+        player who laid the last penalty card, under their hand in the order laid, and they lead \
+        the next trick. The game ends when one player holds every card; a player who must play \
+        and has no card loses. More: README.md, section \"Beggar-my-neighbour\"; to watch a \
+        game: warsim play bmn --deal 'HAND1/HAND2' --trace";
     const PLAY_ABOUT: &'static str =
         "Beggar-my-neighbour: plays the given deal; prints the winner, cards and tricks, or the loop";
     const EXAMPLE: &'static [&'static str] = &["--ranks", "6", "--suits", "2"];

@@ -1,13 +1,15 @@
 //! Exact loop detection for games that are deterministic after the deal (Brent's algorithm).
 //!
 //! Brent's algorithm keeps one saved state and compares the running game with it after every
-//! round, so it needs constant memory (three copies of the state) whatever the length of the
-//! cycle, and it finds the *first* repetition exactly: `loop_from` (μ) and `cycle_len` (λ) are
+//! round, so it needs constant memory whatever the length of the cycle: five copies of the
+//! state (the running game, Brent's saved state, the deal to search for μ from, and the two
+//! marks where the current stride of that search began). It finds the *first* repetition
+//! exactly: `loop_from` (μ) and `cycle_len` (λ) are
 //! the smallest values with state(μ + λ) = state(μ). Equality is decided on full states (the
 //! fingerprint a state keeps only makes unequal states fast to reject), so there are no false
 //! positives.
 //!
-//! [`LoopDetector`] holds the three copies a game needs, made once per worker, and turns the
+//! [`LoopDetector`] holds the five copies a game needs, made once per worker, and turns the
 //! [`Ending`] into a [`GameResult`].
 
 use std::ops::ControlFlow;
@@ -121,7 +123,8 @@ pub struct LoopDetector<M> {
 }
 
 impl<M: Deterministic + Clone> LoopDetector<M> {
-    /// Three copies of `state`, whose buffers fix the capacity of every later game.
+    /// Five copies of `state` (see the fields), whose buffers fix the capacity of every later
+    /// game.
     pub fn new(state: M) -> Self {
         LoopDetector {
             tortoise: state.clone(),
@@ -294,6 +297,62 @@ mod tests {
         fn mark_cap(&mut self) {
             self.capped_at = Some(self.at);
         }
+    }
+
+    /// A state that counts how often it is cloned, and loops between two values.
+    struct Counted<'a> {
+        clones: &'a std::cell::Cell<u32>,
+        at: bool,
+    }
+
+    impl Clone for Counted<'_> {
+        fn clone(&self) -> Self {
+            self.clones.set(self.clones.get() + 1);
+            Counted {
+                clones: self.clones,
+                at: self.at,
+            }
+        }
+    }
+
+    impl Deterministic for Counted<'_> {
+        type Context = ();
+        fn step(&mut self, _: &()) -> Option<Outcome> {
+            self.at = !self.at;
+            None
+        }
+        fn same_state(&self, other: &Self) -> bool {
+            self.at == other.at
+        }
+        fn copy_from(&mut self, other: &Self) {
+            self.at = other.at;
+        }
+        fn mark_cap(&mut self) {}
+    }
+
+    /// What the module docs say: five copies of the state, made once, none per game.
+    #[test]
+    fn the_detector_keeps_five_copies_of_the_state() {
+        let clones = std::cell::Cell::new(0);
+        let mut d = LoopDetector::new(Counted {
+            clones: &clones,
+            at: false,
+        });
+        assert_eq!(clones.get(), 4, "the state given and four clones");
+        for _ in 0..3 {
+            let got = d.run(&(), 100);
+            assert!(
+                matches!(
+                    got,
+                    Ending::Loop(Cycle {
+                        loop_from: 0,
+                        cycle_len: 2
+                    })
+                ),
+                "{got:?}"
+            );
+        }
+        assert_eq!(clones.get(), 4, "no copy per game");
     }
 
     /// Runs the detector on a new game from `start`: the ending, and the hare where it stopped.

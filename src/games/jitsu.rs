@@ -398,7 +398,14 @@ fn shown(token: &str) -> String {
 
 impl Game for Jitsu {
     const NAME: &'static str = "jitsu";
-    const ABOUT: &'static str = "Card-Jitsu (card-jitsu.txt) with player 1 played by a strategy";
+    const ABOUT: &'static str = "Card-Jitsu with player 1 played by a strategy";
+    const RULES: &'static str = "Rules: a card has an element (Fire, Water, Snow), a colour and \
+        a value 2..12. Each round player 1 plays a card from a hand of five, the computer a \
+        random card: Fire beats Snow, Snow beats Water, Water beats Fire; the same element: the \
+        higher value wins; otherwise a tie. The round's winner keeps the card played. A player \
+        wins the game with three kept cards of three different colours whose elements are all \
+        the same or all different. More: README.md, section \"Card-Jitsu\"; to play: warsim \
+        play jitsu";
     const PLAY_ABOUT: &'static str =
         "Card-Jitsu against the computer: reads a hand position 1..5 per round from stdin and prints the seed's transcript on stdout (prompts and messages on stderr)";
     const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];

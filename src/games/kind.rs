@@ -31,10 +31,11 @@ pub trait WithGameType {
 
 /// Makes, from one list of game types, every list the program needs: [`NAMES`], the
 /// subcommands of `simulate` ([`SimulateGame`]) and `play` ([`PlayGame`]) with their help
-/// from each game's [`Game::ABOUT`] and [`Game::PLAY_ABOUT`], and [`by_name`] and
-/// [`for_each`]. The subcommand names are the games' [`Game::NAME`]s.
+/// from each game's [`Game::ABOUT`], [`Game::PLAY_ABOUT`] and [`Game::RULES`], and [`by_name`]
+/// and [`for_each`]. The subcommand names are the games' [`Game::NAME`]s. The games after
+/// `exact:` are those `exact` plays ([`ExactGame`]), so its help offers no game it refuses.
 macro_rules! games {
-    ($($game:ident,)+) => {
+    ($($game:ident,)+ ; exact: $($exact:ident,)+) => {
         /// The names of every game, in the order listed.
         pub const NAMES: &[&str] = &[$(<$game as Game>::NAME),+];
 
@@ -42,7 +43,9 @@ macro_rules! games {
         #[derive(Debug, Subcommand)]
         pub enum SimulateGame {
             $(
-                #[command(name = <$game as Game>::NAME, about = <$game as Game>::ABOUT)]
+                #[command(name = <$game as Game>::NAME, about = <$game as Game>::ABOUT,
+                          after_help = <$game as Game>::RULES,
+                          next_help_heading = "Rule options")]
                 #[allow(missing_docs)]
                 $game(<$game as Game>::Options),
             )+
@@ -61,11 +64,37 @@ macro_rules! games {
             }
         }
 
+        /// `exact GAME`: the game and its rule options, for the games `exact` plays.
+        #[derive(Debug, Subcommand)]
+        pub enum ExactGame {
+            $(
+                #[command(name = <$exact as Game>::NAME, about = <$exact as Game>::ABOUT,
+                          after_help = <$exact as Game>::RULES,
+                          next_help_heading = "Rule options")]
+                #[allow(missing_docs)]
+                $exact(<$exact as Game>::Options),
+            )+
+        }
+
+        impl ExactGame {
+            /// Builds the game from its options (a usage error names a bad one) and hands it
+            /// to `task`.
+            pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
+                &self,
+                task: T,
+            ) -> anyhow::Result<R> {
+                match self {
+                    $(ExactGame::$exact(o) => task.with($exact::from_options(o)?),)+
+                }
+            }
+        }
+
         /// `play GAME`: the game and what to play.
         #[derive(Debug, Subcommand)]
         pub enum PlayGame {
             $(
-                #[command(name = <$game as Game>::NAME, about = <$game as Game>::PLAY_ABOUT)]
+                #[command(name = <$game as Game>::NAME, about = <$game as Game>::PLAY_ABOUT,
+                          after_help = <$game as Game>::RULES)]
                 #[allow(missing_docs)]
                 $game(<$game as Game>::PlayArgs),
             )+
@@ -104,6 +133,11 @@ games! {
     Elimination,
     Jitsu,
     Bmn,
+    ;
+    exact:
+    War,
+    Snap,
+    Bmn,
 }
 
 #[cfg(test)]
@@ -130,5 +164,20 @@ mod tests {
         distinct.sort_unstable();
         distinct.dedup();
         assert_eq!(distinct.len(), NAMES.len());
+    }
+
+    /// `exact --help` offers a game exactly when `exact` plays the game's example rule set.
+    #[test]
+    fn exact_offers_the_games_it_plays_and_no_other() {
+        let cmd = <ExactGame as Subcommand>::augment_subcommands(clap::Command::new("exact"));
+        let offered: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        let plays: Vec<&str> = crate::list::games()
+            .unwrap()
+            .into_iter()
+            .filter(|g| g.exact)
+            .map(|g| g.name)
+            .collect();
+        assert_eq!(offered, plays);
+        assert_eq!(offered, ["war", "snap", "bmn"]);
     }
 }

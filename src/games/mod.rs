@@ -37,6 +37,10 @@ pub trait Game: Send + Sync + Sized + 'static {
     const ABOUT: &'static str;
     /// What `play GAME` does, in a line.
     const PLAY_ABOUT: &'static str;
+    /// The rules in a paragraph and where to read more (README.md), shown under the help of
+    /// `simulate`, `exact` and `play GAME`: the seed documents they come from are not shipped,
+    /// so help must not send a user to them.
+    const RULES: &'static str;
     /// A small rule set (rule options of `simulate GAME`) that the conformance suite plays:
     /// quick to simulate, and small enough for `exact` where the game has it.
     const EXAMPLE: &'static [&'static str];
@@ -400,6 +404,10 @@ pub struct PlayReport {
     /// What the plain-text output prints after the trace (nothing if empty).
     #[serde(skip)]
     pub text: String,
+    /// What the plain-text output says on stderr beside `text`, where stdout's form is fixed
+    /// (Snap's answers are the seed's: a loop and a stalemate print alike there).
+    #[serde(skip)]
+    pub note: String,
 }
 
 impl PlayReport {
@@ -414,6 +422,7 @@ impl PlayReport {
             cycle_len: None,
             extra: serde_json::Map::new(),
             text: String::new(),
+            note: String::new(),
         }
     }
 
@@ -427,6 +436,12 @@ impl PlayReport {
     /// Sets the plain-text line.
     pub fn with_text(mut self, text: impl Into<String>) -> Self {
         self.text = text.into();
+        self
+    }
+
+    /// Sets the plain-text note for stderr.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = note.into();
         self
     }
 }

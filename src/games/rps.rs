@@ -184,8 +184,12 @@ pub struct PlayRps {
 
 impl Game for Elimination {
     const NAME: &'static str = "rps";
-    const ABOUT: &'static str =
-        "N-player rock-paper-scissors elimination (rock-paper-scissors.txt)";
+    const ABOUT: &'static str = "N-player rock-paper-scissors elimination";
+    const RULES: &'static str = "Rules: every remaining player throws rock, paper or scissors \
+        at random; a throw in which exactly two shapes appear removes the players who threw the \
+        losing one (rock beats scissors, scissors beats paper, paper beats rock); any other throw \
+        is thrown again. The last player left wins. More: README.md, section \"Rock-paper-\
+        scissors elimination\"; one throw: warsim play rps r r s";
     const PLAY_ABOUT: &'static str =
         "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
     const EXAMPLE: &'static [&'static str] = &["--players", "4"];

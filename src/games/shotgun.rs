@@ -302,7 +302,11 @@ impl Shotgun {
 
 impl Game for Shotgun {
     const NAME: &'static str = "shotgun";
-    const ABOUT: &'static str = "Shotgun War (shotgun-war.txt) between two random players";
+    const ABOUT: &'static str = "Shotgun War between two random players";
+    const RULES: &'static str = "Rules: each turn both players at once reload (r), guard (g) or \
+        fire (f). A gun holds one shot; firing a loaded gun kills an opponent who is not \
+        guarding; both killed in the same turn is a draw. More: README.md, section \"Shotgun \
+        War\"; to adjudicate a game: warsim play shotgun 'rg fr'";
     const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
     const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
     type Options = ShotgunOptions;

@@ -443,7 +443,14 @@ pub struct PlaySnap {
 
 impl Game for Snap {
     const NAME: &'static str = "snap";
-    const ABOUT: &'static str = "The Snap variant (snap.txt) on random deals";
+    const ABOUT: &'static str = "Snap (a pair takes the common pile) on random deals";
+    const RULES: &'static str = "Rules: players in turn play their top card onto a common pile; \
+        a card equal to the one it lands on takes the pile (under the taker's pile, the pair at \
+        the very bottom), and every player then holding no card is out. A player with no card \
+        who is not out rotates the common pile instead (bottom card to top). The game ends when \
+        one player holds every card, in a stalemate (every card in the common pile and no \
+        rotation makes a pair) or in a loop (a state seen before: it would repeat forever). \
+        More: README.md, section \"Snap\"; to watch a game: warsim play snap abba abca --trace";
     const PLAY_ABOUT: &'static str =
         "Snap: plays the given piles; prints the winner, or the players still in the game";
     const EXAMPLE: &'static [&'static str] = &["--faces", "3", "--copies", "2"];
@@ -535,11 +542,37 @@ impl Game for Snap {
         sink.finish()?;
         let players: Vec<u32> = in_game.iter().map(|&p| p as u32 + 1).collect();
         let text: Vec<String> = players.iter().map(u32::to_string).collect();
+        let note = ending_note(&result, &text.join(" "));
         Ok(
             PlayReport::new(Self::NAME, result.outcome.name(), result.rounds, players)
                 .with_cycle(result.cycle)
-                .with_text(text.join(" ")),
+                .with_text(text.join(" "))
+                .with_note(note),
         )
+    }
+}
+
+/// How a game that nobody won ended, for `play snap`, whose answer (the players left) is the
+/// same for a loop and a stalemate; empty for a win, which the answer says whole.
+fn ending_note(result: &GameResult, players: &str) -> String {
+    match (result.outcome, result.cycle) {
+        (Outcome::Loop, Some(c)) => format!(
+            "loop: the state after turn {} repeats the state after turn {} (cycle of {} turns); \
+             the game never ends, players {players} still in",
+            c.loop_from + c.cycle_len,
+            c.loop_from,
+            c.cycle_len
+        ),
+        (Outcome::Stalemate, _) => format!(
+            "stalemate at turn {}: every card is in the common pile and no rotation makes a \
+             pair; players {players} still in",
+            result.rounds
+        ),
+        (Outcome::Capped, _) => format!(
+            "capped: undecided after {} turns (--max-rounds); players {players} still in",
+            result.rounds
+        ),
+        _ => String::new(),
     }
 }
 

@@ -4,7 +4,102 @@ use std::fmt::Write as _;
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, grouped};
+use crate::stats::summary::{counted, grouped, grouped_in};
+
+/// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
+/// each group's games, mean rounds with its interval, median and outcome shares, so the
+/// terminal shows what summary.json's `by` holds.
+fn groups_table<S: GameStats>(r: &Report<S>) -> Vec<String> {
+    if r.groups.is_empty() {
+        return Vec::new();
+    }
+    let mut head = vec![
+        format!("{:>5}", "group"),
+        format!("{:>11}", "games"),
+        format!("{:>28}", "mean rounds (95% interval)"),
+        format!("{:>8}", "median"),
+    ];
+    head.extend(r.outcomes.iter().map(|(o, _)| format!("{:>9}", o.name())));
+    let mut lines = vec![
+        format!(
+            "by        {}",
+            r.info.grouping.as_deref().unwrap_or("group")
+        ),
+        format!("          {}", head.join(" ")),
+    ];
+    for g in &r.groups {
+        let (mean, median) = match &g.rounds {
+            Some(d) => (
+                match d.ci95 {
+                    Some([lo, hi]) if !r.info.exhaustive => {
+                        format!("{:.2} ({lo:.2} to {hi:.2})", d.mean)
+                    }
+                    _ => format!("{:.2}", d.mean),
+                },
+                grouped(d.median),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        let mut row = vec![
+            format!("{:>5}", g.group),
+            format!("{:>11}", grouped(g.games)),
+            format!("{mean:>28}"),
+            format!("{median:>8}"),
+        ];
+        row.extend(
+            r.outcomes
+                .iter()
+                .map(|&(o, _)| format!("{:>9}", percent(g.share(o).count, g.games))),
+        );
+        lines.push(format!("          {}", row.join(" ")));
+    }
+    lines
+}
+
+/// The `exact` object of a summary as text: numbers as numbers (whole ones with separators),
+/// shares given as fractions (`"2329/5775"`) with their decimal, and a sentence (the method)
+/// on a line of its own; never JSON.
+fn exact_lines(exact: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+    use serde_json::Value;
+    let mut parts = Vec::new();
+    let mut sentences = Vec::new();
+    for (k, v) in exact {
+        match v {
+            Value::Number(n) => parts.push(match n.as_u64() {
+                Some(whole) => format!("{k} {}", grouped(whole)),
+                None => format!("{k} {:.6}", n.as_f64().unwrap_or(f64::NAN)),
+            }),
+            Value::Object(shares) => {
+                let shares: Vec<String> = shares
+                    .iter()
+                    .map(|(o, share)| match share {
+                        Value::String(f) => match fraction_value(f) {
+                            Some(x) => format!("{o} {f} = {x:.6}"),
+                            None => format!("{o} {f}"),
+                        },
+                        Value::Number(x) => format!("{o} {:.6}", x.as_f64().unwrap_or(f64::NAN)),
+                        other => format!("{o} {other}"),
+                    })
+                    .collect();
+                parts.push(format!("{k}: {}", shares.join("  ")));
+            }
+            Value::String(text) => sentences.push(format!("{k}: {text}")),
+            other => parts.push(format!("{k} {other}")),
+        }
+    }
+    let mut lines = Vec::new();
+    if !parts.is_empty() {
+        lines.push(format!("exact     {}", parts.join("  ")));
+    }
+    lines.extend(sentences.into_iter().map(|t| format!("          {t}")));
+    lines
+}
+
+/// The value of a fraction written `a/b`.
+fn fraction_value(text: &str) -> Option<f64> {
+    let (a, b) = text.split_once('/')?;
+    Some(a.trim().parse::<f64>().ok()? / b.trim().parse::<f64>().ok()?)
+}
 
 fn percent(n: u64, of: u64) -> String {
     format!("{:.3}%", 100.0 * n as f64 / of.max(1) as f64)
@@ -15,7 +110,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     let info = r.info;
     let games = r.games();
     let mut s = String::new();
-    let _ = writeln!(s, "{} — {}", info.game, info.description);
+    let _ = writeln!(s, "{} — {}", info.game, grouped_in(&info.description));
     let rate = games as f64 / timing.elapsed_s.max(1e-9);
     if info.exhaustive {
         let _ = write!(s, "every one of {} distinct deals, once", grouped(games));
@@ -34,9 +129,10 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     }
     let _ = writeln!(
         s,
-        ", {:.2} s ({} games/s)",
+        ", {:.2} s ({} {}/s)",
         timing.elapsed_s,
-        grouped(rate as u64)
+        grouped(rate as u64),
+        if info.exhaustive { "deals" } else { "games" }
     );
     if let Some(d) = &r.rounds {
         match (d.sem, d.ci95, d.sd) {
@@ -64,12 +160,14 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         let _ = writeln!(
             s,
             "          min {}  median {}  max {}",
-            d.min, d.median, d.max
+            grouped(d.min),
+            grouped(d.median),
+            grouped(d.max)
         );
         let q: Vec<String> = d
             .quantiles
             .iter()
-            .map(|(k, v)| format!("{k} {v}"))
+            .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
             .collect();
         let _ = writeln!(s, "          {}", q.join("  "));
     }
@@ -106,16 +204,29 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     for line in r.tally.stats.text(games) {
         let _ = writeln!(s, "{line}");
     }
+    for line in groups_table(r) {
+        let _ = writeln!(s, "{line}");
+    }
     if info.detects_loops {
         let l = r.share(Outcome::Loop);
-        let _ = writeln!(
-            s,
-            "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
-            grouped(l.count),
-            100.0 * l.share,
-            100.0 * l.ci95[0],
-            100.0 * l.ci95[1]
-        );
+        let _ = if info.exhaustive {
+            writeln!(
+                s,
+                "loops     {} of the deals never end ({}, {:.4}%)",
+                grouped(l.count),
+                crate::exact::fraction(l.count, games),
+                100.0 * l.share
+            )
+        } else {
+            writeln!(
+                s,
+                "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
+                grouped(l.count),
+                100.0 * l.share,
+                100.0 * l.ci95[0],
+                100.0 * l.ci95[1]
+            )
+        };
         if let Some(c) = &r.cycles {
             let _ = writeln!(
                 s,
@@ -132,16 +243,28 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         }
     }
     if let Some(t) = &r.tail {
-        let _ = writeln!(
-            s,
-            "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} rounds \
-             (95% interval {:.1} to {:.1}; {} games fitted)",
-            t.from,
-            t.e_folding_rounds,
-            t.e_folding_ci95[0],
-            t.e_folding_ci95[1],
-            grouped(t.games)
-        );
+        let _ = if info.exhaustive {
+            // Every deal is in the fit: there is no sample whose chance an interval would show.
+            writeln!(
+                s,
+                "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
+                 rounds (fitted to {} deals)",
+                t.from,
+                t.e_folding_rounds,
+                grouped(t.games)
+            )
+        } else {
+            writeln!(
+                s,
+                "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
+                 rounds (95% interval {:.1} to {:.1}; {} games fitted)",
+                t.from,
+                t.e_folding_rounds,
+                t.e_folding_ci95[0],
+                t.e_folding_ci95[1],
+                grouped(t.games)
+            )
+        };
     }
     if let Some(p) = &r.parity {
         let _ = writeln!(
@@ -151,17 +274,17 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         );
     }
     if let Some(serde_json::Value::Object(exact)) = &info.exact {
-        let parts: Vec<String> = exact
-            .iter()
-            .map(|(k, v)| match v.as_f64() {
-                Some(x) => format!("{k} {x:.6}"),
-                None => format!("{k} {v}"),
-            })
-            .collect();
-        let _ = writeln!(s, "exact     {}", parts.join("  "));
+        for line in exact_lines(exact) {
+            let _ = writeln!(s, "{line}");
+        }
     }
     if let Some((rounds, i)) = r.tally.longest {
-        let _ = writeln!(s, "longest   game {i} ({rounds} rounds)");
+        let which = if info.exhaustive {
+            "deal number"
+        } else {
+            "game"
+        };
+        let _ = writeln!(s, "longest   {which} {i} ({} rounds)", grouped(rounds));
     }
     s
 }

@@ -428,7 +428,16 @@ fn command(argv: Vec<String>) -> PyResult<String> {
     };
     let text = match cli.command {
         Command::Completions { shell } => app::completions(shell),
-        Command::Manpage => app::manpage().map_err(to_python)?,
+        Command::Manpage { out_dir: None } => app::manpage().map_err(to_python)?,
+        Command::Manpage { out_dir: Some(dir) } => {
+            app::manual_pages(&dir).map_err(to_python)?;
+            Vec::new()
+        }
+        Command::Sweep {
+            help: true, game, ..
+        } => crate::sweep::help_text(game.as_deref())
+            .map_err(to_python)?
+            .into_bytes(),
         Command::Games { json } => list::text(json).map_err(to_python)?,
         other => {
             let name = format!("{other:?}");

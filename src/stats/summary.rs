@@ -142,6 +142,43 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// `text` with thousands separators in every whole number of five digits or more (`cap
+/// 10000000` becomes `cap 10,000,000`), for the terminal: a game's description is also a value
+/// of summary.json, which keeps the form runs were recorded with. Digits that belong to a
+/// decimal (`0.16667`) or touch a letter or another separator are left as they are.
+pub fn grouped_in(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            let ch = text[i..].chars().next().unwrap_or_default();
+            out.push(ch);
+            i += ch.len_utf8().max(1);
+            continue;
+        }
+        let end = bytes[i..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .map_or(bytes.len(), |k| i + k);
+        let at = |k: Option<usize>| k.and_then(|k| bytes.get(k)).copied();
+        // A letter or `_` touching the digits, or `.`/`,` between them and another digit.
+        let glued = |next: Option<u8>, beyond: Option<u8>| match next {
+            Some(b'.' | b',') => beyond.is_some_and(|b| b.is_ascii_digit()),
+            Some(b) => b.is_ascii_alphabetic() || b == b'_',
+            None => false,
+        };
+        let standalone = !glued(at(i.checked_sub(1)), at(i.checked_sub(2)))
+            && !glued(at(Some(end)), at(Some(end + 1)));
+        match text[i..end].parse::<u64>() {
+            Ok(n) if standalone && end - i >= 5 => out.push_str(&grouped(n)),
+            _ => out.push_str(&text[i..end]),
+        }
+        i = end;
+    }
+    out
+}
+
 /// `n` and a noun, grouped and in the right number: `1 game`, `2,000 games`.
 pub fn counted(n: u64, noun: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
@@ -192,6 +229,33 @@ impl<T> Named<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_in_text_get_separators() {
+        assert_eq!(
+            grouped_in("2 players, 13 faces × 4 copies, loops detected, cap 10000000, every deal"),
+            "2 players, 13 faces × 4 copies, loops detected, cap 10,000,000, every deal"
+        );
+        assert_eq!(
+            grouped_in("cap 40 and 2000 and 12345"),
+            "cap 40 and 2000 and 12,345"
+        );
+        for kept in [
+            "reload 0.16667",
+            "x12345",
+            "12345b",
+            "1,234567",
+            "123456.5",
+            "v_100000",
+            "12,345",
+        ] {
+            assert_eq!(grouped_in(kept), kept);
+        }
+        assert_eq!(
+            grouped_in("99999999999999999999999"),
+            "99999999999999999999999"
+        );
+    }
 
     #[test]
     fn matches_hand_computed_values() {

@@ -7,6 +7,7 @@ mod conformance;
 mod exact;
 mod golden;
 mod guards;
+mod help;
 mod jitsu;
 mod merge;
 mod messages;

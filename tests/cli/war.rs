@@ -121,10 +121,10 @@ fn the_longest_game_replays_with_play_war() {
     ]));
     assert_eq!(p["rounds"], v["rounds"]["max"]);
     let trace = ok(&["play", "war", "--seed", "3", "--game", &index, "--trace"]);
-    // The deal line, one line per round, the result line.
+    // The deal line, one line per round, the line naming the game played, the result line.
     assert_eq!(
         trace.lines().count() as u64,
-        v["rounds"]["max"].as_u64().unwrap() + 2
+        v["rounds"]["max"].as_u64().unwrap() + 3
     );
 }
 

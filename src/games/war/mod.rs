@@ -73,7 +73,8 @@ pub struct War {
     path: Path,
 }
 
-/// One worker's buffers: the running game, and Brent's two extra copies.
+/// One worker's buffers: the running game and the four more copies of it that Brent's
+/// detector keeps ([`LoopDetector`]), and the buffers of `exact`'s deals.
 #[derive(Clone, Debug)]
 pub struct WarScratch {
     detector: LoopDetector<Position>,
@@ -119,6 +120,39 @@ fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageEr
         _ => None,
     };
     Ok((part.info.seed, part.game.rules, replaying, hands))
+}
+
+/// Which game `play war` played and under which rules, as its text output's first line says
+/// it, so that a replay printed or saved says what it replays (`--json` has the same as keys:
+/// `index`, `seed`, `rules`).
+fn played_text(
+    given_hands: Option<&str>,
+    r: &Replaying,
+    seed: u64,
+    from: Option<&std::path::Path>,
+    rules: &str,
+) -> String {
+    let which = if let Some(hands) = given_hands {
+        format!("the hands {hands}")
+    } else if r.deal {
+        format!("deal number {} of every deal", r.index)
+    } else {
+        format!("game {} of seed {seed}", r.index)
+    };
+    match from {
+        Some(dir) => {
+            let longest = if r.said.is_some() {
+                ", its longest"
+            } else {
+                ""
+            };
+            format!(
+                "war, {which} (the run in {}{longest}): {rules}",
+                dir.display()
+            )
+        }
+        None => format!("war, {which}: {rules}"),
+    }
 }
 
 impl War {
@@ -223,7 +257,15 @@ impl War {
 
 impl Game for War {
     const NAME: &'static str = "war";
-    const ABOUT: &'static str = "Deck War (deck-war.txt)";
+    const ABOUT: &'static str = "Deck War: the higher card takes the battle; a tie starts a war";
+    const RULES: &'static str = "Rules: two players each turn up their top card; the higher \
+        rank takes both, under its hand in the order --pickup says. Equal ranks start a war: each \
+        lays --war-down cards face down and one face up, and the higher face-up card takes every \
+        card laid (another tie: another war). A player who runs out of cards loses. The presets, \
+        each option and what it changes: README.md, sections \"How long does a game of War \
+        take?\", \"The bryer preset against the seed document\" and \"Rule options\". To watch \
+        the rules at work: warsim play war --ranks 4 --suits 1 --pickup p1-first \
+        --deal \"1 3/4 2\" --trace";
     const PLAY_ABOUT: &'static str = "Deck War: replay game I of a run, or play a given deal";
     const EXAMPLE: &'static [&'static str] =
         &["--ranks", "3", "--suits", "4", "--pickup", "p1-first"];
@@ -383,6 +425,13 @@ impl Game for War {
         };
         let index = replaying.index;
         let rules_json = serde_json::to_value(&rules)?;
+        let played = played_text(
+            hands,
+            &replaying,
+            seed,
+            args.from.as_deref(),
+            &War::new(rules.clone()).describe(),
+        );
         let mut rng = io.game_rng(seed, index);
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);
@@ -406,7 +455,7 @@ impl Game for War {
         let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, o.two_players_left())
             .with_cycle(result.cycle)
             .with_text(format!(
-                "{} ({} wars, deepest {})",
+                "{played}\n{} ({} wars, deepest {})",
                 trace::ending_text(&result),
                 stats.wars,
                 stats.deepest

@@ -22,8 +22,9 @@ pub const BRYER_MAX_ROUNDS: u64 = 2_000;
 pub enum Preset {
     /// Shuffled hands, 3 down, `last-card`, `shuffled` pickup, cap 100,000 rounds.
     Classic,
-    /// The R program of `deck-war.txt`: its deal, its short-war check, its pickup order and its
-    /// cap of 2,000 rounds; no loop detection (the R program has none).
+    /// The R program of deck War's seed document (README.md, "The bryer preset"): its deal,
+    /// its short-war check, its pickup order and its cap of 2,000 rounds; no loop detection
+    /// (the R program has none).
     Bryer,
 }
 
