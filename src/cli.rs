@@ -264,13 +264,14 @@ pub struct RunOptions {
 /// The games `search` takes: deterministic after the deal.
 #[derive(Debug, Subcommand)]
 pub enum SearchGame {
-    /// Beggar-my-neighbour.
-    #[command(name = "bmn")]
+    /// Beggar-my-neighbour: the longest deals, and deals that never end.
+    #[command(name = "bmn", next_help_heading = "Rule options")]
     Bmn(BmnOptions),
 }
 
 /// Options of `search`.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Search options")]
 pub struct SearchOptions {
     /// Deals played in all, split evenly among the walkers.
     #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000,

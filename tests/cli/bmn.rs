@@ -115,4 +115,14 @@ fn search_refuses_what_it_cannot_do() {
     assert!(line.contains("--walkers 4"), "{line}");
     let line = fails(2, &["search", "bmn", "--walkers", "0", "--out", out]);
     assert!(line.contains("--walkers"), "{line}");
+    let help = ok(&["search", "bmn", "--help"]);
+    let (rules, search) = help.split_once("Search options:").expect("a heading");
+    assert!(
+        rules.contains("Rule options:") && rules.contains("--penalties"),
+        "{help}"
+    );
+    assert!(
+        search.contains("--walkers") && !search.contains("--penalties"),
+        "{help}"
+    );
 }
