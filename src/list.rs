@@ -84,7 +84,17 @@ pub fn options_of<G: Game>() -> Vec<OptionDoc> {
 /// The game that rule options `args` of `simulate GAME` describe, or the command line's
 /// one-line message for the first bad one.
 pub fn game_from_args<G: Game, A: AsRef<str>>(args: &[A]) -> Result<G, UsageError> {
-    let cmd = <G::Options as Args>::augment_args(clap::Command::new(G::NAME).no_binary_name(true));
+    G::from_options(&parse_args::<G::Options, A>(G::NAME, args)?)
+}
+
+/// Arguments `args` (no program name) read as the clap arguments `T` of a command called
+/// `name`, or the command line's one-line message for the first bad one: for a game's rule
+/// options and its `play` arguments outside a whole command line.
+pub fn parse_args<T: Args + FromArgMatches, A: AsRef<str>>(
+    name: &'static str,
+    args: &[A],
+) -> Result<T, UsageError> {
+    let cmd = T::augment_args(clap::Command::new(name).no_binary_name(true));
     let bad = |e: clap::Error| {
         let line = crate::error::one_line(&e.render().to_string());
         usage!("{}", line.trim_start_matches("error: "))
@@ -92,8 +102,7 @@ pub fn game_from_args<G: Game, A: AsRef<str>>(args: &[A]) -> Result<G, UsageErro
     let matches = cmd
         .try_get_matches_from(args.iter().map(AsRef::as_ref))
         .map_err(bad)?;
-    let options = G::Options::from_arg_matches(&matches).map_err(bad)?;
-    G::from_options(&options)
+    T::from_arg_matches(&matches).map_err(bad)
 }
 
 #[derive(Clone)]

@@ -14,7 +14,7 @@ mod run;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args as _, FromArgMatches, Parser};
+use clap::Parser;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -372,16 +372,7 @@ fn play<'py>(
         impl WithGameType for Play<'_> {
             type Output = anyhow::Result<serde_json::Value>;
             fn with<G: Game>(self) -> anyhow::Result<serde_json::Value> {
-                let cmd =
-                    G::PlayArgs::augment_args(clap::Command::new(G::NAME).no_binary_name(true));
-                let bad = |e: clap::Error| {
-                    crate::usage!(
-                        "{}",
-                        one_line(&e.render().to_string()).trim_start_matches("error: ")
-                    )
-                };
-                let matches = cmd.try_get_matches_from(self.0).map_err(bad)?;
-                let args = G::PlayArgs::from_arg_matches(&matches).map_err(bad)?;
+                let args = list::parse_args::<G::PlayArgs, _>(G::NAME, self.0)?;
                 let mut lines = Vec::new();
                 let report = G::play_command(
                     &args,
