@@ -28,7 +28,12 @@ pub const DEFAULT_MIN_GAMES: u64 = 10_000;
 
 /// Worker threads: `--threads`, or every core.
 pub fn threads(opts: &RunConfig) -> usize {
-    opts.threads.map_or_else(cores, |t| t as usize)
+    threads_or_cores(opts.threads)
+}
+
+/// `threads`, or every core (for `search`, which has no [`RunConfig`]).
+pub fn threads_or_cores(threads: Option<u32>) -> usize {
+    threads.map_or_else(cores, |t| t as usize)
 }
 
 /// The cores this process may use.

@@ -195,10 +195,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
     let steps = cfg.deals / u64::from(cfg.walkers);
     let deals = steps * u64::from(cfg.walkers);
-    let threads = cfg.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = crate::run::threads_or_cores(cfg.threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
