@@ -6,9 +6,8 @@ use anyhow::{Context, Result};
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{Cli, Command, SearchGame};
+use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
-use crate::games::bmn::Bmn;
 use crate::games::kind::{self, WithGame, WithGameType};
 use crate::games::Game;
 use crate::output::atomic::{Kind, OutputSet};
@@ -44,9 +43,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 print: Print::of(search.json, false, false),
                 progress: search.progress,
             };
-            match game {
-                SearchGame::Bmn(o) => crate::search::run(&Bmn::from_options(&o)?, &cfg),
-            }
+            crate::search::run(&game.game()?, &cfg)
         }
         Command::Compare {
             dirs,

@@ -1,9 +1,8 @@
 //! The command line's definitions: the commands `simulate`, `exact`, `sweep`, `search`,
 //! `compare`, `merge`, `replay`, `games`, `completions`, `manpage` and `play`, their options,
-//! help and value parsers. `search` names its one game (bmn) here, until a second game has a
-//! search. What each command does is in [`crate::app`]. The games, their subcommands and
-//! rule options come from [`crate::games::kind`], so no game is defined here (only named in
-//! examples); `sweep` takes its options as text and reads them against `simulate GAME`'s in
+//! help and value parsers. What each command does is in [`crate::app`]. The games, their
+//! subcommands and rule options come from [`crate::games::kind`], so no game is defined here
+//! (only named in examples); `sweep` takes its options as text and reads them against `simulate GAME`'s in
 //! [`crate::sweep`].
 
 use std::path::PathBuf;
@@ -12,8 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
-use crate::games::bmn::BmnOptions;
-use crate::games::kind::{ExactGame, PlayGame, SimulateGame};
+use crate::games::kind::{ExactGame, PlayGame, SearchGame, SimulateGame};
 use crate::output::progress;
 use crate::output::stdout::Print;
 use crate::sim::shard::Shard;
@@ -259,14 +257,6 @@ pub struct RunOptions {
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
-}
-
-/// The games `search` takes: deterministic after the deal.
-#[derive(Debug, Subcommand)]
-pub enum SearchGame {
-    /// Beggar-my-neighbour: the longest deals, and deals that never end.
-    #[command(name = "bmn", next_help_heading = "Rule options")]
-    Bmn(BmnOptions),
 }
 
 /// Options of `search`.

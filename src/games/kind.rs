@@ -140,6 +140,24 @@ games! {
     Bmn,
 }
 
+/// `search GAME`: the games whose deals `search` explores (deterministic after the deal, with a
+/// search written for them); Beggar-my-neighbour alone so far.
+#[derive(Debug, Subcommand)]
+pub enum SearchGame {
+    /// Beggar-my-neighbour: the longest deals, and deals that never end.
+    #[command(name = "bmn", next_help_heading = "Rule options")]
+    Bmn(<Bmn as Game>::Options),
+}
+
+impl SearchGame {
+    /// The game its rule options describe, or a usage error naming the bad one.
+    pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
+        match self {
+            SearchGame::Bmn(o) => Bmn::from_options(o),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
