@@ -1,0 +1,232 @@
+//! Beggar-my-neighbour's rules, from the published records and small hand-made deals.
+
+use super::*;
+
+fn standard() -> Bmn {
+    Bmn::new(BmnRules {
+        ranks: 13,
+        suits: 4,
+        penalties: Penalties([1, 2, 3, 4]),
+        max_rounds: DEFAULT_MAX_ROUNDS,
+    })
+}
+
+fn play(game: &Bmn, deal: &str) -> Played {
+    let [a, b] = game.parse_deal(deal).unwrap();
+    let mut s = game.scratch();
+    s.start = Position::dealt(&a, &b);
+    play_from(&mut s, game.rules.max_rounds, &mut |_, _, _| {
+        ControlFlow::Continue(())
+    })
+}
+
+/// The published longest games (Richard Mann's list of records, as replayed by public
+/// simulators): cards laid and tricks, every one.
+const RECORDS: [(&str, &str, u64, u64); 9] = [
+    (
+        "Paulhus 1999",
+        "------------KAQ----J------/-JQQK---K----JK--QA-A-JA--",
+        4791,
+        670,
+    ),
+    (
+        "Kleber 1999",
+        "---JQ---K-A----A-J-K---QK-/-J-----------AJQA----K---Q",
+        5790,
+        805,
+    ),
+    (
+        "Collins 2006",
+        "A-QK------Q----KA-----J---/-JAK----A--Q----J---QJ--K-",
+        6913,
+        960,
+    ),
+    (
+        "Mann and Wu 2007",
+        "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--",
+        7157,
+        1007,
+    ),
+    (
+        "Nessler 2012",
+        "----Q------A--K--A-A--QJK-/-Q--J--J---QK---K----JA---",
+        7207,
+        1015,
+    ),
+    (
+        "Anderson 2013",
+        "--A-Q--J--J---Q--AJ-K---K-/-J-------Q------A--A--QKK-",
+        7225,
+        1016,
+    ),
+    (
+        "Rucklidge 2014",
+        "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK",
+        7959,
+        1122,
+    ),
+    (
+        "Nessler 2021",
+        "----K---A--Q-A--JJA------J/-----KK---------A-JK-Q-Q-Q",
+        7972,
+        1106,
+    ),
+    (
+        "Nessler 2022",
+        "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+        8344,
+        1164,
+    ),
+];
+
+#[test]
+fn every_published_record_replays_with_its_cards_and_tricks() {
+    let game = standard();
+    for (who, deal, cards, tricks) in RECORDS {
+        let p = play(&game, deal);
+        assert_eq!(
+            (p.cards, p.tricks, p.cycle.is_some()),
+            (cards, tricks, false),
+            "{who}"
+        );
+    }
+}
+
+/// Casella et al. 2024 (arXiv 2403.13855): this deal never ends; its cycle is 62 tricks.
+#[test]
+fn casellas_deal_loops_with_its_62_trick_cycle() {
+    let p = play(
+        &standard(),
+        "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
+    );
+    assert_eq!(p.outcome, Outcome::Loop);
+    let (cards, tricks) = p.cycle.unwrap();
+    assert_eq!(tricks.cycle_len, 62);
+    assert_eq!(p.cards, cards.loop_from + cards.cycle_len);
+    assert_eq!(p.tricks, tricks.loop_from + tricks.cycle_len);
+}
+
+/// The 40-card variant without aces that beggarmypython's README shows looping "after 197
+/// turns and 37 tricks" (J, Q, K demand 1, 2, 3; aces nothing).
+#[test]
+fn the_forty_card_game_without_aces_loops_where_published() {
+    let game = Bmn::new(BmnRules {
+        ranks: 10,
+        suits: 4,
+        penalties: Penalties([1, 2, 3, 0]),
+        max_rounds: DEFAULT_MAX_ROUNDS,
+    });
+    let p = play(&game, "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--");
+    assert_eq!((p.outcome, p.cards, p.tricks), (Outcome::Loop, 197, 37));
+}
+
+fn small() -> Bmn {
+    Bmn::new(BmnRules {
+        ranks: 4,
+        suits: 1,
+        penalties: Penalties([1, 2, 3, 4]),
+        max_rounds: DEFAULT_MAX_ROUNDS,
+    })
+}
+
+#[test]
+fn a_demand_paid_with_plain_cards_gives_the_pile_to_its_claimant_in_the_order_laid() {
+    // p1 lays J, p2 pays one plain card: p1 takes J then -, under its hand, and leads.
+    let mut p = Position::dealt(&[1, 0, 2, 3, 4], &[0, 4, 3, 2, 1]);
+    let t = p.trick(u64::MAX);
+    assert_eq!((t.laid, t.taker, t.taken, t.ended), (2, 0, 2, None));
+    assert_eq!(
+        p.hands[0].cards().collect::<Vec<_>>(),
+        vec![0, 2, 3, 4, 1, 0]
+    );
+    assert_eq!(p.leader, 0);
+}
+
+#[test]
+fn a_penalty_card_laid_while_paying_passes_a_new_demand_back() {
+    // p1: Q; p2 pays with a plain card, then a J; p1 owes one and pays plain: p2 takes all.
+    let mut p = Position::dealt(&[2, 0, 0], &[0, 1, 0]);
+    let t = p.trick(u64::MAX);
+    assert_eq!((t.laid, t.taker, t.taken), (4, 1, 4));
+    assert_eq!(p.hands[1].cards().collect::<Vec<_>>(), vec![0, 2, 0, 1, 0]);
+    assert_eq!(p.leader, 1);
+}
+
+#[test]
+fn without_a_demand_the_players_alternate_and_a_player_with_no_card_loses() {
+    // Only plain cards: 1, 2, 1, 2, ... then p1 has none and p2 takes the pile and wins.
+    let mut p = Position::dealt(&[0, 0], &[0, 0]);
+    let t = p.trick(u64::MAX);
+    assert_eq!((t.laid, t.taker, t.ended), (4, 1, Some(Outcome::Player(1))));
+}
+
+#[test]
+fn the_game_ends_when_the_taker_holds_every_card() {
+    // p1 lays A, p2 pays with its last cards: p1 takes them and holds all.
+    let mut p = Position::dealt(&[4], &[0, 0, 0, 0]);
+    let t = p.trick(u64::MAX);
+    assert_eq!((t.laid, t.taker, t.ended), (5, 0, Some(Outcome::Player(0))));
+    // Paying runs out of cards halfway: the claimant takes the pile and wins.
+    let mut p = Position::dealt(&[4], &[0, 0]);
+    let t = p.trick(u64::MAX);
+    assert_eq!((t.laid, t.taker, t.ended), (3, 0, Some(Outcome::Player(0))));
+}
+
+#[test]
+fn the_card_cap_ends_a_game_as_capped_at_the_cap() {
+    let game = Bmn::new(BmnRules {
+        max_rounds: 100,
+        ..standard().rules
+    });
+    let p = play(
+        &game,
+        "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK",
+    );
+    assert_eq!((p.outcome, p.cards), (Outcome::Capped, 100));
+}
+
+#[test]
+fn deals_read_in_the_communitys_notation_and_full_card_names() {
+    let game = small();
+    assert_eq!(game.parse_deal("JQ/KA").unwrap(), [vec![1, 2], vec![3, 4]]);
+    assert_eq!(
+        game.parse_deal("Js, qh/K♠ A").unwrap(),
+        [vec![1, 2], vec![3, 4]]
+    );
+    let e = game.parse_deal("JQ/KK").unwrap_err();
+    assert!(
+        e.0.contains("cards demanding 3") || e.0.contains("cards demanding 4"),
+        "{}",
+        e.0
+    );
+    assert!(game
+        .parse_deal("JQKA")
+        .unwrap_err()
+        .0
+        .contains("HAND1/HAND2"));
+    let e = game.parse_deal("JQ/KZ").unwrap_err();
+    assert!(e.0.contains("hand 2") && e.0.contains("'Z'"), "{}", e.0);
+    let big = standard();
+    let deal =
+        "10 9 8 7 6 5 4 3 2 J Q K A - - - - - - - - - - - - -/Q K A J --------------------------";
+    assert!(big.parse_deal(deal).is_err(), "13 + 4 plain cards, not 36");
+}
+
+#[test]
+fn exact_deals_of_a_small_deck_each_once() {
+    let game = Bmn::new(BmnRules {
+        ranks: 5,
+        suits: 2,
+        penalties: Penalties([1, 2, 3, 4]),
+        max_rounds: DEFAULT_MAX_ROUNDS,
+    });
+    // 10 cards: 2 plain, 2 of each penalty rank: 10! / 2!^5.
+    assert_eq!(game.deal_count().unwrap(), 113_400);
+    let mut s = game.scratch();
+    let mut seen = std::collections::HashSet::new();
+    for i in [0u64, 1, 56_700, 113_399] {
+        game.play_deal_number(i, &mut s).unwrap();
+        assert!(seen.insert(s.deck.clone()));
+        assert_eq!(s.deck.len(), 10);
+    }
+}
