@@ -9,7 +9,7 @@ use clap::{Args, FromArgMatches};
 use serde::Serialize;
 
 use crate::error::UsageError;
-use crate::games::kind::{self, WithGameType};
+use crate::games::kind::{self, WithGame, WithGameType};
 use crate::games::Game;
 use crate::usage;
 
@@ -103,6 +103,26 @@ pub fn parse_args<T: Args + FromArgMatches, A: AsRef<str>>(
         .try_get_matches_from(args.iter().map(AsRef::as_ref))
         .map_err(bad)?;
     T::from_arg_matches(&matches).map_err(bad)
+}
+
+/// Builds game `name` from its rule options `args` (the game's own checks, as
+/// [`game_from_args`]) and hands it to `task`: a game chosen by name outside a command line
+/// (the Python package, the chart tests).
+pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
+    name: &str,
+    args: &[A],
+    task: T,
+) -> anyhow::Result<R> {
+    struct Build<'a, T, A>(&'a [A], T);
+    impl<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>> WithGameType for Build<'_, T, A> {
+        type Output = anyhow::Result<R>;
+        fn with<G: Game>(self) -> anyhow::Result<R> {
+            self.1.with(game_from_args::<G, _>(self.0)?)
+        }
+    }
+    kind::by_name(name, Build(args, task)).unwrap_or_else(|| {
+        Err(usage!("no game {name:?}; the games are {}", kind::NAMES.join(", ")).into())
+    })
 }
 
 #[derive(Clone)]

@@ -14,9 +14,7 @@ use super::layout::Rect;
 use super::render::{text_size, Chart, Target};
 use super::report::{Curve, Report, RunInfo};
 use super::RunChart;
-use clap::Parser as _;
 
-use crate::cli::{Cli, Command};
 use crate::games::kind::WithGame;
 use crate::games::Game;
 use crate::sim::engine;
@@ -271,13 +269,8 @@ impl WithGame for Play {
 }
 
 fn run(args: &str, games: u64) -> Checked {
-    let argv = ["warsim", "simulate"]
-        .into_iter()
-        .chain(args.split_whitespace());
-    let Command::Simulate { game, .. } = Cli::try_parse_from(argv).unwrap().command else {
-        unreachable!()
-    };
-    game.run(Play(games)).unwrap()
+    let words: Vec<&str> = args.split_whitespace().collect();
+    crate::list::with_game(words[0], &words[1..], Play(games)).unwrap()
 }
 
 #[test]

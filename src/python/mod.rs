@@ -23,7 +23,7 @@ use crate::app::{self, Merge, Simulate};
 use crate::cli::{Cli, Command};
 use crate::error::{one_line, pythonic, UsageError};
 use crate::exact::Exact;
-use crate::games::kind::{self, WithGame, WithGameType};
+use crate::games::kind::{self, WithGameType};
 use crate::games::{Game, PlayIo};
 use crate::list::{self, OptionDoc};
 use crate::output::stdout::Print;
@@ -94,24 +94,6 @@ fn options(name: &str) -> PyResult<Vec<OptionDoc>> {
             kind::NAMES.join(", ")
         ))
     })
-}
-
-/// Builds game `name` from its rule options `args` (the game's own checks) and hands it to
-/// `task`.
-fn with_game<T: WithGame<Output = anyhow::Result<()>>>(
-    name: &str,
-    args: &[String],
-    task: T,
-) -> anyhow::Result<()> {
-    struct Build<'a, T>(&'a [String], T);
-    impl<T: WithGame<Output = anyhow::Result<()>>> WithGameType for Build<'_, T> {
-        type Output = anyhow::Result<()>;
-        fn with<G: Game>(self) -> anyhow::Result<()> {
-            self.1.with(list::game_from_args::<G, _>(self.0)?)
-        }
-    }
-    kind::by_name(name, Build(args, task))
-        .unwrap_or_else(|| Err(anyhow::anyhow!("no game {name:?}")))
 }
 
 /// A folder for a run the caller did not ask to keep, removed when dropped.
@@ -196,7 +178,7 @@ fn simulate<'py>(
     let mut config = run.config()?;
     interruptible(py, |cancel| {
         config.cancel = cancel.clone();
-        with_game(game, &rule, Simulate(&config))?;
+        list::with_game(game, &rule, Simulate(&config))?;
         Run::read(&dir, scratch.is_none())
     })
 }
@@ -231,7 +213,7 @@ fn exact<'py>(
     let chain = dir.join("chain.json");
     let done = interruptible(py, |cancel| {
         config.cancel = cancel.clone();
-        with_game(game, &rule, Exact(&config))?;
+        list::with_game(game, &rule, Exact(&config))?;
         if chain.exists() {
             return Ok(Err(crate::output::reader::read_text(
                 &dir,
