@@ -89,13 +89,19 @@ impl Position {
 /// Reads `--deal "A1 A2 .../B1 B2 ..."` (cards separated by spaces or commas, top card first)
 /// and checks it against the rules: every card a rank in 1..R, no hand empty.
 pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageError> {
-    let halves: Vec<&str> = text.split('/').collect();
-    if halves.len() != 2 {
+    let halves = text.split('/').count();
+    if halves != 2 {
         return Err(usage!(
-            "--deal {text:?}: expected two hands separated by one '/', found {}",
-            halves.len()
+            "--deal {text:?}: expected two hands separated by one '/', found {halves}"
         ));
     }
+    Ok(parse_hands(text, rules)?.try_into().expect("two hands"))
+}
+
+/// Reads any number of hands separated by '/' (`--players N`: N hands), each checked as
+/// [`parse_deal`] checks two.
+pub fn parse_hands(text: &str, rules: &WarRules) -> Result<Vec<Vec<Card>>, UsageError> {
+    let halves: Vec<&str> = text.split('/').collect();
     let hand = |p: usize| -> Result<Vec<Card>, UsageError> {
         let cards = halves[p]
             .split(|c: char| c.is_whitespace() || c == ',')
@@ -120,5 +126,5 @@ pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageE
         }
         Ok(cards)
     };
-    Ok([hand(0)?, hand(1)?])
+    (0..halves.len()).map(hand).collect()
 }

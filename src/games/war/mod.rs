@@ -12,7 +12,8 @@
 //! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
-//! `detect` (loop detection) and `trace` (`play war --trace`).
+//! `detect` (loop detection), `trace` (`play war --trace`) and `multi` (three to 26 players,
+//! `--players N`, with its own engine and every N-player rule point in its docs).
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -22,6 +23,7 @@ mod detect;
 mod enumerate;
 mod fast;
 mod markov;
+mod multi;
 mod position;
 pub mod rules;
 pub mod stats;
@@ -40,16 +42,17 @@ use crate::merge::Replaying;
 use crate::stats::summary::grouped;
 use crate::usage;
 
-pub use deal::parse_deal;
+pub use deal::{parse_deal, parse_hands};
 pub use detect::NoRandomness;
 pub use rules::{
     By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules,
-    BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
+    BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK, MAX_PLAYERS,
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
 use enumerate::DealSpace;
 pub use fast::Path;
+use multi::Seats;
 use position::Position;
 use step::Stop;
 
@@ -78,6 +81,8 @@ pub struct War {
 #[derive(Clone, Debug)]
 pub struct WarScratch {
     detector: LoopDetector<Position>,
+    /// With three players or more, their game (and its copies) instead.
+    multi: Option<LoopDetector<Seats>>,
     /// `exact`: the deal being played and the rank counts its unranking uses.
     deal: Vec<Card>,
     counts: Vec<u32>,
@@ -177,7 +182,10 @@ impl War {
             [p1.clone(), rest]
         });
         let rest = fixed_hands.as_ref().map(|h| h[1].as_slice());
-        let deals = DealSpace::of(&rules, &deck, rest).ok();
+        // `exact` enumerates two-player deals only.
+        let deals = DealSpace::of(&rules, &deck, rest)
+            .ok()
+            .filter(|_| rules.players == 2);
         War {
             cursor_wars: cursor_war::fights_on_cursors(&rules),
             path: Path::detect(),
@@ -207,6 +215,10 @@ impl War {
     ) -> GameResult<WarGame> {
         let war = War::with_deck(rules, hands.concat());
         let mut s = war.scratch();
+        if let Some(d) = &mut s.multi {
+            d.hare.set_hands(&hands.map(<[Card]>::to_vec));
+            return war.run_multi(rng, d, trace);
+        }
         s.detector.hare.set_hands(hands);
         war.run(rng, &mut s, trace)
     }
@@ -218,6 +230,10 @@ impl War {
         trace: Option<Trace>,
     ) -> GameResult<WarGame> {
         let mut s = self.scratch();
+        if let Some(d) = &mut s.multi {
+            d.hare.deal(self, rng);
+            return self.run_multi(rng, d, trace);
+        }
         s.detector.hare.deal(self, rng);
         self.run(rng, &mut s, trace)
     }
@@ -295,18 +311,24 @@ impl Game for War {
     fn scratch(&self) -> WarScratch {
         WarScratch {
             detector: LoopDetector::new(Position::new(self.capacity)),
+            multi: (self.rules.players > 2)
+                .then(|| LoopDetector::new(Seats::new(self.rules.players as usize, self.capacity))),
             deal: Vec::with_capacity(self.capacity),
             counts: Vec::with_capacity(self.rules.ranks as usize),
         }
     }
 
     fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut WarScratch) -> GameResult<WarGame> {
+        if let Some(d) = &mut s.multi {
+            d.hare.deal(self, rng);
+            return self.run_multi(rng, d, None);
+        }
         s.detector.hare.deal(self, rng);
         self.run_dealt(rng, s)
     }
 
     fn players(&self) -> usize {
-        2
+        self.rules.players as usize
     }
 
     fn max_rounds(&self) -> u64 {
@@ -314,6 +336,12 @@ impl Game for War {
     }
 
     fn deal_count(&self) -> Result<u128, UsageError> {
+        if self.rules.players > 2 {
+            return Err(usage!(
+                "exact war: --players {} is simulated only; exact enumerates two-player deals",
+                self.rules.players
+            ));
+        }
         let rest = self.fixed_hands.as_ref().map(|h| h[1].as_slice());
         let space = DealSpace::of(&self.rules, &self.deck, rest)?;
         space.count().ok_or_else(|| {
@@ -325,7 +353,8 @@ impl Game for War {
     }
 
     fn solve_chain(&self) -> Option<Result<crate::games::ChainSolution, UsageError>> {
-        (self.rules.pickup == Pickup::Shuffled).then(|| markov::solve(self))
+        (self.rules.pickup == Pickup::Shuffled && self.rules.players == 2)
+            .then(|| markov::solve(self))
     }
 
     fn play_deal_number(&self, i: u64, s: &mut WarScratch) -> Option<GameResult<WarGame>> {
@@ -378,6 +407,9 @@ impl Game for War {
         }
         if let Some(by) = r.by {
             text.push_str(&format!(", by {}", setting_name(by)));
+        }
+        if r.players > 2 {
+            text = format!("{} players, {text}", r.players);
         }
         text
     }
@@ -437,6 +469,47 @@ impl Game for War {
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
+        if rules.players > 2 {
+            let given = hands.map(|h| parse_hands(h, &rules)).transpose()?;
+            if let Some(h) = &given {
+                multi::check_hands(h, &rules)?;
+            }
+            let played_game = multi::play(rules, given.as_deref(), &mut rng, tracer);
+            sink.finish()?;
+            let (result, stats) = (played_game.result, played_game.result.stats);
+            let order: Vec<String> = (played_game.eliminated.iter())
+                .map(|(p, round)| format!("p{p} (round {round})"))
+                .collect();
+            let mut report = PlayReport::new(
+                Self::NAME,
+                result.outcome.name(),
+                result.rounds,
+                played_game.left,
+            )
+            .with_cycle(result.cycle)
+            .with_text(format!(
+                "{played}\n{} ({} wars, deepest {}); out in order: {}",
+                trace::ending_text(&result),
+                stats.wars,
+                stats.deepest,
+                if order.is_empty() {
+                    "none".into()
+                } else {
+                    order.join(", ")
+                }
+            ));
+            let extra = &mut report.extra;
+            extra.insert("rules".into(), rules_json);
+            extra.insert("seed".into(), seed.into());
+            extra.insert("index".into(), hands.is_none().then_some(index).into());
+            extra.insert("wars".into(), stats.wars.into());
+            extra.insert("deepest_war".into(), stats.deepest.into());
+            let out: Vec<serde_json::Value> = (played_game.eliminated.iter())
+                .map(|&(p, round)| serde_json::json!({"player": p, "round": round}))
+                .collect();
+            extra.insert("eliminated".into(), out.into());
+            return Ok(report);
+        }
         let result = match (hands, dealt) {
             (Some(deal), _) => {
                 let hands = parse_deal(deal, &rules)?;
@@ -474,3 +547,5 @@ impl Game for War {
 mod tests;
 #[cfg(test)]
 mod tests_deals;
+#[cfg(test)]
+mod tests_multi;

@@ -15,6 +15,8 @@ pub const DETECTING_MAX_ROUNDS: u64 = 10_000_000;
 pub const CLASSIC_MAX_ROUNDS: u64 = 100_000;
 /// The R program's `max_games`.
 pub const BRYER_MAX_ROUNDS: u64 = 2_000;
+/// Most players `--players` takes: kbWar's limit of 26 (two cards each from one deck).
+pub const MAX_PLAYERS: u32 = 26;
 
 /// A named rule set; explicit options override its settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -200,6 +202,11 @@ pub struct WarOptions {
     /// the highest rank player 1 is dealt.
     #[arg(long, value_enum)]
     pub by: Option<By>,
+    /// Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game
+    /// turns a card, the highest takes all, a tie for the highest is a war among the tied
+    /// players only; README.md, "War with more than two players", states every rule point.
+    #[arg(long, value_name = "N")]
+    pub players: Option<u32>,
 }
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
@@ -233,6 +240,18 @@ pub struct WarRules {
     /// The grouping of the games' statistics, if any.
     #[serde(default)]
     pub by: Option<By>,
+    /// Number of players. Left out of the JSON `rules` object when 2, so that every two-player
+    /// summary reads as it did before `--players` existed.
+    #[serde(default = "two_players", skip_serializing_if = "is_two_players")]
+    pub players: u32,
+}
+
+fn two_players() -> u32 {
+    2
+}
+
+fn is_two_players(players: &u32) -> bool {
+    *players == 2
 }
 
 impl TryFrom<&WarOptions> for WarRules {
@@ -273,7 +292,15 @@ impl TryFrom<&WarOptions> for WarRules {
             .as_ref()
             .map(|cards| check_p1_cards(&cards.0, ranks, suits, deal))
             .transpose()?;
-        if deck > MAX_DECK as u64 || (deck % 2 == 1 && p1_cards.is_none()) {
+        let players = o.players.unwrap_or(2);
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            return Err(usage!(
+                "--players {players}: War takes 2 to {MAX_PLAYERS} players"
+            ));
+        }
+        if players > 2 {
+            check_multi(o, players, deck)?;
+        } else if deck > MAX_DECK as u64 || (deck % 2 == 1 && p1_cards.is_none()) {
             return Err(usage!(
                 "--ranks {ranks} --suits {suits}: a deck of {deck} cards cannot be dealt into two \
                  equal hands of at most {} cards",
@@ -316,8 +343,41 @@ impl TryFrom<&WarOptions> for WarRules {
             p1_cards,
             honor: o.honor,
             by: o.by,
+            players,
         })
     }
+}
+
+/// Refuses, for 3 or more players, the options that have no N-player reading (each named, so
+/// the user knows what to drop) and a deck too small or too large to deal to everyone.
+fn check_multi(o: &WarOptions, players: u32, deck: u64) -> Result<(), UsageError> {
+    let refused = [
+        (
+            o.preset == Some(Preset::Bryer),
+            "--rules bryer (the R program's two-player game)",
+        ),
+        (o.short_war == Some(ShortWar::Bryer), "--short-war bryer"),
+        (o.pickup == Some(Pickup::Bryer), "--pickup bryer"),
+        (
+            matches!(o.deal.as_deref(), Some("even" | "bryer")),
+            "--deal even or bryer (shuffled only)",
+        ),
+        (o.p1_cards.is_some(), "--p1-cards"),
+        (o.honor.is_some(), "--honor"),
+        (o.by.is_some(), "--by"),
+    ];
+    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
+        return Err(usage!(
+            "--players {players}: {option} is a two-player rule; drop it or use --players 2"
+        ));
+    }
+    if deck < u64::from(players) || deck > MAX_DECK as u64 {
+        return Err(usage!(
+            "--players {players}: a deck of {deck} cards cannot give each player at least one \
+             card within {MAX_DECK} cards"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks `--p1-cards` against the deck and returns the ranks ascending.
@@ -379,6 +439,7 @@ impl WarRules {
             p1_cards: self.p1_cards.clone().map(Ranks),
             honor: self.honor,
             by: self.by,
+            players: (self.players != 2).then_some(self.players),
         }
     }
 
