@@ -19,3 +19,4 @@ mod small_games;
 mod streams;
 mod sweep;
 mod war;
+mod war_players;
