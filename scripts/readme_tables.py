@@ -248,6 +248,55 @@ def literature_table():
     rows.append(f"| Wikipedia, 1,000,000 games | 253.314 battles, 15.0961 wars, 0.756801 double wars | rules not stated; the nearest of the rule sets above: "
                 f"`--war-down {r_['war_down']} --short-war {r_['short_war']} --pickup {r_['pickup']}` | {r_['mean']:.2f} "
                 f"({r_['ci95_lo']:.2f}–{r_['ci95_hi']:.2f}), {r_['wars_mean']:.3f} wars | cannot tell: the pickup order and the short-war rule are unstated |")
+    rows.extend(players_literature_rows())
+    return '\n'.join(rows)
+
+
+# The N-player peers' rule sets (scripts/war-players.sh): run name, source, options.
+PLAYERS_PEERS = [
+    ('kbwar-3', 'kbWar, 3 players', '--players 3 --short-war last-card --pickup shuffled --max-rounds 20000'),
+    ('kbwar-4', 'kbWar, 4 players', '--players 4 --short-war last-card --pickup shuffled --max-rounds 20000'),
+    ('brakebusk-4', 'Brakebusk/WarSimulator, 4 players', '--players 4 --short-war last-card --pickup won-pile'),
+]
+
+
+def players_literature_rows():
+    """kbWar and Brakebusk/WarSimulator play N players but publish no N-player figure: our runs
+    under their rules stand with nothing to compare."""
+    rows = []
+    for name, source, opts in PLAYERS_PEERS:
+        s = load(f'war-players/{name}/summary.json')
+        r = s['rounds']
+        capped = s['outcomes'].get('capped', 0)
+        rows.append(f"| {source}, {n(s['games'])} games here | none published (kbWar's Results.md has two players only; "
+                    f"Brakebusk's README gives speeds only) | `{opts}` | {r['mean']:.2f} ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}), "
+                    f"{s['wars']['mean']:.2f} wars, {n(capped)} capped | nothing to compare |")
+    return rows
+
+
+def players_table():
+    """Mean rounds by players and deck size (scripts/war-players.sh), and the fits per players."""
+    import csv
+    runs = {}
+    for r in csv.DictReader(open(os.path.join(ROOT, 'results/war-players/sweep/sweep.csv'))):
+        runs[(int(r['rule_players'] or 2), int(r['rule_ranks']) * int(r['rule_suits']))] = r
+    players = sorted({m for m, _ in runs})
+    decks = sorted({d for _, d in runs})
+    fits = {int(f['players']): f for f in csv.DictReader(open(os.path.join(ROOT, 'results/war-players/fit.csv')))}
+    games = {r['games'] for r in runs.values()}
+    rows = ['| players | ' + ' | '.join(f'{d} cards' for d in decks) + ' | fit c·n² + d·n | largest miss | exponent b of a·n^b |',
+            '|---' * (len(decks) + 4) + '|']
+    for m in players:
+        cells = []
+        for d in decks:
+            r = runs[(m, d)]
+            cells.append(f"{float(r['mean']):.1f} ± {1.96 * float(r['sem']):.1f}")
+        f = fits[m]
+        rows.append(f"| {m} | " + ' | '.join(cells) + f" | {float(f['c']):.4f}·n² + {float(f['d']):.2f}·n "
+                    f"| {float(f['worst_z']):.1f} sem | {float(f['exponent']):.3f} |")
+    rows.append('')
+    rows.append(f"Mean rounds ± the 95% half-interval, {', '.join(n(int(g)) for g in sorted(games))} games per cell, "
+                f"13 ranks × 2, 4, 8, 12 suits, classic rules otherwise.")
     return '\n'.join(rows)
 
 
@@ -435,7 +484,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt')}
 
