@@ -469,54 +469,24 @@ impl Game for War {
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
-        if rules.players > 2 {
+        // With three players or more, also the order the players went out in.
+        let (result, left, eliminated) = if rules.players > 2 {
             let given = hands.map(|h| parse_hands(h, &rules)).transpose()?;
             if let Some(h) = &given {
                 multi::check_hands(h, &rules)?;
             }
-            let played_game = multi::play(rules, given.as_deref(), &mut rng, tracer);
-            sink.finish()?;
-            let (result, stats) = (played_game.result, played_game.result.stats);
-            let order: Vec<String> = (played_game.eliminated.iter())
-                .map(|(p, round)| format!("p{p} (round {round})"))
-                .collect();
-            let mut report = PlayReport::new(
-                Self::NAME,
-                result.outcome.name(),
-                result.rounds,
-                played_game.left,
-            )
-            .with_cycle(result.cycle)
-            .with_text(format!(
-                "{played}\n{} ({} wars, deepest {}); out in order: {}",
-                trace::ending_text(&result),
-                stats.wars,
-                stats.deepest,
-                if order.is_empty() {
-                    "none".into()
-                } else {
-                    order.join(", ")
+            let g = multi::play(rules, given.as_deref(), &mut rng, tracer);
+            (g.result, g.left, Some(g.eliminated))
+        } else {
+            let result = match (hands, dealt) {
+                (Some(deal), _) => {
+                    let hands = parse_deal(deal, &rules)?;
+                    War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)
                 }
-            ));
-            let extra = &mut report.extra;
-            extra.insert("rules".into(), rules_json);
-            extra.insert("seed".into(), seed.into());
-            extra.insert("index".into(), hands.is_none().then_some(index).into());
-            extra.insert("wars".into(), stats.wars.into());
-            extra.insert("deepest_war".into(), stats.deepest.into());
-            let out: Vec<serde_json::Value> = (played_game.eliminated.iter())
-                .map(|&(p, round)| serde_json::json!({"player": p, "round": round}))
-                .collect();
-            extra.insert("eliminated".into(), out.into());
-            return Ok(report);
-        }
-        let result = match (hands, dealt) {
-            (Some(deal), _) => {
-                let hands = parse_deal(deal, &rules)?;
-                War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)
-            }
-            (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer),
-            (None, None) => War::new(rules).play_traced(&mut rng, tracer),
+                (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer),
+                (None, None) => War::new(rules).play_traced(&mut rng, tracer),
+            };
+            (result, result.outcome.two_players_left(), None)
         };
         sink.finish()?;
         if let Some(dir) = &args.from {
@@ -524,11 +494,22 @@ impl Game for War {
                 .check(dir, result.rounds)
                 .map_err(|e| usage!("--from {e}"))?;
         }
+        let out_text = eliminated.as_ref().map_or(String::new(), |out| {
+            let order: Vec<String> = (out.iter())
+                .map(|(p, round)| format!("p{p} (round {round})"))
+                .collect();
+            let order = if order.is_empty() {
+                "none".to_string()
+            } else {
+                order.join(", ")
+            };
+            format!("; out in order: {order}")
+        });
         let (o, stats) = (result.outcome, result.stats);
-        let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, o.two_players_left())
+        let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, left)
             .with_cycle(result.cycle)
             .with_text(format!(
-                "{played}\n{} ({} wars, deepest {})",
+                "{played}\n{} ({} wars, deepest {}){out_text}",
                 trace::ending_text(&result),
                 stats.wars,
                 stats.deepest
@@ -539,6 +520,12 @@ impl Game for War {
         extra.insert("index".into(), hands.is_none().then_some(index).into());
         extra.insert("wars".into(), stats.wars.into());
         extra.insert("deepest_war".into(), stats.deepest.into());
+        if let Some(out) = eliminated {
+            let out: Vec<serde_json::Value> = (out.into_iter())
+                .map(|(p, round)| serde_json::json!({"player": p, "round": round}))
+                .collect();
+            extra.insert("eliminated".into(), out.into());
+        }
         Ok(report)
     }
 }
