@@ -277,7 +277,9 @@ impl Game for War {
     const RULES: &'static str = "Rules: two players each turn up their top card; the higher \
         rank takes both, under its hand in the order --pickup says. Equal ranks start a war: each \
         lays --war-down cards face down and one face up, and the higher face-up card takes every \
-        card laid (another tie: another war). A player who runs out of cards loses. The presets, \
+        card laid (another tie: another war). A player who runs out of cards loses. --players N \
+        (3 to 26): everyone still in turns a card, and a tie for the highest is a war among the \
+        tied players only (README.md, \"War with more than two players\"). The presets, \
         each option and what it changes: README.md, sections \"How long does a game of War \
         take?\", \"The bryer preset against the seed document\" and \"Rule options\". To watch \
         the rules at work: warsim play war --ranks 4 --suits 1 --pickup p1-first \
