@@ -297,6 +297,21 @@ def players_table():
     rows.append('')
     rows.append(f"Mean rounds ± the 95% half-interval, {', '.join(n(int(g)) for g in sorted(games))} games per cell, "
                 f"13 ranks × 2, 4, 8, 12 suits, classic rules otherwise.")
+    # Who wins with 52 cards: when the players do not divide the deck, the first players hold
+    # one card more.
+    rows += ['', '| players, 52 cards | hand sizes | player 1 wins (95% interval) | player N wins (95% interval) | draws |',
+             '|---|---|---|---|---|']
+    for m in players:
+        r = runs[(m, 52)]
+        g = int(r['games'])
+        sizes = [52 // m + (1 if p < 52 % m else 0) for p in range(m)]
+
+        def share(key):
+            k = int(r.get(f'outcome_{key}') or 0)
+            q = k / g
+            h = 1.96 * (q * (1 - q) / g) ** 0.5
+            return f"{100 * q:.2f}% ({100 * (q - h):.2f}–{100 * (q + h):.2f}%)"
+        rows.append(f"| {m} | {' '.join(map(str, sizes))} | {share('p1')} | {share(f'p{m}')} | {int(r.get('outcome_draw') or 0)} |")
     return '\n'.join(rows)
 
 
