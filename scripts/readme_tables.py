@@ -299,8 +299,8 @@ def players_table():
                 f"13 ranks × 2, 4, 8, 12 suits, classic rules otherwise.")
     # Who wins with 52 cards: when the players do not divide the deck, the first players hold
     # one card more.
-    rows += ['', '| players, 52 cards | hand sizes | player 1 wins (95% interval) | player N wins (95% interval) | draws |',
-             '|---|---|---|---|---|']
+    rows += ['', '| players, 52 cards | hand sizes | player 1 wins (95% interval) | player N wins (95% interval) | draws | mean finishing place, player 1 / player N |',
+             '|---|---|---|---|---|---|']
     for m in players:
         r = runs[(m, 52)]
         g = int(r['games'])
@@ -311,7 +311,11 @@ def players_table():
             q = k / g
             h = 1.96 * (q * (1 - q) / g) ** 0.5
             return f"{100 * q:.2f}% ({100 * (q - h):.2f}–{100 * (q + h):.2f}%)"
-        rows.append(f"| {m} | {' '.join(map(str, sizes))} | {share('p1')} | {share(f'p{m}')} | {int(r.get('outcome_draw') or 0)} |")
+        def place(p):
+            counts = [int(r.get(f'place_p{p}_{k}') or 0) for k in range(1, m + 1)]
+            return sum(k * c for k, c in enumerate(counts, 1)) / sum(counts) if sum(counts) else None
+        places = 'two players: the outcomes' if m == 2 else f"{place(1):.3f} / {place(m):.3f}"
+        rows.append(f"| {m} | {' '.join(map(str, sizes))} | {share('p1')} | {share(f'p{m}')} | {int(r.get('outcome_draw') or 0)} | {places} |")
     return '\n'.join(rows)
 
 

@@ -65,6 +65,41 @@ fn n_player_runs_name_every_player_and_replay_their_games() {
         .sum();
     assert!(won > 1900, "{outcomes:?}");
     assert!(read(&out, "histogram.csv").starts_with("rounds,count,p1,p2,p3,p4"));
+    // Every won game gives each player one place, the winner place 1.
+    let places = v["places"].as_object().unwrap();
+    for k in 1..=4 {
+        let row = places[&format!("p{k}")].as_object().unwrap();
+        assert_eq!(row.values().map(|n| n.as_u64().unwrap()).sum::<u64>(), won);
+        assert_eq!(row["1"], outcomes[&format!("p{k}")]);
+    }
+    assert!(read(&out, "summary.csv").contains("place_p4_4"));
+    // Shards merge into the unsharded run, places included.
+    let shards: Vec<_> = (0..2)
+        .map(|k| {
+            let dir = dir.path(&format!("s{k}"));
+            ok(&[
+                "simulate",
+                "war",
+                "--players",
+                "4",
+                "--games",
+                "2000",
+                "--seed",
+                "2",
+                "--shard",
+                &format!("{k}/2"),
+                "--out",
+                s(&dir),
+            ]);
+            dir
+        })
+        .collect();
+    let merged = dir.path("merged");
+    ok(&["merge", s(&shards[1]), s(&shards[0]), "--out", s(&merged)]);
+    assert_eq!(
+        without_run_details(json(&read(&merged, "summary.json"))),
+        without_run_details(v.clone())
+    );
     // The longest game replays from the run, with its elimination order.
     let replay = json(&ok(&["play", "war", "--from", s(&out), "--json"]));
     assert_eq!(replay["rounds"], v["rounds"]["max"]);

@@ -24,6 +24,7 @@ mod enumerate;
 mod fast;
 mod markov;
 mod multi;
+pub mod places;
 mod position;
 pub mod rules;
 pub mod stats;

@@ -33,8 +33,9 @@
 //!   across the players in player order; `won-pile`: onto the winner's won pile in `p1-first`
 //!   order, shuffled into the hand when the hand runs out. `--pickup bryer` is refused.
 //! - **Out and the end.** A player holding no card after a round is out; players who go out in
-//!   the same round share that place in the elimination order (`play war` reports it). The
-//!   game ends when one player holds every card (outcome `pK`).
+//!   the same round share that place in the elimination order (`play war` reports it; a run
+//!   tallies each player's finishing place over the games won, [`super::places`]). The game
+//!   ends when one player holds every card (outcome `pK`).
 //! - **Loops.** With a pickup that draws no randomness the game is deterministic after the deal;
 //!   Brent's detector ([`crate::games::cycle`]) finds the first repeated state (every hand in
 //!   order; who is out follows from the hands), exactly as with two players.
@@ -49,6 +50,7 @@ use std::ops::ControlFlow;
 use rand::RngCore;
 
 use super::detect::NoRandomness;
+use super::places::Places;
 use super::rules::{Pickup, ShortWar, WarRules};
 use super::stats::WarGame;
 use super::trace::cards_text;
@@ -75,10 +77,10 @@ pub(super) struct Seats {
     /// The players of the current level of the round, and the next level's.
     contest: Vec<u8>,
     next: Vec<u8>,
-    /// Players in the order they went out; `places[i]` is the round that player went out in.
+    /// Players in the order they went out; `out_rounds[i]` is the round `out[i]` went out in.
     out: Vec<u8>,
-    places: Vec<u64>,
-    /// Rounds played, for `places`.
+    out_rounds: Vec<u64>,
+    /// Rounds played, for `out_rounds`.
     rounds: u64,
     /// Scratch for shuffles and the deal.
     spare: Vec<Card>,
@@ -106,7 +108,7 @@ impl Seats {
             contest: Vec::with_capacity(players),
             next: Vec::with_capacity(players),
             out: Vec::with_capacity(players),
-            places: Vec::with_capacity(players),
+            out_rounds: Vec::with_capacity(players),
             rounds: 0,
             spare: Vec::with_capacity(capacity),
             taker: None,
@@ -124,7 +126,7 @@ impl Seats {
         self.hands.iter_mut().for_each(Pile::clear);
         self.won.iter_mut().for_each(|w| *w = 0);
         self.out.clear();
-        self.places.clear();
+        self.out_rounds.clear();
         self.rounds = 0;
         self.taker = None;
         self.stats = WarGame::default();
@@ -282,10 +284,23 @@ impl Seats {
             if self.alive & (1 << p) != 0 && self.holding(p) == 0 {
                 self.alive &= !(1 << p);
                 self.out.push(p as u8);
-                self.places.push(self.rounds);
+                self.out_rounds.push(self.rounds);
             }
         }
-        (self.alive.count_ones() == 1).then(|| Outcome::Player(self.alive.trailing_zeros() as u8))
+        if self.alive.count_ones() != 1 {
+            return None;
+        }
+        let winner = self.alive.trailing_zeros() as usize;
+        // Two players' places are their outcome (and the two-player engine tallies none).
+        if players > 2 {
+            let out = self
+                .out
+                .iter()
+                .copied()
+                .zip(self.out_rounds.iter().copied());
+            self.stats.places = Places::of(players, winner, out);
+        }
+        Some(Outcome::Player(winner as u8))
     }
 
     /// Ends the game as a draw: no player of a war can fight it. Every laid card goes back to
@@ -383,7 +398,7 @@ impl Seats {
     pub(super) fn eliminated(&self) -> Vec<(u32, u64)> {
         self.out
             .iter()
-            .zip(&self.places)
+            .zip(&self.out_rounds)
             .map(|(&p, &r)| (u32::from(p) + 1, r))
             .collect()
     }
@@ -452,8 +467,8 @@ impl Deterministic for Seats {
         self.alive = other.alive;
         self.out.clear();
         self.out.extend_from_slice(&other.out);
-        self.places.clear();
-        self.places.extend_from_slice(&other.places);
+        self.out_rounds.clear();
+        self.out_rounds.extend_from_slice(&other.out_rounds);
         self.rounds = other.rounds;
         // `at_cap` stays: it belongs to the running game, which Brent's search re-copies.
         self.stats = other.stats;

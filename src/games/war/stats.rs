@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::places::{PlaceTally, Places};
 use super::rules::MAX_DECK;
 use crate::games::GameStats;
 use crate::stats::histogram::{add_to, Overflow};
@@ -23,6 +24,8 @@ pub struct WarGame {
     pub by_depth: [u32; WAR_DEPTHS],
     /// The game's group under `--by` (set when it is dealt).
     pub group: Option<u16>,
+    /// Where each player finished (three players or more).
+    pub places: Places,
 }
 
 impl WarGame {
@@ -44,6 +47,8 @@ pub struct WarStats {
     pub deepest: Vec<u64>,
     /// Battles per war depth over all games, as [`WarGame::by_depth`].
     pub by_depth: [u64; WAR_DEPTHS],
+    /// Finishing places (three players or more).
+    pub places: PlaceTally,
 }
 
 /// War's part of summary.json: the `wars` object.
@@ -51,6 +56,9 @@ pub struct WarStats {
 pub struct WarsJson {
     /// War statistics.
     pub wars: WarsObject,
+    /// Player → finishing place → games won by someone (three players or more only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub places: Option<Named<Named<u64>>>,
 }
 
 /// The `wars` object of summary.json.
@@ -93,6 +101,7 @@ impl GameStats for WarStats {
         for (t, &n) in self.by_depth.iter_mut().zip(&g.by_depth) {
             *t += u64::from(n);
         }
+        self.places.record(&g.places);
     }
 
     fn merge(&mut self, other: &Self) -> Result<(), Overflow> {
@@ -106,7 +115,7 @@ impl GameStats for WarStats {
         for (a, &b) in self.by_depth.iter_mut().zip(&other.by_depth) {
             add_to(a, b)?;
         }
-        Ok(())
+        self.places.merge(&other.places)
     }
 
     fn to_json(&self, games: u64) -> WarsJson {
@@ -132,6 +141,7 @@ impl GameStats for WarStats {
                 ),
                 battles_by_depth: Named(by_depth),
             },
+            places: self.places.to_json(),
         }
     }
 
@@ -139,6 +149,7 @@ impl GameStats for WarStats {
         let w = json.wars;
         let mut stats = WarStats {
             wars: w.total,
+            places: PlaceTally::from_json(json.places)?,
             ..WarStats::default()
         };
         let mut counted = 0u64;
@@ -193,6 +204,7 @@ impl GameStats for WarStats {
         for (d, n) in self.by_depth.iter().enumerate() {
             cols.push((format!("battles_war_depth_{}", depth_key(d)), n.to_string()));
         }
+        cols.extend(self.places.csv());
         cols
     }
 
@@ -209,11 +221,12 @@ impl GameStats for WarStats {
             .filter(|(_, &n)| n > 0)
             .map(|(d, &n)| format!("{d}: {}", crate::stats::summary::grouped(n)))
             .collect();
-        vec![format!(
+        let wars = format!(
             "wars      {:.4} per game; deepest war per game  {}",
             self.wars as f64 / games.max(1) as f64,
             deep.join("  ")
-        )]
+        );
+        std::iter::once(wars).chain(self.places.text()).collect()
     }
 }
 

@@ -561,7 +561,7 @@ fn value_stability() {
             wars,
             deepest,
             by_depth: singles(wars),
-            group: None,
+            ..WarGame::default()
         },
         ..GameResult::plain(rounds, Outcome::Player(p))
     };
@@ -571,7 +571,7 @@ fn value_stability() {
             wars: 9,
             deepest: 1,
             by_depth: singles(9),
-            group: None,
+            ..WarGame::default()
         },
         cycle: Some(Cycle {
             loop_from: 482,
