@@ -146,4 +146,6 @@ fn play_war_takes_one_hand_per_player() {
         ],
     );
     assert!(e.contains("--players 3"), "{e}");
+    let e = fails(2, &["exact", "war", "--players", "3", "--flawless"]);
+    assert!(e.contains("--players 3"), "{e}");
 }

@@ -31,7 +31,9 @@
 //!   player's level is a face-up card and the cards they laid face down after it (a short
 //!   player's last level holds whatever they laid), the cards of a level taken card by card
 //!   across the players in player order; `won-pile`: onto the winner's won pile in `p1-first`
-//!   order, shuffled into the hand when the hand runs out. `--pickup bryer` is refused.
+//!   order, shuffled into the hand when the hand runs out. `--won-pile kept` is the same game
+//!   as cards put under the hand, as with two players. `--pickup bryer`, `--pickup kbwar` and
+//!   `--won-pile reversed` (two-player orders) are refused.
 //! - **Out and the end.** A player holding no card after a round is out; players who go out in
 //!   the same round share that place in the elimination order (`play war` reports it; a run
 //!   tallies each player's finishing place over the games won, [`super::places`]). The game
@@ -40,7 +42,8 @@
 //!   Brent's detector ([`crate::games::cycle`]) finds the first repeated state (every hand in
 //!   order; who is out follows from the hands), exactly as with two players.
 //! - Refused for three or more players, with a usage error naming the option: `--rules bryer`,
-//!   `--deal even|bryer`, `--p1-cards`, `--honor`, `--by` (two-player rules), and `exact war`.
+//!   `--pickup bryer|kbwar`, `--won-pile reversed`, `--deal even|bryer`, `--p1-cards`,
+//!   `--honor`, `--by` (two-player rules), and `exact war` (with or without `--flawless`).
 //!
 //! A round plays on fixed buffers made once per worker ([`Seats`]), so no game allocates.
 
@@ -367,7 +370,9 @@ impl Seats {
                 self.give(war, w, &spare);
                 self.spare = spare;
             }
-            Pickup::Bryer => unreachable!("--pickup bryer is refused for N players"),
+            Pickup::Bryer | Pickup::Kbwar => {
+                unreachable!("--pickup bryer and kbwar are refused for N players")
+            }
         }
         self.table = table;
     }

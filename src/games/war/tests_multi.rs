@@ -305,8 +305,13 @@ fn random_games_conserve_cards_and_replay_the_same_from_their_index() {
 #[test]
 fn two_player_options_are_refused_for_three_players_by_name() {
     type Refused = (&'static str, fn(&mut WarOptions));
-    let cases: [Refused; 7] = [
+    let cases: [Refused; 9] = [
         ("--rules bryer", |o| o.preset = Some(Preset::Bryer)),
+        ("--pickup kbwar", |o| o.pickup = Some(Pickup::Kbwar)),
+        ("--won-pile reversed", |o| {
+            o.pickup = Some(Pickup::Table);
+            o.won_pile = Some(WonPile::Reversed)
+        }),
         ("--short-war bryer", |o| o.short_war = Some(ShortWar::Bryer)),
         ("--pickup bryer", |o| o.pickup = Some(Pickup::Bryer)),
         ("--deal even", |o| o.deal = Some("even".into())),
