@@ -72,9 +72,9 @@ impl Position {
         max: u64,
         probe: Option<Probe>,
     ) -> Stop {
-        if war.rules.honor.is_some() {
-            // A narrow loss removes a card: the general round handles it, and the probe is
-            // checked after every round.
+        if war.rules.honor.is_some() || war.rules.quit_stats {
+            // A narrow loss removes a card, and `--quit-stats` looks at every round: the
+            // general round handles both, and the probe is checked after every round.
             return self.general_rounds(war, rng, rounds, max, probe);
         }
         match war.rules.pickup {
@@ -103,6 +103,11 @@ impl Position {
             *rounds += 1;
             if let Some(o) = self.round(war, rng) {
                 return Stop::Ended(o);
+            }
+            if war.rules.quit_stats {
+                // Where `--quit-stats` sees every undecided position ([`super::quit`]).
+                let held = [self.holding(0), self.holding(1)];
+                self.stats.quit.note(held);
             }
             if probe.is_some_and(|p| p == Probe::of(&self.hands)) {
                 return Stop::Probe;
