@@ -32,7 +32,7 @@ def games() -> list[dict[str, Any]]: ...
 
 @overload
 def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None) -> Result:
+        out: _Path | None = None, svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, quit_stats: bool = False) -> Result:
         """simulate war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -47,10 +47,11 @@ def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
+        quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
 def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, quit_stats: bool = False) -> Result | dict[str, Any]:
         """exact war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -65,10 +66,11 @@ def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | N
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
+        quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
 def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
-        max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None, quit_stats: bool = False) -> dict[str, Any]:
         """sweep war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -83,6 +85,7 @@ def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
+        quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 
 @overload

@@ -19,15 +19,18 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::MAX_DECK;
+use crate::games::{ShareChart, StatsTable};
 use crate::stats::histogram::{add_to, Overflow};
-use crate::stats::summary::Named;
+use crate::stats::summary::{Named, Share};
 
 /// The rounds after which player 1's cards are tallied. Classic War's median game lasts about
 /// 200 rounds and its quartiles about 115 and 355 (README, "How long does a game of War
-/// take?"), so these run from the first shuffles of the opening (10, 25) through the quartiles
-/// to past the third one (400), where about one game in five is still going: later
-/// checkpoints would leave too few games per card count for a useful share.
-pub const CHECKPOINTS: [u32; 6] = [10, 25, 50, 100, 200, 400];
+/// take?"), so these run from the opening (10, 20) through the quartiles to past the third one
+/// (400); later checkpoints would leave too few games per card count for a useful share. All
+/// are even: every round moves an odd number of cards (1, or 5 after a war with 3 down) unless
+/// a short player lays fewer, so after an even number of rounds player 1 almost always holds
+/// an even number of cards, and even checkpoints compare like with like.
+pub const CHECKPOINTS: [u32; 6] = [10, 20, 50, 100, 200, 400];
 
 /// [`QuitGame::at`] of a checkpoint the game did not get past undecided.
 const NOT_REACHED: u16 = u16::MAX;
@@ -37,6 +40,8 @@ const NOT_REACHED: u16 = u16::MAX;
 pub struct QuitGame {
     /// Whether the game is tallied (`--quit-stats`).
     pub on: bool,
+    /// Cards in play at the deal.
+    pub cards: u16,
     /// Rounds noted (saturating: only the checkpoints need it).
     pub rounds: u32,
     /// Player 1's cards after round `CHECKPOINTS[k]`, or `NOT_REACHED`.
@@ -51,6 +56,7 @@ impl Default for QuitGame {
     fn default() -> Self {
         QuitGame {
             on: false,
+            cards: 0,
             rounds: 0,
             at: [NOT_REACHED; CHECKPOINTS.len()],
             max_held: [0; 2],
@@ -64,6 +70,7 @@ impl QuitGame {
     pub fn start(&mut self, held: [usize; 2]) {
         *self = QuitGame {
             on: true,
+            cards: (held[0] + held[1]) as u16,
             max_held: held.map(|h| h as u16),
             ..QuitGame::default()
         };
@@ -82,9 +89,12 @@ impl QuitGame {
         }
     }
 
-    /// Records that player `w` (0 or 1) won.
+    /// Records that player `w` (0 or 1) won a tallied game (an untallied game's record stays
+    /// the default, so results without `--quit-stats` compare as before).
     pub fn won(&mut self, w: u8) {
-        self.winner = Some(w);
+        if self.on {
+            self.winner = Some(w);
+        }
     }
 }
 
@@ -95,6 +105,8 @@ impl QuitGame {
 pub struct QuitStats {
     /// Games tallied: every game of a `--quit-stats` run, none otherwise.
     pub games: u64,
+    /// Cards in play at the deal (the deck; the same in every game of a run).
+    pub cards: u16,
     /// `reached[k][c]`: games undecided after `CHECKPOINTS[k]` rounds with player 1 holding
     /// `c` cards.
     pub reached: [Vec<u64>; CHECKPOINTS.len()],
@@ -105,12 +117,12 @@ pub struct QuitStats {
     pub loser_max: Vec<u64>,
 }
 
-/// `v[i] += n`, growing `v` as needed.
-fn bump(v: &mut Vec<u64>, i: usize, n: u64) -> Result<(), Overflow> {
+/// `v[i]`, growing `v` to hold it.
+fn at(v: &mut Vec<u64>, i: usize) -> &mut u64 {
     if i >= v.len() {
         v.resize(i + 1, 0);
     }
-    add_to(&mut v[i], n)
+    &mut v[i]
 }
 
 impl QuitStats {
@@ -121,30 +133,23 @@ impl QuitStats {
             return;
         }
         self.games += 1;
+        self.cards = self.cards.max(g.cards);
         for (k, &c) in g.at.iter().enumerate() {
             if c == NOT_REACHED {
                 break;
             }
-            // Counts of one run cannot overflow u64: the engine counts fewer games.
-            let _ = bump(&mut self.reached[k], c.into(), 1);
-            let _ = bump(
-                &mut self.p1_won[k],
-                c.into(),
-                u64::from(g.winner == Some(0)),
-            );
+            *at(&mut self.reached[k], c.into()) += 1;
+            *at(&mut self.p1_won[k], c.into()) += u64::from(g.winner == Some(0));
         }
         if let Some(w) = g.winner {
-            let _ = bump(
-                &mut self.loser_max,
-                g.max_held[1 - usize::from(w)].into(),
-                1,
-            );
+            *at(&mut self.loser_max, g.max_held[1 - usize::from(w)].into()) += 1;
         }
     }
 
     /// Adds `other`'s counts.
     pub fn merge(&mut self, other: &Self) -> Result<(), Overflow> {
         add_to(&mut self.games, other.games)?;
+        self.cards = self.cards.max(other.cards);
         let pairs = self.reached.iter_mut().zip(&other.reached);
         let won = self.p1_won.iter_mut().zip(&other.p1_won);
         for (a, b) in pairs
@@ -152,7 +157,7 @@ impl QuitStats {
             .chain([(&mut self.loser_max, &other.loser_max)])
         {
             for (i, &n) in b.iter().enumerate() {
-                bump(a, i, n)?;
+                add_to(at(a, i), n)?;
             }
         }
         Ok(())
@@ -162,6 +167,7 @@ impl QuitStats {
     pub fn to_json(&self) -> Option<QuitJson> {
         (self.games > 0).then(|| QuitJson {
             games: self.games,
+            cards: self.cards,
             after_rounds: Named(
                 CHECKPOINTS
                     .iter()
@@ -195,8 +201,12 @@ impl QuitStats {
         if q.games != games {
             return Err(format!("quit.games is {}, the summary {games}", q.games));
         }
+        if usize::from(q.cards) > MAX_DECK {
+            return Err(format!("quit.cards is {}, more than a deck holds", q.cards));
+        }
         let mut stats = QuitStats {
             games,
+            cards: q.cards,
             ..QuitStats::default()
         };
         for (key, at) in q.after_rounds.0 {
@@ -248,7 +258,163 @@ impl QuitStats {
     pub fn won_games(&self) -> u64 {
         self.loser_max.iter().sum()
     }
+
+    /// Player 1's wins over the games undecided after `CHECKPOINTS[k]` rounds in which player 1
+    /// held more than half the cards.
+    fn ahead(&self, k: usize) -> Option<Share> {
+        let half = usize::from(self.cards) / 2;
+        let (won, n) = self
+            .row(k)
+            .filter(|&(c, _, _)| c > half)
+            .fold((0, 0), |(w, n), (_, k, m)| (w + k, n + m));
+        (n > 0).then(|| Share::new(won, n))
+    }
+
+    /// Columns of summary.csv: per checkpoint, the games still undecided and those player 1
+    /// won; fixed names, so the rows of any two runs with the tally stack.
+    pub fn csv(&self) -> Vec<(String, String)> {
+        if self.games == 0 {
+            return Vec::new();
+        }
+        let mut cols = Vec::new();
+        for (k, t) in CHECKPOINTS.iter().enumerate() {
+            let (won, n) = self.row(k).fold((0, 0), |(w, n), (_, k, m)| (w + k, n + m));
+            cols.push((format!("quit_after_{t}_games"), n.to_string()));
+            cols.push((format!("quit_after_{t}_p1_won"), won.to_string()));
+        }
+        cols.push(("quit_won_games".into(), self.won_games().to_string()));
+        cols
+    }
+
+    /// The terminal summary's lines: player 1's wins when ahead at each checkpoint, and how
+    /// often the loser had been well ahead.
+    pub fn text(&self) -> Vec<String> {
+        if self.games == 0 {
+            return Vec::new();
+        }
+        let pct = |s: &Share| format!("{:.1}%", 100.0 * s.share);
+        let ahead: Vec<String> = (0..CHECKPOINTS.len())
+            .filter_map(|k| Some(format!("{}: {}", CHECKPOINTS[k], pct(&self.ahead(k)?))))
+            .collect();
+        let mut lines = vec![format!(
+            "quit      player 1 ahead (more than half the cards) after t rounds wins  {}",
+            ahead.join("  ")
+        )];
+        let won = self.won_games();
+        if won > 0 {
+            let cards = usize::from(self.cards);
+            let above = |k: usize| pct(&Share::new(self.loser_above(k), won));
+            lines.push(format!(
+                "quit      the loser once held more than {} cards in {} of won games, more than \
+                 {} in {} (quit.csv)",
+                cards / 2,
+                above(cards / 2),
+                cards * 3 / 4,
+                above(cards * 3 / 4)
+            ));
+        }
+        lines
+    }
+
+    /// quit.csv: one long table of both tallies with their shares and 95% Wilson intervals.
+    /// `p1_wins_after` rows: of the `games` undecided after `rounds` rounds with player 1
+    /// holding `cards` cards, `count` player 1 went on to win. `loser_held_more_than` rows: of
+    /// the `games` with a winner, `count` whose loser once held more than `cards` cards.
+    pub fn table(&self) -> Option<StatsTable> {
+        if self.games == 0 {
+            return None;
+        }
+        let mut rows = Vec::new();
+        let mut push = |what: &str, rounds: String, cards: usize, count: u64, n: u64| {
+            let s = Share::new(count, n);
+            rows.push(vec![
+                what.to_string(),
+                rounds,
+                cards.to_string(),
+                n.to_string(),
+                count.to_string(),
+                s.share.to_string(),
+                s.ci95[0].to_string(),
+                s.ci95[1].to_string(),
+            ]);
+        };
+        for (k, t) in CHECKPOINTS.iter().enumerate() {
+            for (c, won, n) in self.row(k) {
+                push("p1_wins_after", t.to_string(), c, won, n);
+            }
+        }
+        let won = self.won_games();
+        if won > 0 {
+            for k in 0..self.loser_max.len() {
+                push(
+                    "loser_held_more_than",
+                    String::new(),
+                    k,
+                    self.loser_above(k),
+                    won,
+                );
+            }
+        }
+        Some(StatsTable {
+            file: "quit.csv",
+            header: vec![
+                "statistic",
+                "rounds",
+                "cards",
+                "games",
+                "count",
+                "share",
+                "ci95_lo",
+                "ci95_hi",
+            ],
+            rows,
+        })
+    }
+
+    /// quit.png: player 1's share of wins against the cards held after t rounds, one line per
+    /// checkpoint. Card counts held in fewer than [`MIN_CHART_GAMES`] games are left out: their
+    /// intervals span most of the chart and hide the rest.
+    pub fn chart(&self) -> Option<ShareChart> {
+        if self.games == 0 {
+            return None;
+        }
+        let series = CHECKPOINTS
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let points: Vec<(u64, Share)> = self
+                    .row(k)
+                    .filter(|&(_, _, n)| n >= MIN_CHART_GAMES)
+                    .map(|(c, won, n)| (c as u64, Share::new(won, n)))
+                    .collect();
+                let games: u64 = self.row(k).map(|r| r.2).sum();
+                (
+                    format!(
+                        "after {t} rounds ({} games still going)",
+                        crate::stats::summary::grouped(games)
+                    ),
+                    points,
+                )
+            })
+            .filter(|(_, points)| !points.is_empty())
+            .collect();
+        Some(ShareChart {
+            stem: "quit",
+            caption: "When can we quit? Player 1's share of wins against the cards held after t \
+                      rounds, with 95% intervals",
+            what: format!(
+                "player 1's share of wins by the cards held after t rounds (95% Wilson \
+                 intervals; card counts seen in fewer than {MIN_CHART_GAMES} games left out)"
+            ),
+            x_desc: "cards player 1 holds after t rounds",
+            y_desc: "player 1 wins (%)",
+            series,
+        })
+    }
 }
+
+/// The fewest games a card count needs to be drawn in quit.png.
+const MIN_CHART_GAMES: u64 = 30;
 
 /// The nonzero entries of `v`, keyed by index.
 fn nonzero(v: &[u64]) -> Named<u64> {
@@ -284,6 +450,8 @@ fn read_counts(named: &Named<u64>, v: &mut Vec<u64>, what: &str) -> Result<(), S
 pub struct QuitJson {
     /// Games tallied (all games of the run).
     pub games: u64,
+    /// Cards in play at the deal.
+    pub cards: u16,
     /// Checkpoint t (rounds) → the games undecided after t rounds, by player 1's cards.
     pub after_rounds: Named<AfterRounds>,
     /// The loser's most cards held → games with a winner (the share of games whose loser ever
@@ -382,6 +550,7 @@ mod tests {
         p.deal(war, &mut rng);
         let mut q = QuitGame {
             on: true,
+            cards: 52,
             max_held: [p.holding(0) as u16, p.holding(1) as u16],
             ..QuitGame::default()
         };
@@ -461,7 +630,7 @@ mod tests {
     fn a_file_claiming_impossible_counts_is_refused() {
         let json = |games: &str, won: &str, loser: &str| -> QuitJson {
             serde_json::from_str(&format!(
-                r#"{{"games": 3, "after_rounds": {{"10": {{"games": {games}, "p1_won": {won}}}}},
+                r#"{{"games": 3, "cards": 52, "after_rounds": {{"10": {{"games": {games}, "p1_won": {won}}}}},
                     "loser_max_held": {loser}}}"#
             ))
             .unwrap()

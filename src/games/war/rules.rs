@@ -200,7 +200,7 @@ pub struct WarOptions {
     /// the highest rank player 1 is dealt.
     #[arg(long, value_enum)]
     pub by: Option<By>,
-    /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 25,
+    /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20,
     /// 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key
     /// `quit`, quit.csv, quit.png). Plays every round by the general path: slower.
     #[arg(long)]

@@ -204,6 +204,7 @@ impl GameStats for WarStats {
         for (d, n) in self.by_depth.iter().enumerate() {
             cols.push((format!("battles_war_depth_{}", depth_key(d)), n.to_string()));
         }
+        cols.extend(self.quit.csv());
         cols
     }
 
@@ -220,11 +221,21 @@ impl GameStats for WarStats {
             .filter(|(_, &n)| n > 0)
             .map(|(d, &n)| format!("{d}: {}", crate::stats::summary::grouped(n)))
             .collect();
-        vec![format!(
+        let mut lines = vec![format!(
             "wars      {:.4} per game; deepest war per game  {}",
             self.wars as f64 / games.max(1) as f64,
             deep.join("  ")
-        )]
+        )];
+        lines.extend(self.quit.text());
+        lines
+    }
+
+    fn table(&self) -> Option<crate::games::StatsTable> {
+        self.quit.table()
+    }
+
+    fn chart(&self) -> Option<crate::games::ShareChart> {
+        self.quit.chart()
     }
 }
 

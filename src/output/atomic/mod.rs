@@ -43,7 +43,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 26] = [
+pub const OUTPUT_FILES: [&str; 29] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -58,6 +58,9 @@ pub const OUTPUT_FILES: [&str; 26] = [
     "by.png",
     "survival.png",
     "survival.svg",
+    "quit.csv",
+    "quit.png",
+    "quit.svg",
     "compare.json",
     "compare.csv",
     "compare.png",
