@@ -103,13 +103,14 @@ mod tests {
 
     #[test]
     fn every_file_a_run_writes_has_a_line() {
-        // The files of a run's set (not of a sweep, a comparison or a chain).
+        // The files of a run's set (not of a sweep, a comparison, a chain or the flawless game).
         let other = |f: &&str| {
             [
                 "compare.",
                 "sweep.",
                 "means.",
                 "chain.json",
+                "flawless.json",
                 "search.json",
                 "best.txt",
             ]

@@ -12,7 +12,8 @@
 //! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
-//! `detect` (loop detection) and `trace` (`play war --trace`).
+//! `detect` (loop detection), `trace` (`play war --trace`) and `flawless` (the exact
+//! probability that one player wins every battle).
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -21,6 +22,7 @@ mod deal;
 mod detect;
 mod enumerate;
 mod fast;
+mod flawless;
 mod markov;
 mod position;
 pub mod quit;
@@ -44,13 +46,14 @@ use crate::usage;
 pub use deal::parse_deal;
 pub use detect::NoRandomness;
 pub use rules::{
-    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules,
+    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile,
     BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
 use enumerate::DealSpace;
 pub use fast::Path;
+pub use flawless::Flawless;
 use position::Position;
 use step::Stop;
 
@@ -355,7 +358,14 @@ impl Game for War {
             r.suits,
             r.war_down,
             setting_name(r.short_war),
-            setting_name(r.pickup),
+            match r.won_pile {
+                Some(w) => format!(
+                    "{} onto a {} won pile",
+                    setting_name(r.pickup),
+                    setting_name(w)
+                ),
+                None => setting_name(r.pickup),
+            },
             if r.detect_loops {
                 format!(
                     "loops detected{}",
