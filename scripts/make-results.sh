@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"
 build_warsim
-sections=${*:-war war-rules war-literature war-players war-experiments war-exact snap shotgun rps jitsu bmn}
+sections=${*:-war war-rules war-literature war-players war-experiments war-exact war-quit snap shotgun rps jitsu bmn}
 
 for section in $sections; do
   case $section in
@@ -20,6 +20,7 @@ for section in $sections; do
     war-literature) scripts/war-literature.sh results/war-literature ;;
     war-players) scripts/war-players.sh results/war-players ;;
     war-exact) scripts/war-exact.sh results/war-exact ;;
+    war-quit) scripts/war-quit.sh results/war-quit ;;
     war-experiments)
       scripts/war-experiments.sh results/war-experiments
       scripts/deck-speed.sh > results/deck-speed.txt

@@ -43,7 +43,8 @@
 //!   order; who is out follows from the hands), exactly as with two players.
 //! - Refused for three or more players, with a usage error naming the option: `--rules bryer`,
 //!   `--pickup bryer|kbwar`, `--won-pile reversed`, `--deal even|bryer`, `--p1-cards`,
-//!   `--honor`, `--by` (two-player rules), and `exact war` (with or without `--flawless`).
+//!   `--honor`, `--by`, `--quit-stats` (two-player rules), and `exact war` (with or without
+//!   `--flawless`).
 //!
 //! A round plays on fixed buffers made once per worker ([`Seats`]), so no game allocates.
 

@@ -233,6 +233,11 @@ pub struct WarOptions {
     /// players only; README.md, "War with more than two players", states every rule point.
     #[arg(long, value_name = "N")]
     pub players: Option<u32>,
+    /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20,
+    /// 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key
+    /// `quit`, quit.csv, quit.png). Plays every round by the general path: slower.
+    #[arg(long)]
+    pub quit_stats: bool,
 }
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
@@ -273,6 +278,10 @@ pub struct WarRules {
     /// summary reads as it did before `--players` existed.
     #[serde(default = "two_players", skip_serializing_if = "is_two_players")]
     pub players: u32,
+    /// Whether the "when can we quit?" tally is kept (`--quit-stats`); absent from the JSON
+    /// when off, so the rules of every other run read as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quit_stats: bool,
 }
 
 fn two_players() -> u32 {
@@ -382,6 +391,7 @@ impl TryFrom<&WarOptions> for WarRules {
             honor: o.honor,
             by: o.by,
             players,
+            quit_stats: o.quit_stats,
         })
     }
 }
@@ -405,6 +415,7 @@ fn check_multi(o: &WarOptions, players: u32, deck: u64) -> Result<(), UsageError
         (o.p1_cards.is_some(), "--p1-cards"),
         (o.honor.is_some(), "--honor"),
         (o.by.is_some(), "--by"),
+        (o.quit_stats, "--quit-stats (player 1 against player 2)"),
     ];
     if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
         return Err(usage!(
@@ -481,6 +492,7 @@ impl WarRules {
             honor: self.honor,
             by: self.by,
             players: (self.players != 2).then_some(self.players),
+            quit_stats: self.quit_stats,
         }
     }
 

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::places::{PlaceTally, Places};
+use super::quit::{QuitGame, QuitJson, QuitStats};
 use super::rules::MAX_DECK;
 use crate::games::GameStats;
 use crate::stats::histogram::{add_to, Overflow};
@@ -26,6 +27,8 @@ pub struct WarGame {
     pub group: Option<u16>,
     /// Where each player finished (three players or more).
     pub places: Places,
+    /// What `--quit-stats` tallies ([`super::quit`]).
+    pub quit: QuitGame,
 }
 
 impl WarGame {
@@ -49,6 +52,8 @@ pub struct WarStats {
     pub by_depth: [u64; WAR_DEPTHS],
     /// Finishing places (three players or more).
     pub places: PlaceTally,
+    /// The `--quit-stats` tally (empty without it).
+    pub quit: QuitStats,
 }
 
 /// War's part of summary.json: the `wars` object.
@@ -59,6 +64,9 @@ pub struct WarsJson {
     /// Player → finishing place → games won by someone (three players or more only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub places: Option<Named<Named<u64>>>,
+    /// With `--quit-stats`: the "when can we quit?" tally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quit: Option<QuitJson>,
 }
 
 /// The `wars` object of summary.json.
@@ -102,6 +110,7 @@ impl GameStats for WarStats {
             *t += u64::from(n);
         }
         self.places.record(&g.places);
+        self.quit.record(&g.quit);
     }
 
     fn merge(&mut self, other: &Self) -> Result<(), Overflow> {
@@ -115,7 +124,8 @@ impl GameStats for WarStats {
         for (a, &b) in self.by_depth.iter_mut().zip(&other.by_depth) {
             add_to(a, b)?;
         }
-        self.places.merge(&other.places)
+        self.places.merge(&other.places)?;
+        self.quit.merge(&other.quit)
     }
 
     fn to_json(&self, games: u64) -> WarsJson {
@@ -142,6 +152,7 @@ impl GameStats for WarStats {
                 battles_by_depth: Named(by_depth),
             },
             places: self.places.to_json(),
+            quit: self.quit.to_json(),
         }
     }
 
@@ -150,6 +161,7 @@ impl GameStats for WarStats {
         let mut stats = WarStats {
             wars: w.total,
             places: PlaceTally::from_json(json.places)?,
+            quit: QuitStats::from_json(json.quit, games)?,
             ..WarStats::default()
         };
         let mut counted = 0u64;
@@ -205,6 +217,7 @@ impl GameStats for WarStats {
             cols.push((format!("battles_war_depth_{}", depth_key(d)), n.to_string()));
         }
         cols.extend(self.places.csv());
+        cols.extend(self.quit.csv());
         cols
     }
 
@@ -221,12 +234,22 @@ impl GameStats for WarStats {
             .filter(|(_, &n)| n > 0)
             .map(|(d, &n)| format!("{d}: {}", crate::stats::summary::grouped(n)))
             .collect();
-        let wars = format!(
+        let mut lines = vec![format!(
             "wars      {:.4} per game; deepest war per game  {}",
             self.wars as f64 / games.max(1) as f64,
             deep.join("  ")
-        );
-        std::iter::once(wars).chain(self.places.text()).collect()
+        )];
+        lines.extend(self.places.text());
+        lines.extend(self.quit.text());
+        lines
+    }
+
+    fn table(&self) -> Option<crate::games::StatsTable> {
+        self.quit.table()
+    }
+
+    fn chart(&self) -> Option<crate::games::ShareChart> {
+        self.quit.chart()
     }
 }
 

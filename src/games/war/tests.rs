@@ -451,7 +451,7 @@ const PICKUPS: [Pickup; 8] = [
     Pickup::Bryer,
 ];
 
-fn all_rule_sets() -> Vec<WarRules> {
+pub(super) fn all_rule_sets() -> Vec<WarRules> {
     let mut out = vec![bryer()];
     for war_down in [0, 1, 3] {
         for short in [ShortWar::Lose, ShortWar::LastCard] {

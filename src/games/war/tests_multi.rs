@@ -305,7 +305,8 @@ fn random_games_conserve_cards_and_replay_the_same_from_their_index() {
 #[test]
 fn two_player_options_are_refused_for_three_players_by_name() {
     type Refused = (&'static str, fn(&mut WarOptions));
-    let cases: [Refused; 9] = [
+    let cases: [Refused; 10] = [
+        ("--quit-stats", |o| o.quit_stats = true),
         ("--rules bryer", |o| o.preset = Some(Preset::Bryer)),
         ("--pickup kbwar", |o| o.pickup = Some(Pickup::Kbwar)),
         ("--won-pile reversed", |o| {
