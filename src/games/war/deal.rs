@@ -109,45 +109,6 @@ pub(super) fn bryer_deal<R: RngCore + ?Sized>(
     }
 }
 
-/// [`bryer_deal`] for `K` games at once, for decks of at most 64 cards: the same draws from
-/// each game's generator, interleaved so that one game's chain of dependent swaps overlaps the
-/// others' (alone, a deal waits on its loads and stores). Game `g`'s player 1 gets
-/// `p1[g][..n / 2]`, top first, and player 2 `p2[g][..n - n / 2]`.
-pub(super) fn bryer_deals<R: RngCore, const K: usize>(
-    war: &War,
-    rngs: &mut [R; K],
-    p1: &mut [[Card; 64]; K],
-    p2: &mut [[Card; 64]; K],
-) {
-    let n = war.deck.len();
-    assert!((2..=64).contains(&n), "bryer_deals: {n} cards");
-    let mut positions = [[0u8; 64]; K];
-    for p in &mut positions {
-        for (i, x) in p.iter_mut().enumerate() {
-            *x = i as u8;
-        }
-    }
-    let mut taken = [0u64; K];
-    for i in 0..n / 2 {
-        for g in 0..K {
-            let j = i + bounded(&mut rngs[g], (n - i) as u32) as usize;
-            positions[g].swap(i, j);
-            let k = usize::from(positions[g][i]);
-            taken[g] |= 1 << k;
-            p1[g][i] = war.deck[k];
-        }
-    }
-    for g in 0..K {
-        let mut free = !taken[g] & (u64::MAX >> (64 - n));
-        let mut t = 0;
-        while free != 0 {
-            p2[g][t] = war.deck[free.trailing_zeros() as usize];
-            t += 1;
-            free &= free - 1;
-        }
-    }
-}
-
 /// Reads `--deal "A1 A2 .../B1 B2 ..."` (cards separated by spaces or commas, top card first)
 /// and checks it against the rules: every card a rank in 1..R, no hand empty.
 pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageError> {

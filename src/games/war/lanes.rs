@@ -23,14 +23,15 @@
 use std::arch::x86_64::*;
 use std::ops::Range;
 
-use super::deal::{bryer_deal, bryer_deals};
+use super::deal::bryer_deal;
+use super::lane_deal::{deal8, AHEAD};
 use super::rules::{DealOrder, Pickup, ShortWar, WarRules};
 use super::stats::WarGame;
 use super::{War, WarScratch};
 use crate::games::cards::Card;
 use crate::games::cycle::Ending;
 use crate::games::{GameResult, Outcome};
-use crate::sim::rng::{game_rng, GameRng};
+use crate::sim::rng::game_rng;
 
 /// Vectors of 16 games played in turn: two, so one's gathers overlap the other's work.
 const GROUPS: usize = 2;
@@ -98,8 +99,8 @@ struct Games {
     ahead: Ahead,
 }
 
-/// Games dealt ahead, [`AHEAD`] at a time ([`bryer_deals`]), for the `bryer` deal of decks of
-/// at most 64 cards: dealing several games interleaved hides the latency of each one's swaps.
+/// Games dealt ahead, [`AHEAD`] at a time ([`deal8`]), for the `bryer` deal of decks of at most
+/// 64 cards.
 struct Ahead {
     index: [u64; AHEAD],
     p1: [[Card; 64]; AHEAD],
@@ -107,9 +108,6 @@ struct Ahead {
     /// The next game to hand out (`AHEAD`: none left).
     at: usize,
 }
-
-/// Games dealt at once into [`Ahead`].
-const AHEAD: usize = 8;
 
 /// The offset of lane `lane`'s buffer for player `p`.
 #[inline(always)]
@@ -565,14 +563,16 @@ impl Games {
         let starts = [base(lane, 0), base(lane, 1)];
         let n = war.deck.len();
         let bryer = war.rules.deal == DealOrder::Bryer && war.fixed_hands.is_none();
-        if bryer && n <= 64 && self.ahead.at == AHEAD && self.end - self.next >= AHEAD as u64 {
+        let ahead = &mut self.ahead;
+        if bryer && n <= 64 && ahead.at == AHEAD && self.end - self.next >= AHEAD as u64 {
             let first = self.next;
-            let mut rngs: [GameRng; AHEAD] =
-                std::array::from_fn(|g| game_rng(seed, first + g as u64));
-            bryer_deals(war, &mut rngs, &mut self.ahead.p1, &mut self.ahead.p2);
-            self.ahead.index = std::array::from_fn(|g| first + g as u64);
-            self.ahead.at = 0;
-            self.next += AHEAD as u64;
+            // SAFETY: `refill` runs only within `play_range`, whose caller checked that the
+            // CPU has every feature `deal8` enables.
+            if unsafe { deal8(war, seed, first, &mut ahead.p1, &mut ahead.p2) } {
+                ahead.index = std::array::from_fn(|g| first + g as u64);
+                ahead.at = 0;
+                self.next += AHEAD as u64;
+            }
         }
         if self.ahead.at < AHEAD {
             let g = self.ahead.at;

@@ -22,6 +22,8 @@ mod detect;
 mod enumerate;
 mod fast;
 #[cfg(target_arch = "x86_64")]
+mod lane_deal;
+#[cfg(target_arch = "x86_64")]
 mod lanes;
 mod markov;
 mod position;
