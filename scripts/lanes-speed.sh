@@ -37,8 +37,8 @@ for _ in $(seq "$reps"); do
   done
 done
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); 1 thread, $games games"
-echo "bryer rules, median of $reps alternating runs (games/s from CPU time; range in brackets)"
-printf '%-12s %12s %25s %10s %10s\n' run games/s range "vs probe" "vs scalar"
+echo "bryer rules, median of $reps alternating runs (games/s from CPU time, lowest-highest)"
+printf '%-12s %12s %25s %10s %10s %10s\n' run games/s range "vs probe" "vs scalar" "vs proto"
 declare -A rate
 for p in "${progs[@]}"; do
   rate[$p]=$(awk -v p="$p" -v n="$games" '$1 == p {print n / $2}' "$tmp/all" | sort -g |
@@ -47,6 +47,6 @@ done
 for p in "${progs[@]}"; do
   read -r m lo hi <<<"${rate[$p]}"
   vs() { [ -n "${rate[$1]:-}" ] && python3 -c "print(f'{$m / ${rate[$1]%% *}:.2f}x')" || echo -; }
-  printf '%-12s %12.0f %25s %10s %10s\n' "$p" "$m" "$(printf '%.0f-%.0f' "$lo" "$hi")" \
-    "$(vs probe)" "$(vs scalar)"
+  printf '%-12s %12.0f %25s %10s %10s %10s\n' "$p" "$m" "$(printf '%.0f-%.0f' "$lo" "$hi")" \
+    "$(vs probe)" "$(vs scalar)" "$(vs prototype)"
 done
