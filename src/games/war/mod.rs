@@ -12,7 +12,8 @@
 //! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
-//! `detect` (loop detection) and `trace` (`play war --trace`).
+//! `lanes` and `lane_deal` (many games per core in AVX-512 lanes, for the rule sets they
+//! play), `detect` (loop detection) and `trace` (`play war --trace`).
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
