@@ -376,6 +376,31 @@ impl Arrays {
     }
 }
 
+impl Arrays {
+    /// `group` with lanes `touched` set from these arrays: lane by lane from registers, since
+    /// reloading whole vectors just after scalar stores to them would stall on store
+    /// forwarding.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
+    fn patch(&self, mut group: Group, touched: u16) -> Group {
+        let mut lanes = touched;
+        while lanes != 0 {
+            let l = lanes.trailing_zeros() as usize;
+            let bit = 1 << l;
+            lanes &= lanes - 1;
+            let set = |v: __m512i, x: u32| _mm512_mask_set1_epi32(v, bit, x as i32);
+            group.pa = set(group.pa, self.pa[l]);
+            group.pb = set(group.pb, self.pb[l]);
+            group.qa = set(group.qa, self.qa[l]);
+            group.qb = set(group.qb, self.qb[l]);
+            group.rounds = set(group.rounds, self.rounds[l]);
+            group.wars1 = set(group.wars1, self.wars1[l]);
+        }
+        group.live = self.live;
+        group
+    }
+}
+
 /// A vector's 16 dwords.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
@@ -412,7 +437,8 @@ fn out_of_line(
 ) -> Group {
     let mut a = Arrays::of(&group);
     let max = war.rules.max_rounds;
-    let mut lanes = events.deep | events.short | events.check;
+    let touched = events.deep | events.short | events.check;
+    let mut lanes = touched;
     while lanes != 0 {
         let l = lanes.trailing_zeros() as usize;
         lanes &= lanes - 1;
@@ -483,7 +509,7 @@ fn out_of_line(
             }
         }
     }
-    a.group()
+    a.patch(group, touched)
 }
 
 /// Fights the war a step left at the heads of a lane's hands (their top cards tie, and so do
