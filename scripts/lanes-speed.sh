@@ -3,7 +3,8 @@
 # avx512 block path, the scalar reference), the plain C probe and the C lanes prototype of
 # ../shared/reference/war-lanes (built here with its build.sh when that folder exists).
 # REPS rounds of alternating runs of GAMES games each; games/s from CPU time (user + sys), so
-# that other jobs on this shared machine weigh less; the median of each and the ratios.
+# that other jobs on this shared machine weigh less; the median of each and the ratios. Writes
+# the table on stdout (results/lanes-speed.txt).
 # Usage: scripts/lanes-speed.sh [REPS=5] [GAMES=2000000]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
