@@ -56,16 +56,34 @@ const WAR_DOWN: u32 = 3;
 /// Whether the lanes play this rule set exactly as today's path does: the `bryer` pickup (no
 /// randomness after the deal, a war's cards in a fixed order), 3 cards down, a short player
 /// losing (`bryer` or `lose`), no honor, no loop detection, a deck of at most [`MAX_CARDS`]
-/// and a cap of 1 to 2^31 − 1 rounds. Every other rule set (and any option added later) stays on
-/// today's path.
+/// and a cap of 1 to 2^31 − 1 rounds; any deal, `--p1-cards` and `--by`. Every other rule set
+/// stays on today's path.
+///
+/// The rule set is taken apart field by field with no `..`, so a rule option added to
+/// [`WarRules`] does not compile here until someone decides whether the lanes play it: a new
+/// option cannot reach the lanes unnoticed.
 pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
-    rules.pickup == Pickup::Bryer
-        && matches!(rules.short_war, ShortWar::Bryer | ShortWar::Lose)
-        && rules.war_down == WAR_DOWN
-        && rules.honor.is_none()
-        && !rules.detect_loops
+    let WarRules {
+        preset: _,
+        ranks: _,
+        suits: _,
+        war_down,
+        short_war,
+        pickup,
+        deal: _,
+        detect_loops,
+        max_rounds,
+        p1_cards: _,
+        honor,
+        by: _,
+    } = rules;
+    *pickup == Pickup::Bryer
+        && matches!(short_war, ShortWar::Bryer | ShortWar::Lose)
+        && *war_down == WAR_DOWN
+        && honor.is_none()
+        && !detect_loops
         && (2..=MAX_CARDS).contains(&cards)
-        && (1..1 << 31).contains(&rules.max_rounds)
+        && (1..1 << 31).contains(max_rounds)
 }
 
 /// Whether this CPU has every feature [`play_range`] is compiled for.
