@@ -80,7 +80,7 @@ def simulate(game: {lit}, /, *, {RUN}, shard: str | tuple[int, int] | None = Non
         {doc(g, "simulate")}
 @overload
 def exact(game: {lit}, /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, {rules}) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, {rules}) -> Result | dict[str, Any]:
         {doc(g, "exact")}
 @overload
 def sweep(game: {lit}, /, *, out: _Path, {RUN}, svg: bool = False,
@@ -90,7 +90,7 @@ def sweep(game: {lit}, /, *, out: _Path, {RUN}, svg: bool = False,
     out.append(f'''def simulate(game: str, /, *, {RUN}, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, **rules: Any) -> Result: ...
 def exact(game: str, /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, **rules: Any) -> Result | dict[str, Any]: ...
+        svg: bool = False, flawless: bool = False, **rules: Any) -> Result | dict[str, Any]: ...
 def sweep(game: str, /, *, out: _Path, {RUN}, svg: bool = False,
         max_rule_sets: int | None = None, **settings: Any) -> dict[str, Any]: ...
 ''')

@@ -242,6 +242,65 @@ def literature_table():
     rows.append(f"| the p1-first deals, exactly | — | `--short-war last-card --pickup p1-first --detect-loops on` "
                 f"| {100 * lo['share']:.2f}% never end ({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%), proven | "
                 f"of the {n(fixed['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever and {n(long_finished)} end after 20,000 rounds |")
+    e = load('war-literature/kbwar-laid-exact/summary.json')
+    lo = e['loops']
+    for name in ['kbwar-laid']:
+        f = load(f'war-literature/{name}/summary.json')
+        mean, sd, cnt = histogram_stats(f'war-literature/{name}/histogram.csv', lambda o: o != 'capped')
+        sem = sd / cnt ** 0.5
+        z, ok = agree(mean, sem, sd, 593.7, 100_000 * 0.905)
+        capped = f['shares'].get('capped', {'share': 0, 'ci95': [0, 0]})
+        cap_ok = capped['ci95'][0] <= 0.095 <= capped['ci95'][1]
+        p1 = f['shares']['p1']
+        rows.append(f"| kbWar's code of July 2015 (its published fixed-order run): player 1 45.04%, 9.5% capped | 593.7; 9.5%; 45.04% "
+                    f"| `--short-war last-card --pickup kbwar --detect-loops off --max-rounds 20000` "
+                    f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over {n(cnt)} games that ended; "
+                    f"{100 * capped['share']:.2f}% ({100 * capped['ci95'][0]:.2f}–{100 * capped['ci95'][1]:.2f}%) capped; player 1 {pct(p1)} "
+                    f"| {'yes' if ok else 'no'} (z = {z:+.2f}); {'yes' if cap_ok else 'no'}; {'yes' if p1['ci95'][0] <= 0.45044 <= p1['ci95'][1] else 'no'} |")
+        rows.append(f"| the same deals, exactly | — | `--short-war last-card --pickup kbwar --detect-loops on` "
+                    f"| {100 * lo['share']:.2f}% never end ({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%), proven "
+                    f"| of the {n(f['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever |")
+    for name, theirs, opts in [('rustwar-shuffled', [233.32, 232.75], '`--short-war lose --pickup won-pile --max-rounds 10000`'),
+                               ('rustwar-unshuffled', [565.19, 563.28], '`--short-war lose --pickup table --won-pile reversed`')]:
+        f = load(f'war-literature/{name}/summary.json')
+        # rustwar averages the games that end within 10,000 turns and calls the others
+        # indeterminate, as a share of the games that ended.
+        ended = lambda o: o not in ('capped', 'loop')
+        rows_ = histogram_rows(f'war-literature/{name}/histogram.csv', ended)
+        kept = [(r_, c) for r_, c in rows_ if r_ <= 10000]
+        cnt = sum(c for _, c in kept)
+        mean = sum(r_ * c for r_, c in kept) / cnt
+        sd = (sum(c * (r_ - mean) ** 2 for r_, c in kept) / (cnt - 1)) ** 0.5
+        sem = sd / cnt ** 0.5
+        never = f['games'] - cnt
+        zs = [agree(mean, sem, sd, t, 100_000 * cnt / f['games'])[0] for t in theirs]
+        share = 100 * never / cnt
+        # Their share q = p / (1 − p) of p = indeterminate / all games; its standard error from
+        # p's over their 100,000 games, beside ours over our games.
+        p_ = never / f['games']
+        se = lambda n_: (p_ * (1 - p_) / n_) ** 0.5 / (1 - p_) ** 2
+        zq = [(share / 100 - t) / (se(100_000) ** 2 + se(f['games']) ** 2) ** 0.5 for t in [0.0815, 0.0810]] if 'un' in name else []
+        rows.append(f"| sambecker/rustwar, {'shuffled' if 'un' not in name else 'unshuffled'} won pile, two runs of 100,000 games | "
+                    f"{' and '.join(f'{t:.2f}' for t in theirs)} turns{'; 8.15% and 8.10% indeterminate' if 'un' in name else ''} | {opts} "
+                    f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over the {n(cnt)} games that end within 10,000 rounds; "
+                    f"{share:.2f}% indeterminate, counted as theirs (of the games that ended) | "
+                    f"{'yes' if all(abs(z) < 1.96 for z in zs) else 'no'} (z = {', '.join(f'{z:+.2f}' for z in zs)})"
+                    + (f"; indeterminate: {'yes' if all(abs(z) < 1.96 for z in zq) else 'no'} (z = {', '.join(f'{z:+.2f}' for z in zq)})" if zq else '')
+                    + " |")
+    zp = load('war-literature/zaporter/summary.json')
+    r = zp['rounds']
+    z0, ok0 = agree(r['mean'], r['sem'], r['sd'], 178.0, 10_000)
+    z1, ok1 = agree(r['mean'] + 1, r['sem'], r['sd'], 178.0, 10_000)
+    p1 = zp['shares']['p1']
+    zp1 = (p1['share'] - 0.4955) / (0.25 / 10_000) ** 0.5
+    rows.append(f"| zaporter/war_simulator (Bicycle rules), 10,000 games | 178.0 rounds (sd 135.98), 13.3 wars, player 1 49.55% "
+                f"| `--short-war lose --pickup winner-first` | {r['mean']:.2f} ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}), sd {r['sd']:.2f}; "
+                f"{zp['wars']['mean']:.2f} wars; player 1 {pct(p1)} | {'yes' if ok0 and ok1 else 'no'} (z = {z0:+.2f}, or {z1:+.2f} "
+                f"counting as they do one more round for a game not ended at a war); player 1: z = {zp1:+.2f} |")
+    fl = load('war-literature/flawless/flawless.json')
+    rows.append(f"| the flawless game: one player wins all 26 battles, published 1 in 159,620,172 | 1 in 159,620,172 "
+                f"| `exact war --flawless` | {fl['probability']} = 1 in {fl['one_in']:,.1f}, exact | "
+                f"{'yes' if round(fl['one_in']) == 159_620_172 else 'no'} |")
     best = [(abs(r_['mean'] - 253.314), r_) for r_ in war_rule_rows()]
     best.sort(key=lambda t: t[0])
     d_, r_ = best[0]

@@ -25,3 +25,22 @@ run kbwar-fixed-table --war-down 3 --short-war last-card --pickup table --detect
 # ...and the same deals with exact loop detection: how many capped games never end.
 run kbwar-fixed-exact --war-down 3 --short-war last-card --pickup p1-first --detect-loops on \
   --games 100000
+# kbWar's fixed order as its code of July 2015 (the code behind its published figures, before
+# kbWarGame.cs) plays it: the middle pile as laid, taken from the bottom (`--pickup kbwar`)...
+run kbwar-laid --war-down 3 --short-war last-card --pickup kbwar --detect-loops off \
+  --max-rounds 20000 --games 100000
+# ...and the same deals with exact loop detection.
+run kbwar-laid-exact --war-down 3 --short-war last-card --pickup kbwar --detect-loops on \
+  --games 100000
+# sambecker/rustwar: 3 down, a player who runs out in a war loses (their cards go to the
+# other), won cards in table order onto a won pile that becomes the hand when it runs out:
+# shuffled, or unshuffled (a stack: the card won last is played first).
+run rustwar-shuffled --war-down 3 --short-war lose --pickup won-pile --max-rounds 10000 \
+  --games 1000000
+run rustwar-unshuffled --war-down 3 --short-war lose --pickup table --won-pile reversed \
+  --games 1000000
+# zaporter/war_simulator (Bicycle rules): 3 down, a player short at a war loses, the winner's
+# cards then the loser's.
+run zaporter --war-down 3 --short-war lose --pickup winner-first --games 1000000
+# The flawless game: one player wins all 26 battles (computed, not played).
+"$warsim" exact war --flawless --out "$out/flawless" -q

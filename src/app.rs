@@ -29,6 +29,9 @@ pub fn run(cli: Cli) -> Result<()> {
             Some(game) if !help => sweep::run(&game, &args, &Default::default()),
             game => crate::output::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
         },
+        Command::Exact { run, game } if run.flawless => {
+            game.run(exact::FlawlessGame(&RunConfig::from(&run)))
+        }
         Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
         Command::Search { search, game } => {
             let cfg = crate::search::SearchConfig {

@@ -329,6 +329,11 @@ pub struct ExactOptions {
     /// file (log), or none.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
+    /// War: instead of playing every deal, the exact probability that one player wins each of
+    /// the first deck/2 battles without a tie (the flawless game), for any deck; with --out,
+    /// flawless.json.
+    #[arg(long, global = true, conflicts_with_all = ["threads", "svg"])]
+    pub flawless: bool,
 }
 
 /// An exact run as [`RunConfig`]: what `exact` does not take is left unset or at `simulate`'s

@@ -8,8 +8,10 @@ use serde_json::{json, Map, Value};
 
 use crate::config::RunConfig;
 use crate::games::kind::WithGame;
+use std::any::Any;
 use std::io::Write;
 
+use crate::games::war::War;
 use crate::games::{ChainSolution, Game};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
@@ -128,27 +130,7 @@ fn chain<G: Game>(
         ),
         "provenance": Provenance::now(),
     });
-    if let Some(set) = out {
-        set.dir().write_json("chain.json", &doc)?;
-        set.dir().write(
-            "report.html",
-            crate::output::html::json_page(&doc).as_bytes(),
-        )?;
-        set.commit()?;
-    }
-    if opts.print == Print::Json {
-        crate::output::stdout::print_json(&doc)?;
-    } else if opts.print == Print::Markdown {
-        let rows = crate::output::table::json_rows(&doc);
-        crate::output::stdout::write_all(crate::output::table::markdown(&rows).as_bytes())?;
-    } else if opts.print == Print::Text {
-        let mut stdout = crate::output::stdout::out();
-        writeln!(
-            stdout,
-            "{} — {}",
-            G::NAME,
-            grouped_in(doc["description"].as_str().unwrap_or(""))
-        )?;
+    finish_doc(&doc, "chain.json", out, opts.print, |stdout| {
         writeln!(
             stdout,
             "{} deals, {} positions; expected rounds {:.12}",
@@ -161,7 +143,115 @@ fn chain<G: Game>(
             .iter()
             .map(|(o, p)| format!("{} {p:.12}", o.name()))
             .collect();
-        writeln!(stdout, "outcomes  {}", parts.join("  "))?;
+        writeln!(stdout, "outcomes  {}", parts.join("  "))
+    })
+}
+
+/// `exact war --flawless`: the probability of the flawless game ([`Flawless`]), computed, not
+/// played.
+pub struct FlawlessGame<'a>(pub &'a RunConfig);
+
+impl WithGame for FlawlessGame<'_> {
+    type Output = Result<()>;
+
+    fn with<G: Game>(self, game: G) -> Result<()> {
+        let opts = self.0;
+        let Some(war) = (&game as &dyn Any).downcast_ref::<War>() else {
+            return Err(usage!(
+                "exact {}: --flawless is War's (one player wins every battle); {} has none",
+                G::NAME,
+                G::NAME
+            )
+            .into());
+        };
+        let f = war.flawless()?;
+        let out = opts
+            .out
+            .as_deref()
+            .map(|o| OutputSet::begin(o, Kind::Exact, &[]))
+            .transpose()?;
+        let doc = json!({
+            "game": G::NAME,
+            "description": format!(
+                "{}×{} cards, shuffled deal: one player wins each of the {} battles without a tie",
+                f.ranks, f.suits, f.battles()
+            ),
+            "ranks": f.ranks,
+            "suits": f.suits,
+            "battles": f.battles(),
+            "matchings": f.matchings.to_string(),
+            "probability": f.fraction(),
+            "probability_decimal": f.probability(),
+            "one_in": f.one_in(),
+            "log10_probability": f.log10(),
+            "method": format!(
+                "2·M·{}!/{}!, M the perfect matchings of the deck's cards with no pair inside one \
+                 rank, counted by a dynamic program over the ranks; exact big integers",
+                f.battles(),
+                f.cards()
+            ),
+            "provenance": Provenance::now(),
+        });
+        finish_doc(&doc, "flawless.json", out, opts.print, |stdout| {
+            let fraction = f.fraction();
+            if fraction.len() <= 120 {
+                writeln!(stdout, "probability  {fraction}")?;
+            }
+            writeln!(
+                stdout,
+                "             {:e}, 1 in {}",
+                f.probability(),
+                one_in(f.one_in())
+            )
+        })
+    }
+}
+
+/// "1 in X" for the terminal: whole numbers grouped with one decimal, huge ones in e notation.
+fn one_in(x: f64) -> String {
+    if x < 1e15 {
+        let whole = x.trunc() as u64;
+        format!(
+            "{}.{}",
+            grouped(whole),
+            ((x - x.trunc()) * 10.0).floor() as u64
+        )
+    } else {
+        format!("{x:.6e}")
+    }
+}
+
+/// Writes a solved document (`file`) and its report.html into the output set, if any, and
+/// prints it as asked: JSON, Markdown, or its description and the lines of `text`.
+fn finish_doc(
+    doc: &Value,
+    file: &str,
+    out: Option<OutputSet>,
+    print: Print,
+    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    if let Some(set) = out {
+        set.dir().write_json(file, doc)?;
+        set.dir().write(
+            "report.html",
+            crate::output::html::json_page(doc).as_bytes(),
+        )?;
+        set.commit()?;
+    }
+    if print == Print::Json {
+        crate::output::stdout::print_json(doc)?;
+    } else if print == Print::Markdown {
+        let rows = crate::output::table::json_rows(doc);
+        crate::output::stdout::write_all(crate::output::table::markdown(&rows).as_bytes())?;
+    } else if print == Print::Text {
+        let game = doc["game"].as_str().unwrap_or("");
+        let mut stdout = crate::output::stdout::out();
+        writeln!(
+            stdout,
+            "{game} — {}",
+            grouped_in(doc["description"].as_str().unwrap_or(""))
+        )?;
+        text(&mut stdout)?;
         stdout.flush()?;
     }
     Ok(())

@@ -100,6 +100,10 @@ fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
                 "holds an exact Markov-chain answer (chain.json), no games".into(),
             ),
             (
+                "flawless.json",
+                "holds the flawless game's probability (flawless.json), no games".into(),
+            ),
+            (
                 "compare.json",
                 "holds a comparison of runs (compare.json), no games".into(),
             ),

@@ -191,6 +191,9 @@ def test_exact_gives_the_run_or_the_chain_and_writes_out(tmp_path):
     chain = warsim.exact("war", ranks=2, suits=2, out=tmp_path / "chain")
     assert abs(chain["mean_rounds"] - 8 / 3) < 1e-12
     assert json.loads((tmp_path / "chain" / "chain.json").read_text()) == chain
+    flawless = warsim.exact("war", flawless=True, ranks=4, suits=2)
+    assert flawless["probability"] == "1/14"
+    assert round(warsim.exact("war", flawless=True)["one_in"]) == 159_620_172
 
 
 def test_out_never_replaces_a_folder_of_the_users(tmp_path):

@@ -261,6 +261,19 @@ impl Pile {
         self.at.shuffle(&mut self.buf, rng);
     }
 
+    /// Turns the pile over: the bottom card becomes the top.
+    pub fn reverse(&mut self) {
+        let n = self.len();
+        let mask = self.buf.len() - 1;
+        let head = self.at.head;
+        for i in 0..n / 2 {
+            self.buf.swap(
+                head.wrapping_add(i) & mask,
+                head.wrapping_add(n - 1 - i) & mask,
+            );
+        }
+    }
+
     /// Puts a card at the bottom. Panics (in debug builds) if the pile is full.
     #[inline(always)]
     pub fn push_bottom(&mut self, card: Card) {

@@ -22,7 +22,7 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::app::{self, Merge, Simulate};
 use crate::cli::{Cli, Command};
 use crate::error::{one_line, pythonic, UsageError};
-use crate::exact::Exact;
+use crate::exact::{Exact, FlawlessGame};
 use crate::games::kind::{self, WithGameType};
 use crate::games::{Game, PlayIo};
 use crate::list::{self, OptionDoc};
@@ -184,16 +184,18 @@ fn simulate<'py>(
 }
 
 /// Every distinct deal of `game` played once, an exact answer (the run's Run), or for War's
-/// shuffled pickups the solved Markov chain (chain.json, as a dict); written into `out` when
+/// shuffled pickups the solved Markov chain (chain.json, as a dict); with `flawless=True`
+/// (War) the flawless game's probability (flawless.json, as a dict). Written into `out` when
 /// given. Rule options as for `simulate`.
 #[pyfunction]
-#[pyo3(signature = (game, /, *, threads=None, out=None, svg=false, **rules))]
+#[pyo3(signature = (game, /, *, threads=None, out=None, svg=false, flawless=false, **rules))]
 fn exact<'py>(
     py: Python<'py>,
     game: &str,
     threads: Option<Bound<'py, PyAny>>,
     out: Option<PathBuf>,
     svg: bool,
+    flawless: bool,
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let rule = rule_args(&format!("exact({game:?})"), &options(game)?, rules)?;
@@ -210,14 +212,22 @@ fn exact<'py>(
         svg,
     };
     let mut config = run.config()?;
-    let chain = dir.join("chain.json");
+    let answer = if flawless {
+        "flawless.json"
+    } else {
+        "chain.json"
+    };
     let done = interruptible(py, |cancel| {
         config.cancel = cancel.clone();
-        list::with_game(game, &rule, Exact(&config))?;
-        if chain.exists() {
+        if flawless {
+            list::with_game(game, &rule, FlawlessGame(&config))?;
+        } else {
+            list::with_game(game, &rule, Exact(&config))?;
+        }
+        if dir.join(answer).exists() {
             return Ok(Err(crate::output::reader::read_text(
                 &dir,
-                "chain.json",
+                answer,
                 crate::output::reader::MAX_JSON_BYTES,
             )?));
         }

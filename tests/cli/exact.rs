@@ -102,3 +102,52 @@ fn exact_refuses_what_it_cannot_enumerate() {
         assert!(line.contains(want), "{args:?}: {line}");
     }
 }
+
+#[test]
+fn exact_war_flawless_gives_the_fraction_for_any_deck() {
+    // 8 cards: 60 clean matchings, 2·60·4!/8! = 1/14 (flawless.rs counts it deal by deal too).
+    let j = json(&ok(&[
+        "exact",
+        "war",
+        "--flawless",
+        "--ranks",
+        "4",
+        "--suits",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(j["probability"], "1/14");
+    assert_eq!(j["matchings"], "60");
+    assert_eq!(j["battles"], 4);
+    // 52 cards: the published 1 in 159,620,172; text, JSON and files agree.
+    let dir = Scratch::new("flawless");
+    let out = dir.path("f");
+    let text = ok(&["exact", "war", "--flawless", "--out", s(&out)]);
+    assert!(text.contains("1 in 159,620,171.7"), "{text}");
+    let file = json(&read(&out, "flawless.json"));
+    assert_eq!(file["one_in"].as_f64().unwrap().round(), 159_620_172.0);
+    assert!(text.contains(file["probability"].as_str().unwrap()));
+    assert!(out.join("report.html").exists());
+}
+
+#[test]
+fn exact_flawless_refuses_what_it_does_not_compute() {
+    for (args, says) in [
+        (
+            &["war", "--rules", "bryer"][..],
+            "shuffled deal of the whole deck",
+        ),
+        (
+            &["war", "--deal", "even"][..],
+            "shuffled deal of the whole deck",
+        ),
+        (&["snap"][..], "--flawless is War's"),
+        (&["war", "--threads", "2"][..], "cannot be used with"),
+    ] {
+        let mut full = vec!["exact"];
+        full.extend_from_slice(args);
+        full.push("--flawless");
+        let err = fails(2, &full);
+        assert!(err.contains(says), "{full:?}: {err}");
+    }
+}

@@ -15,11 +15,12 @@ use crate::games::cards::{Card, Cursor};
 use crate::games::Outcome;
 
 /// Whether [`cursor_war`] fights this rule set's wars. Not: honor (a narrow loss removes a
-/// card), the table pickup (interleaves levels card by card), and the bryer pickup with
+/// card), the table and kbwar pickups (which interleave levels card by card), and the bryer
+/// pickup with
 /// last-card short wars (levels of uneven width); those go through `Position::battle`.
 pub(super) fn fights_on_cursors(rules: &WarRules) -> bool {
     rules.honor.is_none()
-        && rules.pickup != Pickup::Table
+        && !matches!(rules.pickup, Pickup::Table | Pickup::Kbwar)
         && !(rules.pickup == Pickup::Bryer && rules.short_war == ShortWar::LastCard)
 }
 
@@ -137,7 +138,9 @@ pub(super) fn cursor_war<R: RngCore + ?Sized>(
                 }
             }
         }
-        Pickup::Table => unreachable!("the table pickup's wars go through Position::battle"),
+        Pickup::Table | Pickup::Kbwar => {
+            unreachable!("these pickups' wars go through Position::battle")
+        }
     }
     h.at[l].is_empty().then_some(Outcome::Player(w as u8))
 }

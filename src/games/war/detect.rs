@@ -85,7 +85,11 @@ impl Deterministic for Position {
 
     #[inline]
     fn same_state(&self, other: &Self) -> bool {
-        self.hands[0].same_sequence(&other.hands[0]) && self.hands[1].same_sequence(&other.hands[1])
+        // With a won pile, where it begins is part of the state (it is turned over or kept
+        // apart when the hand runs out); every other rule set has none, `won` = [0, 0].
+        self.won == other.won
+            && self.hands[0].same_sequence(&other.hands[0])
+            && self.hands[1].same_sequence(&other.hands[1])
     }
 
     fn copy_from(&mut self, other: &Self) {

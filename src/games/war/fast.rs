@@ -11,7 +11,7 @@ use rand::RngCore;
 use super::avx512;
 use super::cursor_war::{cursor_war, Hands};
 use super::position::Position;
-use super::rules::Pickup;
+use super::rules::{Pickup, WonPile};
 use super::step::{Probe, Stop, LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use super::War;
 use crate::games::cards::{Card, CoinFlips};
@@ -89,9 +89,14 @@ impl Position {
         max: u64,
         probe: Option<Probe>,
     ) -> Stop {
-        if war.rules.honor.is_some() {
-            // A narrow loss removes a card: the general round handles it, and the probe is
-            // checked after every round.
+        if war.rules.honor.is_some()
+            || war.rules.won_pile == Some(WonPile::Reversed)
+            || war.rules.pickup == Pickup::Kbwar
+        {
+            // A narrow loss removes a card, a reversed won pile is turned over where the hot
+            // loop shuffles, and kbWar's order gives a plain battle's
+            // cards player 2's first, which no block path does: the general round handles
+            // them, and the probe is checked after every round.
             return self.general_rounds(war, rng, rounds, max, probe);
         }
         match war.rules.pickup {
@@ -104,6 +109,7 @@ impl Position {
             }
             Pickup::Shuffled => self.plain_rounds::<R, RANDOM_ORDER>(war, rng, rounds, max, probe),
             Pickup::WonPile => self.plain_rounds::<R, WON_PILE>(war, rng, rounds, max, probe),
+            Pickup::Kbwar => unreachable!("kbWar's order is played by the general round"),
         }
     }
 

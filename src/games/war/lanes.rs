@@ -54,7 +54,8 @@ pub(super) const BYTES: usize = SPARE as usize + 64;
 const WAR_DOWN: u32 = 3;
 
 /// Whether the lanes play this rule set exactly as today's path does: the `bryer` pickup (no
-/// randomness after the deal, a war's cards in a fixed order), 3 cards down, a short player
+/// randomness after the deal, a war's cards in a fixed order) under the hand (no won pile), 3
+/// cards down, a short player
 /// losing (`bryer` or `lose`), no honor, no loop detection, a deck of at most [`MAX_CARDS`]
 /// and a cap of 1 to 2^31 − 1 rounds; any deal, `--p1-cards` and `--by`. Every other rule set
 /// stays on today's path.
@@ -70,6 +71,7 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         war_down,
         short_war,
         pickup,
+        won_pile,
         deal: _,
         detect_loops,
         max_rounds,
@@ -78,6 +80,7 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         by: _,
     } = rules;
     *pickup == Pickup::Bryer
+        && won_pile.is_none()
         && matches!(short_war, ShortWar::Bryer | ShortWar::Lose)
         && *war_down == WAR_DOWN
         && honor.is_none()

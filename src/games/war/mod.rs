@@ -13,7 +13,8 @@
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
 //! `lanes` and `lane_deal` (many games per core in AVX-512 lanes, for the rule sets they
-//! play), `detect` (loop detection) and `trace` (`play war --trace`).
+//! play), `detect` (loop detection), `trace` (`play war --trace`) and `flawless` (the exact
+//! probability that one player wins every battle).
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -22,6 +23,7 @@ mod deal;
 mod detect;
 mod enumerate;
 mod fast;
+mod flawless;
 #[cfg(target_arch = "x86_64")]
 mod lane_deal;
 #[cfg(target_arch = "x86_64")]
@@ -48,13 +50,14 @@ use crate::usage;
 pub use deal::parse_deal;
 pub use detect::NoRandomness;
 pub use rules::{
-    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules,
+    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile,
     BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
 use enumerate::DealSpace;
 pub use fast::Path;
+pub use flawless::Flawless;
 use position::Position;
 use step::Stop;
 
@@ -406,7 +409,14 @@ impl Game for War {
             r.suits,
             r.war_down,
             setting_name(r.short_war),
-            setting_name(r.pickup),
+            match r.won_pile {
+                Some(w) => format!(
+                    "{} onto a {} won pile",
+                    setting_name(r.pickup),
+                    setting_name(w)
+                ),
+                None => setting_name(r.pickup),
+            },
             if r.detect_loops {
                 format!(
                     "loops detected{}",

@@ -3,7 +3,7 @@
 
 use rand::RngCore;
 
-use super::rules::Pickup;
+use super::rules::{Pickup, WonPile};
 use super::stats::WarGame;
 use super::War;
 use crate::games::cards::{shuffle, Card, CoinFlips, Pile};
@@ -91,18 +91,22 @@ impl Position {
 
     /// Player `p`'s next card; with a won pile, an empty hand is first refilled from it.
     #[inline(always)]
-    pub(super) fn draw<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) -> Card {
+    pub(super) fn draw<R: RngCore + ?Sized>(&mut self, war: &War, p: usize, rng: &mut R) -> Card {
         if self.hand_len(p) == 0 {
-            self.refill(p, rng);
+            self.refill(war, p, rng);
         }
         self.hands[p].pop_top()
     }
 
-    /// Shuffles player `p`'s won pile into their empty hand: with the hand empty, the won pile
-    /// is the whole ring.
-    pub(super) fn refill<R: RngCore + ?Sized>(&mut self, p: usize, rng: &mut R) {
+    /// Makes player `p`'s won pile their empty hand: shuffled (`--pickup won-pile`) or turned
+    /// over (`--won-pile reversed`). With the hand empty, the won pile is the whole ring.
+    pub(super) fn refill<R: RngCore + ?Sized>(&mut self, war: &War, p: usize, rng: &mut R) {
         debug_assert_eq!(self.hand_len(p), 0);
-        self.hands[p].shuffle(rng);
+        if war.rules.won_pile == Some(WonPile::Reversed) {
+            self.hands[p].reverse();
+        } else {
+            self.hands[p].shuffle(rng);
+        }
         self.won[p] = 0;
     }
 
@@ -110,14 +114,14 @@ impl Position {
     #[inline(always)]
     pub(super) fn gain(&mut self, war: &War, p: usize, c: Card) {
         self.hands[p].push_bottom(c);
-        self.won[p] += usize::from(war.rules.pickup == Pickup::WonPile);
+        self.won[p] += usize::from(war.rules.keeps_won_pile());
     }
 
     /// Gives `cards` to player `p` in order: under the hand, or onto the won pile.
     #[inline(always)]
     pub(super) fn give(&mut self, war: &War, p: usize, cards: &[Card]) {
         self.hands[p].extend_bottom(cards);
-        if war.rules.pickup == Pickup::WonPile {
+        if war.rules.keeps_won_pile() {
             self.won[p] += cards.len();
         }
     }
@@ -125,9 +129,9 @@ impl Position {
     /// Player `p` lays their next `n` cards on the table (the caller checked they have them).
     #[inline(always)]
     pub(super) fn lay<R: RngCore + ?Sized>(&mut self, war: &War, p: usize, n: usize, rng: &mut R) {
-        if war.rules.pickup == Pickup::WonPile {
+        if war.rules.keeps_won_pile() {
             for _ in 0..n {
-                let c = self.draw(p, rng);
+                let c = self.draw(war, p, rng);
                 self.table[p].push(c);
             }
         } else {
@@ -139,8 +143,8 @@ impl Position {
     /// trace); returns the outcome if it decided the game.
     #[inline(always)]
     pub(super) fn round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome> {
-        let a = self.draw(0, rng);
-        let b = self.draw(1, rng);
+        let a = self.draw(war, 0, rng);
+        let b = self.draw(war, 1, rng);
         self.battle(war, rng, a, b)
     }
 
@@ -226,6 +230,26 @@ impl Position {
             Pickup::LoserFirst => {
                 self.give(war, w, &table[l]);
                 self.give(war, w, &table[w]);
+            }
+            Pickup::Kbwar => {
+                // kbWar's middle pile as laid: per level the face-up cards, then the face-down
+                // cards laid after them, player 1's before player 2's; the winner takes it from
+                // the bottom.
+                let mut pile = std::mem::take(&mut self.spare);
+                pile.clear();
+                for level in 0..=self.levels.len() {
+                    let spans = [0, 1].map(|p| self.level_span(&table, p, level));
+                    for (p, &[s, e]) in spans.iter().enumerate() {
+                        pile.extend_from_slice(&table[p][s..e.min(s + 1)]);
+                    }
+                    for (p, &[s, e]) in spans.iter().enumerate() {
+                        pile.extend_from_slice(&table[p][(s + 1).min(e)..e]);
+                    }
+                }
+                for &c in pile.iter().rev() {
+                    self.gain(war, w, c);
+                }
+                self.spare = pile;
             }
             Pickup::Table => {
                 for level in 0..=self.levels.len() {

@@ -64,6 +64,27 @@ pub enum Pickup {
     /// The R program's order: the deciding battle's winner card, then its loser card, then each
     /// war level from the innermost out, player 1's cards then player 2's.
     Bryer,
+    /// kbWar's fixed order (its published runs of July 2015): the cards as kbWar lays them
+    /// (each level's face-up cards, player 1's then player 2's, then the face-down cards laid
+    /// after them, player 1's then player 2's), taken from the bottom, so the last card laid
+    /// goes under the hand first; a plain battle gives player 2's card, then player 1's.
+    Kbwar,
+}
+
+/// `--won-pile`: where a deterministic pickup puts won cards. Not given, they go straight under
+/// the winner's hand; given, onto a won pile of the winner's own, which becomes the hand when
+/// the hand runs out (`--pickup won-pile` is the shuffled one). Every count of a player's cards
+/// (a short war's, the game's end) includes their won pile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum WonPile {
+    /// Played in the order won: the same game as cards put straight under the hand (a test
+    /// plays it beside a model that keeps the pile apart), offered because peers describe
+    /// their rules so.
+    Kept,
+    /// Turned over when it becomes the hand, so the card won last is played first
+    /// (sambecker/rustwar's unshuffled game, whose won pile is a stack).
+    Reversed,
 }
 
 impl Pickup {
@@ -176,6 +197,11 @@ pub struct WarOptions {
     /// (classic), bryer (bryer)].
     #[arg(long, value_enum)]
     pub pickup: Option<Pickup>,
+    /// Won cards go onto a won pile that becomes the hand when it runs out, played in the
+    /// order won or turned over (with a deterministic --pickup, which orders each battle's
+    /// cards onto it) [default: none: under the hand].
+    #[arg(long, value_enum)]
+    pub won_pile: Option<WonPile>,
     /// Report repeated states of deterministic rule sets as outcome `loop` [default: auto].
     #[arg(long, value_enum)]
     pub detect_loops: Option<DetectLoops>,
@@ -218,6 +244,9 @@ pub struct WarRules {
     pub short_war: ShortWar,
     /// Order of won cards.
     pub pickup: Pickup,
+    /// A won pile of a deterministic pickup (absent from the JSON of runs without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub won_pile: Option<WonPile>,
     /// How the deck is dealt.
     pub deal: DealOrder,
     /// Whether repeated states end the game as `loop`.
@@ -285,6 +314,14 @@ impl TryFrom<&WarOptions> for WarRules {
                 "--honor 0: a card can only lose by 1 rank or more; use --honor 1 or more"
             ));
         }
+        if let Some(won) = o.won_pile.filter(|_| !pickup.is_deterministic()) {
+            return Err(usage!(
+                "--won-pile {}: a won pile orders the cards of a deterministic pickup; pickup {} \
+                 draws at random (--pickup won-pile is the shuffled won pile)",
+                setting_name(won),
+                setting_name(pickup)
+            ));
+        }
         let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
             (DetectLoops::On, _) if !pickup.is_deterministic() => {
                 return Err(usage!(
@@ -310,6 +347,7 @@ impl TryFrom<&WarOptions> for WarRules {
             war_down: o.war_down.unwrap_or(3),
             short_war: o.short_war.unwrap_or(short_war),
             pickup,
+            won_pile: o.won_pile,
             deal,
             detect_loops,
             max_rounds,
@@ -369,6 +407,7 @@ impl WarRules {
             war_down: Some(self.war_down),
             short_war: Some(self.short_war),
             pickup: Some(self.pickup),
+            won_pile: self.won_pile,
             detect_loops: Some(if self.detect_loops {
                 DetectLoops::On
             } else {
@@ -380,6 +419,15 @@ impl WarRules {
             honor: self.honor,
             by: self.by,
         }
+    }
+
+    /// Whether won cards go onto a won pile of their own, shuffled or turned over when it
+    /// becomes the hand, rather than straight under the hand. A pile kept in the order won is
+    /// played as cards under the hand, which is the same game (a test plays it beside a model
+    /// with the pile apart), and a loop is then a repeat of the cards alone.
+    #[inline(always)]
+    pub(super) fn keeps_won_pile(&self) -> bool {
+        self.pickup == Pickup::WonPile || self.won_pile == Some(WonPile::Reversed)
     }
 
     /// How many cards each player lays face down at the next level of a war, holding `held`

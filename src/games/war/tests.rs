@@ -440,13 +440,14 @@ fn looping_state_repeats_after_loop_from_plus_cycle_len() {
 // --- Properties over random games of every rule set. ---
 
 /// Every pickup, the R program's last.
-const PICKUPS: [Pickup; 7] = [
+const PICKUPS: [Pickup; 8] = [
     Pickup::Shuffled,
     Pickup::P1First,
     Pickup::WinnerFirst,
     Pickup::LoserFirst,
     Pickup::Table,
     Pickup::WonPile,
+    Pickup::Kbwar,
     Pickup::Bryer,
 ];
 
@@ -454,12 +455,20 @@ fn all_rule_sets() -> Vec<WarRules> {
     let mut out = vec![bryer()];
     for war_down in [0, 1, 3] {
         for short in [ShortWar::Lose, ShortWar::LastCard] {
-            for pickup in &PICKUPS[..6] {
+            for pickup in &PICKUPS[..7] {
                 let pickup = *pickup;
                 out.push(rules_with(|o| {
                     o.war_down = Some(war_down);
                     o.short_war = Some(short);
                     o.pickup = Some(pickup);
+                    o.max_rounds = Some(3000);
+                }));
+            }
+            // A reversed won pile under the deterministic pickups.
+            for pickup in PICKUPS[1..7].iter().filter(|p| p.is_deterministic()) {
+                out.push(rules_with(|o| {
+                    (o.war_down, o.short_war) = (Some(war_down), Some(short));
+                    (o.pickup, o.won_pile) = (Some(*pickup), Some(WonPile::Reversed));
                     o.max_rounds = Some(3000);
                 }));
             }
@@ -735,7 +744,14 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
             );
         }
     }
-    for rules in all_rule_sets().into_iter().skip(1) {
+    let mut others: Vec<WarRules> = all_rule_sets().into_iter().skip(1).collect();
+    for won_pile in [WonPile::Kept, WonPile::Reversed] {
+        others.push(rules_with(|o| {
+            o.preset = Some(Preset::Bryer);
+            o.won_pile = Some(won_pile);
+        }));
+    }
+    for rules in others {
         let lanes = War::new(rules.clone()).on_path(Path::Lanes);
         assert_ne!(lanes.path(), Path::Lanes, "{rules:?}");
         let scalar = War::new(rules.clone()).on_path(Path::Scalar);
@@ -748,4 +764,177 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
             );
         }
     }
+}
+
+// --- The flawless game (flawless.rs) as the engine plays it. ---
+
+/// The flawless probability is the share of games the engine ends after n/2 rounds without a
+/// war, on every pickup (none of them comes into play): 400,000 games of a 4×2 deck, where it is
+/// 1/14, within four standard errors; and a flawless deal ends with its winner holding all.
+#[test]
+fn flawless_games_are_the_warless_games_of_half_the_deck() {
+    let exact = Flawless::of(4, 2).unwrap();
+    for pickup in [Pickup::Shuffled, Pickup::P1First, Pickup::WonPile] {
+        let war = with(|o| {
+            (o.ranks, o.suits, o.pickup) = (Some(4), Some(2), Some(pickup));
+        });
+        let mut s = war.scratch();
+        let n = 400_000u64;
+        let hits = (0..n)
+            .filter(|&i| {
+                let r = war.play(&mut game_rng(21, i), &mut s);
+                r.rounds == 4 && r.stats.wars == 0 && matches!(r.outcome, Outcome::Player(_))
+            })
+            .count() as f64;
+        let p = exact.probability();
+        let se = (p * (1.0 - p) / n as f64).sqrt();
+        assert!(
+            (hits / n as f64 - p).abs() < 4.0 * se,
+            "{pickup:?}: {hits} of {n} against {p}"
+        );
+    }
+    let war = with(|o| (o.ranks, o.suits) = (Some(4), Some(2)));
+    let mut p = at(&war, &[4, 3, 2, 4], &[1, 2, 1, 3]);
+    let ends: Vec<_> = (0..4).map(|_| p.round(&war, &mut game_rng(0, 0))).collect();
+    assert_eq!(ends[..3], [None, None, None]);
+    assert!(ends[3].is_some() && p.hand_len(1) == 0 && p.hand_len(0) == 8);
+}
+
+// --- Won piles of deterministic pickups (`--won-pile`) and kbWar's order. ---
+
+/// Every card player `q` holds, hand then won pile, and where the won pile begins.
+fn held(p: &Position, q: usize) -> (Vec<Card>, usize) {
+    (p.hands[q].iter().collect(), p.hand_len(q))
+}
+
+#[test]
+fn a_reversed_won_pile_is_played_last_won_first() {
+    let war = with(|o| {
+        (o.pickup, o.won_pile) = (Some(Pickup::P1First), Some(WonPile::Reversed));
+    });
+    let mut p = at(&war, &[4, 3, 2], &[1, 2, 3]);
+    // 4 beats 1 and 3 beats 2: player 1's won pile is 4 1 3 2; 2 loses to 3.
+    for _ in 0..3 {
+        assert_eq!(round(&war, &mut p), None);
+    }
+    assert_eq!(held(&p, 0), (vec![4, 1, 3, 2], 0));
+    assert_eq!(held(&p, 1), (vec![2, 3], 0));
+    // Both hands are empty: each won pile is turned over, so 2 (won last) meets 3.
+    assert_eq!(round(&war, &mut p), None);
+    assert_eq!(held(&p, 0), (vec![3, 1, 4], 3));
+    assert_eq!(held(&p, 1), (vec![2, 2, 3], 1));
+    // Kept in order instead, 4 (won first) meets 2 (the kept pile is held as the hand's
+    // bottom: the same game).
+    let kept = with(|o| (o.pickup, o.won_pile) = (Some(Pickup::P1First), Some(WonPile::Kept)));
+    let mut p = at(&kept, &[4, 3, 2], &[1, 2, 3]);
+    for _ in 0..4 {
+        assert_eq!(round(&kept, &mut p), None);
+    }
+    assert_eq!(held(&p, 0), (vec![1, 3, 2, 4, 2], 5));
+}
+
+/// A model of p1-first War (short war `lose`) whose won pile is kept apart and becomes the
+/// hand, in the order won, when the hand runs out: rounds and winner (`None`: draw or cap).
+fn kept_pile_model(deal: [Vec<Card>; 2], k: usize, max: u64) -> (u64, Option<usize>) {
+    use std::collections::VecDeque;
+    type Piles = [VecDeque<Card>; 2];
+    fn lay(hand: &mut Piles, won: &mut Piles, table: &mut [Vec<Card>; 2], n: usize) {
+        for p in 0..2 {
+            for _ in 0..n {
+                if hand[p].is_empty() {
+                    hand[p].append(&mut won[p]);
+                }
+                table[p].push(hand[p].pop_front().unwrap());
+            }
+        }
+    }
+    let mut hand = deal.map(VecDeque::from);
+    let mut won = [VecDeque::new(), VecDeque::new()];
+    for round in 1..=max {
+        let mut table: [Vec<Card>; 2] = [vec![], vec![]];
+        lay(&mut hand, &mut won, &mut table, 1);
+        while table[0].last() == table[1].last() {
+            let short = [0, 1].map(|p| hand[p].len() + won[p].len() <= k);
+            if short[0] || short[1] {
+                return (
+                    round,
+                    (short[0] != short[1]).then_some(usize::from(short[0])),
+                );
+            }
+            lay(&mut hand, &mut won, &mut table, k + 1);
+        }
+        let w = usize::from(table[1].last() > table[0].last());
+        won[w].extend(table.concat());
+        if hand[1 - w].len() + won[1 - w].len() == 0 {
+            return (round, Some(w));
+        }
+    }
+    (max, None)
+}
+
+/// A won pile kept in the order won is the same game as cards put under the hand: the engine's
+/// `--won-pile kept` against the model that keeps the pile apart, on 1,000 deals.
+#[test]
+fn a_kept_won_pile_plays_as_cards_under_the_hand() {
+    let war = with(|o| {
+        (o.ranks, o.pickup, o.short_war) = (Some(6), Some(Pickup::P1First), Some(ShortWar::Lose));
+        (o.won_pile, o.detect_loops, o.max_rounds) =
+            (Some(WonPile::Kept), Some(DetectLoops::Off), Some(3000));
+    });
+    let mut s = war.scratch();
+    let mut wins = 0;
+    for i in 0..1000 {
+        let mut p = Position::new(war.capacity);
+        p.deal(&war, &mut game_rng(4, i));
+        let model = kept_pile_model(hands(&p), 3, 3000);
+        let r = war.play(&mut game_rng(4, i), &mut s);
+        let winner = match r.outcome {
+            Outcome::Player(w) => Some(usize::from(w)),
+            _ => None,
+        };
+        assert_eq!((r.rounds, winner), model, "game {i}");
+        wins += usize::from(winner.is_some());
+    }
+    assert!(wins > 500, "most games end: {wins}");
+}
+
+/// With a reversed won pile a loop is a repeat of both hands *and* where the won piles begin:
+/// replayed, the position after loop_from rounds comes back after cycle_len more.
+#[test]
+fn reversed_won_pile_loops_repeat_hands_and_piles() {
+    let war = with(|o| {
+        (o.ranks, o.suits) = (Some(5), Some(4));
+        (o.pickup, o.won_pile) = (Some(Pickup::Table), Some(WonPile::Reversed));
+    });
+    let mut s = war.scratch();
+    let mut found = 0;
+    for i in 0..2000 {
+        let r = war.play(&mut game_rng(5, i), &mut s);
+        let Some(c) = r.cycle else { continue };
+        found += 1;
+        let mut p = Position::new(war.capacity);
+        p.deal(&war, &mut game_rng(5, i));
+        for _ in 0..c.loop_from {
+            round(&war, &mut p);
+        }
+        let at_mu = [held(&p, 0), held(&p, 1)];
+        for _ in 0..c.cycle_len {
+            assert_eq!(round(&war, &mut p), None);
+        }
+        assert_eq!([held(&p, 0), held(&p, 1)], at_mu, "game {i}");
+    }
+    assert!(found > 0, "no looping game among 2,000 deals");
+}
+
+#[test]
+fn kbwar_takes_the_cards_as_laid_from_the_bottom() {
+    let war = with(|o| o.pickup = Some(Pickup::Kbwar));
+    // A plain battle: player 2's card, then player 1's.
+    let mut p = at(&war, &[3, 9], &[2, 9]);
+    assert_eq!(round(&war, &mut p), None);
+    assert_eq!(hands(&p), [vec![9, 2, 3], vec![9]]);
+    // A war: laid 5 5 | 1 2 3 | 4 6 7 | 9 2, taken from the bottom.
+    let mut p = at(&war, &[5, 1, 2, 3, 9], &[5, 4, 6, 7, 2]);
+    assert_eq!(round(&war, &mut p), Some(Outcome::Player(0)));
+    assert_eq!(hands(&p)[0], [2, 9, 7, 6, 4, 3, 2, 1, 5, 5]);
 }

@@ -43,7 +43,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 26] = [
+pub const OUTPUT_FILES: [&str; 27] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -55,6 +55,7 @@ pub const OUTPUT_FILES: [&str; 26] = [
     "cycles.csv",
     "by.csv",
     "chain.json",
+    "flawless.json",
     "by.png",
     "survival.png",
     "survival.svg",
@@ -137,7 +138,7 @@ impl Kind {
             Kind::Sweep => &["sweep.json"],
             Kind::Compare => &["compare.json"],
             Kind::Search => &["search.json"],
-            Kind::Exact => &["summary.json", "chain.json"],
+            Kind::Exact => &["summary.json", "chain.json", "flawless.json"],
             Kind::Simulate | Kind::Merge | Kind::RuleSet => &["summary.json"],
         }
     }
