@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"
 build_warsim
-sections=${*:-war war-rules war-literature war-experiments war-exact snap shotgun rps jitsu bmn}
+sections=${*:-war war-rules war-literature war-experiments war-exact war-quit snap shotgun rps jitsu bmn}
 
 for section in $sections; do
   case $section in
@@ -19,6 +19,7 @@ for section in $sections; do
     war-rules) scripts/war-rules.sh results/war-rules 1000000 ;;
     war-literature) scripts/war-literature.sh results/war-literature ;;
     war-exact) scripts/war-exact.sh results/war-exact ;;
+    war-quit) scripts/war-quit.sh results/war-quit ;;
     war-experiments)
       scripts/war-experiments.sh results/war-experiments
       scripts/deck-speed.sh > results/deck-speed.txt

@@ -486,6 +486,65 @@ def bmn_search():
     return '\n'.join(rows)
 
 
+# math.stackexchange q. 1752876, "When can we quit a game of War?": 1,000,000 games of war.pl
+# (Games::Cards 1.45); for each n, the games whose loser never held n or more cards (w).
+SE_1752876 = {27: 117488, 28: 202416, 29: 280208, 30: 332080, 31: 396849, 32: 439204, 33: 502378,
+              34: 536453, 35: 594499, 36: 621622, 37: 675878, 38: 697617, 39: 747468, 40: 764932,
+              41: 811182, 42: 825481, 43: 867215, 44: 878880, 45: 917070, 46: 925920, 47: 959246,
+              48: 965522, 49: 987942, 50: 989722, 51: 999968, 52: 1000000}
+
+
+def quit_loser_table():
+    """The loser's most cards held: the question's simulation beside warsim's."""
+    s = load('war-quit/summary.json')
+    q = s['quit']
+    lmax = {int(k): v for k, v in q['loser_max_held'].items()}
+    won = sum(lmax.values())
+    rows = ['| n | question: games of 1,000,000 whose loser never held n cards | question: loser once held n or more | '
+            f'warsim: loser once held n or more, of {n(won)} won games (95% interval) |',
+            '|---|---|---|---|']
+    for k, w in SE_1752876.items():
+        above = sum(v for m, v in lmax.items() if m >= k)
+        rows.append(f"| {k} | {n(w)} | {100 * (1 - w / 1e6):.2f}% | {wilson_pct(above, won)} |")
+    return '\n'.join(rows)
+
+
+def wilson_pct(k, total):
+    """k of total as a percentage with its 95% Wilson interval."""
+    z = 1.96
+    p = k / total
+    d = 1 + z * z / total
+    c = (p + z * z / (2 * total)) / d
+    h = z * (p * (1 - p) / total + z * z / (4 * total * total)) ** 0.5 / d
+    return est(p, max(c - h, 0), min(c + h, 1), scale=100, unit='%')
+
+
+def quit_win_table():
+    """Player 1's share of wins by the cards held after t rounds, from quit.csv."""
+    import csv
+    cells = {}
+    with open(os.path.join(ROOT, 'results/war-quit/quit.csv')) as f:
+        for r in csv.DictReader(f):
+            if r['statistic'] == 'p1_wins_after':
+                cells[(int(r['rounds']), int(r['cards']))] = r
+    s = load('war-quit/summary.json')
+    cards = s['quit']['cards']
+    rounds = sorted({t for t, _ in cells})
+    held = [4, 8, 14, 20, 26, 32, 38, 44, 48]
+    rows = ['| cards held | c / ' + str(cards) + ' | ' + ' | '.join(f'after {t} rounds' for t in rounds) + ' |',
+            '|---|---|' + '---|' * len(rounds)]
+    for c in held:
+        line = []
+        for t in rounds:
+            r = cells.get((t, c))
+            if r is None or int(r['games']) < 30:
+                line.append('—')
+            else:
+                line.append(f"{100 * float(r['share']):.1f}% (±{50 * (float(r['ci95_hi']) - float(r['ci95_lo'])):.1f}, {n(int(r['games']))} games)")
+        rows.append(f"| {c} | {100 * c / cards:.1f}% | " + ' | '.join(line) + ' |')
+    return '\n'.join(rows)
+
+
 def verbatim(name):
     """A results/ text file as a code block."""
     def make():
@@ -496,7 +555,8 @@ def verbatim(name):
 
 SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
-            'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt')}
+            'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
+            'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table}
 
 
 def main(path):

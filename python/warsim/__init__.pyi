@@ -32,7 +32,7 @@ def games() -> list[dict[str, Any]]: ...
 
 @overload
 def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None) -> Result:
+        out: _Path | None = None, svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, quit_stats: bool = False) -> Result:
         """simulate war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -41,16 +41,18 @@ def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0
         war_down: Face-down cards per war [default: 3]
         short_war: A player without enough cards for a war: loses, or plays their last card face up [default: the preset's: last-card (classic), bryer (bryer)]
         pickup: Order in which won cards go under the winner's hand [default: the preset's: shuffled (classic), bryer (bryer)]
+        won_pile: Won cards go onto a won pile that becomes the hand when it runs out, played in the order won or turned over (with a deterministic --pickup, which orders each battle's cards onto it) [default: none: under the hand]
         detect_loops: Report repeated states of deterministic rule sets as outcome `loop` [default: auto]
         max_rounds: Stop an undecided game after this many rounds (outcome `capped`) [default: 100000; 10000000 with loop detection; 2000 for bryer]
         deal: How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one copy of every rank per two suits, each hand shuffled); for `play war` also the hands themselves, "A1 A2 .../B1 B2 ...", ranks 1..R, top card first
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
+        quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
 def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, quit_stats: bool = False) -> Result | dict[str, Any]:
         """exact war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -59,16 +61,18 @@ def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | N
         war_down: Face-down cards per war [default: 3]
         short_war: A player without enough cards for a war: loses, or plays their last card face up [default: the preset's: last-card (classic), bryer (bryer)]
         pickup: Order in which won cards go under the winner's hand [default: the preset's: shuffled (classic), bryer (bryer)]
+        won_pile: Won cards go onto a won pile that becomes the hand when it runs out, played in the order won or turned over (with a deterministic --pickup, which orders each battle's cards onto it) [default: none: under the hand]
         detect_loops: Report repeated states of deterministic rule sets as outcome `loop` [default: auto]
         max_rounds: Stop an undecided game after this many rounds (outcome `capped`) [default: 100000; 10000000 with loop detection; 2000 for bryer]
         deal: How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one copy of every rank per two suits, each hand shuffled); for `play war` also the hands themselves, "A1 A2 .../B1 B2 ...", ranks 1..R, top card first
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
+        quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
 def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
-        max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar']] | Literal["all"] | None = None, won_pile: Literal['kept', 'reversed'] | Sequence[Literal['kept', 'reversed']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None, quit_stats: bool = False) -> dict[str, Any]:
         """sweep war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -77,12 +81,14 @@ def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed
         war_down: Face-down cards per war [default: 3]
         short_war: A player without enough cards for a war: loses, or plays their last card face up [default: the preset's: last-card (classic), bryer (bryer)]
         pickup: Order in which won cards go under the winner's hand [default: the preset's: shuffled (classic), bryer (bryer)]
+        won_pile: Won cards go onto a won pile that becomes the hand when it runs out, played in the order won or turned over (with a deterministic --pickup, which orders each battle's cards onto it) [default: none: under the hand]
         detect_loops: Report repeated states of deterministic rule sets as outcome `loop` [default: auto]
         max_rounds: Stop an undecided game after this many rounds (outcome `capped`) [default: 100000; 10000000 with loop detection; 2000 for bryer]
         deal: How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one copy of every rank per two suits, each hand shuffled); for `play war` also the hands themselves, "A1 A2 .../B1 B2 ...", ranks 1..R, top card first
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
+        quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 
 @overload
@@ -97,7 +103,7 @@ def simulate(game: Literal["snap"], /, *, games: int | None = None, seed: int = 
         """
 @overload
 def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact snap: Snap (a pair takes the common pile) on random deals.
 
         players: Players
@@ -126,7 +132,7 @@ def simulate(game: Literal["shotgun"], /, *, games: int | None = None, seed: int
         """
 @overload
 def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
@@ -151,7 +157,7 @@ def simulate(game: Literal["rps"], /, *, games: int | None = None, seed: int = 0
         """
 @overload
 def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
@@ -176,7 +182,7 @@ def simulate(game: Literal["jitsu"], /, *, games: int | None = None, seed: int =
         """
 @overload
 def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
@@ -203,7 +209,7 @@ def simulate(game: Literal["bmn"], /, *, games: int | None = None, seed: int = 0
         """
 @overload
 def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
         ranks: Ranks in the deck; the top four are J, Q, K and A
@@ -225,6 +231,6 @@ def sweep(game: Literal["bmn"], /, *, out: _Path, games: int | None = None, seed
 def simulate(game: str, /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
         out: _Path | None = None, svg: bool = False, **rules: Any) -> Result: ...
 def exact(game: str, /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, **rules: Any) -> Result | dict[str, Any]: ...
+        svg: bool = False, flawless: bool = False, **rules: Any) -> Result | dict[str, Any]: ...
 def sweep(game: str, /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
         max_rule_sets: int | None = None, **settings: Any) -> dict[str, Any]: ...

@@ -195,6 +195,45 @@ pub trait GameStats: Clone + Debug + Default + PartialEq + Send {
     fn group(_game: &Self::PerGame) -> Option<u16> {
         None
     }
+    /// A table of the game's own statistics for a file of its own (War `--quit-stats`:
+    /// quit.csv), or none.
+    fn table(&self) -> Option<StatsTable> {
+        None
+    }
+    /// A chart of the game's own statistics (War `--quit-stats`: quit.png), or none.
+    fn chart(&self) -> Option<ShareChart> {
+        None
+    }
+}
+
+/// A table a game's statistics add to a run's files: CSV rows under a header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatsTable {
+    /// The file's name (one of the output set's known files).
+    pub file: &'static str,
+    /// Column names.
+    pub header: Vec<&'static str>,
+    /// The rows, one value per column.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// A chart a game's statistics add to a run's charts: shares with their 95% Wilson intervals
+/// against a whole number, one line per series. The game says what it shows; the output layer
+/// draws it as it draws every chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareChart {
+    /// The file name without the extension.
+    pub stem: &'static str,
+    /// What it shows, as report.html captions it.
+    pub caption: &'static str,
+    /// The line under the title saying what is plotted.
+    pub what: String,
+    /// The x axis's description.
+    pub x_desc: &'static str,
+    /// The y axis's description (the shares are drawn as percentages).
+    pub y_desc: &'static str,
+    /// Each series: its legend label and its points (x, share).
+    pub series: Vec<(String, Vec<(u64, crate::stats::summary::Share)>)>,
 }
 
 /// No statistics of its own: an empty part of the summary.

@@ -3,7 +3,7 @@
 use anyhow::Result;
 
 use super::report::Report;
-use crate::games::{GameStats, Outcome};
+use crate::games::{GameStats, Outcome, StatsTable};
 use crate::stats::histogram::RoundHistogram;
 use crate::stats::summary::{Distribution, QUANTILES};
 
@@ -59,6 +59,16 @@ pub fn groups<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
             Some(g.group),
             &r.tally.groups[usize::from(g.group)],
         )?;
+    }
+    finish(wtr)
+}
+
+/// A table of a game's own statistics, under its header.
+pub fn table(t: &StatsTable) -> Result<Vec<u8>> {
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(&t.header)?;
+    for row in &t.rows {
+        wtr.write_record(row)?;
     }
     finish(wtr)
 }

@@ -281,6 +281,11 @@ fn every_run_chart_of_the_runs_in_issue_29_is_readable() {
         ("war --pickup p1-first", 5_000),
         ("war --rules bryer --max-rounds 300", 5_000),
         ("war --by p1-top", 5_000),
+        ("war --quit-stats", 20_000),
+        (
+            "war --quit-stats --ranks 4 --suits 2 --pickup p1-first",
+            2_000,
+        ),
         ("jitsu", 20_000),
         ("shotgun", 10_000_000),
         ("rps --players 3", 1_000),

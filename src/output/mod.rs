@@ -55,6 +55,13 @@ pub enum RunChart {
     Survival,
     /// by.png: the groups of a `--by` run.
     By,
+    /// A chart of the game's own statistics ([`GameStats::chart`]), named by the game.
+    Game {
+        /// Its file name without the extension.
+        stem: &'static str,
+        /// Its caption.
+        caption: &'static str,
+    },
 }
 
 impl RunChart {
@@ -63,6 +70,12 @@ impl RunChart {
         let mut charts = vec![RunChart::Histogram, RunChart::Survival];
         if !r.groups.is_empty() {
             charts.push(RunChart::By);
+        }
+        if let Some(c) = r.tally.stats.chart() {
+            charts.push(RunChart::Game {
+                stem: c.stem,
+                caption: c.caption,
+            });
         }
         charts
     }
@@ -73,6 +86,7 @@ impl RunChart {
             RunChart::Histogram => "histogram",
             RunChart::Survival => "survival",
             RunChart::By => "by",
+            RunChart::Game { stem, .. } => stem,
         }
     }
 
@@ -82,6 +96,7 @@ impl RunChart {
             RunChart::Histogram => "The distribution of rounds, with min, median, mean and max",
             RunChart::Survival => "The share of games still going after t rounds (log scale)",
             RunChart::By => "Per group: player 1's share of wins and the mean rounds",
+            RunChart::Game { caption, .. } => caption,
         }
     }
 
@@ -103,6 +118,11 @@ impl RunChart {
                 let meaning = r.info.grouping.as_deref().unwrap_or("group");
                 charts::by_group(&title, &r.info.description, meaning, &points, sink)
             }
+            RunChart::Game { stem, .. } => {
+                let chart = r.tally.stats.chart().filter(|c| c.stem == stem);
+                let chart = chart.context("the game's statistics have no such chart")?;
+                charts::shares(&title, &r.info.description, &chart, sink)
+            }
             RunChart::Survival => {
                 let curve = r.curve();
                 let subtitle = format!(
@@ -118,7 +138,7 @@ impl RunChart {
 
 /// Writes a run's files into `set`: `summary.json` (`summary`, of `r`), `summary.csv`,
 /// `histogram.csv` (`histogram`), `cycles.csv` (with loop detection), `by.csv` (with groups),
-/// the charts (PNG, and SVG with `svg`), `report.html` and `README.md`, whose list of files is
+/// the game's own table ([`GameStats::table`], e.g. War's quit.csv), the charts (PNG, and SVG with `svg`), `report.html` and `README.md`, whose list of files is
 /// the list of what was written.
 pub fn write_run<S: GameStats>(
     set: &Dir,
@@ -141,6 +161,9 @@ pub fn write_run<S: GameStats>(
     }
     if !r.groups.is_empty() {
         put("by.csv", &csv::groups(r)?)?;
+    }
+    if let Some(table) = r.tally.stats.table() {
+        put(table.file, &csv::table(&table)?)?;
     }
     let mut inline = Vec::new();
     for chart in RunChart::of(r) {

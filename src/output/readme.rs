@@ -8,7 +8,7 @@ use crate::stats::summary::grouped;
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
 /// run wrote, each with its line here (a test checks every file a run writes has one).
-const FILES: [(&str, &str); 13] = [
+const FILES: [(&str, &str); 16] = [
     (
         "summary.json",
         "every statistic of the run, and the rules and command that made it",
@@ -41,6 +41,16 @@ const FILES: [(&str, &str); 13] = [
         "player 1's share of wins and the mean rounds per group (`--by`)",
     ),
     ("by.svg", "the same chart as SVG"),
+    (
+        "quit.csv",
+        "War `--quit-stats`: player 1's wins by the cards held after t rounds, and how often \
+         the loser once held more than k cards, with shares and 95% intervals",
+    ),
+    (
+        "quit.png",
+        "War `--quit-stats`: player 1's share of wins against the cards held after t rounds",
+    ),
+    ("quit.svg", "the same chart as SVG"),
     (
         "report.html",
         "one self-contained page with what ran, the summary and every chart; open it in a browser",
@@ -93,13 +103,14 @@ mod tests {
 
     #[test]
     fn every_file_a_run_writes_has_a_line() {
-        // The files of a run's set (not of a sweep, a comparison or a chain).
+        // The files of a run's set (not of a sweep, a comparison, a chain or the flawless game).
         let other = |f: &&str| {
             [
                 "compare.",
                 "sweep.",
                 "means.",
                 "chain.json",
+                "flawless.json",
                 "search.json",
                 "best.txt",
             ]

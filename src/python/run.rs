@@ -124,7 +124,8 @@ impl Run {
         self.out.clone()
     }
 
-    /// The names of the run's charts: "histogram", "survival", and "by" with groups.
+    /// The names of the run's charts: "histogram", "survival", "by" with groups, and a game's own
+    /// (War `--quit-stats`: "quit").
     #[getter]
     fn charts(&self) -> Vec<&'static str> {
         self.loaded

@@ -486,3 +486,45 @@ fn deal_options_are_checked_and_named() {
     ]);
     assert!(text.contains("(2 leaves the game)"), "{text}");
 }
+
+/// `--quit-stats`: two shards merged are the unsharded run (the `quit` counts, quit.csv and
+/// summary.csv byte for byte), and a run without it has no trace of it.
+#[test]
+fn quit_stats_shards_merge_into_the_whole_run() {
+    let dir = Scratch::new("quit-merge");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path(name);
+        let mut args = vec![
+            "simulate",
+            "war",
+            "--quit-stats",
+            "--games",
+            "3000",
+            "--seed",
+            "4",
+        ];
+        args.extend(extra);
+        args.extend(["--out", s(&out)]);
+        ok(&args);
+        out
+    };
+    let whole = run("whole", &[]);
+    let a = run("a", &["--shard", "0/2"]);
+    let b = run("b", &["--shard", "1/2"]);
+    let merged = dir.path("merged");
+    ok(&["merge", s(&a), s(&b), "--out", s(&merged)]);
+    let summary = |d| json(&read(d, "summary.json"));
+    assert_eq!(summary(&merged)["quit"], summary(&whole)["quit"]);
+    assert_eq!(summary(&whole)["quit"]["games"], 3000);
+    assert_eq!(read(&merged, "quit.csv"), read(&whole, "quit.csv"));
+    assert!(read(&whole, "quit.csv").starts_with("statistic,rounds,cards,games,count,"));
+    assert!(dir.path("whole").join("quit.png").exists());
+    let csv = |d| read(d, "summary.csv");
+    let cols = |t: String| t.lines().next().unwrap().to_string();
+    assert!(cols(csv(&whole)).contains("quit_after_400_p1_won"));
+    let plain = dir.path("plain");
+    ok(&["simulate", "war", "--games", "300", "--out", s(&plain)]);
+    assert!(summary(&plain).get("quit").is_none());
+    assert!(summary(&plain)["rules"].get("quit_stats").is_none());
+    assert!(!cols(csv(&plain)).contains("quit") && !plain.join("quit.csv").exists());
+}

@@ -92,11 +92,12 @@ impl Position {
         if war.rules.honor.is_some()
             || war.rules.won_pile == Some(WonPile::Reversed)
             || war.rules.pickup == Pickup::Kbwar
+            || war.rules.quit_stats
         {
             // A narrow loss removes a card, a reversed won pile is turned over where the hot
-            // loop shuffles, and kbWar's order gives a plain battle's
-            // cards player 2's first, which no block path does: the general round handles
-            // them, and the probe is checked after every round.
+            // loop shuffles, kbWar's order gives a plain battle's cards player 2's first,
+            // which no block path does, and `--quit-stats` looks at every round: the general
+            // round handles them, and the probe is checked after every round.
             return self.general_rounds(war, rng, rounds, max, probe);
         }
         match war.rules.pickup {
@@ -126,6 +127,11 @@ impl Position {
             *rounds += 1;
             if let Some(o) = self.round(war, rng) {
                 return Stop::Ended(o);
+            }
+            if war.rules.quit_stats {
+                // Where `--quit-stats` sees every undecided position ([`super::quit`]).
+                let held = [self.holding(0), self.holding(1)];
+                self.stats.quit.note(held);
             }
             if probe.is_some_and(|p| p == Probe::of(&self.hands)) {
                 return Stop::Probe;

@@ -30,6 +30,7 @@ mod lane_deal;
 mod lanes;
 mod markov;
 mod position;
+pub mod quit;
 pub mod rules;
 pub mod stats;
 mod step;
@@ -280,6 +281,11 @@ impl War {
         s: &mut WarScratch,
     ) -> GameResult<WarGame> {
         let max = self.rules.max_rounds;
+        if self.rules.quit_stats {
+            let hare = &s.detector.hare;
+            let held = [hare.holding(0), hare.holding(1)];
+            s.detector.hare.stats.quit.start(held);
+        }
         if self.rules.detect_loops {
             let ending = s.detector.run(self, max);
             return s.detector.hare.result(ending, max);

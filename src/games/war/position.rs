@@ -324,10 +324,17 @@ impl Position {
     /// The game's result once it has ended as `ending`: a capped game counts what it had
     /// counted at the cap (the loop detector may play on beyond it).
     pub(super) fn result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame> {
-        let stats = match ending {
+        let mut stats = match ending {
             Ending::Capped => self.at_cap,
             _ => self.stats,
         };
+        if let Ending::Ended {
+            outcome: Outcome::Player(w),
+            ..
+        } = ending
+        {
+            stats.quit.won(w);
+        }
         ending.result(max_rounds, stats)
     }
 }

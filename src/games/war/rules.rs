@@ -226,6 +226,11 @@ pub struct WarOptions {
     /// the highest rank player 1 is dealt.
     #[arg(long, value_enum)]
     pub by: Option<By>,
+    /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20,
+    /// 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key
+    /// `quit`, quit.csv, quit.png). Plays every round by the general path: slower.
+    #[arg(long)]
+    pub quit_stats: bool,
 }
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
@@ -262,6 +267,10 @@ pub struct WarRules {
     /// The grouping of the games' statistics, if any.
     #[serde(default)]
     pub by: Option<By>,
+    /// Whether the "when can we quit?" tally is kept (`--quit-stats`); absent from the JSON
+    /// when off, so the rules of every other run read as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quit_stats: bool,
 }
 
 impl TryFrom<&WarOptions> for WarRules {
@@ -354,6 +363,7 @@ impl TryFrom<&WarOptions> for WarRules {
             p1_cards,
             honor: o.honor,
             by: o.by,
+            quit_stats: o.quit_stats,
         })
     }
 }
@@ -418,6 +428,7 @@ impl WarRules {
             p1_cards: self.p1_cards.clone().map(Ranks),
             honor: self.honor,
             by: self.by,
+            quit_stats: self.quit_stats,
         }
     }
 

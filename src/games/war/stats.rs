@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::quit::{QuitGame, QuitJson, QuitStats};
 use super::rules::MAX_DECK;
 use crate::games::GameStats;
 use crate::stats::histogram::{add_to, Overflow};
@@ -23,6 +24,8 @@ pub struct WarGame {
     pub by_depth: [u32; WAR_DEPTHS],
     /// The game's group under `--by` (set when it is dealt).
     pub group: Option<u16>,
+    /// What `--quit-stats` tallies ([`super::quit`]).
+    pub quit: QuitGame,
 }
 
 impl WarGame {
@@ -44,6 +47,8 @@ pub struct WarStats {
     pub deepest: Vec<u64>,
     /// Battles per war depth over all games, as [`WarGame::by_depth`].
     pub by_depth: [u64; WAR_DEPTHS],
+    /// The `--quit-stats` tally (empty without it).
+    pub quit: QuitStats,
 }
 
 /// War's part of summary.json: the `wars` object.
@@ -51,6 +56,9 @@ pub struct WarStats {
 pub struct WarsJson {
     /// War statistics.
     pub wars: WarsObject,
+    /// With `--quit-stats`: the "when can we quit?" tally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quit: Option<QuitJson>,
 }
 
 /// The `wars` object of summary.json.
@@ -93,6 +101,7 @@ impl GameStats for WarStats {
         for (t, &n) in self.by_depth.iter_mut().zip(&g.by_depth) {
             *t += u64::from(n);
         }
+        self.quit.record(&g.quit);
     }
 
     fn merge(&mut self, other: &Self) -> Result<(), Overflow> {
@@ -106,7 +115,7 @@ impl GameStats for WarStats {
         for (a, &b) in self.by_depth.iter_mut().zip(&other.by_depth) {
             add_to(a, b)?;
         }
-        Ok(())
+        self.quit.merge(&other.quit)
     }
 
     fn to_json(&self, games: u64) -> WarsJson {
@@ -132,6 +141,7 @@ impl GameStats for WarStats {
                 ),
                 battles_by_depth: Named(by_depth),
             },
+            quit: self.quit.to_json(),
         }
     }
 
@@ -139,6 +149,7 @@ impl GameStats for WarStats {
         let w = json.wars;
         let mut stats = WarStats {
             wars: w.total,
+            quit: QuitStats::from_json(json.quit, games)?,
             ..WarStats::default()
         };
         let mut counted = 0u64;
@@ -193,6 +204,7 @@ impl GameStats for WarStats {
         for (d, n) in self.by_depth.iter().enumerate() {
             cols.push((format!("battles_war_depth_{}", depth_key(d)), n.to_string()));
         }
+        cols.extend(self.quit.csv());
         cols
     }
 
@@ -209,11 +221,21 @@ impl GameStats for WarStats {
             .filter(|(_, &n)| n > 0)
             .map(|(d, &n)| format!("{d}: {}", crate::stats::summary::grouped(n)))
             .collect();
-        vec![format!(
+        let mut lines = vec![format!(
             "wars      {:.4} per game; deepest war per game  {}",
             self.wars as f64 / games.max(1) as f64,
             deep.join("  ")
-        )]
+        )];
+        lines.extend(self.quit.text());
+        lines
+    }
+
+    fn table(&self) -> Option<crate::games::StatsTable> {
+        self.quit.table()
+    }
+
+    fn chart(&self) -> Option<crate::games::ShareChart> {
+        self.quit.chart()
     }
 }
 

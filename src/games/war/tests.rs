@@ -451,7 +451,7 @@ const PICKUPS: [Pickup; 8] = [
     Pickup::Bryer,
 ];
 
-fn all_rule_sets() -> Vec<WarRules> {
+pub(super) fn all_rule_sets() -> Vec<WarRules> {
     let mut out = vec![bryer()];
     for war_down in [0, 1, 3] {
         for short in [ShortWar::Lose, ShortWar::LastCard] {
@@ -570,7 +570,7 @@ fn value_stability() {
             wars,
             deepest,
             by_depth: singles(wars),
-            group: None,
+            ..WarGame::default()
         },
         ..GameResult::plain(rounds, Outcome::Player(p))
     };
@@ -580,7 +580,7 @@ fn value_stability() {
             wars: 9,
             deepest: 1,
             by_depth: singles(9),
-            group: None,
+            ..WarGame::default()
         },
         cycle: Some(Cycle {
             loop_from: 482,

@@ -43,7 +43,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 27] = [
+pub const OUTPUT_FILES: [&str; 30] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -59,6 +59,9 @@ pub const OUTPUT_FILES: [&str; 27] = [
     "by.png",
     "survival.png",
     "survival.svg",
+    "quit.csv",
+    "quit.png",
+    "quit.svg",
     "compare.json",
     "compare.csv",
     "compare.png",
