@@ -56,7 +56,8 @@ const WAR_DOWN: u32 = 3;
 /// Whether the lanes play this rule set exactly as today's path does: the `bryer` pickup (no
 /// randomness after the deal, a war's cards in a fixed order) under the hand (no won pile), 3
 /// cards down, a short player
-/// losing (`bryer` or `lose`), no honor, no loop detection, a deck of at most [`MAX_CARDS`]
+/// losing (`bryer` or `lose`), no honor, no loop detection, no quit statistics (they watch
+/// every round), a deck of at most [`MAX_CARDS`]
 /// and a cap of 1 to 2^31 − 1 rounds; any deal, `--p1-cards` and `--by`. Every other rule set
 /// stays on today's path.
 ///
@@ -78,6 +79,7 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         p1_cards: _,
         honor,
         by: _,
+        quit_stats,
     } = rules;
     *pickup == Pickup::Bryer
         && won_pile.is_none()
@@ -85,6 +87,7 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         && *war_down == WAR_DOWN
         && honor.is_none()
         && !detect_loops
+        && !quit_stats
         && (2..=MAX_CARDS).contains(&cards)
         && (1..1 << 31).contains(max_rounds)
 }

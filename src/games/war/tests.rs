@@ -751,6 +751,10 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
             o.won_pile = Some(won_pile);
         }));
     }
+    others.push(rules_with(|o| {
+        o.preset = Some(Preset::Bryer);
+        o.quit_stats = true;
+    }));
     for rules in others {
         let lanes = War::new(rules.clone()).on_path(Path::Lanes);
         assert_ne!(lanes.path(), Path::Lanes, "{rules:?}");
