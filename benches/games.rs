@@ -1,7 +1,9 @@
 //! Criterion benches of the rules cores: one game at a time on one thread. Each benchmark
 //! (`GROUP/RULES/game`) runs once: its time is that of one whole game, and its throughput counts
 //! the rule set's mean rounds per game as elements, so "elem/s" is rounds/s (ns per round =
-//! 1e9 / that).
+//! 1e9 / that). War's `bryer` rules are also timed a chunk of 4,096 games at a time
+//! (`war-chunk/bryer/PATH/4096-games`, "elem/s" = games/s) as the engine plays them, on every
+//! path, the lanes included (they play many games at once, never one).
 //!
 //! Run: `cargo bench --bench games`. Whole-run throughput on all cores: `scripts/bench.sh`.
 
@@ -45,8 +47,32 @@ fn bench_game<G: Game>(c: &mut Criterion, group: &str, name: &str, game: &G) {
     g.finish();
 }
 
-/// The War presets and the rule sets users benchmark, on the scalar reference and on the
-/// block path detected for this CPU (once where they are the same).
+/// Times a chunk of [`CHUNK_GAMES`] games per iteration through [`Game::play_range`], as the
+/// engine plays a chunk: elem/s is games/s.
+fn bench_chunk<G: Game>(c: &mut Criterion, group: &str, name: &str, game: &G) {
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(CHUNK_GAMES));
+    let mut s = game.scratch();
+    let mut first = 0u64;
+    g.bench_function(BenchmarkId::new(name, "4096-games"), |b| {
+        b.iter(|| {
+            let mut rounds = 0u64;
+            game.play_range(0, first..first + CHUNK_GAMES, &mut s, &mut |_, r| {
+                rounds += r.rounds
+            });
+            first += CHUNK_GAMES;
+            rounds
+        })
+    });
+    g.finish();
+}
+
+/// Games per iteration of [`bench_chunk`]: the engine's chunk.
+const CHUNK_GAMES: u64 = warsim::sim::engine::CHUNK;
+
+/// The War presets and the rule sets users benchmark, one game at a time on the scalar
+/// reference and on the block path detected for this CPU (once where they are the same); and
+/// `bryer` a chunk at a time on every path this CPU runs, the lanes included.
 fn presets(c: &mut Criterion) {
     let rule_sets: [(&str, WarOptions); 4] = [
         ("classic", WarOptions::default()),
@@ -72,15 +98,33 @@ fn presets(c: &mut Criterion) {
             },
         ),
     ];
-    let detected = Path::detect();
+    // One game at a time is played by the block path even where the lanes are chosen.
+    let block = Path::Avx512.or_available();
+    let mut paths = vec![Path::Scalar];
+    if block != Path::Scalar {
+        paths.push(block);
+    }
     for (name, options) in rule_sets {
-        let mut paths = vec![Path::Scalar];
-        if detected != Path::Scalar {
-            paths.push(detected);
-        }
-        for path in paths {
+        for &path in &paths {
             let game = war(options.clone()).on_path(path);
             bench_game(c, "war", &format!("{name}/{}", path.name()), &game);
+        }
+    }
+    let bryer = WarOptions {
+        preset: Some(Preset::Bryer),
+        ..Default::default()
+    };
+    let mut timed = Vec::new();
+    for path in [Path::Scalar, Path::Avx512, Path::Lanes] {
+        let game = war(bryer.clone()).on_path(path);
+        if !timed.contains(&game.path()) {
+            timed.push(game.path());
+            bench_chunk(
+                c,
+                "war-chunk",
+                &format!("bryer/{}", game.path().name()),
+                &game,
+            );
         }
     }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whole-run throughput of `warsim simulate` on this machine: games/s and rounds/s for 1 and 2
-# threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on the block path
-# this CPU runs and on the scalar reference (WARSIM_PATH=scalar); the instruction counts of
-# scripts/profile.sh; the peak memory of a 10-million-game run.
+# threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on each path this
+# CPU runs (WARSIM_PATH=lanes for the rule sets the lanes play, avx512, scalar); the instruction
+# counts of scripts/profile.sh; the peak memory of a 10-million-game run; and the bryer rules
+# on each path beside the C probe and lanes prototype (scripts/lanes-speed.sh).
 # Usage: scripts/bench.sh [REPS=5]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -17,15 +18,20 @@ rate() { # ARGS... -> median "games/s rounds/s" over $reps runs
   done | sort -g | awk '{g[NR]=$1; r[NR]=$2} END {m=int((NR+1)/2); print g[m], r[m]}'
 }
 
-# The block path War picks here (src/games/war/fast.rs, Path::detect): AVX-512 needs F, BW,
-# VL and VBMI2.
+# The paths War picks here (src/games/war/fast.rs, Path::detect): the AVX-512 block path needs
+# F, BW, VL and VBMI2; the lanes need DQ and POPCNT besides.
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 has() { [[ " $flags " == *" $1 "* ]]; }
 path=scalar
-if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then path=avx512; fi
-vector=$(for f in avx2 avx512f avx512bw avx512vl avx512_vbmi2; do has "$f" && printf '%s ' "$f"; done)
+if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then
+  path=avx512
+  if has avx512dq && has popcnt; then path=lanes; fi
+fi
+vector=$(for f in avx2 avx512f avx512bw avx512vl avx512dq avx512_vbmi2 popcnt; do
+  has "$f" && printf '%s ' "$f"
+done)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "vector features: ${vector:-none}-> War block path: $path"
+echo "vector features: ${vector:-none}-> War paths: $path"
 printf '%-40s %12s %12s %8s %14s %14s\n' "run" "games/s 1t" "games/s 2t" "speed-up" \
   "rounds/s 1t" "rounds/s 2t"
 row() { # LABEL GAMES ARGS...
@@ -42,10 +48,14 @@ war_rows() { # SUFFIX
   row "war-won-pile$1" 1000000 war --pickup won-pile
   row "war-p1-first(loops)$1" 300000 war --pickup p1-first
 }
-war_rows " [$path]"
-if [ "$path" != scalar ]; then
-  WARSIM_PATH=scalar war_rows " [scalar]"
+# The lanes play the bryer rules only; the other rule sets fall back to the block path there.
+if [ "$path" = lanes ]; then
+  WARSIM_PATH=lanes row "war-bryer [lanes]" 2000000 war --rules bryer
 fi
+if [ "$path" != scalar ]; then
+  WARSIM_PATH=avx512 war_rows " [avx512]"
+fi
+WARSIM_PATH=scalar war_rows " [scalar]"
 row snap-2p-13x4 1000000 snap
 row bmn 1000000 bmn
 row shotgun 10000000 shotgun
@@ -58,3 +68,5 @@ peak=$( { /usr/bin/time -v "$warsim" simulate war --rules bryer --games 10000000
 echo "peak memory, simulate war --rules bryer --games 10000000 --threads 2: $((peak / 1024)) MB"
 echo
 "$(dirname "$0")/profile.sh"
+echo
+"$(dirname "$0")/lanes-speed.sh" "$reps"

@@ -72,6 +72,23 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Plays one whole game, drawing all randomness from `rng`.
     fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut Self::Scratch) -> Result1<Self>;
 
+    /// Plays games `range` of the run with base `seed` and hands each result with its index to
+    /// `record`, in any order. Game `i` must be exactly the game [`Game::play`] plays from
+    /// [`game_rng`](crate::sim::rng::game_rng)`(seed, i)`: the engine's tallies are sums, so
+    /// the order does not matter, but every game's draws do. The default plays them one at a
+    /// time; War plays many at once in SIMD lanes where its rules allow.
+    fn play_range(
+        &self,
+        seed: u64,
+        range: std::ops::Range<u64>,
+        s: &mut Self::Scratch,
+        record: &mut dyn FnMut(u64, &Result1<Self>),
+    ) {
+        for i in range {
+            record(i, &self.play(&mut crate::sim::rng::game_rng(seed, i), s));
+        }
+    }
+
     /// Number of players, which fixes the outcome names `p1`…`pN`.
     fn players(&self) -> usize;
 

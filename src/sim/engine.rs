@@ -7,7 +7,6 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use rayon::prelude::*;
 
-use super::rng::game_rng;
 use crate::games::{Game, Result1};
 use crate::stats::histogram::Tally;
 
@@ -41,7 +40,7 @@ pub struct Cancelled;
 /// Plays games `range` (global indices) of the run with base `seed` on `threads` threads,
 /// until `cancel` is set.
 ///
-/// Game `i` draws only from [`game_rng`]`(seed, i)`; chunk tallies are merged by adding
+/// Game `i` draws only from [`game_rng`](super::rng::game_rng)`(seed, i)`; chunk tallies are merged by adding
 /// integers; so the result is identical for every thread count and every split into shards.
 /// `progress` is called with the number of games of each finished chunk.
 pub fn simulate<G: Game>(
@@ -52,9 +51,17 @@ pub fn simulate<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
 ) -> anyhow::Result<Tally<G::Stats>> {
-    play_each(game, range, threads, progress, cancel, &|i, scratch| {
-        Some(game.play(&mut game_rng(seed, i), scratch))
-    })
+    play_each(
+        game,
+        range,
+        threads,
+        progress,
+        cancel,
+        &|games, scratch, record| {
+            game.play_range(seed, games, scratch, record);
+            Ok(())
+        },
+    )
 }
 
 /// Plays distinct deals `range` of `game` (`exact`): game `i` is deal number `i` of the
@@ -67,23 +74,43 @@ pub fn enumerate<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
 ) -> anyhow::Result<Tally<G::Stats>> {
-    play_each(game, range, threads, progress, cancel, &|i, scratch| {
-        game.play_deal_number(i, scratch)
-    })
+    play_each(
+        game,
+        range,
+        threads,
+        progress,
+        cancel,
+        &|games, scratch, record| {
+            for i in games {
+                let result = game
+                    .play_deal_number(i, scratch)
+                    .ok_or_else(|| anyhow::anyhow!("{}: game {i} cannot be played", G::NAME))?;
+                record(i, &result);
+            }
+            Ok(())
+        },
+    )
 }
 
-/// How one game is played: game `i` of the run with a worker's buffers (`None`: it cannot be).
-type PlayOne<'a, G> = dyn Fn(u64, &mut <G as Game>::Scratch) -> Option<Result1<G>> + Sync + 'a;
+/// How a chunk is played: games `range` of the run with a worker's buffers, each result handed
+/// to the recorder with its index (in any order), or an error if a game cannot be played.
+type PlayChunk<'a, G> = dyn Fn(
+        Range<u64>,
+        &mut <G as Game>::Scratch,
+        &mut dyn FnMut(u64, &Result1<G>),
+    ) -> anyhow::Result<()>
+    + Sync
+    + 'a;
 
-/// Plays game `i` of `range` with `one(i, scratch)` on `threads` threads, in chunks of
-/// [`CHUNK`] indices merged by adding integers, until `cancel` is set.
+/// Plays the games of `range` with `chunk(games, scratch, record)` on `threads` threads, in
+/// chunks of [`CHUNK`] indices merged by adding integers, until `cancel` is set.
 fn play_each<G: Game>(
     game: &G,
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
-    one: &PlayOne<'_, G>,
+    chunk: &PlayChunk<'_, G>,
 ) -> anyhow::Result<Tally<G::Stats>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -103,12 +130,7 @@ fn play_each<G: Game>(
                     let lo = range.start + c * CHUNK;
                     let hi = lo.saturating_add(CHUNK).min(range.end);
                     let mut tally = Tally::new(players);
-                    for i in lo..hi {
-                        let result = one(i, scratch).ok_or_else(|| {
-                            anyhow::anyhow!("{}: game {i} cannot be played", G::NAME)
-                        })?;
-                        tally.record(i, &result);
-                    }
+                    chunk(lo..hi, scratch, &mut |i, result| tally.record(i, result))?;
                     progress(hi - lo);
                     Ok(tally)
                 },

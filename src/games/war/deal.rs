@@ -51,37 +51,60 @@ impl Position {
                 self.hands[1].extend_bottom(&self.spare[half..]);
             }
             DealOrder::Bryer => {
-                // `sample(n, n/2)`: a partial Fisher–Yates over deck positions gives player 1
-                // a uniformly random ordered half; player 2 keeps the rest in deck order.
-                self.positions.clear();
-                self.positions.extend_from_slice(&war.positions);
-                self.taken.clear();
-                self.taken.resize(n.div_ceil(64), 0);
-                let (buf0, mut c0) = self.hands[0].split();
-                for i in 0..half {
-                    let j = i + bounded(rng, (n - i) as u32) as usize;
-                    self.positions.swap(i, j);
-                    let k = usize::from(self.positions[i]);
-                    self.taken[k / 64] |= 1 << (k % 64);
-                    c0.push(buf0, war.deck[k]);
-                }
-                self.hands[0].set_cursor(c0);
-                // Player 2: the positions not taken, ascending, read off the bit set.
-                let (buf1, mut c1) = self.hands[1].split();
-                for (w, &bits) in self.taken.iter().enumerate() {
-                    let valid = if (w + 1) * 64 <= n {
-                        u64::MAX
-                    } else {
-                        (1 << (n % 64)) - 1
-                    };
-                    let mut free = !bits & valid;
-                    while free != 0 {
-                        c1.push(buf1, war.deck[w * 64 + free.trailing_zeros() as usize]);
-                        free &= free - 1;
-                    }
-                }
-                self.hands[1].set_cursor(c1);
+                let [p0, p1] = &mut self.hands;
+                let (buf0, mut c0) = p0.split();
+                let (buf1, mut c1) = p1.split();
+                bryer_deal(
+                    war,
+                    rng,
+                    &mut self.positions,
+                    &mut self.taken,
+                    |c| c0.push(buf0, c),
+                    |c| c1.push(buf1, c),
+                );
+                p0.set_cursor(c0);
+                p1.set_cursor(c1);
             }
+        }
+    }
+}
+
+/// The `bryer` deal, R's `sample(n, n/2)`: a partial Fisher–Yates over deck positions gives
+/// player 1 a uniformly random ordered half (each card to `to_p1`, top first); player 2 keeps
+/// the rest in deck order (to `to_p2`). `positions` and `taken` are scratch. Shared by
+/// [`Position::deal`] and the lanes, which deal straight into their buffers with the same draws.
+#[inline(always)]
+pub(super) fn bryer_deal<R: RngCore + ?Sized>(
+    war: &War,
+    rng: &mut R,
+    positions: &mut Vec<u16>,
+    taken: &mut Vec<u64>,
+    mut to_p1: impl FnMut(Card),
+    mut to_p2: impl FnMut(Card),
+) {
+    let n = war.deck.len();
+    positions.clear();
+    positions.extend_from_slice(&war.positions);
+    taken.clear();
+    taken.resize(n.div_ceil(64), 0);
+    for i in 0..n / 2 {
+        let j = i + bounded(rng, (n - i) as u32) as usize;
+        positions.swap(i, j);
+        let k = usize::from(positions[i]);
+        taken[k / 64] |= 1 << (k % 64);
+        to_p1(war.deck[k]);
+    }
+    // Player 2: the positions not taken, ascending, read off the bit set.
+    for (w, &bits) in taken.iter().enumerate() {
+        let valid = if (w + 1) * 64 <= n {
+            u64::MAX
+        } else {
+            (1 << (n % 64)) - 1
+        };
+        let mut free = !bits & valid;
+        while free != 0 {
+            to_p2(war.deck[w * 64 + free.trailing_zeros() as usize]);
+            free &= free - 1;
         }
     }
 }

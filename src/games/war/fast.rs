@@ -34,18 +34,34 @@ pub enum Path {
     Scalar,
     /// 32 battles per step with AVX-512 (x86-64 with F, BW, VL and VBMI2).
     Avx512,
+    /// 32 games per core in AVX-512 lanes (`lanes`, x86-64 with F, BW, VL and DQ besides the
+    /// block path's), for the rule sets the lanes play; the block path for the others.
+    Lanes,
 }
 
 impl Path {
-    /// The fastest path this CPU runs, unless the environment variable `WARSIM_PATH=scalar`
-    /// asks for the reference (for tests and benchmarks; results are the same either way).
+    /// The fastest path this CPU runs, unless the environment variable `WARSIM_PATH` names
+    /// another (`scalar`, `avx512` or `lanes`, for tests and benchmarks; results are the same
+    /// on every path).
     pub fn detect() -> Path {
-        if std::env::var("WARSIM_PATH").is_ok_and(|v| v == "scalar") {
-            return Path::Scalar;
+        match std::env::var("WARSIM_PATH").as_deref() {
+            Ok("scalar") => Path::Scalar,
+            Ok("avx512") => Path::Avx512,
+            _ => Path::Lanes,
         }
+        .or_available()
+    }
+
+    /// This path if the CPU runs it, else the fastest one below it that it runs.
+    pub fn or_available(self) -> Path {
         #[cfg(target_arch = "x86_64")]
-        if avx512::available() {
-            return Path::Avx512;
+        {
+            if self == Path::Lanes && avx512::available() && super::lanes::available() {
+                return Path::Lanes;
+            }
+            if self != Path::Scalar && avx512::available() {
+                return Path::Avx512;
+            }
         }
         Path::Scalar
     }
@@ -55,6 +71,7 @@ impl Path {
         match self {
             Path::Scalar => "scalar",
             Path::Avx512 => "avx512",
+            Path::Lanes => "lanes",
         }
     }
 }
@@ -249,9 +266,9 @@ impl Hands<'_> {
     ) -> Played {
         let played = match path {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::Avx512` is chosen only where `Path::detect` found every feature
-            // `avx512::block` is compiled for.
-            Path::Avx512 => unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
+            // SAFETY: `Path::Avx512` and `Path::Lanes` are kept only where
+            // `Path::or_available` found every feature `avx512::block` is compiled for.
+            Path::Avx512 | Path::Lanes => unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
             _ => unreachable!("no vector block on the {} path", path.name()),
         };
         self.after_block(Played {

@@ -12,7 +12,8 @@
 //! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
-//! `detect` (loop detection), `trace` (`play war --trace`), `flawless` (the exact
+//! `lanes` and `lane_deal` (many games per core in AVX-512 lanes, for the rule sets they
+//! play), `detect` (loop detection), `trace` (`play war --trace`), `flawless` (the exact
 //! probability that one player wins every battle) and `multi` (three to 26 players,
 //! `--players N`, with its own engine and every N-player rule point in its docs).
 
@@ -24,6 +25,10 @@ mod detect;
 mod enumerate;
 mod fast;
 mod flawless;
+#[cfg(target_arch = "x86_64")]
+mod lane_deal;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod markov;
 mod multi;
 pub mod places;
@@ -79,6 +84,9 @@ pub struct War {
     cursor_wars: bool,
     /// Which code plays blocks of plain battles.
     path: Path,
+    /// Whether a range of games is played in SIMD lanes ([`lanes`]): on [`Path::Lanes`], for
+    /// the rule sets [`lanes::supports`], where the CPU has the features.
+    lanes: bool,
 }
 
 /// One worker's buffers: the running game and the four more copies of it that Brent's
@@ -91,6 +99,8 @@ pub struct WarScratch {
     /// `exact`: the deal being played and the rank counts its unranking uses.
     deal: Vec<Card>,
     counts: Vec<u32>,
+    /// The lanes' hand buffers (empty unless the game plays in lanes).
+    lanes: Vec<u8>,
 }
 
 /// The arguments of `play war`.
@@ -193,7 +203,8 @@ impl War {
             .filter(|_| rules.players == 2);
         War {
             cursor_wars: cursor_war::fights_on_cursors(&rules),
-            path: Path::detect(),
+            path: Path::Scalar,
+            lanes: false,
             rules,
             positions: (0..deck.len() as u16).collect(),
             deck,
@@ -201,13 +212,38 @@ impl War {
             fixed_hands,
             deals,
         }
+        .on_path(Path::detect())
     }
 
-    /// The same game on block path `path` instead of the one detected for this CPU (for
-    /// benchmarks and tests: every path plays the same games).
+    /// The same game on path `path` instead of the one detected for this CPU (for benchmarks
+    /// and tests: every path plays the same games). A path this CPU lacks, or lanes for rules
+    /// they do not play, fall back to the fastest path that can play them.
     pub fn on_path(mut self, path: Path) -> Self {
-        self.path = path;
+        self.path = path.or_available();
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.lanes = self.path == Path::Lanes && lanes::supports(&self.rules, self.deck.len());
+        }
         self
+    }
+
+    /// The lanes' hand buffers, made once per worker; none where the game is not played in
+    /// lanes.
+    fn lane_buffers(&self) -> Vec<u8> {
+        #[cfg(target_arch = "x86_64")]
+        if self.lanes {
+            return vec![0; lanes::BYTES];
+        }
+        Vec::new()
+    }
+
+    /// The path that plays this game's simulations: [`Path::Lanes`] only where the lanes play
+    /// its rules, else the block path.
+    pub fn path(&self) -> Path {
+        match self.path {
+            Path::Lanes if !self.lanes => Path::Avx512,
+            path => path,
+        }
     }
 
     /// Plays a given deal (top card first, ranks checked by [`parse_deal`]) to its end, with no
@@ -327,6 +363,7 @@ impl Game for War {
                 .then(|| LoopDetector::new(Seats::new(self.rules.players as usize, self.capacity))),
             deal: Vec::with_capacity(self.capacity),
             counts: Vec::with_capacity(self.rules.ranks as usize),
+            lanes: self.lane_buffers(),
         }
     }
 
@@ -337,6 +374,26 @@ impl Game for War {
         }
         s.detector.hare.deal(self, rng);
         self.run_dealt(rng, s)
+    }
+
+    /// In lanes where [`War::path`] says so; otherwise one game at a time.
+    fn play_range(
+        &self,
+        seed: u64,
+        range: std::ops::Range<u64>,
+        s: &mut WarScratch,
+        record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.lanes {
+            // SAFETY: `self.lanes` is set only on `Path::Lanes`, which `Path::or_available`
+            // keeps only where `lanes::available()` found every feature `play_range` enables.
+            unsafe { lanes::play_range(self, seed, range, s, record) };
+            return;
+        }
+        for i in range {
+            record(i, &self.play(&mut crate::sim::rng::game_rng(seed, i), s));
+        }
     }
 
     fn players(&self) -> usize {

@@ -657,6 +657,119 @@ fn a_trace_whose_reader_has_gone_stops_the_game() {
     }
 }
 
+/// Rule sets the lanes play (`lanes::supports`): the `bryer` preset and its variations in
+/// every setting the lanes accept, caps that bind, and decks from 10 to 256 cards.
+fn lane_rule_sets() -> Vec<WarRules> {
+    let with = |f: fn(&mut WarOptions)| {
+        rules_with(|o| {
+            o.preset = Some(Preset::Bryer);
+            f(o);
+        })
+    };
+    vec![
+        bryer(),
+        with(|o| o.short_war = Some(ShortWar::Lose)),
+        with(|o| o.deal = Some("shuffled".into())),
+        with(|o| o.deal = Some("even".into())),
+        with(|o| o.by = Some(By::P1Top)),
+        with(|o| {
+            o.deal = Some("shuffled".into());
+            o.p1_cards = Some(Ranks(vec![13, 13, 12, 1]));
+        }),
+        with(|o| o.max_rounds = Some(60)),
+        with(|o| o.max_rounds = Some(1)),
+        with(|o| {
+            o.ranks = Some(5);
+            o.suits = Some(2);
+        }),
+        with(|o| {
+            o.ranks = Some(3);
+            o.suits = Some(8);
+            o.short_war = Some(ShortWar::Lose);
+        }),
+        with(|o| o.suits = Some(8)),
+        with(|o| {
+            o.ranks = Some(64);
+            o.suits = Some(4);
+            o.max_rounds = Some(20_000);
+        }),
+        rules_with(|o| {
+            o.pickup = Some(Pickup::Bryer);
+            o.short_war = Some(ShortWar::Lose);
+            o.detect_loops = Some(DetectLoops::Off);
+        }),
+    ]
+}
+
+/// Plays games `range` of `seed` with `War::play_range` (in lanes where `war` plays them), as
+/// a list by game index; each game must be reported exactly once.
+fn played_range(war: &War, seed: u64, range: std::ops::Range<u64>) -> Vec<GameResult<WarGame>> {
+    let mut got = vec![None; (range.end - range.start) as usize];
+    let start = range.start;
+    war.play_range(seed, range, &mut war.scratch(), &mut |i, r| {
+        let slot = &mut got[(i - start) as usize];
+        assert!(slot.is_none(), "game {i} reported twice");
+        *slot = Some(*r);
+    });
+    got.into_iter()
+        .map(|r| r.expect("every game reported"))
+        .collect()
+}
+
+/// Issue 25: the lanes play exactly the games of the block path and of the scalar reference,
+/// game by game (rounds, outcome, wars, depths, group), for every rule set they support; every
+/// other rule set falls back to the block path. Where the CPU has no lanes, all three runs
+/// are the paths it has.
+#[test]
+fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
+    for rules in lane_rule_sets() {
+        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
+        if Path::Lanes.or_available() == Path::Lanes {
+            assert_eq!(lanes.path(), Path::Lanes, "{rules:?}");
+        }
+        let block = War::new(rules.clone()).on_path(Path::Avx512);
+        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
+        let (mut s1, mut s2) = (block.scratch(), scalar.scratch());
+        let range = 1000..3000;
+        for (r, i) in played_range(&lanes, 8, range.clone())
+            .into_iter()
+            .zip(range)
+        {
+            let want = scalar.play(&mut game_rng(8, i), &mut s2);
+            assert_eq!(r, want, "{rules:?} game {i} on lanes");
+            assert_eq!(
+                block.play(&mut game_rng(8, i), &mut s1),
+                want,
+                "{rules:?} game {i}"
+            );
+        }
+    }
+    let mut others: Vec<WarRules> = all_rule_sets().into_iter().skip(1).collect();
+    for won_pile in [WonPile::Kept, WonPile::Reversed] {
+        others.push(rules_with(|o| {
+            o.preset = Some(Preset::Bryer);
+            o.won_pile = Some(won_pile);
+        }));
+    }
+    others.push(rules_with(|o| {
+        o.preset = Some(Preset::Bryer);
+        o.quit_stats = true;
+    }));
+    for rules in others {
+        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
+        assert_ne!(lanes.path(), Path::Lanes, "{rules:?}");
+        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
+        let mut s = scalar.scratch();
+        for (r, i) in played_range(&lanes, 8, 0..50).into_iter().zip(0..) {
+            assert_eq!(
+                r,
+                scalar.play(&mut game_rng(8, i), &mut s),
+                "{rules:?} game {i}"
+            );
+        }
+    }
+}
+
 // --- The flawless game (flawless.rs) as the engine plays it. ---
 
 /// The flawless probability is the share of games the engine ends after n/2 rounds without a

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# War's `bryer` rules on one thread, side by side (issue 25): warsim on each path (lanes, the
+# avx512 block path, the scalar reference), the plain C probe and the C lanes prototype of
+# ../shared/reference/war-lanes (built here with its build.sh when that folder exists).
+# REPS rounds of alternating runs of GAMES games each; games/s from CPU time (user + sys), so
+# that other jobs on this shared machine weigh less; the median of each and the ratios. Writes
+# the table on stdout (results/lanes-speed.txt).
+# Usage: scripts/lanes-speed.sh [REPS=5] [GAMES=2000000]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+reps=${1:-5}
+games=${2:-2000000}
+build_warsim
+need /usr/bin/time time
+ref=${WAR_LANES_REF:-$root/../shared/reference/war-lanes}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+progs=(lanes avx512 scalar)
+if [ -f "$ref/war_limit.c" ] && command -v gcc >/dev/null; then
+  gcc -O3 -march=native -pthread -o "$tmp/war_limit" "$ref/war_limit.c"
+  gcc -O3 -march=native -o "$tmp/simd_war" "$ref/sim.c"
+  progs+=(probe prototype)
+fi
+run() { # PROG -> CPU seconds
+  local cmd
+  case $1 in
+    probe) cmd=("$tmp/war_limit" "$games" 1 1 1) ;;
+    prototype) cmd=("$tmp/simd_war" v16b_vj "$games" 1) ;;
+    *) cmd=(env "WARSIM_PATH=$1" "$warsim" simulate war --rules bryer --games "$games" --seed 1
+      --threads 1 --json) ;;
+  esac
+  /usr/bin/time -f "%U %S" -o "$tmp/t" "${cmd[@]}" >/dev/null
+  awk '{print $1 + $2}' "$tmp/t"
+}
+for _ in $(seq "$reps"); do
+  for p in "${progs[@]}"; do
+    echo "$p $(run "$p")" >>"$tmp/all"
+  done
+done
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); 1 thread, $games games"
+echo "bryer rules, median of $reps alternating runs (games/s from CPU time, lowest-highest)"
+printf '%-12s %12s %25s %10s %10s %10s\n' run games/s range "vs probe" "vs scalar" "vs proto"
+declare -A rate
+for p in "${progs[@]}"; do
+  rate[$p]=$(awk -v p="$p" -v n="$games" '$1 == p {print n / $2}' "$tmp/all" | sort -g |
+    awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
+done
+for p in "${progs[@]}"; do
+  read -r m lo hi <<<"${rate[$p]}"
+  vs() { [ -n "${rate[$1]:-}" ] && python3 -c "print(f'{$m / ${rate[$1]%% *}:.2f}x')" || echo -; }
+  printf '%-12s %12.0f %25s %10s %10s %10s\n' "$p" "$m" "$(printf '%.0f-%.0f' "$lo" "$hi")" \
+    "$(vs probe)" "$(vs scalar)" "$(vs prototype)"
+done
