@@ -31,4 +31,7 @@ done
 # the hand when it runs out; a tied player turns a champion and stakes up to 3 more. 52 cards
 # divide among 4 players, so its deck needs no discarding.
 run brakebusk-4 --players 4 --war-down 3 --short-war last-card --pickup won-pile --games 100000
+# The fit chart is drawn with matplotlib (installed from PyPI when missing).
+python3 -c 'import matplotlib' 2>/dev/null ||
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore matplotlib
 python3 "$root/scripts/war_players.py" "$out"
