@@ -188,6 +188,7 @@ fn bad_input_exits_2_with_one_line_and_writes_nothing() {
             "kept",
         ],
         &["simulate", "war", "--won-pile", "upside-down"],
+        &["play", "war", "--quit-stats"],
         &["play", "war", "--deal", "1 2 x/3 4"],
         &["play", "war", "--deal", "1 2 14/3 4"],
         &["play", "war", "--deal", "1 2 3"],

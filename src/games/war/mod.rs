@@ -509,6 +509,13 @@ impl Game for War {
             )
             .into());
         }
+        if args.rules.quit_stats {
+            return Err(usage!(
+                "--quit-stats tallies the games of a run; play war plays one game: use simulate \
+                 war --quit-stats"
+            )
+            .into());
+        }
         let (seed, rules, replaying, dealt) = match &args.from {
             Some(dir) => {
                 if args.rules != WarOptions::default() {
