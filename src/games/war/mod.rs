@@ -287,7 +287,8 @@ impl War {
     ) -> GameResult<WarGame> {
         match trace {
             None => self.run_dealt(rng, s),
-            Some(sink) => self.run_traced(rng, s, sink),
+            Some(sink) => trace::traced(self, rng, &mut s.detector, sink)
+                .unwrap_or_else(|| self.run_dealt(rng, s)),
         }
     }
 

@@ -49,7 +49,6 @@
 //! A round plays on fixed buffers made once per worker ([`Seats`]), so no game allocates.
 
 use std::fmt::Write as _;
-use std::ops::ControlFlow;
 
 use rand::RngCore;
 
@@ -57,7 +56,7 @@ use super::detect::NoRandomness;
 use super::places::Places;
 use super::rules::{Pickup, ShortWar, WarRules};
 use super::stats::WarGame;
-use super::trace::cards_text;
+use super::trace::{self, cards_text, Traced};
 use super::War;
 use crate::error::UsageError;
 use crate::games::cards::{shuffle, Card, Pile};
@@ -515,52 +514,28 @@ impl War {
             hare.mark_cap();
             return hare.result(Ending::Capped, max);
         };
-        let hands: Vec<String> = (0..d.hare.players())
-            .map(|p| format!("p{} [{}]", p + 1, cards_text(d.hare.hands[p].iter())))
+        trace::traced(self, rng, d, sink).unwrap_or_else(|| self.run_multi(rng, d, None))
+    }
+}
+
+impl Traced for Seats {
+    fn play_round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome> {
+        self.round(war, rng)
+    }
+
+    fn round_line(&self, round: u64, ended: Option<Outcome>) -> String {
+        self.trace_line(round, ended)
+    }
+
+    fn game_result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame> {
+        self.result(ending, max_rounds)
+    }
+
+    fn deal_line(&self) -> String {
+        let hands: Vec<String> = (0..self.players())
+            .map(|p| format!("p{} [{}]", p + 1, cards_text(self.hands[p].iter())))
             .collect();
-        if sink(format!("deal     {}", hands.join("  "))).is_break() {
-            return self.run_multi(rng, d, None);
-        }
-        if self.rules.detect_loops {
-            // Adjudicate first, then replay the rounds the result counts.
-            let ending = d.run(self, max);
-            let result = d.hare.result(ending, max);
-            let mut flow = ControlFlow::Continue(());
-            let replayed = d.replay(result.rounds, |s, round| {
-                let ended = s.round(self, &mut NoRandomness);
-                flow = sink(s.trace_line(round, ended));
-                flow
-            });
-            d.hare.copy_from(&replayed);
-            if let (Some(c), ControlFlow::Continue(())) = (result.cycle, flow) {
-                _ = sink(format!(
-                    "loop: the state after round {} is the state after round {} (cycle of {} rounds)",
-                    c.loop_from + c.cycle_len,
-                    c.loop_from,
-                    c.cycle_len
-                ));
-            }
-            return result;
-        }
-        let hare = &mut d.hare;
-        for round in 1..=max {
-            let ended = hare.round(self, rng);
-            let flow = sink(hare.trace_line(round, ended));
-            if let Some(outcome) = ended {
-                return hare.result(
-                    Ending::Ended {
-                        rounds: round,
-                        outcome,
-                    },
-                    max,
-                );
-            }
-            if flow.is_break() {
-                break;
-            }
-        }
-        hare.mark_cap();
-        hare.result(Ending::Capped, max)
+        format!("deal     {}", hands.join("  "))
     }
 }
 

@@ -8,9 +8,9 @@ use rand::RngCore;
 use super::detect::NoRandomness;
 use super::position::Position;
 use super::stats::WarGame;
-use super::{War, WarScratch};
+use super::War;
 use crate::games::cards::Card;
-use crate::games::cycle::{Deterministic, Ending};
+use crate::games::cycle::{Deterministic, Ending, LoopDetector};
 use crate::games::{GameResult, Outcome, Trace};
 
 /// Cards as rank numbers separated by spaces.
@@ -33,68 +33,99 @@ pub(super) fn ending_text(result: &GameResult<WarGame>) -> String {
     }
 }
 
-impl War {
-    /// As `run_dealt`, one traced line per round: the rounds the result counts (with loop
-    /// detection, the game is adjudicated first and then replayed up to its repetition).
-    ///
-    /// A trace that breaks (its reader has gone) stops it: a game adjudicated first keeps its
-    /// result, any other ends as `capped` where it is, and the caller reports the write error.
-    pub(super) fn run_traced<R: RngCore + ?Sized>(
-        &self,
-        rng: &mut R,
-        s: &mut WarScratch,
-        sink: Trace,
-    ) -> GameResult<WarGame> {
-        let max = self.rules.max_rounds;
-        let hands = &s.detector.hare.hands;
-        let dealt = sink(format!(
-            "deal     p1 [{}]  p2 [{}]",
-            cards_text(hands[0].iter()),
-            cards_text(hands[1].iter())
-        ));
-        if dealt.is_break() {
-            return self.run_dealt(rng, s);
-        }
-        if self.rules.detect_loops {
-            let ending = s.detector.run(self, max);
-            let result = s.detector.hare.result(ending, max);
-            let mut flow = ControlFlow::Continue(());
-            s.detector.replay(result.rounds, |p, round| {
-                let ended = p.round(self, &mut NoRandomness);
-                flow = sink(p.trace_line(round, ended));
-                flow
-            });
-            if let (Some(c), ControlFlow::Continue(())) = (result.cycle, flow) {
-                // The last line: a failed write is kept by the sink for the caller.
-                _ = sink(format!(
-                    "loop: the state after round {} is the state after round {} (cycle of {} rounds)",
-                    c.loop_from + c.cycle_len,
-                    c.loop_from,
-                    c.cycle_len
-                ));
-            }
-            return result;
-        }
-        let p = &mut s.detector.hare;
-        for round in 1..=max {
-            let ended = p.round(self, rng);
-            let flow = sink(p.trace_line(round, ended));
-            if let Some(outcome) = ended {
-                return p.result(
-                    Ending::Ended {
-                        rounds: round,
-                        outcome,
-                    },
-                    max,
-                );
-            }
-            if flow.is_break() {
-                break;
-            }
-        }
-        p.mark_cap();
-        p.result(Ending::Capped, max)
+/// A game position `play war --trace` plays round by round: two players' [`Position`] and the
+/// N-player game's `Seats`, so that one traced loop ([`traced`]) serves both.
+pub(super) trait Traced: Deterministic<Context = War> + Clone {
+    /// Plays one round; the outcome if it decided the game.
+    fn play_round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome>;
+    /// The trace line of the round just played.
+    fn round_line(&self, round: u64, ended: Option<Outcome>) -> String;
+    /// The game's result once it has ended as `ending`.
+    fn game_result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame>;
+    /// The trace's first line: the hands dealt.
+    fn deal_line(&self) -> String;
+}
+
+impl Traced for Position {
+    fn play_round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome> {
+        self.round(war, rng)
     }
+
+    fn round_line(&self, round: u64, ended: Option<Outcome>) -> String {
+        self.trace_line(round, ended)
+    }
+
+    fn game_result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame> {
+        self.result(ending, max_rounds)
+    }
+
+    fn deal_line(&self) -> String {
+        format!(
+            "deal     p1 [{}]  p2 [{}]",
+            cards_text(self.hands[0].iter()),
+            cards_text(self.hands[1].iter())
+        )
+    }
+}
+
+/// Plays the game dealt into `d.hare` with one traced line per round: the rounds the result
+/// counts (with loop detection, the game is adjudicated first and then replayed up to its
+/// repetition, and the hare left where the result counts). `None` when the deal's line finds
+/// the reader gone: the caller plays the game untraced.
+///
+/// A trace that breaks later stops it: a game adjudicated first keeps its result, any other
+/// ends as `capped` where it is, and the caller reports the write error.
+pub(super) fn traced<P: Traced, R: RngCore + ?Sized>(
+    war: &War,
+    rng: &mut R,
+    d: &mut LoopDetector<P>,
+    sink: Trace,
+) -> Option<GameResult<WarGame>> {
+    let max = war.rules.max_rounds;
+    if sink(d.hare.deal_line()).is_break() {
+        return None;
+    }
+    if war.rules.detect_loops {
+        let ending = d.run(war, max);
+        let result = d.hare.game_result(ending, max);
+        let mut flow = ControlFlow::Continue(());
+        let replayed = d.replay(result.rounds, |p, round| {
+            let ended = p.play_round(war, &mut NoRandomness);
+            flow = sink(p.round_line(round, ended));
+            flow
+        });
+        // Brent's search may have played past the cap: the hare ends where the result counts.
+        d.hare.copy_from(&replayed);
+        if let (Some(c), ControlFlow::Continue(())) = (result.cycle, flow) {
+            // The last line: a failed write is kept by the sink for the caller.
+            _ = sink(format!(
+                "loop: the state after round {} is the state after round {} (cycle of {} rounds)",
+                c.loop_from + c.cycle_len,
+                c.loop_from,
+                c.cycle_len
+            ));
+        }
+        return Some(result);
+    }
+    let p = &mut d.hare;
+    for round in 1..=max {
+        let ended = p.play_round(war, rng);
+        let flow = sink(p.round_line(round, ended));
+        if let Some(outcome) = ended {
+            return Some(p.game_result(
+                Ending::Ended {
+                    rounds: round,
+                    outcome,
+                },
+                max,
+            ));
+        }
+        if flow.is_break() {
+            break;
+        }
+    }
+    p.mark_cap();
+    Some(p.game_result(Ending::Capped, max))
 }
 
 impl Position {
