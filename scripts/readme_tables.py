@@ -244,22 +244,21 @@ def literature_table():
                 f"of the {n(fixed['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever and {n(long_finished)} end after 20,000 rounds |")
     e = load('war-literature/kbwar-laid-exact/summary.json')
     lo = e['loops']
-    for name in ['kbwar-laid']:
-        f = load(f'war-literature/{name}/summary.json')
-        mean, sd, cnt = histogram_stats(f'war-literature/{name}/histogram.csv', lambda o: o != 'capped')
-        sem = sd / cnt ** 0.5
-        z, ok = agree(mean, sem, sd, 593.7, 100_000 * 0.905)
-        capped = f['shares'].get('capped', {'share': 0, 'ci95': [0, 0]})
-        cap_ok = capped['ci95'][0] <= 0.095 <= capped['ci95'][1]
-        p1 = f['shares']['p1']
-        rows.append(f"| kbWar's code of July 2015 (its published fixed-order run): player 1 45.04%, 9.5% capped | 593.7; 9.5%; 45.04% "
-                    f"| `--short-war last-card --pickup kbwar --detect-loops off --max-rounds 20000` "
-                    f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over {n(cnt)} games that ended; "
-                    f"{100 * capped['share']:.2f}% ({100 * capped['ci95'][0]:.2f}–{100 * capped['ci95'][1]:.2f}%) capped; player 1 {pct(p1)} "
-                    f"| {'yes' if ok else 'no'} (z = {z:+.2f}); {'yes' if cap_ok else 'no'}; {'yes' if p1['ci95'][0] <= 0.45044 <= p1['ci95'][1] else 'no'} |")
-        rows.append(f"| the same deals, exactly | — | `--short-war last-card --pickup kbwar --detect-loops on` "
-                    f"| {100 * lo['share']:.2f}% never end ({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%), proven "
-                    f"| of the {n(f['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever |")
+    f = load('war-literature/kbwar-laid/summary.json')
+    mean, sd, cnt = histogram_stats('war-literature/kbwar-laid/histogram.csv', lambda o: o != 'capped')
+    sem = sd / cnt ** 0.5
+    z, ok = agree(mean, sem, sd, 593.7, 100_000 * 0.905)
+    capped = f['shares'].get('capped', {'share': 0, 'ci95': [0, 0]})
+    cap_ok = capped['ci95'][0] <= 0.095 <= capped['ci95'][1]
+    p1 = f['shares']['p1']
+    rows.append(f"| kbWar's code of July 2015 (its published fixed-order run): player 1 45.04%, 9.5% capped | 593.7; 9.5%; 45.04% "
+                f"| `--short-war last-card --pickup kbwar --detect-loops off --max-rounds 20000` "
+                f"| {mean:.2f} ({mean - 1.96 * sem:.2f}–{mean + 1.96 * sem:.2f}) over {n(cnt)} games that ended; "
+                f"{100 * capped['share']:.2f}% ({100 * capped['ci95'][0]:.2f}–{100 * capped['ci95'][1]:.2f}%) capped; player 1 {pct(p1)} "
+                f"| {'yes' if ok else 'no'} (z = {z:+.2f}); {'yes' if cap_ok else 'no'}; {'yes' if p1['ci95'][0] <= 0.45044 <= p1['ci95'][1] else 'no'} |")
+    rows.append(f"| the same deals, exactly | — | `--short-war last-card --pickup kbwar --detect-loops on` "
+                f"| {100 * lo['share']:.2f}% never end ({100 * lo['ci95'][0]:.2f}–{100 * lo['ci95'][1]:.2f}%), proven "
+                f"| of the {n(f['outcomes'].get('capped', 0))} games the cap stopped, {n(lo['count'])} loop forever |")
     for name, theirs, opts in [('rustwar-shuffled', [233.32, 232.75], '`--short-war lose --pickup won-pile --max-rounds 10000`'),
                                ('rustwar-unshuffled', [565.19, 563.28], '`--short-war lose --pickup table --won-pile reversed`')]:
         f = load(f'war-literature/{name}/summary.json')
