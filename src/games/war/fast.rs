@@ -11,7 +11,7 @@ use rand::RngCore;
 use super::avx512;
 use super::cursor_war::{cursor_war, Hands};
 use super::position::Position;
-use super::rules::{Pickup, WonPile};
+use super::rules::{Pickup, WarRules, WonPile};
 use super::step::{Probe, Stop, LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use super::War;
 use crate::games::cards::{Card, CoinFlips};
@@ -76,6 +76,17 @@ impl Path {
     }
 }
 
+/// Whether the hot loop's blocks play this rule set. Not: honor (a narrow loss removes a card),
+/// a reversed won pile (turned over where the hot loop shuffles), kbWar's order (a plain
+/// battle's cards go player 2's first, which no block path does) and `--quit-stats` (it looks
+/// at every round); the general round plays those.
+pub(super) fn plays_in_blocks(rules: &WarRules) -> bool {
+    rules.honor.is_none()
+        && rules.won_pile != Some(WonPile::Reversed)
+        && rules.pickup != Pickup::Kbwar
+        && !rules.quit_stats
+}
+
 impl Position {
     /// Plays rounds until the game is decided, `*rounds` reaches `max`, or (with a
     /// `probe`) the position may equal the probed one, counting them in `*rounds`. Same games
@@ -89,15 +100,9 @@ impl Position {
         max: u64,
         probe: Option<Probe>,
     ) -> Stop {
-        if war.rules.honor.is_some()
-            || war.rules.won_pile == Some(WonPile::Reversed)
-            || war.rules.pickup == Pickup::Kbwar
-            || war.rules.quit_stats
-        {
-            // A narrow loss removes a card, a reversed won pile is turned over where the hot
-            // loop shuffles, kbWar's order gives a plain battle's cards player 2's first,
-            // which no block path does, and `--quit-stats` looks at every round: the general
-            // round handles them, and the probe is checked after every round.
+        if !war.blocks {
+            // The general round handles these rules ([`plays_in_blocks`]), and the probe is
+            // checked after every round.
             return self.general_rounds(war, rng, rounds, max, probe);
         }
         match war.rules.pickup {

@@ -80,6 +80,9 @@ pub struct War {
     fixed_hands: Option<[Vec<Card>; 2]>,
     /// The distinct deals, where the rules allow `exact` to play each one.
     deals: Option<DealSpace>,
+    /// Whether the hot loop plays blocks of plain battles ([`fast::plays_in_blocks`]); if not,
+    /// the general round plays every round.
+    blocks: bool,
     /// Whether the hot loop fights wars on the hands' cursors ([`cursor_war`]).
     cursor_wars: bool,
     /// Which code plays blocks of plain battles.
@@ -202,6 +205,7 @@ impl War {
             .ok()
             .filter(|_| rules.players == 2);
         War {
+            blocks: fast::plays_in_blocks(&rules),
             cursor_wars: cursor_war::fights_on_cursors(&rules),
             path: Path::Scalar,
             lanes: false,
