@@ -149,6 +149,14 @@ impl Cursor {
         }
     }
 
+    /// A pile at positions `head..tail` of a buffer: for an engine that keeps its own offsets
+    /// (the lanes) and lends them to code written for cursors.
+    #[inline(always)]
+    pub fn span(head: usize, tail: usize) -> Cursor {
+        debug_assert!(head <= tail, "a span ends before it starts");
+        Cursor { head, tail }
+    }
+
     /// Where the top card is in a buffer of `len` cards.
     #[inline(always)]
     pub fn head_index(self, len: usize) -> usize {

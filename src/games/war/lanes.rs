@@ -1,6 +1,7 @@
 //! Many games per core in AVX-512 lanes (issue 25): 32 games at once, one battle of each per
-//! step, for the rule sets whose play after the deal draws no randomness and whose wars fit one
-//! step (the `bryer` pickup, 3 cards down; see [`supports`]).
+//! step, for the two-player rule sets with 3 cards down whose wars the hot loop fights on
+//! cursors and that need no loop detection (see [`supports`] and [`order`], which say which
+//! rule sets stay on today's path and why).
 //!
 //! Why lanes: one game's battles depend on each other (the next card is the one just won), so
 //! a single game leaves most of a core idle; games do not, so 16 of them fill a vector. The
@@ -10,12 +11,20 @@
 //!   grow (compacted out of line when a tail nears its buffer's end), so no read or write
 //!   wraps and every lane may write past its tail unconditionally.
 //! - One step gathers each hand's top 8 cards, decides a plain battle or a one-level war (its
-//!   cards are among the 8) without a branch, and scatters the winner card, loser card and
-//!   player 1's first two cards as one dword under the winner's hand; a war's other 8 cards go
-//!   down with two 8-byte stores of the lanes compressed to the front.
-//! - Out of line, per lane: deeper wars, a hand too short for a war, the game's end, the cap,
-//!   compaction. A finished lane takes the next game at once, dealt by today's scalar deal
-//!   from `game_rng(seed, i)`, so every game draws exactly what it draws on the other paths.
+//!   10 cards are among the 16) without a branch, and scatters the battle's two cards (a war's
+//!   first four) as one dword under the winner's hand, in the pickup's order; a war's other 6
+//!   cards go down with 8-byte stores of the lanes compressed to the front. The shuffled
+//!   pickup's coin comes from the lane's 64 buffered bits, shifted in the vector.
+//! - Out of line, per lane: deeper wars and a hand too short for a war, fought by the hot
+//!   loop's own [`cursor_war`] on the lane's buffers with the lane's own generator; the
+//!   shuffled pickup's shuffle of a war the step decided; a coin word drawn when a lane's 64
+//!   are spent; a won pile shuffled into an empty hand; the game's end, the cap, compaction.
+//!   A finished lane takes the next game at once, dealt by today's deal from
+//!   `game_rng(seed, i)`. Each lane draws from its game's generator exactly what that game
+//!   draws on the other paths, in the same order: coin words and won-pile shuffles when the
+//!   other paths draw them (just before the battle that needs them, which the lane plays
+//!   after), a war's shuffle once its cards are under the winner's hand, before any later
+//!   draw.
 //!
 //! Results leave in the order games end, each with its index: the tallies are sums, so the
 //! order does not matter.
@@ -23,21 +32,26 @@
 use std::arch::x86_64::*;
 use std::ops::Range;
 
+use rand::RngCore;
+
+use super::cursor_war::{cursor_war, fights_on_cursors, Hands};
 use super::deal::bryer_deal;
 use super::lane_deal::{deal8, AHEAD};
-use super::rules::{DealOrder, Pickup, ShortWar, WarRules};
+use super::rules::{DealOrder, Pickup, WarRules};
 use super::stats::WarGame;
+use super::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use super::{War, WarScratch};
-use crate::games::cards::Card;
+use crate::games::cards::{shuffle, Card, Cursor};
 use crate::games::cycle::Ending;
 use crate::games::{GameResult, Outcome};
-use crate::sim::rng::game_rng;
+use crate::sim::rng::{game_rng, GameRng};
 
 /// Vectors of 16 games played in turn: two, so one's gathers overlap the other's work.
 const GROUPS: usize = 2;
 /// Games in play at once.
 const LANES: usize = 16 * GROUPS;
-/// Bytes of one hand's buffer.
+/// Bytes of one hand's buffer (a power of two: a war out of line sees it as a ring, which it
+/// never wraps).
 const HAND: u32 = 1024;
 /// The largest deck the lanes play: a hand never holds more.
 pub(super) const MAX_CARDS: usize = 256;
@@ -49,17 +63,44 @@ const LIMIT: u32 = HAND - MAX_CARDS as u32 - 32;
 const SPARE: u32 = 2 * HAND * LANES as u32;
 /// Bytes of every lane's buffers, the spare stores' place and the gathers' overreach.
 pub(super) const BYTES: usize = SPARE as usize + 64;
-/// Cards each player lays face down in a war: the one-level war decided within a step reads a
-/// hand's first five cards.
-const WAR_DOWN: u32 = 3;
+/// The lanes' own order beside the hot loop's (`step.rs`): the `bryer` pickup, a plain
+/// battle's cards winner first and a one-level war's in the R program's order.
+const BRYER: u8 = 5;
 
-/// Whether the lanes play this rule set exactly as today's path does: the `bryer` pickup (no
-/// randomness after the deal, a war's cards in a fixed order) under the hand (no won pile), 3
-/// cards down, a short player
-/// losing (`bryer` or `lose`), no honor, no loop detection, no quit statistics (they watch
-/// every round), a deck of at most [`MAX_CARDS`]
-/// and a cap of 1 to 2^31 − 1 rounds; any deal, `--p1-cards` and `--by`. Every other rule set
-/// stays on today's path.
+/// How the lanes play a pickup with `war_down` cards down: the order of a plain battle's
+/// cards (or [`BRYER`]); `None` for the rule sets today's path plays faster or alone. A match
+/// with no wildcard, so a new pickup does not compile until it is placed here.
+///
+/// Measured on one thread (`WARSIM_PATH=lanes` against `avx512`, 100,000 games, this
+/// session's Xeon): with another number than 3 down, every war goes out of line (the step
+/// decides only wars whose 10 cards are among the 16 it gathers), and the block path wins:
+/// winner-first 1 down 0.96M games/s against 1.05M, won-pile 2 down 0.30M against 0.34M,
+/// shuffled 2 down 0.64M against 0.69M. `p1-first` games without loop detection are long and
+/// even (9,305 rounds on average), where the block path's 32 battles per step beat a
+/// gather and a scatter per battle: 0.090M against 0.103M. `table` and `kbwar` interleave a
+/// war's levels card by card, which `cursor_war` does not fight.
+fn order(pickup: Pickup, war_down: u32) -> Option<u8> {
+    if war_down != 3 {
+        return None;
+    }
+    Some(match pickup {
+        Pickup::Bryer => BRYER,
+        Pickup::WinnerFirst => WINNER_FIRST,
+        Pickup::LoserFirst => LOSER_FIRST,
+        Pickup::Shuffled => RANDOM_ORDER,
+        Pickup::WonPile => WON_PILE,
+        Pickup::P1First | Pickup::Table | Pickup::Kbwar => return None,
+    })
+}
+
+/// Whether the lanes play this rule set exactly as today's path does, and faster: two
+/// players, a pickup and 3 cards down that [`order`] places, wars the hot loop fights on
+/// cursors ([`fights_on_cursors`]: not honor, nor `bryer` with last-card short wars), won
+/// cards under the hand or (`--pickup won-pile`) on its shuffled won pile but not a
+/// `--won-pile` one, no loop detection (a game is never compared with its past here), no quit
+/// statistics (they watch every round), a deck of at most [`MAX_CARDS`] and a cap of 1 to
+/// 2^31 − 1 rounds; any short-war rule `cursor_war` fights, deal, `--p1-cards` and `--by`.
+/// Every other rule set stays on today's path.
 ///
 /// The rule set is taken apart field by field with no `..`, so a rule option added to
 /// [`WarRules`] does not compile here until someone decides whether the lanes play it: a new
@@ -70,24 +111,22 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         ranks: _,
         suits: _,
         war_down,
-        short_war,
+        short_war: _,
         pickup,
         won_pile,
         deal: _,
         detect_loops,
         max_rounds,
         p1_cards: _,
-        honor,
+        honor: _,
         by: _,
         quit_stats,
         players,
     } = rules;
     *players == 2
-        && *pickup == Pickup::Bryer
+        && order(*pickup, *war_down).is_some()
+        && fights_on_cursors(rules)
         && won_pile.is_none()
-        && matches!(short_war, ShortWar::Bryer | ShortWar::Lose)
-        && *war_down == WAR_DOWN
-        && honor.is_none()
         && !detect_loops
         && !quit_stats
         && (2..=MAX_CARDS).contains(&cards)
@@ -104,7 +143,10 @@ pub(super) fn available() -> bool {
 }
 
 /// 16 games in play: each hand's head (`p`) and tail (`q`) as byte offsets into the buffers,
-/// rounds played, one-level wars fought in the main loop, and which lanes hold a game.
+/// rounds played, one-level wars fought in the main loop, and which lanes hold a game; for
+/// the orders that need them, where each hand proper ends and its won pile begins (`h`,
+/// [`WON_PILE`]) and the coin bits (lanes 0–7 and 8–15, a u64 each) and how many are left
+/// ([`RANDOM_ORDER`]).
 #[derive(Clone, Copy)]
 struct Group {
     pa: __m512i,
@@ -113,13 +155,19 @@ struct Group {
     qb: __m512i,
     rounds: __m512i,
     wars1: __m512i,
+    ha: __m512i,
+    hb: __m512i,
+    bits: [__m512i; 2],
+    left: __m512i,
     live: u16,
 }
 
-/// The games in the lanes: the index of each lane's game and what it counted out of line.
+/// The games in the lanes: the index of each lane's game, what it counted out of line and its
+/// generator.
 struct Games {
     index: [u64; LANES],
     counted: [WarGame; LANES],
+    rng: [GameRng; LANES],
     next: u64,
     end: u64,
     ahead: Ahead,
@@ -154,11 +202,39 @@ pub(super) unsafe fn play_range(
     s: &mut WarScratch,
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
 ) {
+    let rules = &war.rules;
+    // SAFETY (each arm): the caller's.
+    unsafe {
+        match order(rules.pickup, rules.war_down) {
+            Some(BRYER) => play::<BRYER>(war, seed, range, s, record),
+            Some(WINNER_FIRST) => play::<WINNER_FIRST>(war, seed, range, s, record),
+            Some(LOSER_FIRST) => play::<LOSER_FIRST>(war, seed, range, s, record),
+            Some(P1_FIRST) => play::<P1_FIRST>(war, seed, range, s, record),
+            Some(RANDOM_ORDER) => play::<RANDOM_ORDER>(war, seed, range, s, record),
+            Some(WON_PILE) => play::<WON_PILE>(war, seed, range, s, record),
+            _ => unreachable!("the lanes do not play {rules:?}"),
+        }
+    }
+}
+
+/// [`play_range`] for the pickup whose [`order`] is `ORDER`.
+///
+/// # Safety
+/// As [`play_range`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
+unsafe fn play<const ORDER: u8>(
+    war: &War,
+    seed: u64,
+    range: Range<u64>,
+    s: &mut WarScratch,
+    record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+) {
     let mut mem = std::mem::take(&mut s.lanes);
     assert_eq!(mem.len(), BYTES, "lane buffers are made by War::scratch");
     let mut games = Games {
         index: [0; LANES],
         counted: [WarGame::default(); LANES],
+        rng: std::array::from_fn(|_| game_rng(seed, range.start)),
         next: range.start,
         end: range.end,
         ahead: Ahead {
@@ -168,13 +244,15 @@ pub(super) unsafe fn play_range(
             at: AHEAD,
         },
     };
+    let mut arrays = [Arrays::default(), Arrays::default()];
     let [mut g0, mut g1] = [0, 1].map(|g| {
-        let mut arrays = Arrays::default();
+        let a = &mut arrays[g];
         for l in 0..16 {
-            games.refill(war, seed, s, &mut mem, g * 16 + l, &mut arrays, record);
+            games.refill(war, seed, s, &mut mem, g * 16 + l, a, record);
         }
-        arrays.group()
+        a.group()
     });
+    let [a0, a1] = &mut arrays;
     let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let hand_bytes = _mm512_set1_epi32(HAND as i32);
     let limits = [0, 1].map(|g: i32| {
@@ -185,49 +263,60 @@ pub(super) unsafe fn play_range(
     });
     let cap = _mm512_set1_epi32(war.rules.max_rounds as i32);
     // The two groups are separate locals, not an array indexed in a loop, so that their
-    // vectors stay in registers; the rare work out of line takes and returns one by value.
+    // vectors stay in registers; the rare work out of line sees them through their arrays
+    // (stored before, patched back after), never by value: a group is 11 vectors.
     while (g0.live | g1.live) != 0 {
         // SAFETY: every offset in `g0` and `g1` lies inside `mem` with the margins `step`
         // needs: heads and tails stay within their buffers below LIMIT + 12, refills and
         // compaction put them at buffer starts (`Games::refill`, `out_of_line`).
-        let events = unsafe { step(&mut g0, mem.as_mut_ptr(), limits[0], cap) };
-        if events.any() {
-            g0 = out_of_line(war, seed, s, &mut mem, &mut games, 0, g0, events, record);
+        let events = unsafe { step::<ORDER>(&mut g0, mem.as_mut_ptr(), limits[0], cap) };
+        if events.touched() != 0 {
+            a0.load::<ORDER>(&g0);
+            out_of_line::<ORDER>(war, seed, s, &mut mem, &mut games, 0, a0, events, record);
+            g0 = a0.patch::<ORDER>(g0, events.touched());
         }
         // SAFETY: as above.
-        let events = unsafe { step(&mut g1, mem.as_mut_ptr(), limits[1], cap) };
-        if events.any() {
-            g1 = out_of_line(war, seed, s, &mut mem, &mut games, 1, g1, events, record);
+        let events = unsafe { step::<ORDER>(&mut g1, mem.as_mut_ptr(), limits[1], cap) };
+        if events.touched() != 0 {
+            a1.load::<ORDER>(&g1);
+            out_of_line::<ORDER>(war, seed, s, &mut mem, &mut games, 1, a1, events, record);
+            g1 = a1.patch::<ORDER>(g1, events.touched());
         }
     }
     s.lanes = mem;
 }
 
-/// What a step leaves to [`out_of_line`]: lanes whose tie began a deeper war, lanes whose tie
-/// found a short hand, and lanes that may have ended or need compaction.
+/// What a step leaves to [`out_of_line`]: lanes whose tie began a war the step did not decide,
+/// lanes that need a fresh coin word before their battle (which they play at the next step),
+/// lanes whose war the step decided and whose cards the shuffled pickup now shuffles (player 1
+/// won where `p1_wins`), and lanes that may have ended, emptied a hand proper or need
+/// compaction.
 #[derive(Clone, Copy)]
 struct Events {
-    deep: u16,
-    short: u16,
+    war: u16,
+    coin: u16,
+    shuffle: u16,
+    p1_wins: u16,
     check: u16,
 }
 
 impl Events {
-    fn any(self) -> bool {
-        (self.deep | self.short | self.check) != 0
+    fn touched(self) -> u16 {
+        self.war | self.coin | self.shuffle | self.check
     }
 }
 
-/// Plays one battle in every live lane of `g`: a plain battle, or a tie whose one-level war the
-/// 8 gathered cards decide. Returns the lanes left to [`out_of_line`].
+/// Plays one battle in every live lane of `g`: a plain battle, or a tie whose one-level war
+/// the 8 gathered cards decide. Returns the lanes left to
+/// [`out_of_line`].
 ///
 /// # Safety
 /// `mem` must be the lane buffers (at least [`BYTES`] bytes) and `g`'s offsets within them as
-/// [`play_range`] keeps them: each step reads 8 bytes at each head and writes at most 12 bytes
+/// [`play`] keeps them: each step reads 8 bytes at each head and writes at most 12 bytes
 /// at a tail below LIMIT + 12 (or to the spare bytes at [`SPARE`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-unsafe fn step(
+unsafe fn step<const ORDER: u8>(
     g: &mut Group,
     mem: *mut u8,
     (lim_a, lim_b): (__m512i, __m512i),
@@ -241,9 +330,15 @@ unsafe fn step(
     let (b03, b47) = unsafe { top8(g.pb, mem) };
     let (a0, b0) = (_mm512_and_si512(a03, ff), _mm512_and_si512(b03, ff));
     let tie = _mm512_mask_cmpeq_epi32_mask(g.live, a0, b0);
-    // A tie with a hand of fewer than 5 cards (3 down and 1 up after the tie) ends the game.
-    let na = _mm512_sub_epi32(g.qa, g.pa);
-    let nb = _mm512_sub_epi32(g.qb, g.pb);
+    // A tie with a hand (proper, beside a won pile) of fewer than 5 cards, 3 down and 1 up
+    // after the tie, is fought out of line, where the short-war rule applies.
+    let (ends_a, ends_b) = if ORDER == WON_PILE {
+        (g.ha, g.hb)
+    } else {
+        (g.qa, g.qb)
+    };
+    let na = _mm512_sub_epi32(ends_a, g.pa);
+    let nb = _mm512_sub_epi32(ends_b, g.pb);
     let short =
         _mm512_mask_cmplt_epu32_mask(tie, na, five) | _mm512_mask_cmplt_epu32_mask(tie, nb, five);
     let war = tie & !short;
@@ -252,23 +347,118 @@ unsafe fn step(
     let xb = _mm512_mask_and_epi32(b0, war, b47, ff);
     let deep = _mm512_mask_cmpeq_epi32_mask(war, xa, xb);
     let war1 = war & !deep;
-    let played = g.live & !(short | deep);
+    let out = tie & !war1;
+    let mut played = g.live & !out;
     let p1_wins = _mm512_cmpgt_epu32_mask(xa, xb);
     let hi = _mm512_max_epu32(xa, xb);
     let lo = _mm512_min_epu32(xa, xb);
-    // Winner card, loser card, then (a war) player 1's tied card and first card down.
-    let head = _mm512_ternarylogic_epi32::<0xfe>(
-        hi,
-        _mm512_slli_epi32::<8>(lo),
-        _mm512_slli_epi32::<16>(a03),
-    );
+    let mut coin = 0;
+    // A plain battle's cards in the pickup's order.
+    let (first, second) = match ORDER {
+        LOSER_FIRST => (lo, hi),
+        P1_FIRST | WON_PILE => (xa, xb),
+        RANDOM_ORDER => {
+            // A lane whose bits are spent draws a word out of line first, as `CoinFlips`
+            // draws just before the flip; it plays this battle at the next step.
+            let plain = played & !war1;
+            coin = _mm512_mask_cmpeq_epi32_mask(plain, g.left, _mm512_setzero_si512());
+            played &= !coin;
+            let flips = plain & !coin;
+            let low = _mm512_inserti64x4::<1>(
+                _mm512_castsi256_si512(_mm512_cvtepi64_epi32(g.bits[0])),
+                _mm512_cvtepi64_epi32(g.bits[1]),
+            );
+            // Bit 1: the winner's card first, as `Hands::scalar_run` orders them.
+            let winner_first = _mm512_test_epi32_mask(low, one);
+            g.bits[0] = _mm512_mask_srli_epi64(g.bits[0], flips as u8, g.bits[0], 1);
+            g.bits[1] = _mm512_mask_srli_epi64(g.bits[1], (flips >> 8) as u8, g.bits[1], 1);
+            g.left = _mm512_mask_sub_epi32(g.left, flips, g.left, one);
+            (
+                _mm512_mask_blend_epi32(winner_first, lo, hi),
+                _mm512_mask_blend_epi32(winner_first, hi, lo),
+            )
+        }
+        _ => (hi, lo),
+    };
+    // A one-level war's 10 cards in the pickup's order (as `cursor_war` gives them): its first
+    // 4 in the scatter's dword, the other 6 (`rest1`, `rest2`) in an 8-byte store after them.
+    let (war03, rest1, rest2) = if ORDER == BRYER {
+        // The deciding cards, winner's first, then player 1's other 4 and player 2's.
+        (
+            _mm512_ternarylogic_epi32::<0xfe>(
+                hi,
+                _mm512_slli_epi32::<8>(lo),
+                _mm512_slli_epi32::<16>(a03),
+            ),
+            _mm512_or_si512(_mm512_srli_epi32::<16>(a03), _mm512_slli_epi32::<16>(b03)),
+            _mm512_srli_epi32::<16>(b03),
+        )
+    } else {
+        // One player's 5 cards (`x`), then the other's (`y`).
+        let (x_first, y_first) = match ORDER {
+            WINNER_FIRST => (p1_wins, !p1_wins),
+            LOSER_FIRST => (!p1_wins, p1_wins),
+            _ => (u16::MAX, 0),
+        };
+        let x03 = _mm512_mask_blend_epi32(x_first, b03, a03);
+        let y03 = _mm512_mask_blend_epi32(y_first, b03, a03);
+        let x4 = _mm512_and_si512(_mm512_mask_blend_epi32(x_first, b47, a47), ff);
+        let y4 = _mm512_and_si512(_mm512_mask_blend_epi32(y_first, b47, a47), ff);
+        (
+            x03,
+            _mm512_or_si512(x4, _mm512_slli_epi32::<8>(y03)),
+            _mm512_or_si512(_mm512_srli_epi32::<24>(y03), _mm512_slli_epi32::<8>(y4)),
+        )
+    };
+    let pair = _mm512_or_si512(first, _mm512_slli_epi32::<8>(second));
+    let head = _mm512_mask_blend_epi32(war1, pair, war03);
     let dst = _mm512_mask_blend_epi32(p1_wins, g.qb, g.qa);
     // SAFETY: `dst` is a tail of each lane (below LIMIT + 12 in its buffer): 4 bytes there are
     // inside `mem`; bytes past a tail are not cards, so lanes that played no battle may write.
     unsafe { _mm512_i32scatter_epi32::<1>(mem.cast(), dst, head) };
-    // A one-level war's other 8 cards, after those 2: player 1's last two, player 2's four.
-    let rest1 = _mm512_or_si512(_mm512_srli_epi32::<16>(a03), _mm512_slli_epi32::<16>(b03));
-    let rest2 = _mm512_srli_epi32::<16>(b03);
+    // SAFETY: the caller's.
+    unsafe { store_wars(war1, dst, rest1, rest2, mem) };
+    let steps = _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(played, one), war1, five);
+    let gain = _mm512_mask_mov_epi32(_mm512_set1_epi32(2), war1, _mm512_set1_epi32(10));
+    g.pa = _mm512_add_epi32(g.pa, steps);
+    g.pb = _mm512_add_epi32(g.pb, steps);
+    g.qa = _mm512_mask_add_epi32(g.qa, played & p1_wins, g.qa, gain);
+    g.qb = _mm512_mask_add_epi32(g.qb, played & !p1_wins, g.qb, gain);
+    g.wars1 = _mm512_mask_add_epi32(g.wars1, war1, g.wars1, one);
+    g.rounds = if ORDER == RANDOM_ORDER {
+        _mm512_mask_add_epi32(g.rounds, !coin, g.rounds, one)
+    } else {
+        _mm512_add_epi32(g.rounds, one)
+    };
+    // A hand (proper) that ran out, the cap, a tail to compact.
+    let (ends_a, ends_b) = if ORDER == WON_PILE {
+        (g.ha, g.hb)
+    } else {
+        (g.qa, g.qb)
+    };
+    let check = _mm512_mask_cmpeq_epi32_mask(played, g.pa, ends_a)
+        | _mm512_mask_cmpeq_epi32_mask(played, g.pb, ends_b)
+        | _mm512_mask_cmpge_epu32_mask(played, g.rounds, cap)
+        | _mm512_mask_cmpgt_epu32_mask(played, g.qa, lim_a)
+        | _mm512_mask_cmpgt_epu32_mask(played, g.qb, lim_b);
+    Events {
+        war: out,
+        coin,
+        // The shuffled pickup shuffles a war's cards once they are under the winner's hand.
+        shuffle: if ORDER == RANDOM_ORDER { war1 } else { 0 },
+        p1_wins,
+        check,
+    }
+}
+
+/// A step's one-level wars (`war1`): the 8 bytes of each after the 4 its scatter wrote at
+/// the winner's tail (`dst`).
+///
+/// # Safety
+/// As [`step`]'s stores.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
+unsafe fn store_wars(war1: u16, dst: __m512i, rest1: __m512i, rest2: __m512i, mem: *mut u8) {
     let at = _mm512_mask_compress_epi32(
         _mm512_set1_epi32(SPARE as i32),
         war1,
@@ -297,20 +487,6 @@ unsafe fn step(
         // SAFETY: as above.
         unsafe { more_wars(war1, dst, rest1, rest2, mem) };
     }
-    let steps = _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(played, one), war1, five);
-    let gain = _mm512_mask_mov_epi32(_mm512_set1_epi32(2), war1, _mm512_set1_epi32(10));
-    g.pa = _mm512_add_epi32(g.pa, steps);
-    g.pb = _mm512_add_epi32(g.pb, steps);
-    g.qa = _mm512_mask_add_epi32(g.qa, played & p1_wins, g.qa, gain);
-    g.qb = _mm512_mask_add_epi32(g.qb, played & !p1_wins, g.qb, gain);
-    g.rounds = _mm512_add_epi32(g.rounds, one);
-    g.wars1 = _mm512_mask_add_epi32(g.wars1, war1, g.wars1, one);
-    let check = _mm512_mask_cmpeq_epi32_mask(played, g.pa, g.qa)
-        | _mm512_mask_cmpeq_epi32_mask(played, g.pb, g.qb)
-        | _mm512_mask_cmpge_epu32_mask(played, g.rounds, cap)
-        | _mm512_mask_cmpgt_epu32_mask(played, g.qa, lim_a)
-        | _mm512_mask_cmpgt_epu32_mask(played, g.qb, lim_b);
-    Events { deep, short, check }
 }
 
 /// Each hand's top 8 cards for the 16 lanes whose heads are `p`: cards 0..4 and 4..8 as dwords.
@@ -369,27 +545,50 @@ struct Arrays {
     qb: [u32; 16],
     rounds: [u32; 16],
     wars1: [u32; 16],
+    ha: [u32; 16],
+    hb: [u32; 16],
+    bits: [u64; 16],
+    left: [u32; 16],
     live: u16,
 }
 
 impl Arrays {
+    /// Sets these arrays to `g`'s vectors; of those only some orders use, only theirs. In
+    /// place: the arrays are too large to build and move on every call out of line.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn of(g: &Group) -> Arrays {
-        Arrays {
-            pa: words(g.pa),
-            pb: words(g.pb),
-            qa: words(g.qa),
-            qb: words(g.qb),
-            rounds: words(g.rounds),
-            wars1: words(g.wars1),
-            live: g.live,
+    fn load<const ORDER: u8>(&mut self, g: &Group) {
+        for (to, v) in [
+            (&mut self.pa, g.pa),
+            (&mut self.pb, g.pb),
+            (&mut self.qa, g.qa),
+            (&mut self.qb, g.qb),
+            (&mut self.rounds, g.rounds),
+            (&mut self.wars1, g.wars1),
+        ] {
+            store(to, v);
         }
+        if ORDER == WON_PILE {
+            store(&mut self.ha, g.ha);
+            store(&mut self.hb, g.hb);
+        }
+        if ORDER == RANDOM_ORDER {
+            store(&mut self.left, g.left);
+            for (half, v) in self.bits.chunks_exact_mut(8).zip(g.bits) {
+                // SAFETY: `half` is 64 bytes, the width of the unaligned store.
+                unsafe { _mm512_storeu_si512(half.as_mut_ptr().cast(), v) };
+            }
+        }
+        self.live = g.live;
     }
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
     fn group(&self) -> Group {
+        let [lo, hi] = [0, 8].map(|at| {
+            // SAFETY: 8 u64 from `at` are inside `bits`, the width of the unaligned load.
+            unsafe { _mm512_loadu_si512(self.bits[at..at + 8].as_ptr().cast()) }
+        });
         Group {
             pa: vector(&self.pa),
             pb: vector(&self.pb),
@@ -397,18 +596,20 @@ impl Arrays {
             qb: vector(&self.qb),
             rounds: vector(&self.rounds),
             wars1: vector(&self.wars1),
+            ha: vector(&self.ha),
+            hb: vector(&self.hb),
+            bits: [lo, hi],
+            left: vector(&self.left),
             live: self.live,
         }
     }
-}
 
-impl Arrays {
     /// `group` with lanes `touched` set from these arrays: lane by lane from registers, since
     /// reloading whole vectors just after scalar stores to them would stall on store
     /// forwarding.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn patch(&self, mut group: Group, touched: u16) -> Group {
+    fn patch<const ORDER: u8>(&self, mut group: Group, touched: u16) -> Group {
         let mut lanes = touched;
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
@@ -421,6 +622,15 @@ impl Arrays {
             group.qb = set(group.qb, self.qb[l]);
             group.rounds = set(group.rounds, self.rounds[l]);
             group.wars1 = set(group.wars1, self.wars1[l]);
+            if ORDER == WON_PILE {
+                group.ha = set(group.ha, self.ha[l]);
+                group.hb = set(group.hb, self.hb[l]);
+            }
+            if ORDER == RANDOM_ORDER {
+                group.left = set(group.left, self.left[l]);
+                let half = &mut group.bits[l / 8];
+                *half = _mm512_mask_set1_epi64(*half, 1 << (l % 8), self.bits[l] as i64);
+            }
         }
         group.live = self.live;
         group
@@ -437,6 +647,14 @@ fn words(v: __m512i) -> [u32; 16] {
     w
 }
 
+/// Stores a vector's 16 dwords in `w`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
+fn store(w: &mut [u32; 16], v: __m512i) {
+    // SAFETY: `w` is 64 bytes, the width of the unaligned store.
+    unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), v) };
+}
+
 /// 16 dwords as a vector.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
@@ -445,52 +663,48 @@ fn vector(w: &[u32; 16]) -> __m512i {
     unsafe { _mm512_loadu_si512(w.as_ptr().cast()) }
 }
 
-/// The per-lane work a step left: deeper wars, short hands, ends, the cap, compaction; each
-/// ended game is recorded and its lane refilled.
+/// The per-lane work a step left, on group `g`'s arrays: wars, coin words, won piles, ends,
+/// the cap, compaction; each ended game is recorded and its lane refilled.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-fn out_of_line(
+fn out_of_line<const ORDER: u8>(
     war: &War,
     seed: u64,
     s: &mut WarScratch,
     mem: &mut [u8],
     games: &mut Games,
     g: usize,
-    group: Group,
+    a: &mut Arrays,
     events: Events,
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
-) -> Group {
-    let mut a = Arrays::of(&group);
+) {
     let max = war.rules.max_rounds;
-    let touched = events.deep | events.short | events.check;
+    let touched = events.touched();
     let mut lanes = touched;
     while lanes != 0 {
         let l = lanes.trailing_zeros() as usize;
         lanes &= lanes - 1;
         let lane = g * 16 + l;
         let bit = 1 << l;
-        let counted = &mut games.counted[lane];
-        let ended = if events.deep & bit != 0 {
-            deep_war(
-                war,
-                mem,
-                [&mut a.pa[l], &mut a.pb[l]],
-                [&mut a.qa[l], &mut a.qb[l]],
-                counted,
-            )
-        } else if events.short & bit != 0 {
-            // The war is fought (and counted) but a short player ends it.
-            counted.wars += 1;
-            counted.note_battle(1);
-            let held = [
-                (a.qa[l] - a.pa[l] - 1) as usize,
-                (a.qb[l] - a.pb[l] - 1) as usize,
-            ];
-            match war.rules.face_down(held) {
-                Err(winner) => Some(winner.map_or(Outcome::Draw, |w| Outcome::Player(w as u8))),
-                Ok(_) => unreachable!("a hand of fewer than 5 cards is short of a 3-down war"),
-            }
+        if events.coin & bit != 0 {
+            // The flip's word; the battle waits for the next step.
+            a.bits[l] = games.rng[lane].next_u64();
+            a.left[l] = 64;
+            continue;
+        }
+        if events.shuffle & bit != 0 {
+            // As `cursor_war` shuffles the war's cards, just given to the winner.
+            let tail = if events.p1_wins & bit != 0 {
+                a.qa[l]
+            } else {
+                a.qb[l]
+            } as usize;
+            shuffle(&mut games.rng[lane], &mut mem[tail - 10..tail]);
+        }
+        let ended = if events.war & bit != 0 {
+            let rng = &mut games.rng[lane];
+            lane_war::<ORDER>(war, rng, mem, lane, a, &mut games.counted[lane])
         } else {
             None
         };
@@ -508,97 +722,103 @@ fn out_of_line(
             None if rounds >= max => Some(Ending::Capped),
             None => None,
         };
-        match ending {
-            Some(ending) => {
-                let mut stats = *counted;
-                let wars1 = a.wars1[l];
-                stats.wars += wars1;
-                stats.by_depth[0] += wars1;
-                if wars1 > 0 {
-                    stats.deepest = stats.deepest.max(1);
-                }
-                record(games.index[lane], &ending.result(max, stats));
-                games.refill(war, seed, s, mem, lane, &mut a, record);
+        if let Some(ending) = ending {
+            let mut stats = games.counted[lane];
+            let wars1 = a.wars1[l];
+            stats.wars += wars1;
+            stats.by_depth[0] += wars1;
+            if wars1 > 0 {
+                stats.deepest = stats.deepest.max(1);
             }
-            None => {
-                for (p, head, tail) in [
-                    (0, &mut a.pa[l], &mut a.qa[l]),
-                    (1, &mut a.pb[l], &mut a.qb[l]),
-                ] {
-                    let start = base(lane, p);
-                    if *tail > start + LIMIT {
-                        mem.copy_within(*head as usize..*tail as usize, start as usize);
-                        *tail -= *head - start;
-                        *head = start;
-                    }
-                }
+            record(games.index[lane], &ending.result(max, stats));
+            games.refill(war, seed, s, mem, lane, a, record);
+            continue;
+        }
+        let hands = [
+            (0, &mut a.pa[l], &mut a.ha[l], &mut a.qa[l]),
+            (1, &mut a.pb[l], &mut a.hb[l], &mut a.qb[l]),
+        ];
+        for (p, head, hand_end, tail) in hands {
+            let start = base(lane, p);
+            if ORDER == WON_PILE && *head == *hand_end {
+                // An empty hand takes its won pile, shuffled (player 1's first), where the
+                // other paths do it: before the next card is drawn.
+                let buf = &mut mem[start as usize..(start + HAND) as usize];
+                let pile = Cursor::span((*head - start) as usize, (*tail - start) as usize);
+                pile.shuffle(buf, &mut games.rng[lane]);
+                *hand_end = *tail;
+            }
+            if *tail > start + LIMIT {
+                mem.copy_within(*head as usize..*tail as usize, start as usize);
+                let moved = *head - start;
+                *tail -= moved;
+                *hand_end -= moved;
+                *head = start;
             }
         }
     }
-    a.patch(group, touched)
 }
 
-/// Fights the war a step left at the heads of a lane's hands (their top cards tie, and so do
-/// the cards 4 below), as `cursor_war` does for the `bryer` pickup, and gives the table to its
-/// winner; returns the outcome if it decided the game.
-fn deep_war(
+/// Fights the war a step left in lane `lane` (its hands' top cards tie) with the hot loop's
+/// [`cursor_war`] on the lane's buffers, seen as rings it never wraps (their tails stay below
+/// LIMIT + 12, and a war adds at most the deck), and the lane's generator; returns the outcome
+/// if it decided the game.
+fn lane_war<const ORDER: u8>(
     war: &War,
+    rng: &mut GameRng,
     mem: &mut [u8],
-    heads: [&mut u32; 2],
-    tails: [&mut u32; 2],
+    lane: usize,
+    a: &mut Arrays,
     counted: &mut WarGame,
 ) -> Option<Outcome> {
-    let k = war.rules.war_down as usize;
-    let p = [*heads[0] as usize, *heads[1] as usize];
-    let q = [*tails[0] as usize, *tails[1] as usize];
-    let mut laid = [1usize; 2];
-    let (mut a, mut b) = (mem[p[0]], mem[p[1]]);
-    let mut depth = 0;
-    while a == b {
-        depth += 1;
-        counted.wars += 1;
-        let held = [q[0] - p[0] - laid[0], q[1] - p[1] - laid[1]];
-        match war.rules.face_down(held) {
-            Ok(down) => {
-                laid[0] += down[0] + 1;
-                laid[1] += down[1] + 1;
-            }
-            Err(winner) => {
-                counted.note_battle(depth);
-                return Some(winner.map_or(Outcome::Draw, |w| Outcome::Player(w as u8)));
-            }
-        }
-        (a, b) = (mem[p[0] + laid[0] - 1], mem[p[1] + laid[1] - 1]);
-    }
-    counted.note_battle(depth);
-    let w = usize::from(b > a);
-    let l = 1 - w;
-    // The deciding cards, winner's first, then each level's cards from the innermost out,
-    // player 1's then player 2's. The winner's tail is past both hands' laid cards.
-    let mut t = q[w];
-    let mut push = |mem: &mut [u8], from: usize| {
-        mem[t] = mem[from];
-        t += 1;
+    let l = lane % 16;
+    let start = base(lane, 0);
+    let (b0, b1) = mem[start as usize..(start + 2 * HAND) as usize].split_at_mut(HAND as usize);
+    let heads = [&mut a.pa[l], &mut a.pb[l]];
+    let tails = [&mut a.qa[l], &mut a.qb[l]];
+    let ends = [&mut a.ha[l], &mut a.hb[l]];
+    let starts = [start, start + HAND];
+    let at = |p: usize| {
+        Cursor::span(
+            (*heads[p] - starts[p]) as usize,
+            (*tails[p] - starts[p]) as usize,
+        )
     };
-    push(mem, p[w] + laid[w] - 1);
-    push(mem, p[l] + laid[l] - 1);
-    for level in (0..depth as usize).rev() {
-        for start in p {
-            for i in level * (k + 1)..(level + 1) * (k + 1) {
-                push(mem, start + i);
-            }
-        }
-    }
+    let won = if ORDER == WON_PILE {
+        [
+            (*tails[0] - *ends[0]) as usize,
+            (*tails[1] - *ends[1]) as usize,
+        ]
+    } else {
+        [0; 2]
+    };
+    let mut h = Hands {
+        bufs: [b0, b1],
+        at: [at(0), at(1)],
+        won,
+    };
+    let card = h.at[0].pop(h.bufs[0]);
+    h.at[1].pop(h.bufs[1]);
+    let outcome = cursor_war(war, rng, counted, &mut h, card);
     let [head0, head1] = heads;
-    *head0 += laid[0] as u32;
-    *head1 += laid[1] as u32;
-    *tails[w] = t as u32;
-    (*tails[l] == if l == 0 { *head0 } else { *head1 }).then_some(Outcome::Player(w as u8))
+    let [tail0, tail1] = tails;
+    let [end0, end1] = ends;
+    for (p, (head, tail, end)) in [(head0, tail0, end0), (head1, tail1, end1)]
+        .into_iter()
+        .enumerate()
+    {
+        let cursor = h.at[p];
+        debug_assert!(cursor.len() <= MAX_CARDS, "a lane's hand outgrew the deck");
+        *head = starts[p] + cursor.head_index(HAND as usize) as u32;
+        *tail = *head + cursor.len() as u32;
+        *end = *tail - h.won[p] as u32;
+    }
+    outcome
 }
 
 impl Games {
     /// Puts the next game of the range into lane `lane` (dealt by today's deal code from its
-    /// own generator), or marks the lane idle when none is left. A deal the lanes cannot start
+    /// own generator, which the lane keeps for the rest of the game), or marks the lane idle when none is left. A deal the lanes cannot start
     /// (an empty hand) is played on today's path at once.
     #[allow(clippy::too_many_arguments)]
     fn refill(
@@ -615,8 +835,14 @@ impl Games {
         let starts = [base(lane, 0), base(lane, 1)];
         let n = war.deck.len();
         let bryer = war.rules.deal == DealOrder::Bryer && war.fixed_hands.is_none();
+        // `deal8` leaves no generator behind: only for pickups that draw nothing after the deal.
         let ahead = &mut self.ahead;
-        if bryer && n <= 64 && ahead.at == AHEAD && self.end - self.next >= AHEAD as u64 {
+        if bryer
+            && war.rules.pickup.is_deterministic()
+            && n <= 64
+            && ahead.at == AHEAD
+            && self.end - self.next >= AHEAD as u64
+        {
             let first = self.next;
             // SAFETY: `refill` runs only within `play_range`, whose caller checked that the
             // CPU has every feature `deal8` enables.
@@ -679,6 +905,7 @@ impl Games {
                     }
                 }
             }
+            self.rng[lane] = rng;
             self.start(war, lane, i, starts, tails, a, mem);
             return;
         }
@@ -713,6 +940,9 @@ impl Games {
         [a.pa[l], a.pb[l], a.qa[l], a.qb[l]] = [heads[0], heads[1], tails[0], tails[1]];
         a.rounds[l] = 0;
         a.wars1[l] = 0;
+        // No won pile yet, and no coin bits (`CoinFlips::reset`).
+        [a.ha[l], a.hb[l]] = tails;
+        a.left[l] = 0;
         a.live |= 1 << l;
     }
 }

@@ -657,8 +657,10 @@ fn a_trace_whose_reader_has_gone_stops_the_game() {
     }
 }
 
-/// Rule sets the lanes play (`lanes::supports`): the `bryer` preset and its variations in
-/// every setting the lanes accept, caps that bind, and decks from 10 to 256 cards.
+/// Rule sets the lanes play (`lanes::supports`) beyond [`all_rule_sets`]' (most of which turn
+/// loop detection on): the `bryer` preset and its variations in every setting the lanes
+/// accept, every pickup they play without loop detection, classic and squaaawk's rules with
+/// their deals, caps that bind, and decks from 10 to 256 cards.
 fn lane_rule_sets() -> Vec<WarRules> {
     let with = |f: fn(&mut WarOptions)| {
         rules_with(|o| {
@@ -666,7 +668,7 @@ fn lane_rule_sets() -> Vec<WarRules> {
             f(o);
         })
     };
-    vec![
+    let mut sets = vec![
         bryer(),
         with(|o| o.short_war = Some(ShortWar::Lose)),
         with(|o| o.deal = Some("shuffled".into())),
@@ -693,12 +695,39 @@ fn lane_rule_sets() -> Vec<WarRules> {
             o.suits = Some(4);
             o.max_rounds = Some(20_000);
         }),
+        with(|o| o.war_down = Some(2)),
         rules_with(|o| {
             o.pickup = Some(Pickup::Bryer);
             o.short_war = Some(ShortWar::Lose);
             o.detect_loops = Some(DetectLoops::Off);
         }),
-    ]
+        // Classic and squaaawk's rules, with their deals and decks.
+        rules_with(|_| {}),
+        rules_with(|o| o.deal = Some("even".into())),
+        rules_with(|o| o.p1_cards = Some(Ranks(vec![13, 13, 13, 13]))),
+        rules_with(|o| o.by = Some(By::P1Top)),
+        rules_with(|o| (o.ranks, o.suits) = (Some(3), Some(8))),
+        rules_with(|o| (o.suits, o.max_rounds) = (Some(16), Some(20_000))),
+        rules_with(|o| {
+            (o.pickup, o.short_war) = (Some(Pickup::WonPile), Some(ShortWar::LastCard));
+        }),
+        rules_with(|o| {
+            (o.pickup, o.short_war) = (Some(Pickup::WonPile), Some(ShortWar::LastCard));
+            (o.suits, o.deal) = (Some(8), Some("even".into()));
+        }),
+        rules_with(|o| (o.pickup, o.ranks, o.suits) = (Some(Pickup::WonPile), Some(2), Some(5))),
+    ];
+    // Every pickup the lanes play, with no loop detection, under both short-war rules.
+    for pickup in [Pickup::P1First, Pickup::WinnerFirst, Pickup::LoserFirst] {
+        for short in [ShortWar::Lose, ShortWar::LastCard] {
+            sets.push(rules_with(|o| {
+                (o.pickup, o.short_war) = (Some(pickup), Some(short));
+                o.detect_loops = Some(DetectLoops::Off);
+                o.max_rounds = Some(5000);
+            }));
+        }
+    }
+    sets
 }
 
 /// Plays games `range` of `seed` with `War::play_range` (in lanes where `war` plays them), as
@@ -717,20 +746,38 @@ fn played_range(war: &War, seed: u64, range: std::ops::Range<u64>) -> Vec<GameRe
 }
 
 /// Issue 25: the lanes play exactly the games of the block path and of the scalar reference,
-/// game by game (rounds, outcome, wars, depths, group), for every rule set they support; every
-/// other rule set falls back to the block path. Where the CPU has no lanes, all three runs
-/// are the paths it has.
+/// game by game (rounds, outcome, wars, depths, group), for every rule set of the tests: the
+/// ones [`lanes::supports`] play in lanes (each pickup's order among them), every other one
+/// falls back to the block path. Where the CPU has no lanes, all three runs are the paths it
+/// has.
 #[test]
 fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
-    for rules in lane_rule_sets() {
+    let mut sets = lane_rule_sets();
+    sets.extend(all_rule_sets());
+    for won_pile in [WonPile::Kept, WonPile::Reversed] {
+        sets.push(rules_with(|o| {
+            o.preset = Some(Preset::Bryer);
+            o.won_pile = Some(won_pile);
+        }));
+    }
+    sets.push(rules_with(|o| {
+        o.preset = Some(Preset::Bryer);
+        o.quit_stats = true;
+    }));
+    let mut pickups_in_lanes = std::collections::BTreeSet::new();
+    for rules in sets {
         let lanes = War::new(rules.clone()).on_path(Path::Lanes);
+        let in_lanes = lanes::supports(&rules, lanes.deck.len());
         if Path::Lanes.or_available() == Path::Lanes {
-            assert_eq!(lanes.path(), Path::Lanes, "{rules:?}");
+            assert_eq!(lanes.path() == Path::Lanes, in_lanes, "{rules:?}");
+        }
+        if in_lanes {
+            pickups_in_lanes.insert(format!("{:?}", rules.pickup));
         }
         let block = War::new(rules.clone()).on_path(Path::Avx512);
         let scalar = War::new(rules.clone()).on_path(Path::Scalar);
         let (mut s1, mut s2) = (block.scratch(), scalar.scratch());
-        let range = 1000..3000;
+        let range = if in_lanes { 1000..3000 } else { 0..50 };
         for (r, i) in played_range(&lanes, 8, range.clone())
             .into_iter()
             .zip(range)
@@ -744,30 +791,11 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
             );
         }
     }
-    let mut others: Vec<WarRules> = all_rule_sets().into_iter().skip(1).collect();
-    for won_pile in [WonPile::Kept, WonPile::Reversed] {
-        others.push(rules_with(|o| {
-            o.preset = Some(Preset::Bryer);
-            o.won_pile = Some(won_pile);
-        }));
-    }
-    others.push(rules_with(|o| {
-        o.preset = Some(Preset::Bryer);
-        o.quit_stats = true;
-    }));
-    for rules in others {
-        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
-        assert_ne!(lanes.path(), Path::Lanes, "{rules:?}");
-        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
-        let mut s = scalar.scratch();
-        for (r, i) in played_range(&lanes, 8, 0..50).into_iter().zip(0..) {
-            assert_eq!(
-                r,
-                scalar.play(&mut game_rng(8, i), &mut s),
-                "{rules:?} game {i}"
-            );
-        }
-    }
+    assert_eq!(
+        pickups_in_lanes.into_iter().collect::<Vec<_>>(),
+        ["Bryer", "LoserFirst", "Shuffled", "WinnerFirst", "WonPile"],
+        "every pickup the lanes play is tested in lanes"
+    );
 }
 
 // --- The flawless game (flawless.rs) as the engine plays it. ---
