@@ -2,8 +2,10 @@
 # Whole-run throughput of `warsim simulate` on this machine: games/s and rounds/s for 1 and 2
 # threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on each path this
 # CPU runs (WARSIM_PATH=lanes for the rule sets the lanes play, avx512, scalar); the instruction
-# counts of scripts/profile.sh; the peak memory of a 10-million-game run; and the bryer rules
-# on each path beside the C probe and lanes prototype (scripts/lanes-speed.sh).
+# counts of scripts/profile.sh; the peak memory of a 10-million-game run; the bryer rules on each
+# path beside the C probe and lanes prototype (scripts/lanes-speed.sh); and classic and the
+# won-pile rules on each path beside squaaawk/war (scripts/squaaawk-speed.sh, when its mirror
+# is on this machine).
 # Usage: scripts/bench.sh [REPS=5]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -42,20 +44,20 @@ row() { # LABEL GAMES ARGS...
   printf '%-40s %12.0f %12.0f %7.2fx %14.3g %14.3g\n' "$label" "$g1" "$g2" \
     "$(python3 -c "print($g2 / $g1)")" "$r1" "$r2"
 }
-war_rows() { # SUFFIX
+war_rows() { # SUFFIX [p1-first too]
   row "war-bryer$1" 2000000 war --rules bryer
   row "war-classic$1" 1000000 war
   row "war-won-pile$1" 1000000 war --pickup won-pile
-  row "war-p1-first(loops)$1" 300000 war --pickup p1-first
+  if [ -n "${2:-}" ]; then row "war-p1-first(loops)$1" 300000 war --pickup p1-first; fi
 }
-# The lanes play the bryer rules only; the other rule sets fall back to the block path there.
+# The lanes detect no loops: p1-first with loop detection plays on the block path there.
 if [ "$path" = lanes ]; then
-  WARSIM_PATH=lanes row "war-bryer [lanes]" 2000000 war --rules bryer
+  WARSIM_PATH=lanes war_rows " [lanes]"
 fi
 if [ "$path" != scalar ]; then
-  WARSIM_PATH=avx512 war_rows " [avx512]"
+  WARSIM_PATH=avx512 war_rows " [avx512]" p1-first
 fi
-WARSIM_PATH=scalar war_rows " [scalar]"
+WARSIM_PATH=scalar war_rows " [scalar]" p1-first
 row snap-2p-13x4 1000000 snap
 row bmn 1000000 bmn
 row shotgun 10000000 shotgun
@@ -70,3 +72,7 @@ echo
 "$(dirname "$0")/profile.sh"
 echo
 "$(dirname "$0")/lanes-speed.sh" "$reps"
+if [ -d "${SQUAAAWK_MIRROR:-/work/.mirror/squaaawk+war/repo}" ]; then
+  echo
+  "$(dirname "$0")/squaaawk-speed.sh" "$reps"
+fi

@@ -173,12 +173,13 @@ struct Games {
     ahead: Ahead,
 }
 
-/// Games dealt ahead, [`AHEAD`] at a time ([`deal8`]), for the `bryer` deal of decks of at most
-/// 64 cards.
+/// Games dealt ahead, [`AHEAD`] at a time ([`deal8`]), for the `bryer` and `shuffled` deals of
+/// decks of at most 64 cards, with their generators after the deal.
 struct Ahead {
     index: [u64; AHEAD],
     p1: [[Card; 64]; AHEAD],
     p2: [[Card; 64]; AHEAD],
+    rng: [GameRng; AHEAD],
     /// The next game to hand out (`AHEAD`: none left).
     at: usize,
 }
@@ -241,6 +242,7 @@ unsafe fn play<const ORDER: u8>(
             index: [0; AHEAD],
             p1: [[0; 64]; AHEAD],
             p2: [[0; 64]; AHEAD],
+            rng: std::array::from_fn(|_| game_rng(seed, range.start)),
             at: AHEAD,
         },
     };
@@ -835,10 +837,9 @@ impl Games {
         let starts = [base(lane, 0), base(lane, 1)];
         let n = war.deck.len();
         let bryer = war.rules.deal == DealOrder::Bryer && war.fixed_hands.is_none();
-        // `deal8` leaves no generator behind: only for pickups that draw nothing after the deal.
         let ahead = &mut self.ahead;
-        if bryer
-            && war.rules.pickup.is_deterministic()
+        if matches!(war.rules.deal, DealOrder::Bryer | DealOrder::Shuffled)
+            && war.fixed_hands.is_none()
             && n <= 64
             && ahead.at == AHEAD
             && self.end - self.next >= AHEAD as u64
@@ -846,7 +847,16 @@ impl Games {
             let first = self.next;
             // SAFETY: `refill` runs only within `play_range`, whose caller checked that the
             // CPU has every feature `deal8` enables.
-            if unsafe { deal8(war, seed, first, &mut ahead.p1, &mut ahead.p2) } {
+            if unsafe {
+                deal8(
+                    war,
+                    seed,
+                    first,
+                    &mut ahead.p1,
+                    &mut ahead.p2,
+                    &mut ahead.rng,
+                )
+            } {
                 ahead.index = std::array::from_fn(|g| first + g as u64);
                 ahead.at = 0;
                 self.next += AHEAD as u64;
@@ -861,6 +871,7 @@ impl Games {
                 mem[start as usize..start as usize + hand.len()].copy_from_slice(hand);
             }
             let tails = [starts[0] + h1 as u32, starts[1] + h2 as u32];
+            self.rng[lane] = self.ahead.rng[g].clone();
             self.start(war, lane, self.ahead.index[g], starts, tails, a, mem);
             return;
         }

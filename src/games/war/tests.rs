@@ -970,3 +970,53 @@ fn kbwar_takes_the_cards_as_laid_from_the_bottom() {
     assert_eq!(round(&war, &mut p), Some(Outcome::Player(0)));
     assert_eq!(hands(&p)[0], [2, 9, 7, 6, 4, 3, 2, 1, 5, 5]);
 }
+
+/// Issue 25: `deal8` deals exactly the hands `Position::deal` deals, 8 games at once, and
+/// leaves each game's generator where that deal leaves it (the shuffled pickup draws on from
+/// there), for both deals it plays and decks of 2 to 64 cards.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn deal8_deals_todays_hands_and_leaves_todays_generators() {
+    use rand::RngCore;
+    if !lanes::available() {
+        return;
+    }
+    for deal in ["shuffled", "bryer"] {
+        for (ranks, suits) in [(13, 4), (1, 2), (5, 2), (16, 4), (3, 6)] {
+            let war = with(|o| {
+                (o.ranks, o.suits) = (Some(ranks), Some(suits));
+                o.deal = Some(deal.into());
+            });
+            let n = war.deck.len();
+            let mut dealt = 0;
+            for first in (0..2000).step_by(lane_deal::AHEAD) {
+                let mut p1 = [[0; 64]; lane_deal::AHEAD];
+                let mut p2 = p1;
+                let mut rngs = std::array::from_fn(|_| game_rng(0, 0));
+                // SAFETY: `lanes::available()` found every feature `deal8` enables.
+                if !unsafe { lane_deal::deal8(&war, 3, first, &mut p1, &mut p2, &mut rngs) } {
+                    continue;
+                }
+                for (g, rng) in rngs.iter_mut().enumerate() {
+                    let mut want = game_rng(3, first + g as u64);
+                    let mut p = Position::new(war.capacity);
+                    p.deal(&war, &mut want);
+                    let hands: Vec<Vec<Card>> =
+                        p.hands.iter().map(|h| h.iter().collect()).collect();
+                    assert_eq!(
+                        hands[0],
+                        &p1[g][..n / 2],
+                        "{deal} {ranks}x{suits} game {first}+{g}"
+                    );
+                    assert_eq!(hands[1], &p2[g][..n - n / 2], "{deal} {ranks}x{suits}");
+                    assert_eq!(rng.next_u64(), want.next_u64(), "{deal} {ranks}x{suits}");
+                    dealt += 1;
+                }
+            }
+            assert!(
+                dealt > 1900,
+                "{deal} {ranks}x{suits}: {dealt} games dealt by deal8"
+            );
+        }
+    }
+}
