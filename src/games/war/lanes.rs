@@ -39,7 +39,7 @@ use super::deal::bryer_deal;
 use super::lane_deal::{deal8, AHEAD};
 use super::rules::{DealOrder, Pickup, WarRules};
 use super::stats::WarGame;
-use super::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
+use super::step::{LOSER_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use super::{War, WarScratch};
 use crate::games::cards::{shuffle, Card, Cursor};
 use crate::games::cycle::Ending;
@@ -162,6 +162,18 @@ struct Group {
     live: u16,
 }
 
+impl Group {
+    /// Where each hand proper ends: at its won pile ([`WON_PILE`]), else at its tail.
+    #[inline(always)]
+    fn hand_ends<const ORDER: u8>(&self) -> (__m512i, __m512i) {
+        if ORDER == WON_PILE {
+            (self.ha, self.hb)
+        } else {
+            (self.qa, self.qb)
+        }
+    }
+}
+
 /// The games in the lanes: the index of each lane's game, what it counted out of line and its
 /// generator.
 struct Games {
@@ -210,7 +222,6 @@ pub(super) unsafe fn play_range(
             Some(BRYER) => play::<BRYER>(war, seed, range, s, record),
             Some(WINNER_FIRST) => play::<WINNER_FIRST>(war, seed, range, s, record),
             Some(LOSER_FIRST) => play::<LOSER_FIRST>(war, seed, range, s, record),
-            Some(P1_FIRST) => play::<P1_FIRST>(war, seed, range, s, record),
             Some(RANDOM_ORDER) => play::<RANDOM_ORDER>(war, seed, range, s, record),
             Some(WON_PILE) => play::<WON_PILE>(war, seed, range, s, record),
             _ => unreachable!("the lanes do not play {rules:?}"),
@@ -309,8 +320,7 @@ impl Events {
 }
 
 /// Plays one battle in every live lane of `g`: a plain battle, or a tie whose one-level war
-/// the 8 gathered cards decide. Returns the lanes left to
-/// [`out_of_line`].
+/// the 16 gathered cards decide. Returns the lanes left to [`out_of_line`].
 ///
 /// # Safety
 /// `mem` must be the lane buffers (at least [`BYTES`] bytes) and `g`'s offsets within them as
@@ -334,11 +344,7 @@ unsafe fn step<const ORDER: u8>(
     let tie = _mm512_mask_cmpeq_epi32_mask(g.live, a0, b0);
     // A tie with a hand (proper, beside a won pile) of fewer than 5 cards, 3 down and 1 up
     // after the tie, is fought out of line, where the short-war rule applies.
-    let (ends_a, ends_b) = if ORDER == WON_PILE {
-        (g.ha, g.hb)
-    } else {
-        (g.qa, g.qb)
-    };
+    let (ends_a, ends_b) = g.hand_ends::<ORDER>();
     let na = _mm512_sub_epi32(ends_a, g.pa);
     let nb = _mm512_sub_epi32(ends_b, g.pb);
     let short =
@@ -358,7 +364,7 @@ unsafe fn step<const ORDER: u8>(
     // A plain battle's cards in the pickup's order.
     let (first, second) = match ORDER {
         LOSER_FIRST => (lo, hi),
-        P1_FIRST | WON_PILE => (xa, xb),
+        WON_PILE => (xa, xb),
         RANDOM_ORDER => {
             // A lane whose bits are spent draws a word out of line first, as `CoinFlips`
             // draws just before the flip; it plays this battle at the next step.
@@ -433,11 +439,7 @@ unsafe fn step<const ORDER: u8>(
         _mm512_add_epi32(g.rounds, one)
     };
     // A hand (proper) that ran out, the cap, a tail to compact.
-    let (ends_a, ends_b) = if ORDER == WON_PILE {
-        (g.ha, g.hb)
-    } else {
-        (g.qa, g.qb)
-    };
+    let (ends_a, ends_b) = g.hand_ends::<ORDER>();
     let check = _mm512_mask_cmpeq_epi32_mask(played, g.pa, ends_a)
         | _mm512_mask_cmpeq_epi32_mask(played, g.pb, ends_b)
         | _mm512_mask_cmpge_epu32_mask(played, g.rounds, cap)
@@ -820,8 +822,9 @@ fn lane_war<const ORDER: u8>(
 
 impl Games {
     /// Puts the next game of the range into lane `lane` (dealt by today's deal code from its
-    /// own generator, which the lane keeps for the rest of the game), or marks the lane idle when none is left. A deal the lanes cannot start
-    /// (an empty hand) is played on today's path at once.
+    /// own generator, which the lane keeps for the rest of the game), or marks the lane idle
+    /// when none is left. A deal the lanes cannot start (an empty hand) is played on today's
+    /// path at once.
     #[allow(clippy::too_many_arguments)]
     fn refill(
         &mut self,

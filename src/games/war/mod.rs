@@ -622,5 +622,7 @@ impl Game for War {
 mod tests;
 #[cfg(test)]
 mod tests_deals;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests_lanes;
 #[cfg(test)]
 mod tests_multi;

@@ -1,0 +1,199 @@
+//! The SIMD lanes (issue 25) against the block path and the scalar reference: the same games
+//! on every path for every rule set of the tests, and the lanes' 8-at-a-time deal against
+//! today's.
+
+use super::position::Position;
+use super::tests::{all_rule_sets, bryer, rules_with, with};
+use super::*;
+use crate::games::cards::Card;
+use crate::sim::rng::game_rng;
+
+/// Rule sets the lanes play (`lanes::supports`) beyond [`all_rule_sets`]' (most of which turn
+/// loop detection on): the `bryer` preset and its variations in every setting the lanes
+/// accept, every pickup they play without loop detection, classic and squaaawk's rules with
+/// their deals, caps that bind, and decks from 10 to 256 cards.
+fn lane_rule_sets() -> Vec<WarRules> {
+    let with = |f: fn(&mut WarOptions)| {
+        rules_with(|o| {
+            o.preset = Some(Preset::Bryer);
+            f(o);
+        })
+    };
+    let mut sets = vec![
+        bryer(),
+        with(|o| o.short_war = Some(ShortWar::Lose)),
+        with(|o| o.deal = Some("shuffled".into())),
+        with(|o| o.deal = Some("even".into())),
+        with(|o| o.by = Some(By::P1Top)),
+        with(|o| {
+            o.deal = Some("shuffled".into());
+            o.p1_cards = Some(Ranks(vec![13, 13, 12, 1]));
+        }),
+        with(|o| o.max_rounds = Some(60)),
+        with(|o| o.max_rounds = Some(1)),
+        with(|o| {
+            o.ranks = Some(5);
+            o.suits = Some(2);
+        }),
+        with(|o| {
+            o.ranks = Some(3);
+            o.suits = Some(8);
+            o.short_war = Some(ShortWar::Lose);
+        }),
+        with(|o| o.suits = Some(8)),
+        with(|o| {
+            o.ranks = Some(64);
+            o.suits = Some(4);
+            o.max_rounds = Some(20_000);
+        }),
+        with(|o| o.war_down = Some(2)),
+        rules_with(|o| {
+            o.pickup = Some(Pickup::Bryer);
+            o.short_war = Some(ShortWar::Lose);
+            o.detect_loops = Some(DetectLoops::Off);
+        }),
+        // Classic and squaaawk's rules, with their deals and decks.
+        rules_with(|_| {}),
+        rules_with(|o| o.deal = Some("even".into())),
+        rules_with(|o| o.p1_cards = Some(Ranks(vec![13, 13, 13, 13]))),
+        rules_with(|o| o.by = Some(By::P1Top)),
+        rules_with(|o| (o.ranks, o.suits) = (Some(3), Some(8))),
+        rules_with(|o| (o.suits, o.max_rounds) = (Some(16), Some(20_000))),
+        rules_with(|o| {
+            (o.pickup, o.short_war) = (Some(Pickup::WonPile), Some(ShortWar::LastCard));
+        }),
+        rules_with(|o| {
+            (o.pickup, o.short_war) = (Some(Pickup::WonPile), Some(ShortWar::LastCard));
+            (o.suits, o.deal) = (Some(8), Some("even".into()));
+        }),
+        rules_with(|o| (o.pickup, o.ranks, o.suits) = (Some(Pickup::WonPile), Some(2), Some(5))),
+    ];
+    // Every pickup the lanes play, with no loop detection, under both short-war rules.
+    for pickup in [Pickup::P1First, Pickup::WinnerFirst, Pickup::LoserFirst] {
+        for short in [ShortWar::Lose, ShortWar::LastCard] {
+            sets.push(rules_with(|o| {
+                (o.pickup, o.short_war) = (Some(pickup), Some(short));
+                o.detect_loops = Some(DetectLoops::Off);
+                o.max_rounds = Some(5000);
+            }));
+        }
+    }
+    sets
+}
+
+/// Plays games `range` of `seed` with `War::play_range` (in lanes where `war` plays them), as
+/// a list by game index; each game must be reported exactly once.
+fn played_range(war: &War, seed: u64, range: std::ops::Range<u64>) -> Vec<GameResult<WarGame>> {
+    let mut got = vec![None; (range.end - range.start) as usize];
+    let start = range.start;
+    war.play_range(seed, range, &mut war.scratch(), &mut |i, r| {
+        let slot = &mut got[(i - start) as usize];
+        assert!(slot.is_none(), "game {i} reported twice");
+        *slot = Some(*r);
+    });
+    got.into_iter()
+        .map(|r| r.expect("every game reported"))
+        .collect()
+}
+
+/// Issue 25: the lanes play exactly the games of the block path and of the scalar reference,
+/// game by game (rounds, outcome, wars, depths, group), for every rule set of the tests: the
+/// ones [`lanes::supports`] play in lanes (each pickup's order among them), every other one
+/// falls back to the block path. Where the CPU has no lanes, all three runs are the paths it
+/// has.
+#[test]
+fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
+    let mut sets = lane_rule_sets();
+    sets.extend(all_rule_sets());
+    for won_pile in [WonPile::Kept, WonPile::Reversed] {
+        sets.push(rules_with(|o| {
+            o.preset = Some(Preset::Bryer);
+            o.won_pile = Some(won_pile);
+        }));
+    }
+    sets.push(rules_with(|o| {
+        o.preset = Some(Preset::Bryer);
+        o.quit_stats = true;
+    }));
+    let mut pickups_in_lanes = std::collections::BTreeSet::new();
+    for rules in sets {
+        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
+        let in_lanes = lanes::supports(&rules, lanes.deck.len());
+        if Path::Lanes.or_available() == Path::Lanes {
+            assert_eq!(lanes.path() == Path::Lanes, in_lanes, "{rules:?}");
+        }
+        if in_lanes {
+            pickups_in_lanes.insert(format!("{:?}", rules.pickup));
+        }
+        let block = War::new(rules.clone()).on_path(Path::Avx512);
+        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
+        let (mut s1, mut s2) = (block.scratch(), scalar.scratch());
+        let range = if in_lanes { 1000..3000 } else { 0..50 };
+        for (r, i) in played_range(&lanes, 8, range.clone())
+            .into_iter()
+            .zip(range)
+        {
+            let want = scalar.play(&mut game_rng(8, i), &mut s2);
+            assert_eq!(r, want, "{rules:?} game {i} on lanes");
+            assert_eq!(
+                block.play(&mut game_rng(8, i), &mut s1),
+                want,
+                "{rules:?} game {i}"
+            );
+        }
+    }
+    assert_eq!(
+        pickups_in_lanes.into_iter().collect::<Vec<_>>(),
+        ["Bryer", "LoserFirst", "Shuffled", "WinnerFirst", "WonPile"],
+        "every pickup the lanes play is tested in lanes"
+    );
+}
+
+/// Issue 25: `deal8` deals exactly the hands `Position::deal` deals, 8 games at once, and
+/// leaves each game's generator where that deal leaves it (the shuffled pickup draws on from
+/// there), for both deals it plays and decks of 2 to 64 cards.
+#[test]
+fn deal8_deals_todays_hands_and_leaves_todays_generators() {
+    use rand::RngCore;
+    if !lanes::available() {
+        return;
+    }
+    for deal in ["shuffled", "bryer"] {
+        for (ranks, suits) in [(13, 4), (1, 2), (5, 2), (16, 4), (3, 6)] {
+            let war = with(|o| {
+                (o.ranks, o.suits) = (Some(ranks), Some(suits));
+                o.deal = Some(deal.into());
+            });
+            let n = war.deck.len();
+            let mut dealt = 0;
+            for first in (0..2000).step_by(lane_deal::AHEAD) {
+                let mut p1 = [[0; 64]; lane_deal::AHEAD];
+                let mut p2 = p1;
+                let mut rngs = std::array::from_fn(|_| game_rng(0, 0));
+                // SAFETY: `lanes::available()` found every feature `deal8` enables.
+                if !unsafe { lane_deal::deal8(&war, 3, first, &mut p1, &mut p2, &mut rngs) } {
+                    continue;
+                }
+                for (g, rng) in rngs.iter_mut().enumerate() {
+                    let mut want = game_rng(3, first + g as u64);
+                    let mut p = Position::new(war.capacity);
+                    p.deal(&war, &mut want);
+                    let hands: Vec<Vec<Card>> =
+                        p.hands.iter().map(|h| h.iter().collect()).collect();
+                    assert_eq!(
+                        hands[0],
+                        &p1[g][..n / 2],
+                        "{deal} {ranks}x{suits} game {first}+{g}"
+                    );
+                    assert_eq!(hands[1], &p2[g][..n - n / 2], "{deal} {ranks}x{suits}");
+                    assert_eq!(rng.next_u64(), want.next_u64(), "{deal} {ranks}x{suits}");
+                    dealt += 1;
+                }
+            }
+            assert!(
+                dealt > 1900,
+                "{deal} {ranks}x{suits}: {dealt} games dealt by deal8"
+            );
+        }
+    }
+}
