@@ -167,6 +167,21 @@ impl<M: Deterministic + Clone> LoopDetector<M> {
         replay
     }
 
+    /// The loop of the game set up in `hare`, whose states are known to repeat every
+    /// `cycle_len` rounds from some round on (see [`locate`]).
+    pub fn locate(&mut self, ctx: &M::Context, cycle_len: u64, max_rounds: u64) -> Ending {
+        self.initial.copy_from(&self.hare);
+        locate(
+            ctx,
+            &mut self.hare,
+            &mut self.tortoise,
+            &self.initial,
+            &mut self.marks,
+            cycle_len,
+            max_rounds,
+        )
+    }
+
     /// The state the last game started from.
     pub fn initial(&self) -> &M {
         &self.initial
@@ -228,6 +243,22 @@ pub fn run_detecting<M: Deterministic>(
             lam = 0;
         }
     };
+    locate(ctx, hare, tortoise, initial, marks, cycle_len, max_rounds)
+}
+
+/// The loop of a game whose states repeat every `cycle_len` (λ) rounds from some round on:
+/// finds μ by replaying from `initial`, and leaves in `hare` the state after exactly μ + λ
+/// rounds (its tallies cover the counted rounds only). Brent's search ([`run_detecting`])
+/// finds λ; so do the War lanes, many games at once, which then call this for μ.
+pub fn locate<M: Deterministic>(
+    ctx: &M::Context,
+    hare: &mut M,
+    tortoise: &mut M,
+    initial: &M,
+    marks: &mut [M; 2],
+    cycle_len: u64,
+    max_rounds: u64,
+) -> Ending {
     // μ, the first t with state(t) = state(t + λ): start both from the initial state, the hare
     // λ rounds ahead, and step together. Once equal they stay equal, so past the first
     // MU_STRIDE rounds both run whole strides at full speed (the game cannot end: it reaches

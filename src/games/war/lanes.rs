@@ -1,6 +1,6 @@
 //! Many games per core in AVX-512 lanes (issue 25): 32 games at once, one battle of each per
 //! step, for the two-player rule sets with 3 cards down whose wars the hot loop fights on
-//! cursors and that need no loop detection (see [`supports`] and [`order`], which say which
+//! cursors, with loop detection or without (see [`supports`] and [`order`], which say which
 //! rule sets stay on today's path and why).
 //!
 //! Why lanes: one game's battles depend on each other (the next card is the one just won), so
@@ -18,7 +18,8 @@
 //! - Out of line, per lane: deeper wars and a hand too short for a war, fought by the hot
 //!   loop's own [`cursor_war`] on the lane's buffers with the lane's own generator; the
 //!   shuffled pickup's shuffle of a war the step decided; a coin word drawn when a lane's 64
-//!   are spent; a won pile shuffled into an empty hand; the game's end, the cap, compaction.
+//!   are spent; a won pile shuffled into an empty hand; the game's end, the cap, compaction;
+//!   loop detection's checkpoints and full comparisons ([`out_of_line`]).
 //!   A finished lane takes the next game at once, dealt by today's deal from
 //!   `game_rng(seed, i)`. Each lane draws from its game's generator exactly what that game
 //!   draws on the other paths, in the same order: coin words and won-pile shuffles when the
@@ -39,11 +40,11 @@ use super::deal::bryer_deal;
 use super::lane_deal::{deal8, AHEAD};
 use super::rules::{DealOrder, Pickup, WarRules};
 use super::stats::WarGame;
-use super::step::{LOSER_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
+use super::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use super::{War, WarScratch};
 use crate::games::cards::{shuffle, Card, Cursor};
 use crate::games::cycle::Ending;
-use crate::games::{GameResult, Outcome};
+use crate::games::{Game, GameResult, Outcome};
 use crate::sim::rng::{game_rng, GameRng};
 
 /// Vectors of 16 games played in turn: two, so one's gathers overlap the other's work.
@@ -66,6 +67,24 @@ pub(super) const BYTES: usize = SPARE as usize + 64;
 /// The lanes' own order beside the hot loop's (`step.rs`): the `bryer` pickup, a plain
 /// battle's cards winner first and a one-level war's in the R program's order.
 const BRYER: u8 = 5;
+/// With loop detection, the positions a lane keeps from its last checkpoints (rounds 2^k − 1)
+/// and compares every round with. Brent's search keeps one, and sees a cycle of length λ only
+/// from a checkpoint at least λ − 1 rounds in, so 2λ to 3λ rounds into a game whose loop
+/// starts early (most cycles here are long: p1-first's mean λ is about 2,400 against a mean μ
+/// of 700); keeping three sees it from a checkpoint λ/7 in.
+const KEPT: usize = 3;
+/// The first checkpoint after the deal (then 2r + 1 after one at round r): later than
+/// Brent's round 1, as each costs a trip out of line and most games end first (`bryer`'s
+/// mean is 185 rounds); a loop is still seen, a little later.
+const FIRST_CHECKPOINT: u32 = 63;
+/// An image no position has (player 1 never holds 65,535 cards).
+const NO_IMAGE: u32 = u32::MAX;
+
+/// A cheap image of a lane's position for loop detection: player 1's hand size and both top
+/// cards. Equal positions have equal images; the full comparison decides.
+fn image(len0: usize, top0: Card, top1: Card) -> u32 {
+    len0 as u32 | u32::from(top0) << 16 | u32::from(top1) << 24
+}
 
 /// How the lanes play a pickup with `war_down` cards down: the order of a plain battle's
 /// cards (or [`BRYER`]); `None` for the rule sets today's path plays faster or alone. A match
@@ -77,9 +96,10 @@ const BRYER: u8 = 5;
 /// winner-first 1 down 0.96M games/s against 1.05M, won-pile 2 down 0.30M against 0.34M,
 /// shuffled 2 down 0.64M against 0.69M. `p1-first` games without loop detection are long and
 /// even (9,305 rounds on average), where the block path's 32 battles per step beat a
-/// gather and a scatter per battle: 0.090M against 0.103M. `table` and `kbwar` interleave a
-/// war's levels card by card, which `cursor_war` does not fight.
-fn order(pickup: Pickup, war_down: u32) -> Option<u8> {
+/// gather and a scatter per battle: 0.090M against 0.103M; with loop detection the block
+/// path compares every battle and the lanes win. `table` and `kbwar` interleave a war's
+/// levels card by card, which `cursor_war` does not fight.
+fn order(pickup: Pickup, war_down: u32, detect_loops: bool) -> Option<u8> {
     if war_down != 3 {
         return None;
     }
@@ -89,6 +109,7 @@ fn order(pickup: Pickup, war_down: u32) -> Option<u8> {
         Pickup::LoserFirst => LOSER_FIRST,
         Pickup::Shuffled => RANDOM_ORDER,
         Pickup::WonPile => WON_PILE,
+        Pickup::P1First if detect_loops => P1_FIRST,
         Pickup::P1First | Pickup::Table | Pickup::Kbwar => return None,
     })
 }
@@ -97,8 +118,7 @@ fn order(pickup: Pickup, war_down: u32) -> Option<u8> {
 /// players, a pickup and 3 cards down that [`order`] places, wars the hot loop fights on
 /// cursors ([`fights_on_cursors`]: not honor, nor `bryer` with last-card short wars), won
 /// cards under the hand or (`--pickup won-pile`) on its shuffled won pile but not a
-/// `--won-pile` one, no loop detection (a game is never compared with its past here), no quit
-/// statistics (they watch every round), a deck of at most [`MAX_CARDS`] and a cap of 1 to
+/// `--won-pile` one, loop detection or not, no quit statistics (they watch every round), a deck of at most [`MAX_CARDS`] and a cap of 1 to
 /// 2^31 − 1 rounds; any short-war rule `cursor_war` fights, deal, `--p1-cards` and `--by`.
 /// Every other rule set stays on today's path.
 ///
@@ -124,10 +144,9 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         players,
     } = rules;
     *players == 2
-        && order(*pickup, *war_down).is_some()
+        && order(*pickup, *war_down, *detect_loops).is_some()
         && fights_on_cursors(rules)
         && won_pile.is_none()
-        && !detect_loops
         && !quit_stats
         && (2..=MAX_CARDS).contains(&cards)
         && (1..1 << 31).contains(max_rounds)
@@ -159,7 +178,10 @@ struct Group {
     hb: __m512i,
     bits: [__m512i; 2],
     left: __m512i,
+    due: __m512i,
+    kept: [__m512i; KEPT],
     live: u16,
+    skip: u16,
 }
 
 impl Group {
@@ -183,6 +205,12 @@ struct Games {
     next: u64,
     end: u64,
     ahead: Ahead,
+    /// With loop detection, each lane's positions saved at its last [`KEPT`] checkpoints
+    /// (player 1's hand, then player 2's: a deck's worth of cards each), the rounds they were
+    /// saved at, and the slot the next checkpoint takes.
+    tortoise: Vec<Card>,
+    since: [[u32; KEPT]; LANES],
+    slot: [usize; LANES],
 }
 
 /// Games dealt ahead, [`AHEAD`] at a time ([`deal8`]), for the `bryer` and `shuffled` deals of
@@ -218,23 +246,30 @@ pub(super) unsafe fn play_range(
     let rules = &war.rules;
     // SAFETY (each arm): the caller's.
     unsafe {
-        match order(rules.pickup, rules.war_down) {
-            Some(BRYER) => play::<BRYER>(war, seed, range, s, record),
-            Some(WINNER_FIRST) => play::<WINNER_FIRST>(war, seed, range, s, record),
-            Some(LOSER_FIRST) => play::<LOSER_FIRST>(war, seed, range, s, record),
-            Some(RANDOM_ORDER) => play::<RANDOM_ORDER>(war, seed, range, s, record),
-            Some(WON_PILE) => play::<WON_PILE>(war, seed, range, s, record),
+        match (
+            order(rules.pickup, rules.war_down, rules.detect_loops),
+            rules.detect_loops,
+        ) {
+            (Some(BRYER), false) => play::<BRYER, false>(war, seed, range, s, record),
+            (Some(BRYER), true) => play::<BRYER, true>(war, seed, range, s, record),
+            (Some(WINNER_FIRST), false) => play::<WINNER_FIRST, false>(war, seed, range, s, record),
+            (Some(WINNER_FIRST), true) => play::<WINNER_FIRST, true>(war, seed, range, s, record),
+            (Some(LOSER_FIRST), false) => play::<LOSER_FIRST, false>(war, seed, range, s, record),
+            (Some(LOSER_FIRST), true) => play::<LOSER_FIRST, true>(war, seed, range, s, record),
+            (Some(P1_FIRST), true) => play::<P1_FIRST, true>(war, seed, range, s, record),
+            (Some(RANDOM_ORDER), false) => play::<RANDOM_ORDER, false>(war, seed, range, s, record),
+            (Some(WON_PILE), false) => play::<WON_PILE, false>(war, seed, range, s, record),
             _ => unreachable!("the lanes do not play {rules:?}"),
         }
     }
 }
 
-/// [`play_range`] for the pickup whose [`order`] is `ORDER`.
+/// [`play_range`] for the pickup whose [`order`] is `ORDER`, detecting loops if `LOOPS`.
 ///
 /// # Safety
 /// As [`play_range`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-unsafe fn play<const ORDER: u8>(
+unsafe fn play<const ORDER: u8, const LOOPS: bool>(
     war: &War,
     seed: u64,
     range: Range<u64>,
@@ -249,6 +284,13 @@ unsafe fn play<const ORDER: u8>(
         rng: std::array::from_fn(|_| game_rng(seed, range.start)),
         next: range.start,
         end: range.end,
+        tortoise: if LOOPS {
+            vec![0; LANES * KEPT * war.deck.len()]
+        } else {
+            Vec::new()
+        },
+        since: [[0; KEPT]; LANES],
+        slot: [0; LANES],
         ahead: Ahead {
             index: [0; AHEAD],
             p1: [[0; 64]; AHEAD],
@@ -274,7 +316,6 @@ unsafe fn play<const ORDER: u8>(
         let lim = _mm512_add_epi32(a, _mm512_set1_epi32(LIMIT as i32));
         (lim, _mm512_add_epi32(lim, hand_bytes))
     });
-    let cap = _mm512_set1_epi32(war.rules.max_rounds as i32);
     // The two groups are separate locals, not an array indexed in a loop, so that their
     // vectors stay in registers; the rare work out of line sees them through their arrays
     // (stored before, patched back after), never by value: a group is 11 vectors.
@@ -282,18 +323,18 @@ unsafe fn play<const ORDER: u8>(
         // SAFETY: every offset in `g0` and `g1` lies inside `mem` with the margins `step`
         // needs: heads and tails stay within their buffers below LIMIT + 12, refills and
         // compaction put them at buffer starts (`Games::refill`, `out_of_line`).
-        let events = unsafe { step::<ORDER>(&mut g0, mem.as_mut_ptr(), limits[0], cap) };
+        let events = unsafe { step::<ORDER, LOOPS>(&mut g0, mem.as_mut_ptr(), limits[0]) };
         if events.touched() != 0 {
-            a0.load::<ORDER>(&g0);
-            out_of_line::<ORDER>(war, seed, s, &mut mem, &mut games, 0, a0, events, record);
-            g0 = a0.patch::<ORDER>(g0, events.touched());
+            a0.load::<ORDER, LOOPS>(&g0);
+            out_of_line::<ORDER, LOOPS>(war, seed, s, &mut mem, &mut games, 0, a0, events, record);
+            g0 = a0.patch::<ORDER, LOOPS>(g0, events.touched());
         }
         // SAFETY: as above.
-        let events = unsafe { step::<ORDER>(&mut g1, mem.as_mut_ptr(), limits[1], cap) };
+        let events = unsafe { step::<ORDER, LOOPS>(&mut g1, mem.as_mut_ptr(), limits[1]) };
         if events.touched() != 0 {
-            a1.load::<ORDER>(&g1);
-            out_of_line::<ORDER>(war, seed, s, &mut mem, &mut games, 1, a1, events, record);
-            g1 = a1.patch::<ORDER>(g1, events.touched());
+            a1.load::<ORDER, LOOPS>(&g1);
+            out_of_line::<ORDER, LOOPS>(war, seed, s, &mut mem, &mut games, 1, a1, events, record);
+            g1 = a1.patch::<ORDER, LOOPS>(g1, events.touched());
         }
     }
     s.lanes = mem;
@@ -302,8 +343,9 @@ unsafe fn play<const ORDER: u8>(
 /// What a step leaves to [`out_of_line`]: lanes whose tie began a war the step did not decide,
 /// lanes that need a fresh coin word before their battle (which they play at the next step),
 /// lanes whose war the step decided and whose cards the shuffled pickup now shuffles (player 1
-/// won where `p1_wins`), and lanes that may have ended, emptied a hand proper or need
-/// compaction.
+/// won where `p1_wins`), lanes that may have ended, emptied a hand proper, reached the cap or
+/// a checkpoint of loop detection or need compaction, and (`LOOPS`) lanes whose position may
+/// equal the one saved at their last checkpoint (its cheap image matches; the battle waits).
 #[derive(Clone, Copy)]
 struct Events {
     war: u16,
@@ -311,16 +353,22 @@ struct Events {
     shuffle: u16,
     p1_wins: u16,
     check: u16,
+    probe: u16,
 }
 
 impl Events {
     fn touched(self) -> u16 {
-        self.war | self.coin | self.shuffle | self.check
+        self.war | self.coin | self.shuffle | self.check | self.probe
     }
 }
 
 /// Plays one battle in every live lane of `g`: a plain battle, or a tie whose one-level war
 /// the 16 gathered cards decide. Returns the lanes left to [`out_of_line`].
+///
+/// With `LOOPS`, a lane's position before the battle (the one after the last round) is first
+/// compared with the images of the positions kept from its last checkpoints ([`image`]): a
+/// lane that matches one plays no battle and goes out of line, where the hands are compared
+/// in full; one that `skip`s (it was just compared, or saved) plays.
 ///
 /// # Safety
 /// `mem` must be the lane buffers (at least [`BYTES`] bytes) and `g`'s offsets within them as
@@ -328,11 +376,10 @@ impl Events {
 /// at a tail below LIMIT + 12 (or to the spare bytes at [`SPARE`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-unsafe fn step<const ORDER: u8>(
+unsafe fn step<const ORDER: u8, const LOOPS: bool>(
     g: &mut Group,
     mem: *mut u8,
     (lim_a, lim_b): (__m512i, __m512i),
-    cap: __m512i,
 ) -> Events {
     let ff = _mm512_set1_epi32(0xff);
     let one = _mm512_set1_epi32(1);
@@ -341,7 +388,23 @@ unsafe fn step<const ORDER: u8>(
     let (a03, a47) = unsafe { top8(g.pa, mem) };
     let (b03, b47) = unsafe { top8(g.pb, mem) };
     let (a0, b0) = (_mm512_and_si512(a03, ff), _mm512_and_si512(b03, ff));
-    let tie = _mm512_mask_cmpeq_epi32_mask(g.live, a0, b0);
+    let probe = if LOOPS {
+        // `image`, 16 lanes at once.
+        let img = _mm512_ternarylogic_epi32::<0xfe>(
+            _mm512_sub_epi32(g.qa, g.pa),
+            _mm512_slli_epi32::<16>(a0),
+            _mm512_slli_epi32::<24>(b0),
+        );
+        let watch = g.live & !g.skip;
+        g.skip = 0;
+        g.kept.iter().fold(0, |hit, &t| {
+            hit | _mm512_mask_cmpeq_epi32_mask(watch, img, t)
+        })
+    } else {
+        0
+    };
+    let live = g.live & !probe;
+    let tie = _mm512_mask_cmpeq_epi32_mask(live, a0, b0);
     // A tie with a hand (proper, beside a won pile) of fewer than 5 cards, 3 down and 1 up
     // after the tie, is fought out of line, where the short-war rule applies.
     let (ends_a, ends_b) = g.hand_ends::<ORDER>();
@@ -356,7 +419,7 @@ unsafe fn step<const ORDER: u8>(
     let deep = _mm512_mask_cmpeq_epi32_mask(war, xa, xb);
     let war1 = war & !deep;
     let out = tie & !war1;
-    let mut played = g.live & !out;
+    let mut played = live & !out;
     let p1_wins = _mm512_cmpgt_epu32_mask(xa, xb);
     let hi = _mm512_max_epu32(xa, xb);
     let lo = _mm512_min_epu32(xa, xb);
@@ -364,7 +427,7 @@ unsafe fn step<const ORDER: u8>(
     // A plain battle's cards in the pickup's order.
     let (first, second) = match ORDER {
         LOSER_FIRST => (lo, hi),
-        WON_PILE => (xa, xb),
+        WON_PILE | P1_FIRST => (xa, xb),
         RANDOM_ORDER => {
             // A lane whose bits are spent draws a word out of line first, as `CoinFlips`
             // draws just before the flip; it plays this battle at the next step.
@@ -433,16 +496,16 @@ unsafe fn step<const ORDER: u8>(
     g.qa = _mm512_mask_add_epi32(g.qa, played & p1_wins, g.qa, gain);
     g.qb = _mm512_mask_add_epi32(g.qb, played & !p1_wins, g.qb, gain);
     g.wars1 = _mm512_mask_add_epi32(g.wars1, war1, g.wars1, one);
-    g.rounds = if ORDER == RANDOM_ORDER {
-        _mm512_mask_add_epi32(g.rounds, !coin, g.rounds, one)
+    g.rounds = if ORDER == RANDOM_ORDER || LOOPS {
+        _mm512_mask_add_epi32(g.rounds, !(coin | probe), g.rounds, one)
     } else {
         _mm512_add_epi32(g.rounds, one)
     };
-    // A hand (proper) that ran out, the cap, a tail to compact.
+    // A hand (proper) that ran out, the cap or a checkpoint, a tail to compact.
     let (ends_a, ends_b) = g.hand_ends::<ORDER>();
     let check = _mm512_mask_cmpeq_epi32_mask(played, g.pa, ends_a)
         | _mm512_mask_cmpeq_epi32_mask(played, g.pb, ends_b)
-        | _mm512_mask_cmpge_epu32_mask(played, g.rounds, cap)
+        | _mm512_mask_cmpge_epu32_mask(played, g.rounds, g.due)
         | _mm512_mask_cmpgt_epu32_mask(played, g.qa, lim_a)
         | _mm512_mask_cmpgt_epu32_mask(played, g.qb, lim_b);
     Events {
@@ -452,6 +515,7 @@ unsafe fn step<const ORDER: u8>(
         shuffle: if ORDER == RANDOM_ORDER { war1 } else { 0 },
         p1_wins,
         check,
+        probe,
     }
 }
 
@@ -553,7 +617,10 @@ struct Arrays {
     hb: [u32; 16],
     bits: [u64; 16],
     left: [u32; 16],
+    due: [u32; 16],
+    kept: [[u32; 16]; KEPT],
     live: u16,
+    skip: u16,
 }
 
 impl Arrays {
@@ -561,7 +628,7 @@ impl Arrays {
     /// place: the arrays are too large to build and move on every call out of line.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn load<const ORDER: u8>(&mut self, g: &Group) {
+    fn load<const ORDER: u8, const LOOPS: bool>(&mut self, g: &Group) {
         for (to, v) in [
             (&mut self.pa, g.pa),
             (&mut self.pb, g.pb),
@@ -569,8 +636,15 @@ impl Arrays {
             (&mut self.qb, g.qb),
             (&mut self.rounds, g.rounds),
             (&mut self.wars1, g.wars1),
+            (&mut self.due, g.due),
         ] {
             store(to, v);
+        }
+        if LOOPS {
+            for (to, &v) in self.kept.iter_mut().zip(&g.kept) {
+                store(to, v);
+            }
+            self.skip = g.skip;
         }
         if ORDER == WON_PILE {
             store(&mut self.ha, g.ha);
@@ -604,7 +678,10 @@ impl Arrays {
             hb: vector(&self.hb),
             bits: [lo, hi],
             left: vector(&self.left),
+            due: vector(&self.due),
+            kept: self.kept.each_ref().map(|k| vector(k)),
             live: self.live,
+            skip: self.skip,
         }
     }
 
@@ -613,7 +690,7 @@ impl Arrays {
     /// forwarding.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn patch<const ORDER: u8>(&self, mut group: Group, touched: u16) -> Group {
+    fn patch<const ORDER: u8, const LOOPS: bool>(&self, mut group: Group, touched: u16) -> Group {
         let mut lanes = touched;
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
@@ -626,6 +703,12 @@ impl Arrays {
             group.qb = set(group.qb, self.qb[l]);
             group.rounds = set(group.rounds, self.rounds[l]);
             group.wars1 = set(group.wars1, self.wars1[l]);
+            group.due = set(group.due, self.due[l]);
+            if LOOPS {
+                for (v, kept) in group.kept.iter_mut().zip(&self.kept) {
+                    *v = set(*v, kept[l]);
+                }
+            }
             if ORDER == WON_PILE {
                 group.ha = set(group.ha, self.ha[l]);
                 group.hb = set(group.hb, self.hb[l]);
@@ -637,6 +720,7 @@ impl Arrays {
             }
         }
         group.live = self.live;
+        group.skip = self.skip;
         group
     }
 }
@@ -668,11 +752,20 @@ fn vector(w: &[u32; 16]) -> __m512i {
 }
 
 /// The per-lane work a step left, on group `g`'s arrays: wars, coin words, won piles, ends,
-/// the cap, compaction; each ended game is recorded and its lane refilled.
+/// the cap, compaction and (`LOOPS`) loop detection; each ended game is recorded and its lane
+/// refilled.
+///
+/// Loop detection is Brent's ([`crate::games::cycle::run_detecting`]) with [`KEPT`] saved
+/// positions: each lane saves its position at checkpoints ([`FIRST_CHECKPOINT`], then
+/// 2r + 1) and compares every later one with the last few saved, so the first full match
+/// gives the cycle's length λ (the first return to a saved position in the cycle). Where
+/// the loop begins (μ) is then found on today's path from the game dealt again
+/// ([`Games::looped`]). A game that reaches the cap is played again on today's path, whose
+/// search may look past the cap, so the lanes report exactly what it reports.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-fn out_of_line<const ORDER: u8>(
+fn out_of_line<const ORDER: u8, const LOOPS: bool>(
     war: &War,
     seed: u64,
     s: &mut WarScratch,
@@ -695,6 +788,14 @@ fn out_of_line<const ORDER: u8>(
             // The flip's word; the battle waits for the next step.
             a.bits[l] = games.rng[lane].next_u64();
             a.left[l] = 64;
+            continue;
+        }
+        if LOOPS && events.probe & bit != 0 {
+            match games.returned(lane, mem, a) {
+                Some(cycle_len) => games.looped(war, seed, s, mem, lane, a, cycle_len, record),
+                // Only an image matched: the lane plays its battle at the next step.
+                None => a.skip |= bit,
+            }
             continue;
         }
         if events.shuffle & bit != 0 {
@@ -723,6 +824,12 @@ fn out_of_line<const ORDER: u8>(
                 rounds,
                 outcome: Outcome::Player(0),
             }),
+            None if rounds >= max && LOOPS => {
+                let i = games.index[lane];
+                record(i, &Game::play(war, &mut game_rng(seed, i), s));
+                games.refill(war, seed, s, mem, lane, a, record);
+                continue;
+            }
             None if rounds >= max => Some(Ending::Capped),
             None => None,
         };
@@ -737,6 +844,15 @@ fn out_of_line<const ORDER: u8>(
             record(games.index[lane], &ending.result(max, stats));
             games.refill(war, seed, s, mem, lane, a, record);
             continue;
+        }
+        if LOOPS && rounds >= u64::from(a.due[l]) {
+            // A checkpoint: the position is compared here, as the next step will not.
+            if let Some(cycle_len) = games.returned(lane, mem, a) {
+                games.looped(war, seed, s, mem, lane, a, cycle_len, record);
+                continue;
+            }
+            games.save(lane, mem, a);
+            a.due[l] = (2 * rounds + 1).min(max) as u32;
         }
         let hands = [
             (0, &mut a.pa[l], &mut a.ha[l], &mut a.qa[l]),
@@ -958,5 +1074,79 @@ impl Games {
         [a.ha[l], a.hb[l]] = tails;
         a.left[l] = 0;
         a.live |= 1 << l;
+        a.due[l] = war.rules.max_rounds as u32;
+        if war.rules.detect_loops {
+            for kept in &mut a.kept {
+                kept[l] = NO_IMAGE;
+            }
+            self.slot[lane] = 0;
+            self.save(lane, mem, a);
+            a.due[l] = a.due[l].min(FIRST_CHECKPOINT);
+        }
+    }
+
+    /// Saves lane `lane`'s position (a tortoise of Brent's) and its image in the slot of the
+    /// oldest kept; the lane skips comparing at its next step, being there.
+    fn save(&mut self, lane: usize, mem: &[u8], a: &mut Arrays) {
+        let l = lane % 16;
+        let k = self.slot[lane];
+        self.slot[lane] = (k + 1) % KEPT;
+        let (head, tail) = ([a.pa[l], a.pb[l]], [a.qa[l], a.qb[l]]);
+        let len0 = (tail[0] - head[0]) as usize;
+        let saved = self.kept_mut(lane, k);
+        saved[..len0].copy_from_slice(&mem[head[0] as usize..tail[0] as usize]);
+        saved[len0..].copy_from_slice(&mem[head[1] as usize..tail[1] as usize]);
+        self.since[lane][k] = a.rounds[l];
+        a.kept[k][l] = image(len0, mem[head[0] as usize], mem[head[1] as usize]);
+        a.skip |= 1 << l;
+    }
+
+    /// Lane `lane`'s kept position `k`.
+    fn kept_mut(&mut self, lane: usize, k: usize) -> &mut [Card] {
+        let n = self.tortoise.len() / (LANES * KEPT);
+        let at = (lane * KEPT + k) * n;
+        &mut self.tortoise[at..at + n]
+    }
+
+    /// The rounds since the checkpoint whose kept position lane `lane`'s position is, if one
+    /// is: then the game's cycle length, this being the first time the lane has returned to
+    /// it (every round is compared with every kept position).
+    fn returned(&self, lane: usize, mem: &[u8], a: &Arrays) -> Option<u64> {
+        let l = lane % 16;
+        let n = self.tortoise.len() / (LANES * KEPT);
+        let (hand0, hand1) = (
+            &mem[a.pa[l] as usize..a.qa[l] as usize],
+            &mem[a.pb[l] as usize..a.qb[l] as usize],
+        );
+        let img = image(hand0.len(), hand0[0], hand1[0]);
+        (0..KEPT).find_map(|k| {
+            let at = (lane * KEPT + k) * n;
+            let (saved0, saved1) = self.tortoise[at..at + n].split_at(hand0.len());
+            (a.kept[k][l] == img && hand0 == saved0 && hand1 == saved1)
+                .then(|| u64::from(a.rounds[l] - self.since[lane][k]))
+        })
+    }
+
+    /// Records the game in lane `lane`, whose positions repeat every `cycle_len` rounds: where
+    /// its loop begins is found on today's path, from the game dealt again
+    /// ([`locate`](crate::games::cycle::LoopDetector::locate)), as are its statistics.
+    #[allow(clippy::too_many_arguments)]
+    fn looped(
+        &mut self,
+        war: &War,
+        seed: u64,
+        s: &mut WarScratch,
+        mem: &mut [u8],
+        lane: usize,
+        a: &mut Arrays,
+        cycle_len: u64,
+        record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+    ) {
+        let i = self.index[lane];
+        let max = war.rules.max_rounds;
+        s.detector.hare.deal(war, &mut game_rng(seed, i));
+        let ending = s.detector.locate(war, cycle_len, max);
+        record(i, &s.detector.hare.result(ending, max));
+        self.refill(war, seed, s, mem, lane, a, record);
     }
 }

@@ -8,10 +8,11 @@ use super::*;
 use crate::games::cards::Card;
 use crate::sim::rng::game_rng;
 
-/// Rule sets the lanes play (`lanes::supports`) beyond [`all_rule_sets`]' (most of which turn
-/// loop detection on): the `bryer` preset and its variations in every setting the lanes
-/// accept, every pickup they play without loop detection, classic and squaaawk's rules with
-/// their deals, caps that bind, and decks from 10 to 256 cards.
+/// Rule sets the lanes play (`lanes::supports`) beyond [`all_rule_sets`]': the `bryer` preset
+/// and its variations in every setting the lanes accept, every pickup they play with and
+/// without loop detection (small decks, where most games loop, and caps that bind before
+/// or after a loop is seen among them), classic and squaaawk's rules with their deals, caps
+/// that bind, and decks from 10 to 256 cards.
 fn lane_rule_sets() -> Vec<WarRules> {
     let with = |f: fn(&mut WarOptions)| {
         rules_with(|o| {
@@ -68,16 +69,39 @@ fn lane_rule_sets() -> Vec<WarRules> {
         }),
         rules_with(|o| (o.pickup, o.ranks, o.suits) = (Some(Pickup::WonPile), Some(2), Some(5))),
     ];
-    // Every pickup the lanes play, with no loop detection, under both short-war rules.
-    for pickup in [Pickup::P1First, Pickup::WinnerFirst, Pickup::LoserFirst] {
+    // Every deterministic pickup, with no loop detection and with it, under both short-war
+    // rules.
+    for pickup in [
+        Pickup::P1First,
+        Pickup::WinnerFirst,
+        Pickup::LoserFirst,
+        Pickup::Bryer,
+    ] {
         for short in [ShortWar::Lose, ShortWar::LastCard] {
             sets.push(rules_with(|o| {
                 (o.pickup, o.short_war) = (Some(pickup), Some(short));
                 o.detect_loops = Some(DetectLoops::Off);
                 o.max_rounds = Some(5000);
             }));
+            sets.push(rules_with(|o| {
+                (o.pickup, o.short_war) = (Some(pickup), Some(short));
+                o.detect_loops = Some(DetectLoops::On);
+            }));
+            // Small decks: most games loop, some from the deal, some after the cap.
+            for (ranks, suits, cap) in [(4, 2, 10_000_000), (5, 4, 10_000_000), (6, 4, 90)] {
+                sets.push(rules_with(|o| {
+                    (o.pickup, o.short_war) = (Some(pickup), Some(short));
+                    (o.ranks, o.suits, o.max_rounds) = (Some(ranks), Some(suits), Some(cap));
+                    o.detect_loops = Some(DetectLoops::On);
+                }));
+            }
         }
     }
+    sets.push(rules_with(|o| {
+        (o.pickup, o.by) = (Some(Pickup::P1First), Some(By::P1Top));
+        o.detect_loops = Some(DetectLoops::On);
+    }));
+    sets.push(with(|o| o.detect_loops = Some(DetectLoops::On)));
     sets
 }
 
@@ -144,7 +168,14 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
     }
     assert_eq!(
         pickups_in_lanes.into_iter().collect::<Vec<_>>(),
-        ["Bryer", "LoserFirst", "Shuffled", "WinnerFirst", "WonPile"],
+        [
+            "Bryer",
+            "LoserFirst",
+            "P1First",
+            "Shuffled",
+            "WinnerFirst",
+            "WonPile"
+        ],
         "every pickup the lanes play is tested in lanes"
     );
 }
