@@ -30,25 +30,72 @@ pub fn arrangements(c: &[u32]) -> Option<u128> {
 
 /// Appends arrangement number `i` (lexicographic, 0-based) of the multiset `c` (`c[v]`
 /// copies of card value `v`) to `out`; `c` is used as scratch and restored.
-pub fn unrank(mut i: u128, c: &mut [u32], out: &mut Vec<Card>) {
+///
+/// The arrangements that begin with value `r` number T·c[r]/m, where T counts those of the
+/// `m` cards left: one product and one division a candidate, not a count from scratch (which
+/// made unranking most of `exact war`'s time), in u64 where T·m fits (every deal `exact`
+/// plays).
+pub fn unrank(i: u128, c: &mut [u32], out: &mut Vec<Card>) {
     let n: u32 = c.iter().sum();
-    for _ in 0..n {
+    let total = arrangements(c);
+    match total.and_then(|t| u64::try_from(t).ok()) {
+        Some(t) if t.checked_mul(u64::from(n)).is_some() => unrank_u64(i as u64, t, n, c, out),
+        _ => unrank_u128(i, total, n, c, out),
+    }
+    for &card in out.iter().rev().take(n as usize) {
+        c[usize::from(card)] += 1;
+    }
+}
+
+/// [`unrank`] of `n` cards with `total` arrangements, T·m computed in u64; leaves `c` empty.
+/// T·c[r] is a multiple of m, so it is divided exactly by a shift and a product with the
+/// inverse of m's odd part modulo 2^64, not by a division a candidate.
+fn unrank_u64(mut i: u64, mut total: u64, n: u32, c: &mut [u32], out: &mut Vec<Card>) {
+    for m in (1..=u64::from(n)).rev() {
+        let shift = m.trailing_zeros();
+        let odd = m >> shift;
+        // Newton's iteration doubles the correct low bits: 3 (odd·odd ≡ 1 mod 8), then 6,
+        // 12, 24, 48, 96.
+        let inverse = (0..5).fold(odd, |x: u64, _| {
+            x.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(x)))
+        });
+        for (r, count) in c.iter_mut().enumerate() {
+            let k = ((total * u64::from(*count)) >> shift).wrapping_mul(inverse);
+            if i < k {
+                out.push(r as Card);
+                *count -= 1;
+                total = k;
+                break;
+            }
+            i -= k;
+        }
+    }
+}
+
+/// [`unrank`] past u64: a count that overflows u128 (`None`) is taken from scratch.
+fn unrank_u128(mut i: u128, mut total: Option<u128>, n: u32, c: &mut [u32], out: &mut Vec<Card>) {
+    for m in (1..=n).rev() {
         for r in 0..c.len() {
             if c[r] == 0 {
                 continue;
             }
-            c[r] -= 1;
-            let k = arrangements(c).unwrap_or(u128::MAX);
+            let k = match total.and_then(|t| t.checked_mul(u128::from(c[r]))) {
+                Some(product) => product / u128::from(m),
+                None => {
+                    c[r] -= 1;
+                    let k = arrangements(c);
+                    c[r] += 1;
+                    k.unwrap_or(u128::MAX)
+                }
+            };
             if i < k {
                 out.push(r as Card);
+                c[r] -= 1;
+                total = Some(k).filter(|&k| k != u128::MAX);
                 break;
             }
             i -= k;
-            c[r] += 1;
         }
-    }
-    for &card in out.iter().rev().take(n as usize) {
-        c[usize::from(card)] += 1;
     }
 }
 
@@ -64,6 +111,30 @@ mod tests {
         // 52!/(4!)^13 ≈ 9.2e49 is past u128.
         assert_eq!(arrangements(&[4; 13]), None);
         assert_eq!(arrangements(&[0, 0]), Some(1));
+    }
+
+    #[test]
+    fn both_widths_unrank_alike_and_counts_past_u128_still_unrank() {
+        let counts = vec![2, 3, 0, 1, 2];
+        let total = arrangements(&counts).unwrap();
+        for i in 0..total {
+            let (mut narrow, mut wide) = (Vec::new(), Vec::new());
+            unrank_u64(i as u64, total as u64, 8, &mut counts.clone(), &mut narrow);
+            unrank_u128(i, Some(total), 8, &mut counts.clone(), &mut wide);
+            assert_eq!(narrow, wide, "arrangement {i}");
+        }
+        // 52!/(4!)^13 is past u128: the first arrangement is the sorted deck, and a late one
+        // is still an arrangement of the deck.
+        let mut c = vec![4; 13];
+        let sorted: Vec<Card> = (0..13).flat_map(|r| [r; 4]).collect();
+        for (i, want_sorted) in [(0, true), (10u128.pow(36), false)] {
+            let mut out = Vec::new();
+            unrank(i, &mut c, &mut out);
+            assert_eq!(c, [4; 13], "scratch restored");
+            assert_eq!(out == sorted, want_sorted);
+            out.sort();
+            assert_eq!(out, sorted);
+        }
     }
 
     #[test]

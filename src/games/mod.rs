@@ -132,6 +132,22 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// Plays distinct deals `range` ([`Game::play_deal_number`]) and hands each result with its
+    /// index to `record`, in any order, as [`Game::play_range`] plays a run's games; the
+    /// number of a deal the game cannot play is the error. The default plays them one at a
+    /// time; War plays many at once in SIMD lanes where its rules allow.
+    fn play_deal_range(
+        &self,
+        range: std::ops::Range<u64>,
+        s: &mut Self::Scratch,
+        record: &mut dyn FnMut(u64, &Result1<Self>),
+    ) -> Result<(), u64> {
+        for i in range {
+            record(i, &self.play_deal_number(i, s).ok_or(i)?);
+        }
+        Ok(())
+    }
+
     /// Whether loop detection is on, so that loop statistics are reported.
     fn detects_loops(&self) -> bool {
         false

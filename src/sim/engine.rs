@@ -81,13 +81,8 @@ pub fn enumerate<G: Game>(
         progress,
         cancel,
         &|games, scratch, record| {
-            for i in games {
-                let result = game
-                    .play_deal_number(i, scratch)
-                    .ok_or_else(|| anyhow::anyhow!("{}: game {i} cannot be played", G::NAME))?;
-                record(i, &result);
-            }
-            Ok(())
+            game.play_deal_range(games, scratch, record)
+                .map_err(|i| anyhow::anyhow!("{}: game {i} cannot be played", G::NAME))
         },
     )
 }

@@ -37,6 +37,7 @@ use rand::RngCore;
 
 use super::cursor_war::{cursor_war, fights_on_cursors, Hands};
 use super::deal::bryer_deal;
+use super::detect::NoRandomness;
 use super::lane_deal::{deal8, AHEAD};
 use super::rules::{DealOrder, Pickup, WarRules};
 use super::stats::WarGame;
@@ -199,6 +200,7 @@ impl Group {
 /// The games in the lanes: the index of each lane's game, what it counted out of line and its
 /// generator.
 struct Games {
+    src: Source,
     index: [u64; LANES],
     counted: [WarGame; LANES],
     rng: [GameRng; LANES],
@@ -230,15 +232,25 @@ fn base(lane: usize, p: usize) -> u32 {
     (2 * lane + p) as u32 * HAND
 }
 
-/// Plays games `range` of the run with base `seed` in lanes, handing each result with its index
-/// to `record`. The caller checked [`supports`] for the rules and [`available`] for this CPU.
+/// Where the lanes' games come from.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Source {
+    /// The run with this base seed: game `i` is dealt from `game_rng(seed, i)`.
+    Seed(u64),
+    /// `exact`'s enumeration: game `i` is distinct deal number `i` (`War::deal_number`).
+    Deals,
+}
+
+/// Plays games `range` of `src` in lanes, handing each result with its index to `record`.
+/// The caller checked [`supports`] for the rules and [`available`] for this CPU (and, for
+/// [`Source::Deals`], that the rules have an enumeration).
 ///
 /// # Safety
 /// The CPU must have every feature [`available`] checks.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 pub(super) unsafe fn play_range(
     war: &War,
-    seed: u64,
+    src: Source,
     range: Range<u64>,
     s: &mut WarScratch,
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
@@ -250,15 +262,15 @@ pub(super) unsafe fn play_range(
             order(rules.pickup, rules.war_down, rules.detect_loops),
             rules.detect_loops,
         ) {
-            (Some(BRYER), false) => play::<BRYER, false>(war, seed, range, s, record),
-            (Some(BRYER), true) => play::<BRYER, true>(war, seed, range, s, record),
-            (Some(WINNER_FIRST), false) => play::<WINNER_FIRST, false>(war, seed, range, s, record),
-            (Some(WINNER_FIRST), true) => play::<WINNER_FIRST, true>(war, seed, range, s, record),
-            (Some(LOSER_FIRST), false) => play::<LOSER_FIRST, false>(war, seed, range, s, record),
-            (Some(LOSER_FIRST), true) => play::<LOSER_FIRST, true>(war, seed, range, s, record),
-            (Some(P1_FIRST), true) => play::<P1_FIRST, true>(war, seed, range, s, record),
-            (Some(RANDOM_ORDER), false) => play::<RANDOM_ORDER, false>(war, seed, range, s, record),
-            (Some(WON_PILE), false) => play::<WON_PILE, false>(war, seed, range, s, record),
+            (Some(BRYER), false) => play::<BRYER, false>(war, src, range, s, record),
+            (Some(BRYER), true) => play::<BRYER, true>(war, src, range, s, record),
+            (Some(WINNER_FIRST), false) => play::<WINNER_FIRST, false>(war, src, range, s, record),
+            (Some(WINNER_FIRST), true) => play::<WINNER_FIRST, true>(war, src, range, s, record),
+            (Some(LOSER_FIRST), false) => play::<LOSER_FIRST, false>(war, src, range, s, record),
+            (Some(LOSER_FIRST), true) => play::<LOSER_FIRST, true>(war, src, range, s, record),
+            (Some(P1_FIRST), true) => play::<P1_FIRST, true>(war, src, range, s, record),
+            (Some(RANDOM_ORDER), false) => play::<RANDOM_ORDER, false>(war, src, range, s, record),
+            (Some(WON_PILE), false) => play::<WON_PILE, false>(war, src, range, s, record),
             _ => unreachable!("the lanes do not play {rules:?}"),
         }
     }
@@ -271,14 +283,20 @@ pub(super) unsafe fn play_range(
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 unsafe fn play<const ORDER: u8, const LOOPS: bool>(
     war: &War,
-    seed: u64,
+    src: Source,
     range: Range<u64>,
     s: &mut WarScratch,
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
 ) {
     let mut mem = std::mem::take(&mut s.lanes);
     assert_eq!(mem.len(), BYTES, "lane buffers are made by War::scratch");
+    // The generators' first value is never drawn: each game's replaces it (`refill`).
+    let seed = match src {
+        Source::Seed(seed) => seed,
+        Source::Deals => 0,
+    };
     let mut games = Games {
+        src,
         index: [0; LANES],
         counted: [WarGame::default(); LANES],
         rng: std::array::from_fn(|_| game_rng(seed, range.start)),
@@ -303,7 +321,7 @@ unsafe fn play<const ORDER: u8, const LOOPS: bool>(
     let [mut g0, mut g1] = [0, 1].map(|g| {
         let a = &mut arrays[g];
         for l in 0..16 {
-            games.refill(war, seed, s, &mut mem, g * 16 + l, a, record);
+            games.refill(war, s, &mut mem, g * 16 + l, a, record);
         }
         a.group()
     });
@@ -326,14 +344,14 @@ unsafe fn play<const ORDER: u8, const LOOPS: bool>(
         let events = unsafe { step::<ORDER, LOOPS>(&mut g0, mem.as_mut_ptr(), limits[0]) };
         if events.touched() != 0 {
             a0.load::<ORDER, LOOPS>(&g0);
-            out_of_line::<ORDER, LOOPS>(war, seed, s, &mut mem, &mut games, 0, a0, events, record);
+            out_of_line::<ORDER, LOOPS>(war, s, &mut mem, &mut games, 0, a0, events, record);
             g0 = a0.patch::<ORDER, LOOPS>(g0, events.touched());
         }
         // SAFETY: as above.
         let events = unsafe { step::<ORDER, LOOPS>(&mut g1, mem.as_mut_ptr(), limits[1]) };
         if events.touched() != 0 {
             a1.load::<ORDER, LOOPS>(&g1);
-            out_of_line::<ORDER, LOOPS>(war, seed, s, &mut mem, &mut games, 1, a1, events, record);
+            out_of_line::<ORDER, LOOPS>(war, s, &mut mem, &mut games, 1, a1, events, record);
             g1 = a1.patch::<ORDER, LOOPS>(g1, events.touched());
         }
     }
@@ -767,7 +785,6 @@ fn vector(w: &[u32; 16]) -> __m512i {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 fn out_of_line<const ORDER: u8, const LOOPS: bool>(
     war: &War,
-    seed: u64,
     s: &mut WarScratch,
     mem: &mut [u8],
     games: &mut Games,
@@ -792,7 +809,7 @@ fn out_of_line<const ORDER: u8, const LOOPS: bool>(
         }
         if LOOPS && events.probe & bit != 0 {
             match games.returned(lane, mem, a) {
-                Some(cycle_len) => games.looped(war, seed, s, mem, lane, a, cycle_len, record),
+                Some(cycle_len) => games.looped(war, s, mem, lane, a, cycle_len, record),
                 // Only an image matched: the lane plays its battle at the next step.
                 None => a.skip |= bit,
             }
@@ -825,9 +842,8 @@ fn out_of_line<const ORDER: u8, const LOOPS: bool>(
                 outcome: Outcome::Player(0),
             }),
             None if rounds >= max && LOOPS => {
-                let i = games.index[lane];
-                record(i, &Game::play(war, &mut game_rng(seed, i), s));
-                games.refill(war, seed, s, mem, lane, a, record);
+                games.replay(war, s, lane, record);
+                games.refill(war, s, mem, lane, a, record);
                 continue;
             }
             None if rounds >= max => Some(Ending::Capped),
@@ -842,13 +858,13 @@ fn out_of_line<const ORDER: u8, const LOOPS: bool>(
                 stats.deepest = stats.deepest.max(1);
             }
             record(games.index[lane], &ending.result(max, stats));
-            games.refill(war, seed, s, mem, lane, a, record);
+            games.refill(war, s, mem, lane, a, record);
             continue;
         }
         if LOOPS && rounds >= u64::from(a.due[l]) {
             // A checkpoint: the position is compared here, as the next step will not.
             if let Some(cycle_len) = games.returned(lane, mem, a) {
-                games.looped(war, seed, s, mem, lane, a, cycle_len, record);
+                games.looped(war, s, mem, lane, a, cycle_len, record);
                 continue;
             }
             games.save(lane, mem, a);
@@ -945,7 +961,6 @@ impl Games {
     fn refill(
         &mut self,
         war: &War,
-        seed: u64,
         s: &mut WarScratch,
         mem: &mut [u8],
         lane: usize,
@@ -957,12 +972,17 @@ impl Games {
         let n = war.deck.len();
         let bryer = war.rules.deal == DealOrder::Bryer && war.fixed_hands.is_none();
         let ahead = &mut self.ahead;
-        if matches!(war.rules.deal, DealOrder::Bryer | DealOrder::Shuffled)
-            && war.fixed_hands.is_none()
-            && n <= 64
-            && ahead.at == AHEAD
-            && self.end - self.next >= AHEAD as u64
-        {
+        let seed = match self.src {
+            Source::Seed(seed) => Some(seed),
+            Source::Deals => None,
+        };
+        if let Some(seed) = seed.filter(|_| {
+            matches!(war.rules.deal, DealOrder::Bryer | DealOrder::Shuffled)
+                && war.fixed_hands.is_none()
+                && n <= 64
+                && ahead.at == AHEAD
+                && self.end - self.next >= AHEAD as u64
+        }) {
             let first = self.next;
             // SAFETY: `refill` runs only within `play_range`, whose caller checked that the
             // CPU has every feature `deal8` enables.
@@ -997,6 +1017,25 @@ impl Games {
         while self.next < self.end {
             let i = self.next;
             self.next += 1;
+            let seed = match seed {
+                Some(seed) => seed,
+                None => {
+                    let half = war.deal_number(i, s).expect("the caller checked");
+                    let hands = [&s.deal[..half], &s.deal[half..]];
+                    if hands.iter().any(|h| h.is_empty()) {
+                        record(i, &war.run_dealt(&mut NoRandomness, s));
+                        continue;
+                    }
+                    let mut tails = starts;
+                    for (p, hand) in hands.into_iter().enumerate() {
+                        let at = tails[p] as usize;
+                        mem[at..at + hand.len()].copy_from_slice(hand);
+                        tails[p] += hand.len() as u32;
+                    }
+                    self.start(war, lane, i, starts, tails, a, mem);
+                    return;
+                }
+            };
             let mut rng = game_rng(seed, i);
             let hare = &mut s.detector.hare;
             let mut tails = starts;
@@ -1134,7 +1173,6 @@ impl Games {
     fn looped(
         &mut self,
         war: &War,
-        seed: u64,
         s: &mut WarScratch,
         mem: &mut [u8],
         lane: usize,
@@ -1144,9 +1182,28 @@ impl Games {
     ) {
         let i = self.index[lane];
         let max = war.rules.max_rounds;
-        s.detector.hare.deal(war, &mut game_rng(seed, i));
+        match self.src {
+            Source::Seed(seed) => s.detector.hare.deal(war, &mut game_rng(seed, i)),
+            Source::Deals => _ = war.deal_number(i, s),
+        }
         let ending = s.detector.locate(war, cycle_len, max);
         record(i, &s.detector.hare.result(ending, max));
-        self.refill(war, seed, s, mem, lane, a, record);
+        self.refill(war, s, mem, lane, a, record);
+    }
+
+    /// Plays the game in lane `lane` again on today's path, and records it.
+    fn replay(
+        &self,
+        war: &War,
+        s: &mut WarScratch,
+        lane: usize,
+        record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+    ) {
+        let i = self.index[lane];
+        let result = match self.src {
+            Source::Seed(seed) => Game::play(war, &mut game_rng(seed, i), s),
+            Source::Deals => war.play_deal_number(i, s).expect("the caller checked"),
+        };
+        record(i, &result);
     }
 }

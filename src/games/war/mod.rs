@@ -296,6 +296,20 @@ impl War {
         }
     }
 
+    /// Deals distinct deal number `i` of `exact`'s enumeration into the detector's `hare`
+    /// (and `s.deal`, player 1's hand first); returns the size of player 1's hand, or `None`
+    /// where the rules have no enumeration.
+    fn deal_number(&self, i: u64, s: &mut WarScratch) -> Option<usize> {
+        let space = self.deals.as_ref()?;
+        let half = space.deal(u128::from(i), &mut s.counts, &mut s.deal);
+        let hare = &mut s.detector.hare;
+        hare.set_hands([&s.deal[..half], &s.deal[half..]]);
+        if let Some(by) = self.rules.by {
+            hare.stats.group = Some(by.group(s.deal[..half].iter().copied(), self.rules.ranks));
+        }
+        Some(half)
+    }
+
     /// Plays a dealt game (in the detector's `hare`) to its end.
     fn run_dealt<R: RngCore + ?Sized>(
         &self,
@@ -393,7 +407,7 @@ impl Game for War {
         if self.lanes {
             // SAFETY: `self.lanes` is set only on `Path::Lanes`, which `Path::or_available`
             // keeps only where `lanes::available()` found every feature `play_range` enables.
-            unsafe { lanes::play_range(self, seed, range, s, record) };
+            unsafe { lanes::play_range(self, lanes::Source::Seed(seed), range, s, record) };
             return;
         }
         for i in range {
@@ -432,14 +446,27 @@ impl Game for War {
     }
 
     fn play_deal_number(&self, i: u64, s: &mut WarScratch) -> Option<GameResult<WarGame>> {
-        let space = self.deals.as_ref()?;
-        let half = space.deal(u128::from(i), &mut s.counts, &mut s.deal);
-        let hare = &mut s.detector.hare;
-        hare.set_hands([&s.deal[..half], &s.deal[half..]]);
-        if let Some(by) = self.rules.by {
-            hare.stats.group = Some(by.group(s.deal[..half].iter().copied(), self.rules.ranks));
-        }
+        self.deal_number(i, s)?;
         Some(self.run_dealt(&mut NoRandomness, s))
+    }
+
+    /// In lanes where [`War::path`] says so; otherwise one deal at a time.
+    fn play_deal_range(
+        &self,
+        range: std::ops::Range<u64>,
+        s: &mut WarScratch,
+        record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+    ) -> Result<(), u64> {
+        #[cfg(target_arch = "x86_64")]
+        if self.lanes && self.deals.is_some() {
+            // SAFETY: as in `play_range`.
+            unsafe { lanes::play_range(self, lanes::Source::Deals, range, s, record) };
+            return Ok(());
+        }
+        for i in range {
+            record(i, &self.play_deal_number(i, s).ok_or(i)?);
+        }
+        Ok(())
     }
 
     /// Names the preset only when its settings are unchanged; otherwise the settings alone

@@ -228,3 +228,51 @@ fn deal8_deals_todays_hands_and_leaves_todays_generators() {
         }
     }
 }
+
+/// Issue 25: `exact war` plays its deals through the lanes (`War::play_deal_range`): every
+/// deal of small decks, under each deterministic pickup the lanes play with loop detection
+/// (most of these games loop or end in a few rounds), a fixed hand and `--by`, as the
+/// scalar reference plays deal by deal.
+#[test]
+fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
+    let sets = [
+        rules_with(|o| (o.pickup, o.ranks, o.suits) = (Some(Pickup::P1First), Some(4), Some(2))),
+        rules_with(|o| {
+            (o.pickup, o.ranks, o.suits) = (Some(Pickup::WinnerFirst), Some(5), Some(2));
+            o.short_war = Some(ShortWar::Lose);
+        }),
+        rules_with(|o| {
+            (o.pickup, o.ranks, o.suits) = (Some(Pickup::LoserFirst), Some(3), Some(4));
+            o.by = Some(By::P1Top);
+        }),
+        rules_with(|o| {
+            (o.pickup, o.ranks, o.suits) = (Some(Pickup::Bryer), Some(4), Some(3));
+            o.short_war = Some(ShortWar::Lose);
+        }),
+        rules_with(|o| {
+            (o.pickup, o.ranks, o.suits) = (Some(Pickup::P1First), Some(4), Some(2));
+            o.p1_cards = Some(Ranks(vec![1, 2, 3, 4]));
+        }),
+    ];
+    for rules in sets {
+        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
+        if Path::Lanes.or_available() == Path::Lanes {
+            assert_eq!(lanes.path(), Path::Lanes, "{rules:?}");
+        }
+        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
+        let n = scalar.deal_count().expect("enumerable") as u64;
+        let mut got = vec![None; n as usize];
+        lanes
+            .play_deal_range(0..n, &mut lanes.scratch(), &mut |i, r| {
+                let slot = &mut got[i as usize];
+                assert!(slot.is_none(), "deal {i} reported twice");
+                *slot = Some(*r);
+            })
+            .expect("every deal plays");
+        let mut s = scalar.scratch();
+        for (i, r) in got.into_iter().enumerate() {
+            let want = scalar.play_deal_number(i as u64, &mut s);
+            assert_eq!(r, want, "{rules:?} deal {i}");
+        }
+    }
+}
