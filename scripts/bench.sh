@@ -50,9 +50,8 @@ war_rows() { # SUFFIX [p1-first too]
   row "war-won-pile$1" 1000000 war --pickup won-pile
   if [ -n "${2:-}" ]; then row "war-p1-first(loops)$1" 300000 war --pickup p1-first; fi
 }
-# The lanes detect no loops: p1-first with loop detection plays on the block path there.
 if [ "$path" = lanes ]; then
-  WARSIM_PATH=lanes war_rows " [lanes]"
+  WARSIM_PATH=lanes war_rows " [lanes]" p1-first
 fi
 if [ "$path" != scalar ]; then
   WARSIM_PATH=avx512 war_rows " [avx512]" p1-first
@@ -64,6 +63,23 @@ row shotgun 10000000 shotgun
 row rps-10-players 1000000 rps --players 10
 row jitsu-random 1000000 jitsu --strategy random
 row jitsu-greedy 1000000 jitsu --strategy greedy
+
+# exact war plays every deal of a small deck on each path (deals/s, 2 threads, median).
+exact_rate() { # ARGS... -> median deals/s over $reps runs
+  for _ in $(seq "$reps"); do
+    "$warsim" exact war "$@" --threads 2 --json |
+      python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["games"] / s["elapsed_s"])'
+  done | sort -g | awk '{g[NR]=$1} END {print g[int((NR+1)/2)]}'
+}
+paths=scalar
+if [ "$path" != scalar ]; then paths="avx512 $paths"; fi
+if [ "$path" = lanes ]; then paths="lanes $paths"; fi
+for args in "--ranks 6 --suits 2 --pickup p1-first" "--ranks 6 --suits 2 --pickup loser-first"; do
+  for p in $paths; do
+    # shellcheck disable=SC2086 # $args is a list of options
+    printf '%-52s %12.0f deals/s\n' "exact war $args [$p]" "$(WARSIM_PATH=$p exact_rate $args)"
+  done
+done
 
 peak=$( { /usr/bin/time -v "$warsim" simulate war --rules bryer --games 10000000 --threads 2 \
   >/dev/null; } 2>&1 | awk -F: '/Maximum resident/ {print $2}' | xargs)
