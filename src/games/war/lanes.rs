@@ -75,11 +75,21 @@ const BRYER: u8 = 5;
 /// of 700); keeping three sees it from a checkpoint λ/7 in.
 const KEPT: usize = 3;
 /// The first checkpoint after the deal (then 2r + 1 after one at round r): later than
-/// Brent's round 1, as each costs a trip out of line and most games end first (`bryer`'s
-/// mean is 185 rounds); a loop is still seen, a little later.
-const FIRST_CHECKPOINT: u32 = 63;
+/// Brent's round 1, as each costs a trip out of line (the deal is kept from the start), but
+/// early enough for the short loops of the small decks `exact` plays. Measured on one thread:
+/// at 63, `exact war --ranks 6 --suits 2 --pickup p1-first` ran at 1.80M deals/s against
+/// 1.88M at 15, and `bryer` with loop detection at 1.49-1.59M games/s against 1.43M.
+const FIRST_CHECKPOINT: u32 = 15;
 /// An image no position has (player 1 never holds 65,535 cards).
 const NO_IMAGE: u32 = u32::MAX;
+
+/// Where slot `k` of lane `lane` lies in `tortoise` ([`Games::tortoise`]): a deck's worth of
+/// cards each, [`KEPT`] + 1 slots a lane.
+fn slot(tortoise: &[Card], lane: usize, k: usize) -> Range<usize> {
+    let n = tortoise.len() / (LANES * (KEPT + 1));
+    let at = (lane * (KEPT + 1) + k) * n;
+    at..at + n
+}
 
 /// A cheap image of a lane's position for loop detection: player 1's hand size and both top
 /// cards. Equal positions have equal images; the full comparison decides.
@@ -207,10 +217,12 @@ struct Games {
     next: u64,
     end: u64,
     ahead: Ahead,
-    /// With loop detection, each lane's positions saved at its last [`KEPT`] checkpoints
-    /// (player 1's hand, then player 2's: a deck's worth of cards each), the rounds they were
-    /// saved at, and the slot the next checkpoint takes.
+    /// With loop detection, each lane's positions saved at its last [`KEPT`] checkpoints, then
+    /// its deal (player 1's hand, then player 2's: a deck's worth of cards each, [`slot`]), the
+    /// rounds they were saved at, player 1's cards in the deal, and the slot the next
+    /// checkpoint takes.
     tortoise: Vec<Card>,
+    dealt: [usize; LANES],
     since: [[u32; KEPT]; LANES],
     slot: [usize; LANES],
 }
@@ -303,11 +315,12 @@ unsafe fn play<const ORDER: u8, const LOOPS: bool>(
         next: range.start,
         end: range.end,
         tortoise: if LOOPS {
-            vec![0; LANES * KEPT * war.deck.len()]
+            vec![0; LANES * (KEPT + 1) * war.deck.len()]
         } else {
             Vec::new()
         },
         since: [[0; KEPT]; LANES],
+        dealt: [0; LANES],
         slot: [0; LANES],
         ahead: Ahead {
             index: [0; AHEAD],
@@ -1120,6 +1133,13 @@ impl Games {
             }
             self.slot[lane] = 0;
             self.save(lane, mem, a);
+            // The deal, to play again from when the game loops (`looped`).
+            let (from, to) = (
+                slot(&self.tortoise, lane, 0),
+                slot(&self.tortoise, lane, KEPT),
+            );
+            self.tortoise.copy_within(from, to.start);
+            self.dealt[lane] = (tails[0] - heads[0]) as usize;
             a.due[l] = a.due[l].min(FIRST_CHECKPOINT);
         }
     }
@@ -1142,9 +1162,8 @@ impl Games {
 
     /// Lane `lane`'s kept position `k`.
     fn kept_mut(&mut self, lane: usize, k: usize) -> &mut [Card] {
-        let n = self.tortoise.len() / (LANES * KEPT);
-        let at = (lane * KEPT + k) * n;
-        &mut self.tortoise[at..at + n]
+        let at = slot(&self.tortoise, lane, k);
+        &mut self.tortoise[at]
     }
 
     /// The rounds since the checkpoint whose kept position lane `lane`'s position is, if one
@@ -1152,22 +1171,21 @@ impl Games {
     /// it (every round is compared with every kept position).
     fn returned(&self, lane: usize, mem: &[u8], a: &Arrays) -> Option<u64> {
         let l = lane % 16;
-        let n = self.tortoise.len() / (LANES * KEPT);
         let (hand0, hand1) = (
             &mem[a.pa[l] as usize..a.qa[l] as usize],
             &mem[a.pb[l] as usize..a.qb[l] as usize],
         );
         let img = image(hand0.len(), hand0[0], hand1[0]);
         (0..KEPT).find_map(|k| {
-            let at = (lane * KEPT + k) * n;
-            let (saved0, saved1) = self.tortoise[at..at + n].split_at(hand0.len());
+            let (saved0, saved1) =
+                self.tortoise[slot(&self.tortoise, lane, k)].split_at(hand0.len());
             (a.kept[k][l] == img && hand0 == saved0 && hand1 == saved1)
                 .then(|| u64::from(a.rounds[l] - self.since[lane][k]))
         })
     }
 
     /// Records the game in lane `lane`, whose positions repeat every `cycle_len` rounds: where
-    /// its loop begins is found on today's path, from the game dealt again
+    /// its loop begins is found on today's path, from the game's deal kept in the lane
     /// ([`locate`](crate::games::cycle::LoopDetector::locate)), as are its statistics.
     #[allow(clippy::too_many_arguments)]
     fn looped(
@@ -1182,10 +1200,8 @@ impl Games {
     ) {
         let i = self.index[lane];
         let max = war.rules.max_rounds;
-        match self.src {
-            Source::Seed(seed) => s.detector.hare.deal(war, &mut game_rng(seed, i)),
-            Source::Deals => _ = war.deal_number(i, s),
-        }
+        let deal = self.tortoise[slot(&self.tortoise, lane, KEPT)].split_at(self.dealt[lane]);
+        war.set_dealt([deal.0, deal.1], &mut s.detector.hare);
         let ending = s.detector.locate(war, cycle_len, max);
         record(i, &s.detector.hare.result(ending, max));
         self.refill(war, s, mem, lane, a, record);

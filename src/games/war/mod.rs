@@ -302,12 +302,18 @@ impl War {
     fn deal_number(&self, i: u64, s: &mut WarScratch) -> Option<usize> {
         let space = self.deals.as_ref()?;
         let half = space.deal(u128::from(i), &mut s.counts, &mut s.deal);
-        let hare = &mut s.detector.hare;
-        hare.set_hands([&s.deal[..half], &s.deal[half..]]);
-        if let Some(by) = self.rules.by {
-            hare.stats.group = Some(by.group(s.deal[..half].iter().copied(), self.rules.ranks));
-        }
+        let (p1, p2) = s.deal.split_at(half);
+        self.set_dealt([p1, p2], &mut s.detector.hare);
         Some(half)
+    }
+
+    /// Sets `hare` to a game dealt `hands`, its group (`--by`) taken from player 1's, as
+    /// [`Position::deal`] leaves it.
+    fn set_dealt(&self, hands: [&[Card]; 2], hare: &mut Position) {
+        hare.set_hands(hands);
+        if let Some(by) = self.rules.by {
+            hare.stats.group = Some(by.group(hands[0].iter().copied(), self.rules.ranks));
+        }
     }
 
     /// Plays a dealt game (in the detector's `hare`) to its end.
