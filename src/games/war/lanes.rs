@@ -967,8 +967,8 @@ fn lane_war<const ORDER: u8>(
 
 impl Games {
     /// Puts the next game of the range into lane `lane` (dealt by today's deal code from its
-    /// own generator, which the lane keeps for the rest of the game), or marks the lane idle
-    /// when none is left. A deal the lanes cannot start (an empty hand) is played on today's
+    /// own generator, which the lane keeps for the rest of the game, or `exact`'s deal of that
+    /// number), or marks the lane idle when none is left. A deal the lanes cannot start (an empty hand) is played on today's
     /// path at once.
     #[allow(clippy::too_many_arguments)]
     fn refill(
