@@ -442,6 +442,31 @@ mod tests {
     }
 
     #[test]
+    fn finds_every_tail_up_to_300_into_short_and_long_cycles() {
+        // Tails the search steps, then strides and replays.
+        for cycle in [1usize, 7, 500] {
+            for tail in 0..300usize {
+                let n = tail + cycle;
+                let next: Vec<usize> = (0..n)
+                    .map(|i| if i + 1 < n { i + 1 } else { tail })
+                    .collect();
+                let start = Walk {
+                    next: &next,
+                    at: 0,
+                    capped_at: None,
+                };
+                let (got, hare) = detect(&start, 10_000_000);
+                let want = Cycle {
+                    loop_from: tail as u64,
+                    cycle_len: cycle as u64,
+                };
+                assert_eq!(got, Ending::Loop(want), "tail {tail}, cycle {cycle}");
+                assert_eq!(hare.at, tail, "hare ends at the state after μ + λ rounds");
+            }
+        }
+    }
+
+    #[test]
     fn finds_long_cycles_after_long_tails() {
         // A tail of 1,000 states into a cycle of 150,000.
         let (tail, cycle) = (1_000usize, 150_000usize);
