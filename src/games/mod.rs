@@ -28,6 +28,34 @@ use crate::error::UsageError;
 use crate::stats::histogram::Overflow;
 use crate::usage;
 
+/// [`Game::play_range`] one game at a time: the default, and where a game's faster way does
+/// not apply.
+pub fn each_game<G: Game>(
+    game: &G,
+    seed: u64,
+    range: std::ops::Range<u64>,
+    s: &mut G::Scratch,
+    record: &mut dyn FnMut(u64, &Result1<G>),
+) {
+    for i in range {
+        record(i, &game.play(&mut crate::sim::rng::game_rng(seed, i), s));
+    }
+}
+
+/// [`Game::play_deal_range`] one deal at a time: the default, and where a game's faster way
+/// does not apply.
+pub fn each_deal<G: Game>(
+    game: &G,
+    range: std::ops::Range<u64>,
+    s: &mut G::Scratch,
+    record: &mut dyn FnMut(u64, &Result1<G>),
+) -> Result<(), u64> {
+    for i in range {
+        record(i, &game.play_deal_number(i, s).ok_or(i)?);
+    }
+    Ok(())
+}
+
 /// The rules of one game: deal, then play to the end, with no I/O; and the `play` command that
 /// shows one game.
 pub trait Game: Send + Sync + Sized + 'static {
@@ -84,9 +112,7 @@ pub trait Game: Send + Sync + Sized + 'static {
         s: &mut Self::Scratch,
         record: &mut dyn FnMut(u64, &Result1<Self>),
     ) {
-        for i in range {
-            record(i, &self.play(&mut crate::sim::rng::game_rng(seed, i), s));
-        }
+        each_game(self, seed, range, s, record);
     }
 
     /// Number of players, which fixes the outcome names `p1`…`pN`.
@@ -142,10 +168,7 @@ pub trait Game: Send + Sync + Sized + 'static {
         s: &mut Self::Scratch,
         record: &mut dyn FnMut(u64, &Result1<Self>),
     ) -> Result<(), u64> {
-        for i in range {
-            record(i, &self.play_deal_number(i, s).ok_or(i)?);
-        }
-        Ok(())
+        each_deal(self, range, s, record)
     }
 
     /// Whether loop detection is on, so that loop statistics are reported.

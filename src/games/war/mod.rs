@@ -416,9 +416,7 @@ impl Game for War {
             unsafe { lanes::play_range(self, lanes::Source::Seed(seed), range, s, record) };
             return;
         }
-        for i in range {
-            record(i, &self.play(&mut crate::sim::rng::game_rng(seed, i), s));
-        }
+        crate::games::each_game(self, seed, range, s, record);
     }
 
     fn players(&self) -> usize {
@@ -469,10 +467,7 @@ impl Game for War {
             unsafe { lanes::play_range(self, lanes::Source::Deals, range, s, record) };
             return Ok(());
         }
-        for i in range {
-            record(i, &self.play_deal_number(i, s).ok_or(i)?);
-        }
-        Ok(())
+        crate::games::each_deal(self, range, s, record)
     }
 
     /// Names the preset only when its settings are unchanged; otherwise the settings alone
