@@ -37,7 +37,6 @@ use rand::RngCore;
 
 use super::cursor_war::{cursor_war, fights_on_cursors, Hands};
 use super::deal::bryer_deal;
-use super::detect::NoRandomness;
 use super::lane_deal::{deal8, AHEAD};
 use super::rules::{DealOrder, Pickup, WarRules};
 use super::stats::WarGame;
@@ -89,6 +88,17 @@ fn slot(tortoise: &[Card], lane: usize, k: usize) -> Range<usize> {
     let n = tortoise.len() / (LANES * (KEPT + 1));
     let at = (lane * (KEPT + 1) + k) * n;
     at..at + n
+}
+
+/// Writes `hands` into a lane's buffers from `starts`; returns where they end (the tails).
+fn put_hands(mem: &mut [u8], starts: [u32; 2], hands: [&[Card]; 2]) -> [u32; 2] {
+    let mut tails = starts;
+    for (tail, hand) in tails.iter_mut().zip(hands) {
+        let at = *tail as usize;
+        mem[at..at + hand.len()].copy_from_slice(hand);
+        *tail += hand.len() as u32;
+    }
+    tails
 }
 
 /// A cheap image of a lane's position for loop detection: player 1's hand size and both top
@@ -249,7 +259,7 @@ fn base(lane: usize, p: usize) -> u32 {
 pub(super) enum Source {
     /// The run with this base seed: game `i` is dealt from `game_rng(seed, i)`.
     Seed(u64),
-    /// `exact`'s enumeration: game `i` is distinct deal number `i` (`War::deal_number`).
+    /// `exact`'s enumeration: game `i` is distinct deal number `i` (`War::deal_cards`).
     Deals,
 }
 
@@ -1019,10 +1029,7 @@ impl Games {
             self.ahead.at += 1;
             let (h1, h2) = (n / 2, n - n / 2);
             let hands = [&self.ahead.p1[g][..h1], &self.ahead.p2[g][..h2]];
-            for (start, hand) in starts.into_iter().zip(hands) {
-                mem[start as usize..start as usize + hand.len()].copy_from_slice(hand);
-            }
-            let tails = [starts[0] + h1 as u32, starts[1] + h2 as u32];
+            let tails = put_hands(mem, starts, hands);
             self.rng[lane] = self.ahead.rng[g].clone();
             self.start(war, lane, self.ahead.index[g], starts, tails, a, mem);
             return;
@@ -1033,18 +1040,14 @@ impl Games {
             let seed = match seed {
                 Some(seed) => seed,
                 None => {
-                    let half = war.deal_number(i, s).expect("the caller checked");
-                    let hands = [&s.deal[..half], &s.deal[half..]];
-                    if hands.iter().any(|h| h.is_empty()) {
-                        record(i, &war.run_dealt(&mut NoRandomness, s));
+                    let half = war.deal_cards(i, s).expect("the caller checked");
+                    let (p1, p2) = s.deal.split_at(half);
+                    if p1.is_empty() || p2.is_empty() {
+                        // A hand dealt empty (rare): dealt again and played at once.
+                        record(i, &war.play_deal_number(i, s).expect("the caller checked"));
                         continue;
                     }
-                    let mut tails = starts;
-                    for (p, hand) in hands.into_iter().enumerate() {
-                        let at = tails[p] as usize;
-                        mem[at..at + hand.len()].copy_from_slice(hand);
-                        tails[p] += hand.len() as u32;
-                    }
+                    let tails = put_hands(mem, starts, [p1, p2]);
                     self.start(war, lane, i, starts, tails, a, mem);
                     return;
                 }

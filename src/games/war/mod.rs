@@ -296,15 +296,11 @@ impl War {
         }
     }
 
-    /// Deals distinct deal number `i` of `exact`'s enumeration into the detector's `hare`
-    /// (and `s.deal`, player 1's hand first); returns the size of player 1's hand, or `None`
-    /// where the rules have no enumeration.
-    fn deal_number(&self, i: u64, s: &mut WarScratch) -> Option<usize> {
+    /// Writes the cards of distinct deal number `i` into `s.deal`, player 1's hand first, and
+    /// returns the size of that hand; `None` where the rules have no enumeration.
+    fn deal_cards(&self, i: u64, s: &mut WarScratch) -> Option<usize> {
         let space = self.deals.as_ref()?;
-        let half = space.deal(u128::from(i), &mut s.counts, &mut s.deal);
-        let (p1, p2) = s.deal.split_at(half);
-        self.set_dealt([p1, p2], &mut s.detector.hare);
-        Some(half)
+        Some(space.deal(u128::from(i), &mut s.counts, &mut s.deal))
     }
 
     /// Sets `hare` to a game dealt `hands`, its group (`--by`) taken from player 1's, as
@@ -450,7 +446,9 @@ impl Game for War {
     }
 
     fn play_deal_number(&self, i: u64, s: &mut WarScratch) -> Option<GameResult<WarGame>> {
-        self.deal_number(i, s)?;
+        let half = self.deal_cards(i, s)?;
+        let (p1, p2) = s.deal.split_at(half);
+        self.set_dealt([p1, p2], &mut s.detector.hare);
         Some(self.run_dealt(&mut NoRandomness, s))
     }
 
