@@ -31,7 +31,7 @@ pub fn arrangements(c: &[u32]) -> Option<u128> {
 /// Appends arrangement number `i` (lexicographic, 0-based) of the multiset `c` (`c[v]`
 /// copies of card value `v`) to `out`; `c` is used as scratch and restored.
 ///
-/// The arrangements that begin with value `r` number T·c[r]/m, where T counts those of the
+/// The arrangements that begin with value `r` number `T·c[r]/m`, where T counts those of the
 /// `m` cards left: one product and one division a candidate, not a count from scratch (which
 /// made unranking most of `exact war`'s time), in u64 where T·m fits (every deal `exact`
 /// plays).
@@ -48,7 +48,7 @@ pub fn unrank(i: u128, c: &mut [u32], out: &mut Vec<Card>) {
 }
 
 /// [`unrank`] of `n` cards with `total` arrangements, T·m computed in u64; leaves `c` empty.
-/// T·c[r] is a multiple of m, so it is divided exactly by a shift and a product with the
+/// `T·c[r]` is a multiple of m, so it is divided exactly by a shift and a product with the
 /// inverse of m's odd part modulo 2^64, not by a division a candidate.
 fn unrank_u64(mut i: u64, mut total: u64, n: u32, c: &mut [u32], out: &mut Vec<Card>) {
     for m in (1..=u64::from(n)).rev() {

@@ -70,8 +70,9 @@ const BRYER: u8 = 5;
 /// With loop detection, the positions a lane keeps from its last checkpoints (rounds 2^k − 1)
 /// and compares every round with. Brent's search keeps one, and sees a cycle of length λ only
 /// from a checkpoint at least λ − 1 rounds in, so 2λ to 3λ rounds into a game whose loop
-/// starts early (most cycles here are long: p1-first's mean λ is about 2,400 against a mean μ
-/// of 700); keeping three sees it from a checkpoint λ/7 in.
+/// starts early, as p1-first's long cycles mostly do (mean λ 2,418 in
+/// `results/war-rules/war-down-3_short-war-last-card_pickup-p1-first`); keeping three sees it
+/// from a checkpoint λ/7 in.
 const KEPT: usize = 3;
 /// The first checkpoint after the deal (then 2r + 1 after one at round r): later than
 /// Brent's round 1, as each costs a trip out of line (the deal is kept from the start), but
@@ -139,8 +140,8 @@ fn order(pickup: Pickup, war_down: u32, detect_loops: bool) -> Option<u8> {
 /// players, a pickup and 3 cards down that [`order`] places, wars the hot loop fights on
 /// cursors ([`fights_on_cursors`]: not honor, nor `bryer` with last-card short wars), won
 /// cards under the hand or (`--pickup won-pile`) on its shuffled won pile but not a
-/// `--won-pile` one, loop detection or not, no quit statistics (they watch every round), a deck of at most [`MAX_CARDS`] and a cap of 1 to
-/// 2^31 − 1 rounds; any short-war rule `cursor_war` fights, deal, `--p1-cards` and `--by`.
+/// `--won-pile` one, loop detection or not, no quit statistics (they watch every round), a
+/// deck of at most [`MAX_CARDS`] and a cap of 1 to 2^31 − 1 rounds; any short-war rule `cursor_war` fights, deal, `--p1-cards` and `--by`.
 /// Every other rule set stays on today's path.
 ///
 /// The rule set is taken apart field by field with no `..`, so a rule option added to
@@ -386,7 +387,7 @@ unsafe fn play<const ORDER: u8, const LOOPS: bool>(
 /// lanes whose war the step decided and whose cards the shuffled pickup now shuffles (player 1
 /// won where `p1_wins`), lanes that may have ended, emptied a hand proper, reached the cap or
 /// a checkpoint of loop detection or need compaction, and (`LOOPS`) lanes whose position may
-/// equal the one saved at their last checkpoint (its cheap image matches; the battle waits).
+/// equal one kept from their last checkpoints (its cheap image matches; the battle waits).
 #[derive(Clone, Copy)]
 struct Events {
     war: u16,
@@ -800,7 +801,7 @@ fn vector(w: &[u32; 16]) -> __m512i {
 /// positions: each lane saves its position at checkpoints ([`FIRST_CHECKPOINT`], then
 /// 2r + 1) and compares every later one with the last few saved, so the first full match
 /// gives the cycle's length λ (the first return to a saved position in the cycle). Where
-/// the loop begins (μ) is then found on today's path from the game dealt again
+/// the loop begins (μ) is then found on today's path from the deal the lane kept
 /// ([`Games::looped`]). A game that reaches the cap is played again on today's path, whose
 /// search may look past the cap, so the lanes report exactly what it reports.
 #[inline(never)]
@@ -978,8 +979,8 @@ fn lane_war<const ORDER: u8>(
 impl Games {
     /// Puts the next game of the range into lane `lane` (dealt by today's deal code from its
     /// own generator, which the lane keeps for the rest of the game, or `exact`'s deal of that
-    /// number), or marks the lane idle when none is left. A deal the lanes cannot start (an empty hand) is played on today's
-    /// path at once.
+    /// number), or marks the lane idle when none is left. A deal the lanes cannot start (an
+    /// empty hand) is played on today's path at once.
     #[allow(clippy::too_many_arguments)]
     fn refill(
         &mut self,
