@@ -427,17 +427,29 @@ mod tests {
         for code in 0..5usize.pow(4) {
             let next: Vec<usize> = (0..4).map(|i| code / 5usize.pow(i) % 5).collect();
             for max_rounds in [1, 2, 3, 4, 5, 10] {
-                let start = Walk {
-                    next: &next,
-                    at: 0,
-                    capped_at: None,
-                };
                 assert_eq!(
-                    detect(&start, max_rounds).0,
+                    detect(&walk(&next), max_rounds).0,
                     brute_force(&next, max_rounds),
                     "{next:?} cap {max_rounds}"
                 );
             }
+        }
+    }
+
+    /// The successor table of a tail of `tail` states into a cycle of `cycle`.
+    fn lasso(tail: usize, cycle: usize) -> Vec<usize> {
+        let n = tail + cycle;
+        (0..n)
+            .map(|i| if i + 1 < n { i + 1 } else { tail })
+            .collect()
+    }
+
+    /// A walk from state 0 of `next`.
+    fn walk(next: &[usize]) -> Walk<'_> {
+        Walk {
+            next,
+            at: 0,
+            capped_at: None,
         }
     }
 
@@ -446,16 +458,8 @@ mod tests {
         // Tails the search steps, then strides and replays.
         for cycle in [1usize, 7, 500] {
             for tail in 0..300usize {
-                let n = tail + cycle;
-                let next: Vec<usize> = (0..n)
-                    .map(|i| if i + 1 < n { i + 1 } else { tail })
-                    .collect();
-                let start = Walk {
-                    next: &next,
-                    at: 0,
-                    capped_at: None,
-                };
-                let (got, hare) = detect(&start, 10_000_000);
+                let next = lasso(tail, cycle);
+                let (got, hare) = detect(&walk(&next), 10_000_000);
                 let want = Cycle {
                     loop_from: tail as u64,
                     cycle_len: cycle as u64,
@@ -470,15 +474,8 @@ mod tests {
     fn finds_long_cycles_after_long_tails() {
         // A tail of 1,000 states into a cycle of 150,000.
         let (tail, cycle) = (1_000usize, 150_000usize);
-        let n = tail + cycle;
-        let next: Vec<usize> = (0..n)
-            .map(|i| if i + 1 < n { i + 1 } else { tail })
-            .collect();
-        let start = Walk {
-            next: &next,
-            at: 0,
-            capped_at: None,
-        };
+        let next = lasso(tail, cycle);
+        let start = walk(&next);
         let (got, hare) = detect(&start, 10_000_000);
         let want = Cycle {
             loop_from: tail as u64,
