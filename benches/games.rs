@@ -114,7 +114,7 @@ fn presets(c: &mut Criterion) {
     // The rule sets the lanes play, a chunk at a time on every path this CPU runs.
     for (name, options) in rule_sets.iter().take(3) {
         let mut timed = Vec::new();
-        for path in [Path::Scalar, Path::Avx512, Path::Lanes] {
+        for path in [Path::Scalar, Path::Avx512, Path::LanesAvx2, Path::Lanes] {
             let game = war(options.clone()).on_path(path);
             if !timed.contains(&game.path()) {
                 timed.push(game.path());

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Whole-run throughput of `warsim simulate` on this machine: games/s and rounds/s for 1 and 2
 # threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on each path this
-# CPU runs (WARSIM_PATH=lanes for the rule sets the lanes play, avx512, scalar); the instruction
-# counts of scripts/profile.sh; the peak memory of a 10-million-game run; the bryer rules on each
-# path beside the C probe and lanes prototype (scripts/lanes-speed.sh); and classic and the
-# won-pile rules on each path beside squaaawk/war (scripts/squaaawk-speed.sh, when its mirror
-# is on this machine).
+# CPU runs (WARSIM_PATH=lanes for the rule sets the lanes play, lanes-avx2, avx512, scalar);
+# the instruction counts of scripts/profile.sh; the peak memory of a 10-million-game run; the
+# bryer rules on each path beside the C probe and lanes prototype (scripts/lanes-speed.sh); and
+# classic and the won-pile rules on each path beside squaaawk/war (scripts/squaaawk-speed.sh,
+# when its mirror is on this machine).
 # Usage: scripts/bench.sh [REPS=5]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -21,7 +21,8 @@ rate() { # ARGS... -> median "games/s rounds/s" over $reps runs
 }
 
 # The paths War picks here (src/games/war/fast.rs, Path::detect): the AVX-512 block path needs
-# F, BW, VL and VBMI2; the lanes need DQ and POPCNT besides.
+# F, BW, VL and VBMI2; the lanes need DQ and POPCNT besides; the AVX2 lanes (the lanes of CPUs
+# without AVX-512, timed here too where AVX-512 is present) need AVX2 and POPCNT.
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 has() { [[ " $flags " == *" $1 "* ]]; }
 path=scalar
@@ -29,11 +30,18 @@ if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then
   path=avx512
   if has avx512dq && has popcnt; then path=lanes; fi
 fi
+avx2_lanes=
+if has avx2 && has popcnt; then
+  avx2_lanes=1
+  if [ "$path" = scalar ]; then path=lanes-avx2; fi
+fi
 vector=$(for f in avx2 avx512f avx512bw avx512vl avx512dq avx512_vbmi2 popcnt; do
   has "$f" && printf '%s ' "$f"
 done)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "vector features: ${vector:-none}-> War paths: $path"
+also=
+if [ -n "$avx2_lanes" ] && [ "$path" != lanes-avx2 ]; then also=" (and lanes-avx2)"; fi
+echo "vector features: ${vector:-none}-> War paths: $path$also"
 printf '%-40s %12s %12s %8s %14s %14s\n' "run" "games/s 1t" "games/s 2t" "speed-up" \
   "rounds/s 1t" "rounds/s 2t"
 row() { # LABEL GAMES ARGS...
@@ -53,7 +61,10 @@ war_rows() { # SUFFIX [p1-first too]
 if [ "$path" = lanes ]; then
   WARSIM_PATH=lanes war_rows " [lanes]" p1-first
 fi
-if [ "$path" != scalar ]; then
+if [ -n "$avx2_lanes" ]; then
+  WARSIM_PATH=lanes-avx2 war_rows " [lanes-avx2]" p1-first
+fi
+if [ "$path" = lanes ] || [ "$path" = avx512 ]; then
   WARSIM_PATH=avx512 war_rows " [avx512]" p1-first
 fi
 WARSIM_PATH=scalar war_rows " [scalar]" p1-first
@@ -72,7 +83,8 @@ exact_rate() { # ARGS... -> median deals/s over $reps runs
   done | sort -g | awk '{g[NR]=$1} END {print g[int((NR+1)/2)]}'
 }
 paths=scalar
-if [ "$path" != scalar ]; then paths="avx512 $paths"; fi
+if [ "$path" = lanes ] || [ "$path" = avx512 ]; then paths="avx512 $paths"; fi
+if [ -n "$avx2_lanes" ]; then paths="lanes-avx2 $paths"; fi
 if [ "$path" = lanes ]; then paths="lanes $paths"; fi
 for args in "--ranks 6 --suits 2 --pickup p1-first" "--ranks 6 --suits 2 --pickup loser-first"; do
   for p in $paths; do

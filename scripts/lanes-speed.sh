@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # War's `bryer` rules on one thread, side by side (issue 25): warsim on each path (lanes, the
-# avx512 block path, the scalar reference), the plain C probe and the C lanes prototype of
-# ../shared/reference/war-lanes (built here with its build.sh when that folder exists).
+# AVX2 lanes, the avx512 block path, the scalar reference; a path this CPU lacks falls back),
+# the plain C probe and the C lanes prototype of ../shared/reference/war-lanes (built here with
+# its build.sh when that folder exists).
 # REPS rounds of alternating runs of GAMES games each; games/s from CPU time (user + sys), so
 # that other jobs on this shared machine weigh less; the median of each and the ratios. Writes
 # the table on stdout (results/lanes-speed.txt).
@@ -15,7 +16,7 @@ need /usr/bin/time time
 ref=${WAR_LANES_REF:-$root/../shared/reference/war-lanes}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-progs=(lanes avx512 scalar)
+progs=(lanes lanes-avx2 avx512 scalar)
 if [ -f "$ref/war_limit.c" ] && command -v gcc >/dev/null; then
   gcc -O3 -march=native -pthread -o "$tmp/war_limit" "$ref/war_limit.c"
   gcc -O3 -march=native -o "$tmp/simd_war" "$ref/sim.c"

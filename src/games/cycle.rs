@@ -278,6 +278,12 @@ pub fn locate<M: Deterministic>(
             loop_from += 1;
             continue;
         }
+        // A caller's wrong λ would never meet: no loop begins later than Brent's search
+        // looks (`run_detecting`'s limit), so past that this is a bug, not a long game.
+        assert!(
+            loop_from <= max_rounds.saturating_mul(3).saturating_add(2),
+            "no repetition every {cycle_len} rounds by round {loop_from}"
+        );
         marks[0].copy_from(tortoise);
         marks[1].copy_from(hare);
         tortoise.run(ctx, MU_STRIDE);
@@ -451,6 +457,18 @@ mod tests {
             at: 0,
             capped_at: None,
         }
+    }
+
+    /// A wrong cycle length from a caller (the War lanes find λ themselves) stops with a
+    /// panic naming it, past the rounds any loop could begin by, instead of searching forever.
+    #[test]
+    #[should_panic(expected = "no repetition every 6 rounds")]
+    fn a_wrong_cycle_length_is_a_bug_reported_not_a_search_forever() {
+        let next = lasso(40, 7);
+        let start = walk(&next);
+        let (mut hare, mut tortoise) = (start.clone(), start.clone());
+        let mut marks = [start.clone(), start.clone()];
+        locate(&(), &mut hare, &mut tortoise, &start, &mut marks, 6, 100);
     }
 
     #[test]

@@ -37,33 +37,64 @@ pub enum Path {
     /// 32 games per core in AVX-512 lanes (`lanes`, x86-64 with F, BW, VL and DQ besides the
     /// block path's), for the rule sets the lanes play; the block path for the others.
     Lanes,
+    /// The same lanes on AVX2, for x86-64 CPUs without AVX-512, with the scalar path for the
+    /// rule sets the lanes do not play.
+    LanesAvx2,
 }
 
 impl Path {
     /// The fastest path this CPU runs, unless the environment variable `WARSIM_PATH` names
-    /// another (`scalar`, `avx512` or `lanes`, for tests and benchmarks; results are the same
-    /// on every path).
+    /// another (`scalar`, `avx512`, `lanes` or `lanes-avx2`, for tests and benchmarks; results
+    /// are the same on every path).
     pub fn detect() -> Path {
         match std::env::var("WARSIM_PATH").as_deref() {
             Ok("scalar") => Path::Scalar,
             Ok("avx512") => Path::Avx512,
+            Ok("lanes-avx2") => Path::LanesAvx2,
             _ => Path::Lanes,
         }
         .or_available()
     }
 
-    /// This path if the CPU runs it, else the fastest one below it that it runs.
+    /// This path if the CPU runs it, else the fastest one below it that it runs: the AVX2
+    /// lanes stand in for the AVX-512 lanes, the scalar path for the block path.
     pub fn or_available(self) -> Path {
         #[cfg(target_arch = "x86_64")]
         {
-            if self == Path::Lanes && avx512::available() && super::lanes::available() {
+            use super::lanes::{available, Engine};
+            let block = avx512::available();
+            if self == Path::Lanes && block && available(Engine::Avx512) {
                 return Path::Lanes;
             }
-            if self != Path::Scalar && avx512::available() {
+            let lanes = matches!(self, Path::Lanes | Path::LanesAvx2);
+            if lanes && (self == Path::LanesAvx2 || !block) && available(Engine::Avx2) {
+                return Path::LanesAvx2;
+            }
+            if self != Path::Scalar && block {
                 return Path::Avx512;
             }
         }
         Path::Scalar
+    }
+
+    /// The lane engine this path plays the lanes' rule sets on, if any.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn lanes(self) -> Option<super::lanes::Engine> {
+        use super::lanes::Engine;
+        match self {
+            Path::Lanes => Some(Engine::Avx512),
+            Path::LanesAvx2 => Some(Engine::Avx2),
+            Path::Scalar | Path::Avx512 => None,
+        }
+    }
+
+    /// The path that plays the blocks of plain battles of the games the lanes do not play.
+    pub(super) fn blocks(self) -> Path {
+        match self {
+            Path::Lanes => Path::Avx512,
+            Path::LanesAvx2 => Path::Scalar,
+            path => path,
+        }
     }
 
     /// The path's name, for reports.
@@ -72,6 +103,7 @@ impl Path {
             Path::Scalar => "scalar",
             Path::Avx512 => "avx512",
             Path::Lanes => "lanes",
+            Path::LanesAvx2 => "lanes-avx2",
         }
     }
 }
@@ -182,7 +214,7 @@ impl Position {
                 }
                 let left = max - done;
                 let m = h.hand(0).min(h.hand(1)).min(left as usize);
-                let vector = war.path != Path::Scalar && probe.is_none();
+                let vector = war.path.blocks() != Path::Scalar && probe.is_none();
                 let run = if vector && m >= MIN_VECTOR_BLOCK {
                     h.vector_block::<R, ORDER>(war.path, &mut coins, rng, m)
                 } else if m >= MIN_SCALAR_BLOCK {

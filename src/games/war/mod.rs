@@ -12,8 +12,8 @@
 //! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
-//! `lanes` and `lane_deal` (many games per core in AVX-512 lanes, for the rule sets they
-//! play), `detect` (loop detection), `trace` (`play war --trace`), `flawless` (the exact
+//! `lanes` and `lane_deal` (many games per core in AVX-512 or AVX2 lanes, for the rule sets
+//! they play), `detect` (loop detection), `trace` (`play war --trace`), `flawless` (the exact
 //! probability that one player wins every battle) and `multi` (three to 26 players,
 //! `--players N`, with its own engine and every N-player rule point in its docs).
 
@@ -87,8 +87,9 @@ pub struct War {
     cursor_wars: bool,
     /// Which code plays blocks of plain battles.
     path: Path,
-    /// Whether a range of games is played in SIMD lanes ([`lanes`]): on [`Path::Lanes`], for
-    /// the rule sets [`lanes::supports`], where the CPU has the features.
+    /// Whether a range of games is played in SIMD lanes ([`lanes`]): on [`Path::Lanes`] or
+    /// [`Path::LanesAvx2`], for the rule sets [`lanes::supports`], where the CPU has the
+    /// features.
     lanes: bool,
 }
 
@@ -226,7 +227,8 @@ impl War {
         self.path = path.or_available();
         #[cfg(target_arch = "x86_64")]
         {
-            self.lanes = self.path == Path::Lanes && lanes::supports(&self.rules, self.deck.len());
+            self.lanes =
+                self.path.lanes().is_some() && lanes::supports(&self.rules, self.deck.len());
         }
         self
     }
@@ -241,13 +243,20 @@ impl War {
         Vec::new()
     }
 
-    /// The path that plays this game's simulations: [`Path::Lanes`] only where the lanes play
-    /// its rules, else the block path.
+    /// The path that plays this game's simulations: a lane path only where the lanes play
+    /// its rules, else the block path beside it.
     pub fn path(&self) -> Path {
-        match self.path {
-            Path::Lanes if !self.lanes => Path::Avx512,
-            path => path,
+        if self.lanes {
+            self.path
+        } else {
+            self.path.blocks()
         }
+    }
+
+    /// The lane engine that plays this game's ranges, if the lanes play it.
+    #[cfg(target_arch = "x86_64")]
+    fn lane_engine(&self) -> Option<lanes::Engine> {
+        self.path.lanes().filter(|_| self.lanes)
     }
 
     /// Plays a given deal (top card first, ranks checked by [`parse_deal`]) to its end, with no
@@ -406,10 +415,11 @@ impl Game for War {
         record: &mut dyn FnMut(u64, &GameResult<WarGame>),
     ) {
         #[cfg(target_arch = "x86_64")]
-        if self.lanes {
-            // SAFETY: `self.lanes` is set only on `Path::Lanes`, which `Path::or_available`
-            // keeps only where `lanes::available()` found every feature `play_range` enables.
-            unsafe { lanes::play_range(self, lanes::Source::Seed(seed), range, s, record) };
+        if let Some(engine) = self.lane_engine() {
+            // SAFETY: the engine is that of a lane path, which `Path::or_available` keeps only
+            // where `lanes::available(engine)` found every feature `play_range` enables.
+            let seed = lanes::Source::Seed(seed);
+            unsafe { lanes::play_range(self, engine, seed, range, s, record) };
             return;
         }
         crate::games::each_game(self, seed, range, s, record);
@@ -460,9 +470,9 @@ impl Game for War {
         record: &mut dyn FnMut(u64, &GameResult<WarGame>),
     ) -> Result<(), u64> {
         #[cfg(target_arch = "x86_64")]
-        if self.lanes && self.deals.is_some() {
+        if let Some(engine) = self.lane_engine().filter(|_| self.deals.is_some()) {
             // SAFETY: as in `play_range`.
-            unsafe { lanes::play_range(self, lanes::Source::Deals, range, s, record) };
+            unsafe { lanes::play_range(self, engine, lanes::Source::Deals, range, s, record) };
             return Ok(());
         }
         crate::games::each_deal(self, range, s, record)

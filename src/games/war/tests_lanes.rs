@@ -120,11 +120,11 @@ fn played_range(war: &War, seed: u64, range: std::ops::Range<u64>) -> Vec<GameRe
         .collect()
 }
 
-/// Issue 25: the lanes play exactly the games of the block path and of the scalar reference,
-/// game by game (rounds, outcome, wars, depths, group), for every rule set of the tests: the
-/// ones [`lanes::supports`] play in lanes (each pickup's order among them), every other one
-/// falls back to the block path. Where the CPU has no lanes, all three runs are the paths it
-/// has.
+/// Issue 25: the lanes, AVX-512 and AVX2, play exactly the games of the block path and of the
+/// scalar reference, game by game (rounds, outcome, wars, depths, group), for every rule set
+/// of the tests: the ones [`lanes::supports`] play in lanes (each pickup's order among them),
+/// every other one falls back to the path beside the lanes. Where the CPU has no lanes, all
+/// runs are the paths it has.
 #[test]
 fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
     let mut sets = lane_rule_sets();
@@ -141,29 +141,34 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
     }));
     let mut pickups_in_lanes = std::collections::BTreeSet::new();
     for rules in sets {
-        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
-        let in_lanes = lanes::supports(&rules, lanes.deck.len());
-        if Path::Lanes.or_available() == Path::Lanes {
-            assert_eq!(lanes.path() == Path::Lanes, in_lanes, "{rules:?}");
-        }
-        if in_lanes {
-            pickups_in_lanes.insert(format!("{:?}", rules.pickup));
-        }
         let block = War::new(rules.clone()).on_path(Path::Avx512);
         let scalar = War::new(rules.clone()).on_path(Path::Scalar);
         let (mut s1, mut s2) = (block.scratch(), scalar.scratch());
+        let in_lanes = lanes::supports(&rules, scalar.deck.len());
+        if in_lanes {
+            pickups_in_lanes.insert(format!("{:?}", rules.pickup));
+        }
         let range = if in_lanes { 1000..3000 } else { 0..50 };
-        for (r, i) in played_range(&lanes, 8, range.clone())
-            .into_iter()
-            .zip(range)
-        {
-            let want = scalar.play(&mut game_rng(8, i), &mut s2);
-            assert_eq!(r, want, "{rules:?} game {i} on lanes");
+        let want: Vec<_> = range
+            .clone()
+            .map(|i| scalar.play(&mut game_rng(8, i), &mut s2))
+            .collect();
+        for (i, want) in range.clone().zip(&want) {
             assert_eq!(
-                block.play(&mut game_rng(8, i), &mut s1),
+                &block.play(&mut game_rng(8, i), &mut s1),
                 want,
                 "{rules:?} game {i}"
             );
+        }
+        for path in [Path::Lanes, Path::LanesAvx2] {
+            let lanes = War::new(rules.clone()).on_path(path);
+            if path.or_available() == path {
+                assert_eq!(lanes.path() == path, in_lanes, "{rules:?}");
+            }
+            let got = played_range(&lanes, 8, range.clone());
+            for ((r, want), i) in got.iter().zip(&want).zip(range.clone()) {
+                assert_eq!(r, want, "{rules:?} game {i} on {}", lanes.path().name());
+            }
         }
     }
     assert_eq!(
@@ -186,7 +191,7 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
 #[test]
 fn deal8_deals_todays_hands_and_leaves_todays_generators() {
     use rand::RngCore;
-    if !lanes::available() {
+    if !lanes::available(lanes::Engine::Avx512) {
         return;
     }
     for deal in ["shuffled", "bryer"] {
@@ -201,7 +206,7 @@ fn deal8_deals_todays_hands_and_leaves_todays_generators() {
                 let mut p1 = [[0; 64]; lane_deal::AHEAD];
                 let mut p2 = p1;
                 let mut rngs = std::array::from_fn(|_| game_rng(0, 0));
-                // SAFETY: `lanes::available()` found every feature `deal8` enables.
+                // SAFETY: `lanes::available(Engine::Avx512)` found every feature `deal8` enables.
                 if !unsafe { lane_deal::deal8(&war, 3, first, &mut p1, &mut p2, &mut rngs) } {
                     continue;
                 }
@@ -232,7 +237,7 @@ fn deal8_deals_todays_hands_and_leaves_todays_generators() {
 /// Issue 25: `exact war` plays its deals through the lanes (`War::play_deal_range`): every
 /// deal of small decks, under each deterministic pickup the lanes play with loop detection
 /// (most of these games loop or end in a few rounds), a fixed hand and `--by`, as the
-/// scalar reference plays deal by deal.
+/// scalar reference plays deal by deal; on both lane engines.
 #[test]
 fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
     let sets = [
@@ -254,10 +259,13 @@ fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
             o.p1_cards = Some(Ranks(vec![1, 2, 3, 4]));
         }),
     ];
-    for rules in sets {
-        let lanes = War::new(rules.clone()).on_path(Path::Lanes);
-        if Path::Lanes.or_available() == Path::Lanes {
-            assert_eq!(lanes.path(), Path::Lanes, "{rules:?}");
+    for (rules, path) in sets
+        .iter()
+        .flat_map(|r| [(r, Path::Lanes), (r, Path::LanesAvx2)])
+    {
+        let lanes = War::new(rules.clone()).on_path(path);
+        if path.or_available() == path {
+            assert_eq!(lanes.path(), path, "{rules:?}");
         }
         let scalar = War::new(rules.clone()).on_path(Path::Scalar);
         let n = scalar.deal_count().expect("enumerable") as u64;
@@ -272,7 +280,7 @@ fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
         let mut s = scalar.scratch();
         for (i, r) in got.into_iter().enumerate() {
             let want = scalar.play_deal_number(i as u64, &mut s);
-            assert_eq!(r, want, "{rules:?} deal {i}");
+            assert_eq!(r, want, "{rules:?} deal {i} on {}", path.name());
         }
     }
 }

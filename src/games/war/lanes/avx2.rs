@@ -1,0 +1,407 @@
+//! The lanes on AVX2, for CPUs without AVX-512: the same games, steps and work out of line,
+//! with what AVX2 lacks done another way. Its 16 vector registers do not hold a group
+//! (a group is 11 vectors of 16 lanes, 22 of AVX2's 8), so a group stays in its [`Arrays`],
+//! which each step reads and writes half by half (8 lanes a vector) and the work out of line
+//! uses as they are. With no scatter, each lane's cards go down with two scalar stores, made
+//! whether or not it fought a war (bytes past a tail are junk), so no store waits on a
+//! branch; with no mask registers, lane masks are vectors of all-ones dwords.
+
+use std::arch::x86_64::*;
+
+use super::{out_of_line, Arrays, Events, Games, MainLoop, BRYER, HAND, LIMIT};
+use crate::games::war::stats::WarGame;
+use crate::games::war::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
+use crate::games::war::{War, WarScratch};
+use crate::games::GameResult;
+
+/// Whether this CPU has every feature this engine is compiled for.
+pub(super) fn available() -> bool {
+    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")
+}
+
+/// The AVX2 engine.
+pub(super) struct Avx2;
+
+impl MainLoop for Avx2 {
+    /// `deal8` needs AVX-512; each game is dealt when its lane takes it.
+    const DEALS_AHEAD: bool = false;
+
+    unsafe fn play<const ORDER: u8, const LOOPS: bool>(
+        war: &War,
+        s: &mut WarScratch,
+        mem: &mut [u8],
+        games: &mut Games,
+        arrays: &mut [Arrays; 2],
+        record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+    ) {
+        // SAFETY: the caller's.
+        unsafe { play::<ORDER, LOOPS>(war, s, mem, games, arrays, record) }
+    }
+}
+
+/// Where the tails of each half of each group start to need compaction: player 1's, player
+/// 2's.
+type Limits = [[(__m256i, __m256i); 2]; 2];
+
+/// [`MainLoop::play`] on AVX2.
+///
+/// # Safety
+/// The CPU must have every feature [`available`] checks.
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn play<const ORDER: u8, const LOOPS: bool>(
+    war: &War,
+    s: &mut WarScratch,
+    mem: &mut [u8],
+    games: &mut Games,
+    arrays: &mut [Arrays; 2],
+    record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+) {
+    let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let limits: Limits = [0, 1].map(|g: i32| {
+        [0, 1].map(|h: i32| {
+            let lane = _mm256_add_epi32(lanes, _mm256_set1_epi32(16 * g + 8 * h));
+            let a = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * HAND as i32));
+            let lim = _mm256_add_epi32(a, _mm256_set1_epi32(LIMIT as i32));
+            (lim, _mm256_add_epi32(lim, _mm256_set1_epi32(HAND as i32)))
+        })
+    });
+    let [a0, a1] = arrays;
+    while (a0.live | a1.live) != 0 {
+        // SAFETY: every offset in `a0` and `a1` lies inside `mem` with the margins `step`
+        // needs: heads and tails stay within their buffers below LIMIT + 12, refills and
+        // compaction put them at buffer starts (`Games::refill`, `out_of_line`).
+        let events = unsafe { step::<ORDER, LOOPS>(a0, mem.as_mut_ptr(), &limits[0]) };
+        if events.touched() != 0 {
+            out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
+        }
+        // SAFETY: as above.
+        let events = unsafe { step::<ORDER, LOOPS>(a1, mem.as_mut_ptr(), &limits[1]) };
+        if events.touched() != 0 {
+            out_of_line::<ORDER, LOOPS>(war, s, mem, games, 1, a1, events, record);
+        }
+    }
+}
+
+/// Plays one battle in every live lane of the group whose arrays are `a`, 8 lanes at a time,
+/// as the AVX-512 engine's step does (its comments say what each part is for).
+///
+/// # Safety
+/// `mem` must be the lane buffers and `a`'s offsets within them as [`play`] keeps them: each
+/// step reads 8 bytes at each head and writes 12 bytes at each tail, below LIMIT + 12.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn step<const ORDER: u8, const LOOPS: bool>(
+    a: &mut Arrays,
+    mem: *mut u8,
+    limits: &[(__m256i, __m256i); 2],
+) -> Events {
+    let skip = a.skip;
+    a.skip = 0;
+    // SAFETY (both): the caller's.
+    let low = unsafe { half::<ORDER, LOOPS>(a, 0, mem, limits[0], skip) };
+    let high = unsafe { half::<ORDER, LOOPS>(a, 1, mem, limits[1], skip) };
+    Events {
+        war: low.war | high.war,
+        coin: low.coin | high.coin,
+        shuffle: low.shuffle | high.shuffle,
+        p1_wins: low.p1_wins | high.p1_wins,
+        check: low.check | high.check,
+        probe: low.probe | high.probe,
+    }
+}
+
+/// [`step`] for lanes 8h to 8h + 7 of the group; its events in those lanes' bits.
+///
+/// # Safety
+/// As [`step`].
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn half<const ORDER: u8, const LOOPS: bool>(
+    a: &mut Arrays,
+    h: usize,
+    mem: *mut u8,
+    (lim_a, lim_b): (__m256i, __m256i),
+    skip: u16,
+) -> Events {
+    let ff = _mm256_set1_epi32(0xff);
+    let one = _mm256_set1_epi32(1);
+    let five = _mm256_set1_epi32(5);
+    let zero = _mm256_setzero_si256();
+    let (pa, pb, qa, qb) = (
+        load(&a.pa, h),
+        load(&a.pb, h),
+        load(&a.qa, h),
+        load(&a.qb, h),
+    );
+    // SAFETY (both): the caller's.
+    let (a03, a47) = unsafe { top8(pa, mem) };
+    let (b03, b47) = unsafe { top8(pb, mem) };
+    let (a0, b0) = (_mm256_and_si256(a03, ff), _mm256_and_si256(b03, ff));
+    let live = mask(a.live, h);
+    let probe = if LOOPS {
+        let img = _mm256_or_si256(
+            _mm256_sub_epi32(qa, pa),
+            _mm256_or_si256(_mm256_slli_epi32::<16>(a0), _mm256_slli_epi32::<24>(b0)),
+        );
+        let watch = mask(a.live & !skip, h);
+        let hit = a.kept.iter().fold(zero, |hit, kept| {
+            _mm256_or_si256(hit, _mm256_cmpeq_epi32(img, load(kept, h)))
+        });
+        _mm256_and_si256(hit, watch)
+    } else {
+        zero
+    };
+    let live = _mm256_andnot_si256(probe, live);
+    let tie = _mm256_and_si256(_mm256_cmpeq_epi32(a0, b0), live);
+    let (ends_a, ends_b) = if ORDER == WON_PILE {
+        (load(&a.ha, h), load(&a.hb, h))
+    } else {
+        (qa, qb)
+    };
+    // Hand sizes and offsets are below 2^31: the signed compares of AVX2 do.
+    let short = _mm256_and_si256(
+        tie,
+        _mm256_or_si256(
+            _mm256_cmpgt_epi32(five, _mm256_sub_epi32(ends_a, pa)),
+            _mm256_cmpgt_epi32(five, _mm256_sub_epi32(ends_b, pb)),
+        ),
+    );
+    let war = _mm256_andnot_si256(short, tie);
+    let (a4, b4) = (_mm256_and_si256(a47, ff), _mm256_and_si256(b47, ff));
+    let xa = _mm256_blendv_epi8(a0, a4, war);
+    let xb = _mm256_blendv_epi8(b0, b4, war);
+    let deep = _mm256_and_si256(war, _mm256_cmpeq_epi32(xa, xb));
+    let war1 = _mm256_andnot_si256(deep, war);
+    let out = _mm256_andnot_si256(war1, tie);
+    let mut played = _mm256_andnot_si256(out, live);
+    let p1_wins = _mm256_cmpgt_epi32(xa, xb);
+    let hi = _mm256_max_epu32(xa, xb);
+    let lo = _mm256_min_epu32(xa, xb);
+    let mut coin = zero;
+    let (first, second) = match ORDER {
+        LOSER_FIRST => (lo, hi),
+        WON_PILE | P1_FIRST => (xa, xb),
+        RANDOM_ORDER => {
+            let plain = _mm256_andnot_si256(war1, played);
+            coin = _mm256_and_si256(plain, _mm256_cmpeq_epi32(load(&a.left, h), zero));
+            played = _mm256_andnot_si256(coin, played);
+            let flips = _mm256_andnot_si256(coin, plain);
+            let bits = &mut a.bits[8 * h..8 * h + 8];
+            // SAFETY: `bits` is 8 u64: two unaligned 32-byte loads.
+            let (b03, b47) = unsafe {
+                (
+                    _mm256_loadu_si256(bits.as_ptr().cast()),
+                    _mm256_loadu_si256(bits[4..].as_ptr().cast()),
+                )
+            };
+            // Each lane's low dword: lanes 0, 1, 4, 5, 2, 3, 6, 7, put in order.
+            let low = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(
+                _mm256_shuffle_ps::<0b10_00_10_00>(
+                    _mm256_castsi256_ps(b03),
+                    _mm256_castsi256_ps(b47),
+                ),
+            ));
+            let winner_first = _mm256_cmpeq_epi32(_mm256_and_si256(low, one), one);
+            let shifted = |v: __m256i, lanes: __m128i| {
+                _mm256_blendv_epi8(v, _mm256_srli_epi64::<1>(v), _mm256_cvtepi32_epi64(lanes))
+            };
+            let (b03, b47) = (
+                shifted(b03, _mm256_castsi256_si128(flips)),
+                shifted(b47, _mm256_extracti128_si256::<1>(flips)),
+            );
+            // SAFETY: as the loads.
+            unsafe {
+                _mm256_storeu_si256(bits.as_mut_ptr().cast(), b03);
+                _mm256_storeu_si256(bits[4..].as_mut_ptr().cast(), b47);
+            }
+            // `flips` lanes are −1.
+            let left = _mm256_add_epi32(load(&a.left, h), flips);
+            store(&mut a.left, h, left);
+            (
+                _mm256_blendv_epi8(lo, hi, winner_first),
+                _mm256_blendv_epi8(hi, lo, winner_first),
+            )
+        }
+        _ => (hi, lo),
+    };
+    let (war03, rest1, rest2) = if ORDER == BRYER {
+        (
+            _mm256_or_si256(
+                hi,
+                _mm256_or_si256(_mm256_slli_epi32::<8>(lo), _mm256_slli_epi32::<16>(a03)),
+            ),
+            _mm256_or_si256(_mm256_srli_epi32::<16>(a03), _mm256_slli_epi32::<16>(b03)),
+            _mm256_srli_epi32::<16>(b03),
+        )
+    } else {
+        let all = _mm256_cmpeq_epi32(zero, zero);
+        let (x_first, y_first) = match ORDER {
+            WINNER_FIRST => (p1_wins, _mm256_andnot_si256(p1_wins, all)),
+            LOSER_FIRST => (_mm256_andnot_si256(p1_wins, all), p1_wins),
+            _ => (all, zero),
+        };
+        let x03 = _mm256_blendv_epi8(b03, a03, x_first);
+        let y03 = _mm256_blendv_epi8(b03, a03, y_first);
+        let x4 = _mm256_blendv_epi8(b4, a4, x_first);
+        let y4 = _mm256_blendv_epi8(b4, a4, y_first);
+        (
+            x03,
+            _mm256_or_si256(x4, _mm256_slli_epi32::<8>(y03)),
+            _mm256_or_si256(_mm256_srli_epi32::<24>(y03), _mm256_slli_epi32::<8>(y4)),
+        )
+    };
+    let pair = _mm256_or_si256(first, _mm256_slli_epi32::<8>(second));
+    let head = _mm256_blendv_epi8(pair, war03, war1);
+    let dst = _mm256_blendv_epi8(qb, qa, p1_wins);
+    // SAFETY: the caller's; `dst` is a tail of each lane.
+    unsafe { put(mem, dst, head, rest1, rest2) };
+    let steps = _mm256_blendv_epi8(_mm256_and_si256(played, one), five, war1);
+    let gain = _mm256_blendv_epi8(_mm256_set1_epi32(2), _mm256_set1_epi32(10), war1);
+    let (pa, pb) = (_mm256_add_epi32(pa, steps), _mm256_add_epi32(pb, steps));
+    let won_a = _mm256_and_si256(played, p1_wins);
+    let won_b = _mm256_andnot_si256(p1_wins, played);
+    let qa = _mm256_add_epi32(qa, _mm256_and_si256(won_a, gain));
+    let qb = _mm256_add_epi32(qb, _mm256_and_si256(won_b, gain));
+    // `war1` lanes are −1.
+    let wars1 = _mm256_sub_epi32(load(&a.wars1, h), war1);
+    store(&mut a.wars1, h, wars1);
+    let rounds = load(&a.rounds, h);
+    let rounds = if ORDER == RANDOM_ORDER || LOOPS {
+        _mm256_add_epi32(
+            rounds,
+            _mm256_andnot_si256(_mm256_or_si256(coin, probe), one),
+        )
+    } else {
+        _mm256_add_epi32(rounds, one)
+    };
+    let (ends_a, ends_b) = if ORDER == WON_PILE {
+        (ends_a, ends_b)
+    } else {
+        (qa, qb)
+    };
+    let due = _mm256_cmpgt_epi32(load(&a.due, h), rounds);
+    let check = _mm256_and_si256(
+        played,
+        _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi32(pa, ends_a),
+                _mm256_cmpeq_epi32(pb, ends_b),
+            ),
+            _mm256_or_si256(
+                _mm256_andnot_si256(due, _mm256_cmpeq_epi32(zero, zero)),
+                _mm256_or_si256(_mm256_cmpgt_epi32(qa, lim_a), _mm256_cmpgt_epi32(qb, lim_b)),
+            ),
+        ),
+    );
+    for (to, v) in [
+        (&mut a.pa, pa),
+        (&mut a.pb, pb),
+        (&mut a.qa, qa),
+        (&mut a.qb, qb),
+        (&mut a.rounds, rounds),
+    ] {
+        store(to, h, v);
+    }
+    Events {
+        war: lanes(out, h),
+        coin: lanes(coin, h),
+        shuffle: if ORDER == RANDOM_ORDER {
+            lanes(war1, h)
+        } else {
+            0
+        },
+        p1_wins: lanes(p1_wins, h),
+        check: lanes(check, h),
+        probe: lanes(probe, h),
+    }
+}
+
+/// Each hand's top 8 cards for the 8 lanes whose heads are `p`: cards 0..4 and 4..8 as dwords.
+///
+/// # Safety
+/// 8 bytes at every offset of `p` must be inside `mem`.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn top8(p: __m256i, mem: *const u8) -> (__m256i, __m256i) {
+    // Gathered as lanes 0, 1, 4, 5 and 2, 3, 6, 7, which the shuffles below put in order.
+    let p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+    // SAFETY: the caller's.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_i32gather_epi64::<1>(mem.cast(), _mm256_castsi256_si128(p)),
+            _mm256_i32gather_epi64::<1>(mem.cast(), _mm256_extracti128_si256::<1>(p)),
+        )
+    };
+    let (lo, hi) = (_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi));
+    (
+        _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(lo, hi)),
+        _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(lo, hi)),
+    )
+}
+
+/// Writes each lane's 12 bytes at its `dst`: `head` (a battle's two cards, or a one-level
+/// war's first four), then `rest1` and `rest2` (the war's other six and two junk bytes).
+///
+/// # Safety
+/// As [`step`]'s stores.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn put(mem: *mut u8, dst: __m256i, head: __m256i, rest1: __m256i, rest2: __m256i) {
+    let mut at = [0u32; 8];
+    let mut rest = [0u32; 8];
+    let mut first = [0u64; 8];
+    // SAFETY: each array is 32 bytes (`first` 64, two stores), the stores' width.
+    unsafe {
+        _mm256_storeu_si256(at.as_mut_ptr().cast(), dst);
+        _mm256_storeu_si256(rest.as_mut_ptr().cast(), rest2);
+        // Lanes 0, 1, 4, 5, then 2, 3, 6, 7: each lane's head and rest1 as one qword.
+        _mm256_storeu_si256(
+            first.as_mut_ptr().cast(),
+            _mm256_unpacklo_epi32(head, rest1),
+        );
+        _mm256_storeu_si256(
+            first[4..].as_mut_ptr().cast(),
+            _mm256_unpackhi_epi32(head, rest1),
+        );
+    }
+    for (l, q) in [0, 1, 4, 5, 2, 3, 6, 7].into_iter().enumerate() {
+        // SAFETY: the caller's: 12 bytes at a tail of lane `q`'s buffers are inside `mem`.
+        unsafe {
+            let to = mem.add(at[q] as usize);
+            to.cast::<u64>().write_unaligned(first[l]);
+            to.add(8).cast::<u32>().write_unaligned(rest[q]);
+        }
+    }
+}
+
+/// Lanes 8h to 8h + 7 of `w`.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+fn load(w: &[u32; 16], h: usize) -> __m256i {
+    // SAFETY: 8 u32 from 8h are inside `w`: the unaligned load's 32 bytes.
+    unsafe { _mm256_loadu_si256(w[8 * h..].as_ptr().cast()) }
+}
+
+/// Sets lanes 8h to 8h + 7 of `w` to `v`.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+fn store(w: &mut [u32; 16], h: usize, v: __m256i) {
+    // SAFETY: as [`load`].
+    unsafe { _mm256_storeu_si256(w[8 * h..].as_mut_ptr().cast(), v) }
+}
+
+/// Bits 8h to 8h + 7 of `bits` as a lane mask.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+fn mask(bits: u16, h: usize) -> __m256i {
+    let each = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    let b = _mm256_set1_epi32(i32::from(bits >> (8 * h)) & 0xff);
+    _mm256_cmpeq_epi32(_mm256_and_si256(b, each), each)
+}
+
+/// A lane mask as bits 8h to 8h + 7.
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+fn lanes(m: __m256i, h: usize) -> u16 {
+    (_mm256_movemask_ps(_mm256_castsi256_ps(m)) as u16) << (8 * h)
+}
