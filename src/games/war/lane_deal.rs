@@ -1,7 +1,8 @@
 //! The lanes' deal (issue 25): the `bryer` and `shuffled` deals of 8 games at once, with
-//! exactly the draws each game makes on the other paths, and each game's generator after them. Alone, a deal is a chain of dependent draws, loads and
-//! stores (about a fifth of a lane engine's time); 8 generators in the lanes of one vector and
-//! 8 interleaved chains of swaps keep the core busy instead.
+//! exactly the draws each game makes on the other paths, and each game's generator after
+//! them, on AVX-512 or AVX2 as the lanes' engine. Alone, a deal is a chain of dependent
+//! draws, loads and stores (about a fifth of a lane engine's time); 8 generators in vector
+//! lanes and 8 interleaved chains of swaps keep the core busy instead.
 
 use std::arch::x86_64::*;
 
@@ -15,34 +16,79 @@ use crate::sim::rng::{splitmix_finalize, GameRng};
 /// Games dealt at once by [`deal8`].
 pub(super) const AHEAD: usize = 8;
 
-/// The generators of 8 consecutive games, `first..first + 8` of the run with base `seed`,
-/// in the lanes of 4 vectors: the xoshiro256++ state of each game's
+/// A lane engine's deal of [`AHEAD`] games ([`deal8`], [`deal8_avx2`]).
+///
+/// # Safety
+/// The CPU must have the features the function is compiled for.
+pub(super) type DealAhead = unsafe fn(
+    &War,
+    u64,
+    u64,
+    &mut [[Card; 64]; AHEAD],
+    &mut [[Card; 64]; AHEAD],
+    &mut [GameRng; AHEAD],
+) -> bool;
+
+/// The generators of 8 consecutive games, `first..first + 8` of the run with base `seed`, in
+/// vector lanes: the xoshiro256++ state of each game's
 /// [`game_rng`](crate::sim::rng::game_rng), seeded by SplitMix64 as `seed_from_u64` seeds it.
-struct Gen8 {
+/// Its methods are `unsafe` as they run only on CPUs with their engine's features.
+trait Gen8: Sized {
+    /// The generators of games `first..first + 8`.
+    ///
+    /// # Safety
+    /// The CPU must have the engine's features.
+    unsafe fn new(seed: u64, first: u64) -> Self;
+
+    /// Stores in `row` each game's next `bounded(rng, range)` draw (`range` the same for all
+    /// 8) plus `plus`; sets `rejected`'s bit for a game whose draw `bounded` would reject and
+    /// draw again (under 2^-25 per draw with these ranges).
+    ///
+    /// # Safety
+    /// As [`Gen8::new`].
+    unsafe fn draw(&mut self, range: u32, plus: u8, row: &mut [u8; AHEAD], rejected: &mut u8);
+
+    /// Each game's generator as it now stands, as `GameRng::from_seed` takes it back.
+    ///
+    /// # Safety
+    /// As [`Gen8::new`].
+    unsafe fn states(&self) -> [GameRng; AHEAD];
+}
+
+/// The generators' words (`s0..s3` of each game) as `GameRng::from_seed` takes them.
+fn generators(words: [[u64; AHEAD]; 4]) -> [GameRng; AHEAD] {
+    std::array::from_fn(|g| {
+        let mut seed = [0u8; 32];
+        for (k, chunk) in seed.chunks_exact_mut(8).enumerate() {
+            chunk.copy_from_slice(&words[k][g].to_le_bytes());
+        }
+        GameRng::from_seed(seed)
+    })
+}
+
+/// [`Gen8`] on AVX-512: the 8 games' words in the qwords of 4 vectors.
+struct Zmm {
     s: [__m512i; 4],
 }
 
-impl Gen8 {
+impl Gen8 for Zmm {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn new(seed: u64, first: u64) -> Gen8 {
+    unsafe fn new(seed: u64, first: u64) -> Zmm {
         // SplitMix64 from each game's seed, four outputs: the xoshiro state.
         let index = _mm512_add_epi64(
             _mm512_set1_epi64(first as i64),
             _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
         );
         let mut x = _mm512_xor_si512(_mm512_set1_epi64(splitmix_finalize(seed) as i64), index);
-        Gen8 {
+        Zmm {
             s: [(); 4].map(|()| splitmix(&mut x)),
         }
     }
 
-    /// Each game's next `bounded(rng, range)` draw (`range` the same for all 8), as the low
-    /// byte of each qword; sets `rejected`'s bit for a game whose draw `bounded` would
-    /// reject and draw again (under 2^-25 per draw with these ranges).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn bounded(&mut self, range: u32, rejected: &mut u8) -> __m512i {
+    unsafe fn draw(&mut self, range: u32, plus: u8, row: &mut [u8; AHEAD], rejected: &mut u8) {
         let [s0, s1, s2, s3] = &mut self.s;
         // xoshiro256++'s output and step.
         let out = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
@@ -59,36 +105,109 @@ impl Gen8 {
         let m = _mm512_mul_epu32(_mm512_srli_epi64::<32>(out), range);
         *rejected |=
             _mm512_cmplt_epu64_mask(_mm512_and_si512(m, _mm512_set1_epi64(0xffff_ffff)), range);
-        _mm512_srli_epi64::<32>(m)
+        let v = _mm512_add_epi64(
+            _mm512_srli_epi64::<32>(m),
+            _mm512_set1_epi64(i64::from(plus)),
+        );
+        // SAFETY: `row` is 8 bytes, the width of the store.
+        unsafe { _mm512_mask_cvtepi64_storeu_epi8(row.as_mut_ptr().cast(), 0xff, v) };
     }
 
-    /// Each game's generator as it now stands, as `GameRng::from_seed` takes it back.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-    fn states(&self) -> [GameRng; AHEAD] {
-        let words = self.s.map(|v| {
+    unsafe fn states(&self) -> [GameRng; AHEAD] {
+        generators(self.s.map(|v| {
             let mut w = [0u64; AHEAD];
             // SAFETY: `w` is 64 bytes, the width of the unaligned store.
             unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), v) };
             w
-        });
-        std::array::from_fn(|g| {
-            let mut seed = [0u8; 32];
-            for (k, chunk) in seed.chunks_exact_mut(8).enumerate() {
-                chunk.copy_from_slice(&words[k][g].to_le_bytes());
-            }
-            GameRng::from_seed(seed)
-        })
+        }))
     }
 }
 
-/// Stores the low byte of each of `v`'s qwords in `row`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-fn store_bytes(row: &mut [u8; AHEAD], v: __m512i) {
-    // SAFETY: `row` is 8 bytes, the width of the store.
-    unsafe { _mm512_mask_cvtepi64_storeu_epi8(row.as_mut_ptr().cast(), 0xff, v) };
+/// [`Gen8`] on AVX2: each word of games 0–3 and of games 4–7 in the qwords of a vector. AVX2
+/// has no 64-bit rotate, product or unsigned compare: shifts, a 32-bit product and a signed
+/// compare (of values below 2^32) do their work, and SplitMix64 runs once per game, scalar.
+struct Ymm {
+    s: [[__m256i; 2]; 4],
 }
+
+/// Each qword of `x` rotated left by `K` (`R` = 64 − `K`).
+#[inline]
+#[target_feature(enable = "avx2,popcnt")]
+fn rol<const K: i32, const R: i32>(x: __m256i) -> __m256i {
+    _mm256_or_si256(_mm256_slli_epi64::<K>(x), _mm256_srli_epi64::<R>(x))
+}
+
+impl Gen8 for Ymm {
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn new(seed: u64, first: u64) -> Ymm {
+        let base = splitmix_finalize(seed);
+        let words: [[u64; AHEAD]; 4] = std::array::from_fn(|k| {
+            std::array::from_fn(|g| {
+                // Output k + 1 of SplitMix64 started at the game's seed.
+                let x = base ^ (first + g as u64);
+                splitmix_finalize(x.wrapping_add(k as u64 * GOLDEN))
+            })
+        });
+        Ymm {
+            s: words.map(|w| {
+                // SAFETY: each half of `w` is 32 bytes, the width of the unaligned load.
+                unsafe {
+                    [
+                        _mm256_loadu_si256(w.as_ptr().cast()),
+                        _mm256_loadu_si256(w[4..].as_ptr().cast()),
+                    ]
+                }
+            }),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn draw(&mut self, range: u32, plus: u8, row: &mut [u8; AHEAD], rejected: &mut u8) {
+        let range = _mm256_set1_epi64x(i64::from(range));
+        for h in 0..2 {
+            let [s0, s1, s2, s3] = self.s.each_mut().map(|v| &mut v[h]);
+            let out = _mm256_add_epi64(rol::<23, 41>(_mm256_add_epi64(*s0, *s3)), *s0);
+            let t = _mm256_slli_epi64::<17>(*s1);
+            *s2 = _mm256_xor_si256(*s2, *s0);
+            *s3 = _mm256_xor_si256(*s3, *s1);
+            *s1 = _mm256_xor_si256(*s1, *s2);
+            *s0 = _mm256_xor_si256(*s0, *s3);
+            *s2 = _mm256_xor_si256(*s2, t);
+            *s3 = rol::<45, 19>(*s3);
+            let m = _mm256_mul_epu32(_mm256_srli_epi64::<32>(out), range);
+            let low = _mm256_and_si256(m, _mm256_set1_epi64x(0xffff_ffff));
+            let below = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(range, low)));
+            *rejected |= (below as u8) << (4 * h);
+            let mut w = [0u64; 4];
+            // SAFETY: `w` is 32 bytes, the width of the unaligned store.
+            unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), _mm256_srli_epi64::<32>(m)) };
+            for (to, x) in row[4 * h..4 * h + 4].iter_mut().zip(w) {
+                *to = (x as u8).wrapping_add(plus);
+            }
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn states(&self) -> [GameRng; AHEAD] {
+        generators(self.s.map(|halves| {
+            let mut w = [0u64; AHEAD];
+            // SAFETY: each half of `w` is 32 bytes, the width of the unaligned store.
+            unsafe {
+                _mm256_storeu_si256(w.as_mut_ptr().cast(), halves[0]);
+                _mm256_storeu_si256(w[4..].as_mut_ptr().cast(), halves[1]);
+            }
+            w
+        }))
+    }
+}
+
+/// SplitMix64's increment.
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The deal of 8 consecutive games, `first..first + 8` of the run with base `seed`, for the
 /// `bryer` and `shuffled` deals of decks of at most 64 cards without `--p1-cards`: the draws
@@ -111,13 +230,46 @@ pub(super) fn deal8(
     p2: &mut [[Card; 64]; AHEAD],
     rng: &mut [GameRng; AHEAD],
 ) -> bool {
+    // SAFETY: this function's features are `Zmm`'s.
+    unsafe { deal::<Zmm>(war, seed, first, p1, p2, rng) }
+}
+
+/// [`deal8`] on AVX2.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) fn deal8_avx2(
+    war: &War,
+    seed: u64,
+    first: u64,
+    p1: &mut [[Card; 64]; AHEAD],
+    p2: &mut [[Card; 64]; AHEAD],
+    rng: &mut [GameRng; AHEAD],
+) -> bool {
+    // SAFETY: this function's features are `Ymm`'s.
+    unsafe { deal::<Ymm>(war, seed, first, p1, p2, rng) }
+}
+
+/// [`deal8`] with the generators `G`, inlined into each engine's function so that `G`'s
+/// methods are too.
+///
+/// # Safety
+/// The CPU must have `G`'s features.
+#[inline(always)]
+unsafe fn deal<G: Gen8>(
+    war: &War,
+    seed: u64,
+    first: u64,
+    p1: &mut [[Card; 64]; AHEAD],
+    p2: &mut [[Card; 64]; AHEAD],
+    rng: &mut [GameRng; AHEAD],
+) -> bool {
     let n = war.deck.len();
     assert!((2..=64).contains(&n), "deal8: {n} cards");
     assert!(
         war.fixed_hands.is_none(),
         "deal8: --p1-cards deals one at a time"
     );
-    let mut gen = Gen8::new(seed, first);
+    // SAFETY (here and at each draw): the caller's.
+    let mut gen = unsafe { G::new(seed, first) };
     let mut draws = [[0u8; AHEAD]; 64];
     let mut rejected = 0u8;
     let half = n / 2;
@@ -125,14 +277,13 @@ pub(super) fn deal8(
         DealOrder::Bryer => {
             // Player 1's cards, drawn from the deck's positions left (draw i in 0..n - i).
             for (i, row) in draws.iter_mut().enumerate().take(half) {
-                let j = gen.bounded((n - i) as u32, &mut rejected);
-                store_bytes(row, _mm512_add_epi64(j, _mm512_set1_epi64(i as i64)));
+                unsafe { gen.draw((n - i) as u32, i as u8, row, &mut rejected) };
             }
         }
         DealOrder::Shuffled => {
             // Fisher–Yates from the back: draw k swaps position n − 1 − k with one of 0..=it.
             for (k, row) in draws.iter_mut().enumerate().take(n - 1) {
-                store_bytes(row, gen.bounded((n - k) as u32, &mut rejected));
+                unsafe { gen.draw((n - k) as u32, 0, row, &mut rejected) };
             }
         }
         DealOrder::Even => unreachable!("deal8: the even deal is dealt one at a time"),
@@ -140,7 +291,7 @@ pub(super) fn deal8(
     if rejected != 0 {
         return false;
     }
-    *rng = gen.states();
+    *rng = unsafe { gen.states() };
     if war.rules.deal == DealOrder::Shuffled {
         let mut cards = [[0u8; 64]; AHEAD];
         for c in &mut cards {
@@ -190,7 +341,7 @@ pub(super) fn deal8(
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 fn splitmix(x: &mut __m512i) -> __m512i {
-    *x = _mm512_add_epi64(*x, _mm512_set1_epi64(0x9e37_79b9_7f4a_7c15_u64 as i64));
+    *x = _mm512_add_epi64(*x, _mm512_set1_epi64(GOLDEN as i64));
     let z = *x;
     let z = _mm512_mullo_epi64(
         _mm512_xor_si512(z, _mm512_srli_epi64::<30>(z)),

@@ -185,15 +185,25 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
     );
 }
 
-/// Issue 25: `deal8` deals exactly the hands `Position::deal` deals, 8 games at once, and
-/// leaves each game's generator where that deal leaves it (the shuffled pickup draws on from
-/// there), for both deals it plays and decks of 2 to 64 cards.
+/// Issue 25: `deal8` and `deal8_avx2` deal exactly the hands `Position::deal` deals, 8 games
+/// at once, and leave each game's generator where that deal leaves it (the shuffled pickup
+/// draws on from there), for both deals they play and decks of 2 to 64 cards.
 #[test]
 fn deal8_deals_todays_hands_and_leaves_todays_generators() {
-    use rand::RngCore;
-    if !lanes::available(lanes::Engine::Avx512) {
-        return;
+    let deals: [(lanes::Engine, lane_deal::DealAhead); 2] = [
+        (lanes::Engine::Avx512, lane_deal::deal8),
+        (lanes::Engine::Avx2, lane_deal::deal8_avx2),
+    ];
+    for (engine, deal8) in deals {
+        if lanes::available(engine) {
+            deals_todays_hands(engine, deal8);
+        }
     }
+}
+
+/// [`deal8_deals_todays_hands_and_leaves_todays_generators`] on one engine's deal.
+fn deals_todays_hands(engine: lanes::Engine, deal8: lane_deal::DealAhead) {
+    use rand::RngCore;
     for deal in ["shuffled", "bryer"] {
         for (ranks, suits) in [(13, 4), (1, 2), (5, 2), (16, 4), (3, 6)] {
             let war = with(|o| {
@@ -206,8 +216,8 @@ fn deal8_deals_todays_hands_and_leaves_todays_generators() {
                 let mut p1 = [[0; 64]; lane_deal::AHEAD];
                 let mut p2 = p1;
                 let mut rngs = std::array::from_fn(|_| game_rng(0, 0));
-                // SAFETY: `lanes::available(Engine::Avx512)` found every feature `deal8` enables.
-                if !unsafe { lane_deal::deal8(&war, 3, first, &mut p1, &mut p2, &mut rngs) } {
+                // SAFETY: `lanes::available(engine)` found every feature `deal8` enables.
+                if !unsafe { deal8(&war, 3, first, &mut p1, &mut p2, &mut rngs) } {
                     continue;
                 }
                 for (g, rng) in rngs.iter_mut().enumerate() {
@@ -219,16 +229,17 @@ fn deal8_deals_todays_hands_and_leaves_todays_generators() {
                     assert_eq!(
                         hands[0],
                         &p1[g][..n / 2],
-                        "{deal} {ranks}x{suits} game {first}+{g}"
+                        "{engine:?} {deal} {ranks}x{suits} game {first}+{g}"
                     );
-                    assert_eq!(hands[1], &p2[g][..n - n / 2], "{deal} {ranks}x{suits}");
-                    assert_eq!(rng.next_u64(), want.next_u64(), "{deal} {ranks}x{suits}");
+                    let what = format!("{engine:?} {deal} {ranks}x{suits}");
+                    assert_eq!(hands[1], &p2[g][..n - n / 2], "{what}");
+                    assert_eq!(rng.next_u64(), want.next_u64(), "{what}");
                     dealt += 1;
                 }
             }
             assert!(
                 dealt > 1900,
-                "{deal} {ranks}x{suits}: {dealt} games dealt by deal8"
+                "{engine:?} {deal} {ranks}x{suits}: {dealt} games dealt by deal8"
             );
         }
     }

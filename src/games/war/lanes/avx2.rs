@@ -9,6 +9,7 @@
 use std::arch::x86_64::*;
 
 use super::{out_of_line, Arrays, Events, Games, MainLoop, BRYER, HAND, LIMIT};
+use crate::games::war::lane_deal::{self, DealAhead};
 use crate::games::war::stats::WarGame;
 use crate::games::war::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use crate::games::war::{War, WarScratch};
@@ -23,8 +24,7 @@ pub(super) fn available() -> bool {
 pub(super) struct Avx2;
 
 impl MainLoop for Avx2 {
-    /// `deal8` needs AVX-512; each game is dealt when its lane takes it.
-    const DEALS_AHEAD: bool = false;
+    const DEAL: DealAhead = lane_deal::deal8_avx2;
 
     unsafe fn play<const ORDER: u8, const LOOPS: bool>(
         war: &War,

@@ -6,6 +6,7 @@
 use std::arch::x86_64::*;
 
 use super::{out_of_line, Arrays, Events, Games, MainLoop, BRYER, HAND, KEPT, LIMIT, SPARE};
+use crate::games::war::lane_deal::{self, DealAhead};
 use crate::games::war::stats::WarGame;
 use crate::games::war::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
 use crate::games::war::{War, WarScratch};
@@ -24,7 +25,7 @@ pub(super) fn available() -> bool {
 pub(super) struct Avx512;
 
 impl MainLoop for Avx512 {
-    const DEALS_AHEAD: bool = true;
+    const DEAL: DealAhead = lane_deal::deal8;
 
     unsafe fn play<const ORDER: u8, const LOOPS: bool>(
         war: &War,

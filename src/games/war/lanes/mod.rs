@@ -44,7 +44,7 @@ use rand::RngCore;
 
 use super::cursor_war::{cursor_war, fights_on_cursors, Hands};
 use super::deal::bryer_deal;
-use super::lane_deal::{deal8, AHEAD};
+use super::lane_deal::{DealAhead, AHEAD};
 use super::rules::{DealOrder, Pickup, WarRules};
 use super::stats::WarGame;
 use super::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
@@ -201,7 +201,7 @@ struct Games {
     slot: [usize; LANES],
 }
 
-/// Games dealt ahead, [`AHEAD`] at a time ([`deal8`]), for the `bryer` and `shuffled` deals of
+/// Games dealt ahead, [`AHEAD`] at a time (by the engine's [`MainLoop::DEAL`]), for the `bryer` and `shuffled` deals of
 /// decks of at most 64 cards, with their generators after the deal.
 struct Ahead {
     index: [u64; AHEAD],
@@ -210,8 +210,8 @@ struct Ahead {
     rng: [GameRng; AHEAD],
     /// The next game to hand out (`AHEAD`: none left).
     at: usize,
-    /// Whether games are dealt ahead ([`MainLoop::DEALS_AHEAD`]).
-    dealt_ahead: bool,
+    /// The engine's deal of [`AHEAD`] games ([`MainLoop::DEAL`]).
+    deal: DealAhead,
 }
 
 /// The offset of lane `lane`'s buffer for player `p`.
@@ -249,9 +249,9 @@ pub(super) fn available(engine: Engine) -> bool {
 /// An engine's main loop: steps both groups of lanes, sending the lanes each step leaves to
 /// [`out_of_line`], until no lane holds a game.
 trait MainLoop {
-    /// Whether the lanes take games dealt ahead by [`deal8`], which is compiled for AVX-512:
-    /// only that engine's callers checked the CPU has it.
-    const DEALS_AHEAD: bool;
+    /// The deal of [`AHEAD`] games at once on the engine's features
+    /// ([`deal8`](super::lane_deal::deal8) for each).
+    const DEAL: DealAhead;
 
     /// Plays `games` from the lanes as [`run`] dealt them into `arrays` and `mem`.
     ///
@@ -366,7 +366,7 @@ unsafe fn run<E: MainLoop, const ORDER: u8, const LOOPS: bool>(
             p2: [[0; 64]; AHEAD],
             rng: std::array::from_fn(|_| game_rng(seed, range.start)),
             at: AHEAD,
-            dealt_ahead: E::DEALS_AHEAD,
+            deal: E::DEAL,
         },
     };
     let mut arrays = [Arrays::default(), Arrays::default()];
@@ -629,16 +629,14 @@ impl Games {
         if let Some(seed) = seed.filter(|_| {
             matches!(war.rules.deal, DealOrder::Bryer | DealOrder::Shuffled)
                 && war.fixed_hands.is_none()
-                && ahead.dealt_ahead
                 && n <= 64
                 && ahead.at == AHEAD
                 && self.end - self.next >= AHEAD as u64
         }) {
             let first = self.next;
-            // SAFETY: `dealt_ahead` is set only for the AVX-512 engine, whose callers
-            // checked that the CPU has every feature `deal8` enables.
+            // SAFETY: `deal` is the engine's, whose features `play_range`'s caller checked.
             if unsafe {
-                deal8(
+                (ahead.deal)(
                     war,
                     seed,
                     first,
