@@ -45,12 +45,12 @@ fn read(path: &Path) -> Option<String> {
     std::fs::read_to_string(path).ok()
 }
 
-/// Runs `warsim ARGS` (on War's scalar path when `scalar`) and requires success.
-fn run(args: &[&str], scalar: bool) -> String {
+/// Runs `warsim ARGS` (on War's path `path`, `WARSIM_PATH`, if given) and requires success.
+fn run(args: &[&str], path: Option<&str>) -> String {
     let mut command = Command::new(env!("CARGO_BIN_EXE_warsim"));
     command.args(args).stdin(Stdio::null());
-    if scalar {
-        command.env("WARSIM_PATH", "scalar");
+    if let Some(path) = path {
+        command.env("WARSIM_PATH", path);
     }
     let out = command.output().expect("the binary runs");
     assert!(
@@ -62,14 +62,14 @@ fn run(args: &[&str], scalar: bool) -> String {
 }
 
 /// The differences between `cases` run now and their golden outputs.
-fn differences(cases: &[(String, Vec<String>)], scalar: bool) -> Vec<String> {
+fn differences(cases: &[(String, Vec<String>)], path: Option<&str>) -> Vec<String> {
     let scratch = Scratch::new("golden");
     let mut failures = Vec::new();
     for (name, args) in cases {
         let dir = golden().join(name);
         let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
         if args[0] == "play" {
-            let got = run(&args, scalar);
+            let got = run(&args, path);
             let want = read(&dir.join("stdout")).unwrap();
             let same = if args.contains(&"--json") {
                 contains(&json(&got), &json(&want), name)
@@ -83,7 +83,7 @@ fn differences(cases: &[(String, Vec<String>)], scalar: bool) -> Vec<String> {
         }
         let out = scratch.path(name);
         args.extend(["--out", out.to_str().unwrap()]);
-        run(&args, scalar);
+        run(&args, path);
         for file in ["histogram.csv", "cycles.csv"] {
             let want = read(&dir.join(file));
             if want.is_some() && read(&out.join(file)) != want {
@@ -101,17 +101,25 @@ fn differences(cases: &[(String, Vec<String>)], scalar: bool) -> Vec<String> {
 fn every_golden_case_is_unchanged() {
     let all = cases();
     assert!(all.len() >= 30, "only {} golden cases", all.len());
-    let failures = differences(&all, false);
+    let failures = differences(&all, None);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The War cases again on the scalar reference path (the run above takes the path this CPU
-/// runs fastest, AVX-512 where it exists).
+/// The War cases again on each other path: the scalar reference, the AVX-512 block path and
+/// the AVX2 lanes (the run above takes the path this CPU runs fastest, the AVX-512 lanes where
+/// they exist; a path the CPU lacks falls back to one it has).
 #[test]
-fn every_war_golden_case_is_unchanged_on_the_scalar_path() {
+fn every_war_golden_case_is_unchanged_on_every_path() {
     let war: Vec<_> = cases().into_iter().filter(|(_, a)| a[1] == "war").collect();
     assert!(war.len() >= 20, "only {} War golden cases", war.len());
-    let failures = differences(&war, true);
+    let failures: Vec<_> = ["scalar", "avx512", "lanes-avx2"]
+        .into_iter()
+        .flat_map(|path| {
+            differences(&war, Some(path))
+                .into_iter()
+                .map(move |f| format!("[{path}] {f}"))
+        })
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

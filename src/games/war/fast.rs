@@ -37,8 +37,9 @@ pub enum Path {
     /// 32 games per core in AVX-512 lanes (`lanes`, x86-64 with F, BW, VL and DQ besides the
     /// block path's), for the rule sets the lanes play; the block path for the others.
     Lanes,
-    /// The same lanes on AVX2, for x86-64 CPUs without AVX-512, with the scalar path for the
-    /// rule sets the lanes do not play.
+    /// The same lanes on AVX2 (`lanes-avx2`), for x86-64 CPUs without the AVX-512 features of
+    /// the lanes and the block path, with the scalar path for the rule sets the lanes do not
+    /// play.
     LanesAvx2,
 }
 
@@ -214,9 +215,10 @@ impl Position {
                 }
                 let left = max - done;
                 let m = h.hand(0).min(h.hand(1)).min(left as usize);
-                let vector = war.path.blocks() != Path::Scalar && probe.is_none();
+                let blocks = war.path.blocks();
+                let vector = blocks != Path::Scalar && probe.is_none();
                 let run = if vector && m >= MIN_VECTOR_BLOCK {
-                    h.vector_block::<R, ORDER>(war.path, &mut coins, rng, m)
+                    h.vector_block::<R, ORDER>(blocks, &mut coins, rng, m)
                 } else if m >= MIN_SCALAR_BLOCK {
                     let block = m as u64;
                     let run = h.scalar_run::<R, ORDER, false>(&mut coins, rng, block, probe);
@@ -303,9 +305,10 @@ impl Hands<'_> {
     ) -> Played {
         let played = match path {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::Avx512` and `Path::Lanes` are kept only where
-            // `Path::or_available` found every feature `avx512::block` is compiled for.
-            Path::Avx512 | Path::Lanes => unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
+            // SAFETY: the block path is `Path::Avx512` only on that path or `Path::Lanes`, which
+            // `Path::or_available` keeps only where it found every feature `avx512::block` is
+            // compiled for.
+            Path::Avx512 => unsafe { avx512::block::<R, ORDER>(self, coins, rng, m) },
             _ => unreachable!("no vector block on the {} path", path.name()),
         };
         self.after_block(Played {

@@ -13,7 +13,7 @@ use super::War;
 use crate::games::cards::Card;
 use crate::sim::rng::{splitmix_finalize, GameRng};
 
-/// Games dealt at once by [`deal8`].
+/// Games dealt at once by [`deal8`] and [`deal8_avx2`].
 pub(super) const AHEAD: usize = 8;
 
 /// A lane engine's deal of [`AHEAD`] games ([`deal8`], [`deal8_avx2`]).
@@ -127,7 +127,8 @@ impl Gen8 for Zmm {
 
 /// [`Gen8`] on AVX2: each word of games 0–3 and of games 4–7 in the qwords of a vector. AVX2
 /// has no 64-bit rotate, product or unsigned compare: shifts, a 32-bit product and a signed
-/// compare (of values below 2^32) do their work, and SplitMix64 runs once per game, scalar.
+/// compare (of values below 2^32) do their work, and SplitMix64's four outputs per game are
+/// made in scalar code.
 struct Ymm {
     s: [[__m256i; 2]; 4],
 }
@@ -148,7 +149,7 @@ impl Gen8 for Ymm {
             std::array::from_fn(|g| {
                 // Output k + 1 of SplitMix64 started at the game's seed.
                 let x = base ^ (first + g as u64);
-                splitmix_finalize(x.wrapping_add(k as u64 * GOLDEN))
+                splitmix_finalize(x.wrapping_add(GOLDEN.wrapping_mul(k as u64)))
             })
         });
         Ymm {
@@ -268,7 +269,7 @@ unsafe fn deal<G: Gen8>(
         war.fixed_hands.is_none(),
         "deal8: --p1-cards deals one at a time"
     );
-    // SAFETY (here and at each draw): the caller's.
+    // SAFETY (here, at each draw and for `states`): the caller's.
     let mut gen = unsafe { G::new(seed, first) };
     let mut draws = [[0u8; AHEAD]; 64];
     let mut rejected = 0u8;

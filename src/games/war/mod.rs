@@ -416,9 +416,9 @@ impl Game for War {
     ) {
         #[cfg(target_arch = "x86_64")]
         if let Some(engine) = self.lane_engine() {
+            let seed = lanes::Source::Seed(seed);
             // SAFETY: the engine is that of a lane path, which `Path::or_available` keeps only
             // where `lanes::available(engine)` found every feature `play_range` enables.
-            let seed = lanes::Source::Seed(seed);
             unsafe { lanes::play_range(self, engine, seed, range, s, record) };
             return;
         }

@@ -1,6 +1,7 @@
-//! The lanes on AVX2, for CPUs without AVX-512: the same games, steps and work out of line,
-//! with what AVX2 lacks done another way. Its 16 vector registers do not hold a group
-//! (a group is 11 vectors of 16 lanes, 22 of AVX2's 8), so a group stays in its [`Arrays`],
+//! The lanes on AVX2, for x86-64 CPUs without the AVX-512 features the other engine and the
+//! block path need (`Path::or_available`): the same games, steps and work out of line, with
+//! what AVX2 lacks done another way. Its 16 vector registers do not hold a group (up to 15
+//! vectors of 16 lanes, 30 of AVX2's 8), so a group stays in its [`Arrays`],
 //! which each step reads and writes half by half (8 lanes a vector) and the work out of line
 //! uses as they are. With no scatter, each lane's cards go down with two scalar stores, made
 //! whether or not it fought a war (bytes past a tail are junk), so no store waits on a
@@ -67,9 +68,12 @@ unsafe fn play<const ORDER: u8, const LOOPS: bool>(
     });
     let [a0, a1] = arrays;
     while (a0.live | a1.live) != 0 {
-        // SAFETY: every offset in `a0` and `a1` lies inside `mem` with the margins `step`
-        // needs: heads and tails stay within their buffers below LIMIT + 12, refills and
-        // compaction put them at buffer starts (`Games::refill`, `out_of_line`).
+        // SAFETY: on entry to a step every tail is at most its buffer's start + LIMIT: a
+        // step moves only the tails of lanes that played, flags those past LIMIT (`check`),
+        // and `out_of_line` compacts every lane it sees that did not end; refills put heads
+        // and tails at buffer starts (`Games::refill`). So the 12 bytes `step` writes at a
+        // tail end by start + LIMIT + 12, inside the lane's own buffer and past its cards,
+        // and the 8 it reads at a head (never past the tail) are inside `mem`.
         let events = unsafe { step::<ORDER, LOOPS>(a0, mem.as_mut_ptr(), &limits[0]) };
         if events.touched() != 0 {
             out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
@@ -86,8 +90,9 @@ unsafe fn play<const ORDER: u8, const LOOPS: bool>(
 /// as the AVX-512 engine's step does (its comments say what each part is for).
 ///
 /// # Safety
-/// `mem` must be the lane buffers and `a`'s offsets within them as [`play`] keeps them: each
-/// step reads 8 bytes at each head and writes 12 bytes at each tail, below LIMIT + 12.
+/// `mem` must be the lane buffers and `a`'s offsets within them as [`play`] keeps them (every
+/// tail at most its buffer's start + LIMIT): each step reads 8 bytes at each head and writes
+/// 12 bytes at each tail.
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
 unsafe fn step<const ORDER: u8, const LOOPS: bool>(
@@ -188,7 +193,7 @@ unsafe fn half<const ORDER: u8, const LOOPS: bool>(
             let flips = _mm256_andnot_si256(coin, plain);
             let bits = &mut a.bits[8 * h..8 * h + 8];
             // SAFETY: `bits` is 8 u64: two unaligned 32-byte loads.
-            let (b03, b47) = unsafe {
+            let (bits03, bits47) = unsafe {
                 (
                     _mm256_loadu_si256(bits.as_ptr().cast()),
                     _mm256_loadu_si256(bits[4..].as_ptr().cast()),
@@ -197,22 +202,22 @@ unsafe fn half<const ORDER: u8, const LOOPS: bool>(
             // Each lane's low dword: lanes 0, 1, 4, 5, 2, 3, 6, 7, put in order.
             let low = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(
                 _mm256_shuffle_ps::<0b10_00_10_00>(
-                    _mm256_castsi256_ps(b03),
-                    _mm256_castsi256_ps(b47),
+                    _mm256_castsi256_ps(bits03),
+                    _mm256_castsi256_ps(bits47),
                 ),
             ));
             let winner_first = _mm256_cmpeq_epi32(_mm256_and_si256(low, one), one);
-            let shifted = |v: __m256i, lanes: __m128i| {
-                _mm256_blendv_epi8(v, _mm256_srli_epi64::<1>(v), _mm256_cvtepi32_epi64(lanes))
+            let shifted = |v: __m256i, which: __m128i| {
+                _mm256_blendv_epi8(v, _mm256_srli_epi64::<1>(v), _mm256_cvtepi32_epi64(which))
             };
-            let (b03, b47) = (
-                shifted(b03, _mm256_castsi256_si128(flips)),
-                shifted(b47, _mm256_extracti128_si256::<1>(flips)),
+            let (bits03, bits47) = (
+                shifted(bits03, _mm256_castsi256_si128(flips)),
+                shifted(bits47, _mm256_extracti128_si256::<1>(flips)),
             );
             // SAFETY: as the loads.
             unsafe {
-                _mm256_storeu_si256(bits.as_mut_ptr().cast(), b03);
-                _mm256_storeu_si256(bits[4..].as_mut_ptr().cast(), b47);
+                _mm256_storeu_si256(bits.as_mut_ptr().cast(), bits03);
+                _mm256_storeu_si256(bits[4..].as_mut_ptr().cast(), bits47);
             }
             // `flips` lanes are −1.
             let left = _mm256_add_epi32(load(&a.left, h), flips);
@@ -378,16 +383,18 @@ unsafe fn put(mem: *mut u8, dst: __m256i, head: __m256i, rest1: __m256i, rest2: 
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
 fn load(w: &[u32; 16], h: usize) -> __m256i {
-    // SAFETY: 8 u32 from 8h are inside `w`: the unaligned load's 32 bytes.
-    unsafe { _mm256_loadu_si256(w[8 * h..].as_ptr().cast()) }
+    let half = &w[8 * h..8 * h + 8];
+    // SAFETY: `half` is 8 u32, the unaligned load's 32 bytes.
+    unsafe { _mm256_loadu_si256(half.as_ptr().cast()) }
 }
 
 /// Sets lanes 8h to 8h + 7 of `w` to `v`.
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
 fn store(w: &mut [u32; 16], h: usize, v: __m256i) {
-    // SAFETY: as [`load`].
-    unsafe { _mm256_storeu_si256(w[8 * h..].as_mut_ptr().cast(), v) }
+    let half = &mut w[8 * h..8 * h + 8];
+    // SAFETY: `half` is 8 u32, the unaligned store's 32 bytes.
+    unsafe { _mm256_storeu_si256(half.as_mut_ptr().cast(), v) }
 }
 
 /// Bits 8h to 8h + 7 of `bits` as a lane mask.

@@ -130,9 +130,9 @@ impl Group {
 /// in full; one that `skip`s (it was just compared, or saved) plays.
 ///
 /// # Safety
-/// `mem` must be the lane buffers (at least [`BYTES`](super::BYTES) bytes) and `g`'s offsets within them as
-/// [`play`] keeps them: each step reads 8 bytes at each head and writes at most 12 bytes
-/// at a tail below LIMIT + 12 (or to the spare bytes at [`SPARE`]).
+/// `mem` must be the lane buffers (at least [`BYTES`](super::BYTES) bytes) and `g`'s offsets
+/// within them as [`play`] keeps them: each step reads 8 bytes at each head and writes at most
+/// 12 bytes at a tail below LIMIT + 12 (or to the spare bytes at [`SPARE`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 unsafe fn step<const ORDER: u8, const LOOPS: bool>(
@@ -144,6 +144,7 @@ unsafe fn step<const ORDER: u8, const LOOPS: bool>(
     let one = _mm512_set1_epi32(1);
     let five = _mm512_set1_epi32(5);
     // Each hand's top 8 cards: dwords of cards 0..4 and 4..8 per lane.
+    // SAFETY (both): the caller's: 8 bytes at each head are inside `mem`.
     let (a03, a47) = unsafe { top8(g.pa, mem) };
     let (b03, b47) = unsafe { top8(g.pb, mem) };
     let (a0, b0) = (_mm512_and_si512(a03, ff), _mm512_and_si512(b03, ff));

@@ -6,7 +6,8 @@
 //! This module holds what the engines share: the lanes' games and buffers, the deal, the work
 //! out of line. Each engine ([`Engine`]) has its main loop and step: `avx512` (the design
 //! below, vectors of 16 lanes kept in registers) and `avx2` (the same step 8 lanes at a time,
-//! on the group's arrays in memory, for CPUs without AVX-512).
+//! on the group's arrays in memory, for CPUs without the AVX-512 features of the other engine
+//! and the block path).
 //!
 //! Why lanes: one game's battles depend on each other (the next card is the one just won), so
 //! a single game leaves most of a core idle; games do not, so 16 of them fill a vector. The
@@ -54,7 +55,8 @@ use crate::games::cycle::Ending;
 use crate::games::{Game, GameResult, Outcome};
 use crate::sim::rng::{game_rng, GameRng};
 
-/// Vectors of 16 games played in turn: two, so one's gathers overlap the other's work.
+/// Groups of 16 games (one AVX-512 vector, two AVX2 ones) played in turn: two, so one's
+/// gathers overlap the other's work.
 const GROUPS: usize = 2;
 /// Games in play at once.
 const LANES: usize = 16 * GROUPS;
@@ -148,8 +150,11 @@ fn order(pickup: Pickup, war_down: u32, detect_loops: bool) -> Option<u8> {
 /// cursors ([`fights_on_cursors`]: not honor, nor `bryer` with last-card short wars), won
 /// cards under the hand or (`--pickup won-pile`) on its shuffled won pile but not a
 /// `--won-pile` one, loop detection or not, no quit statistics (they watch every round), a
-/// deck of at most [`MAX_CARDS`] and a cap of 1 to 2^31 − 1 rounds; any short-war rule `cursor_war` fights, deal, `--p1-cards` and `--by`.
-/// Every other rule set stays on today's path.
+/// deck of at most [`MAX_CARDS`] and a cap of 1 to 2^31 − 1 rounds; any short-war rule
+/// `cursor_war` fights, deal, `--p1-cards` and `--by`. Every other rule set stays on today's
+/// path. "Faster" was measured against the AVX-512 block path; on the AVX2 engine the same
+/// rule sets play in lanes, beside the scalar path, which they beat or equal
+/// (`results/bench.txt`).
 ///
 /// The rule set is taken apart field by field with no `..`, so a rule option added to
 /// [`WarRules`] does not compile here until someone decides whether the lanes play it: a new
@@ -201,8 +206,9 @@ struct Games {
     slot: [usize; LANES],
 }
 
-/// Games dealt ahead, [`AHEAD`] at a time (by the engine's [`MainLoop::DEAL`]), for the `bryer` and `shuffled` deals of
-/// decks of at most 64 cards, with their generators after the deal.
+/// Games dealt ahead, [`AHEAD`] at a time (by the engine's [`MainLoop::DEAL`]), for the
+/// `bryer` and `shuffled` deals of decks of at most 64 cards, with their generators after the
+/// deal.
 struct Ahead {
     index: [u64; AHEAD],
     p1: [[Card; 64]; AHEAD],
@@ -250,7 +256,7 @@ pub(super) fn available(engine: Engine) -> bool {
 /// [`out_of_line`], until no lane holds a game.
 trait MainLoop {
     /// The deal of [`AHEAD`] games at once on the engine's features
-    /// ([`deal8`](super::lane_deal::deal8) for each).
+    /// ([`deal8`](super::lane_deal::deal8) or [`deal8_avx2`](super::lane_deal::deal8_avx2)).
     const DEAL: DealAhead;
 
     /// Plays `games` from the lanes as [`run`] dealt them into `arrays` and `mem`.
@@ -402,7 +408,8 @@ impl Events {
     }
 }
 
-/// A group's vectors as arrays, for the per-lane work out of line.
+/// A group's state as arrays: the AVX-512 engine's vectors stored for the per-lane work out
+/// of line, and the AVX2 engine's group itself, which its step reads and writes.
 #[derive(Default)]
 struct Arrays {
     pa: [u32; 16],
