@@ -313,9 +313,12 @@ pub fn finish<S: GameStats>(
             Print::Text => {
                 write!(stdout, "{}", text::summary(&report, timing))?;
                 if let Some(dir) = &target {
+                    // The game's own table, if it writes one (War's quit.csv with --quit-stats).
+                    let table = report.tally.stats.table().map(|t| t.file);
+                    let table = table.map(|f| format!("{f}, ")).unwrap_or_default();
                     writeln!(
                         stdout,
-                        "written   {}/ (summary.json, summary.csv, histogram.csv, charts, \
+                        "written   {}/ (summary.json, summary.csv, histogram.csv, {table}charts, \
                          report.html, README.md)",
                         dir.display()
                     )?;

@@ -529,3 +529,31 @@ fn quit_stats_shards_merge_into_the_whole_run() {
     assert!(summary(&plain)["rules"].get("quit_stats").is_none());
     assert!(!cols(csv(&plain)).contains("quit") && !plain.join("quit.csv").exists());
 }
+
+/// The terminal names quit.csv only where it was written: in the `written` line's list with
+/// `--out`, and nowhere without it (the quit lines say no file name).
+#[test]
+fn the_terminal_names_quit_csv_only_when_it_is_written() {
+    let dir = Scratch::new("quit-terminal");
+    let args = ["simulate", "war", "--quit-stats", "--games", "500"];
+    let alone = ok(&args);
+    assert!(alone.contains("quit      the loser once held"), "{alone}");
+    assert!(!alone.contains("quit.csv"), "{alone}");
+    let out = dir.path("run");
+    let with_out = ok(&[&args[..], &["--out", s(&out)]].concat());
+    let written = with_out.lines().find(|l| l.starts_with("written")).unwrap();
+    assert!(
+        written.contains("histogram.csv, quit.csv, charts"),
+        "{written}"
+    );
+    assert!(out.join("quit.csv").exists());
+    let plain = ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "50",
+        "--out",
+        s(&dir.path("plain")),
+    ]);
+    assert!(!plain.contains("quit.csv"), "{plain}");
+}

@@ -306,7 +306,7 @@ impl QuitStats {
             let above = |k: usize| pct(&Share::new(self.loser_above(k), won));
             lines.push(format!(
                 "quit      the loser once held more than {} cards in {} of won games, more than \
-                 {} in {} (quit.csv)",
+                 {} in {}",
                 cards / 2,
                 above(cards / 2),
                 cards * 3 / 4,

@@ -545,7 +545,10 @@ fn out_of_line<const ORDER: u8, const LOOPS: bool>(
                 mem.copy_within(*head as usize..*tail as usize, start as usize);
                 let moved = *head - start;
                 *tail -= moved;
-                *hand_end -= moved;
+                if ORDER == WON_PILE {
+                    // Kept for the won pile only (stale, and possibly below `moved`, else).
+                    *hand_end -= moved;
+                }
                 *head = start;
             }
         }
