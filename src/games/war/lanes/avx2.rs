@@ -27,6 +27,8 @@ pub(super) struct Avx2;
 impl MainLoop for Avx2 {
     const DEAL: DealAhead = lane_deal::deal8_avx2;
 
+    /// On AVX2, so the CPU must have every feature [`available`] checks.
+    #[target_feature(enable = "avx2,popcnt")]
     unsafe fn play<const ORDER: u8, const LOOPS: bool>(
         war: &War,
         s: &mut WarScratch,
@@ -35,8 +37,33 @@ impl MainLoop for Avx2 {
         arrays: &mut [Arrays; 2],
         record: &mut dyn FnMut(u64, &GameResult<WarGame>),
     ) {
-        // SAFETY: the caller's.
-        unsafe { play::<ORDER, LOOPS>(war, s, mem, games, arrays, record) }
+        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let limits: Limits = [0, 1].map(|g: i32| {
+            [0, 1].map(|h: i32| {
+                let lane = _mm256_add_epi32(lanes, _mm256_set1_epi32(16 * g + 8 * h));
+                let a = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * HAND as i32));
+                let lim = _mm256_add_epi32(a, _mm256_set1_epi32(LIMIT as i32));
+                (lim, _mm256_add_epi32(lim, _mm256_set1_epi32(HAND as i32)))
+            })
+        });
+        let [a0, a1] = arrays;
+        while (a0.live | a1.live) != 0 {
+            // SAFETY: on entry to a step every tail is at most its buffer's start + LIMIT: a
+            // step moves only the tails of lanes that played, flags those past LIMIT (`check`),
+            // and `out_of_line` compacts every lane it sees that did not end; refills put heads
+            // and tails at buffer starts (`Games::refill`). So the 12 bytes `step` writes at a
+            // tail end by start + LIMIT + 12, inside the lane's own buffer and past its cards,
+            // and the 8 it reads at a head (never past the tail) are inside `mem`.
+            let events = unsafe { step::<ORDER, LOOPS>(a0, mem.as_mut_ptr(), &limits[0]) };
+            if events.touched() != 0 {
+                out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
+            }
+            // SAFETY: as above.
+            let events = unsafe { step::<ORDER, LOOPS>(a1, mem.as_mut_ptr(), &limits[1]) };
+            if events.touched() != 0 {
+                out_of_line::<ORDER, LOOPS>(war, s, mem, games, 1, a1, events, record);
+            }
+        }
     }
 }
 
@@ -44,55 +71,13 @@ impl MainLoop for Avx2 {
 /// 2's.
 type Limits = [[(__m256i, __m256i); 2]; 2];
 
-/// [`MainLoop::play`] on AVX2.
-///
-/// # Safety
-/// The CPU must have every feature [`available`] checks.
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn play<const ORDER: u8, const LOOPS: bool>(
-    war: &War,
-    s: &mut WarScratch,
-    mem: &mut [u8],
-    games: &mut Games,
-    arrays: &mut [Arrays; 2],
-    record: &mut dyn FnMut(u64, &GameResult<WarGame>),
-) {
-    let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    let limits: Limits = [0, 1].map(|g: i32| {
-        [0, 1].map(|h: i32| {
-            let lane = _mm256_add_epi32(lanes, _mm256_set1_epi32(16 * g + 8 * h));
-            let a = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * HAND as i32));
-            let lim = _mm256_add_epi32(a, _mm256_set1_epi32(LIMIT as i32));
-            (lim, _mm256_add_epi32(lim, _mm256_set1_epi32(HAND as i32)))
-        })
-    });
-    let [a0, a1] = arrays;
-    while (a0.live | a1.live) != 0 {
-        // SAFETY: on entry to a step every tail is at most its buffer's start + LIMIT: a
-        // step moves only the tails of lanes that played, flags those past LIMIT (`check`),
-        // and `out_of_line` compacts every lane it sees that did not end; refills put heads
-        // and tails at buffer starts (`Games::refill`). So the 12 bytes `step` writes at a
-        // tail end by start + LIMIT + 12, inside the lane's own buffer and past its cards,
-        // and the 8 it reads at a head (never past the tail) are inside `mem`.
-        let events = unsafe { step::<ORDER, LOOPS>(a0, mem.as_mut_ptr(), &limits[0]) };
-        if events.touched() != 0 {
-            out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
-        }
-        // SAFETY: as above.
-        let events = unsafe { step::<ORDER, LOOPS>(a1, mem.as_mut_ptr(), &limits[1]) };
-        if events.touched() != 0 {
-            out_of_line::<ORDER, LOOPS>(war, s, mem, games, 1, a1, events, record);
-        }
-    }
-}
-
 /// Plays one battle in every live lane of the group whose arrays are `a`, 8 lanes at a time,
 /// as the AVX-512 engine's step does (its comments say what each part is for).
 ///
 /// # Safety
-/// `mem` must be the lane buffers and `a`'s offsets within them as [`play`] keeps them (every
-/// tail at most its buffer's start + LIMIT): each step reads 8 bytes at each head and writes
-/// 12 bytes at each tail.
+/// `mem` must be the lane buffers and `a`'s offsets within them as [`MainLoop::play`] keeps
+/// them (every tail at most its buffer's start + LIMIT): each step reads 8 bytes at each head
+/// and writes 12 bytes at each tail.
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
 unsafe fn step<const ORDER: u8, const LOOPS: bool>(

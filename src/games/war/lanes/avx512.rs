@@ -27,6 +27,8 @@ pub(super) struct Avx512;
 impl MainLoop for Avx512 {
     const DEAL: DealAhead = lane_deal::deal8;
 
+    /// On AVX-512, so the CPU must have every feature [`available`] checks.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
     unsafe fn play<const ORDER: u8, const LOOPS: bool>(
         war: &War,
         s: &mut WarScratch,
@@ -35,53 +37,36 @@ impl MainLoop for Avx512 {
         arrays: &mut [Arrays; 2],
         record: &mut dyn FnMut(u64, &GameResult<WarGame>),
     ) {
-        // SAFETY: the caller's.
-        unsafe { play::<ORDER, LOOPS>(war, s, mem, games, arrays, record) }
-    }
-}
-
-/// [`MainLoop::play`] on AVX-512.
-///
-/// # Safety
-/// The CPU must have every feature [`available`] checks.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-unsafe fn play<const ORDER: u8, const LOOPS: bool>(
-    war: &War,
-    s: &mut WarScratch,
-    mem: &mut [u8],
-    games: &mut Games,
-    arrays: &mut [Arrays; 2],
-    record: &mut dyn FnMut(u64, &GameResult<WarGame>),
-) {
-    let [a0, a1] = arrays;
-    let (mut g0, mut g1) = (a0.group(), a1.group());
-    let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let hand_bytes = _mm512_set1_epi32(HAND as i32);
-    let limits = [0, 1].map(|g: i32| {
-        let lane = _mm512_add_epi32(lanes, _mm512_set1_epi32(16 * g));
-        let a = _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * HAND as i32));
-        let lim = _mm512_add_epi32(a, _mm512_set1_epi32(LIMIT as i32));
-        (lim, _mm512_add_epi32(lim, hand_bytes))
-    });
-    // The two groups are separate locals, not an array indexed in a loop, so that their
-    // vectors stay in registers; the rare work out of line sees them through their arrays
-    // (stored before, patched back after), never by value: a group is 11 vectors.
-    while (g0.live | g1.live) != 0 {
-        // SAFETY: every offset in `g0` and `g1` lies inside `mem` with the margins `step`
-        // needs: heads and tails stay within their buffers below LIMIT + 12, refills and
-        // compaction put them at buffer starts (`Games::refill`, `out_of_line`).
-        let events = unsafe { step::<ORDER, LOOPS>(&mut g0, mem.as_mut_ptr(), limits[0]) };
-        if events.touched() != 0 {
-            a0.load::<ORDER, LOOPS>(&g0);
-            out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
-            g0 = a0.patch::<ORDER, LOOPS>(g0, events.touched());
-        }
-        // SAFETY: as above.
-        let events = unsafe { step::<ORDER, LOOPS>(&mut g1, mem.as_mut_ptr(), limits[1]) };
-        if events.touched() != 0 {
-            a1.load::<ORDER, LOOPS>(&g1);
-            out_of_line::<ORDER, LOOPS>(war, s, mem, games, 1, a1, events, record);
-            g1 = a1.patch::<ORDER, LOOPS>(g1, events.touched());
+        let [a0, a1] = arrays;
+        let (mut g0, mut g1) = (a0.group(), a1.group());
+        let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let hand_bytes = _mm512_set1_epi32(HAND as i32);
+        let limits = [0, 1].map(|g: i32| {
+            let lane = _mm512_add_epi32(lanes, _mm512_set1_epi32(16 * g));
+            let a = _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * HAND as i32));
+            let lim = _mm512_add_epi32(a, _mm512_set1_epi32(LIMIT as i32));
+            (lim, _mm512_add_epi32(lim, hand_bytes))
+        });
+        // The two groups are separate locals, not an array indexed in a loop, so that their
+        // vectors stay in registers; the rare work out of line sees them through their arrays
+        // (stored before, patched back after), never by value: a group is 11 vectors.
+        while (g0.live | g1.live) != 0 {
+            // SAFETY: every offset in `g0` and `g1` lies inside `mem` with the margins `step`
+            // needs: heads and tails stay within their buffers below LIMIT + 12, refills and
+            // compaction put them at buffer starts (`Games::refill`, `out_of_line`).
+            let events = unsafe { step::<ORDER, LOOPS>(&mut g0, mem.as_mut_ptr(), limits[0]) };
+            if events.touched() != 0 {
+                a0.load::<ORDER, LOOPS>(&g0);
+                out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
+                g0 = a0.patch::<ORDER, LOOPS>(g0, events.touched());
+            }
+            // SAFETY: as above.
+            let events = unsafe { step::<ORDER, LOOPS>(&mut g1, mem.as_mut_ptr(), limits[1]) };
+            if events.touched() != 0 {
+                a1.load::<ORDER, LOOPS>(&g1);
+                out_of_line::<ORDER, LOOPS>(war, s, mem, games, 1, a1, events, record);
+                g1 = a1.patch::<ORDER, LOOPS>(g1, events.touched());
+            }
         }
     }
 }
@@ -131,8 +116,8 @@ impl Group {
 ///
 /// # Safety
 /// `mem` must be the lane buffers (at least [`BYTES`](super::BYTES) bytes) and `g`'s offsets
-/// within them as [`play`] keeps them: each step reads 8 bytes at each head and writes at most
-/// 12 bytes at a tail below LIMIT + 12 (or to the spare bytes at [`SPARE`]).
+/// within them as [`MainLoop::play`] keeps them: each step reads 8 bytes at each head and
+/// writes at most 12 bytes at a tail below LIMIT + 12 (or to the spare bytes at [`SPARE`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 unsafe fn step<const ORDER: u8, const LOOPS: bool>(
