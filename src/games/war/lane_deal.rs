@@ -269,7 +269,7 @@ unsafe fn deal<G: Gen8>(
         war.fixed_hands.is_none(),
         "deal8: --p1-cards deals one at a time"
     );
-    // SAFETY (here, at each draw and for `states`): the caller's.
+    // SAFETY: the caller's.
     let mut gen = unsafe { G::new(seed, first) };
     let mut draws = [[0u8; AHEAD]; 64];
     let mut rejected = 0u8;
@@ -278,12 +278,14 @@ unsafe fn deal<G: Gen8>(
         DealOrder::Bryer => {
             // Player 1's cards, drawn from the deck's positions left (draw i in 0..n - i).
             for (i, row) in draws.iter_mut().enumerate().take(half) {
+                // SAFETY: as `new`'s.
                 unsafe { gen.draw((n - i) as u32, i as u8, row, &mut rejected) };
             }
         }
         DealOrder::Shuffled => {
             // Fisher–Yates from the back: draw k swaps position n − 1 − k with one of 0..=it.
             for (k, row) in draws.iter_mut().enumerate().take(n - 1) {
+                // SAFETY: as `new`'s.
                 unsafe { gen.draw((n - k) as u32, 0, row, &mut rejected) };
             }
         }
@@ -292,6 +294,7 @@ unsafe fn deal<G: Gen8>(
     if rejected != 0 {
         return false;
     }
+    // SAFETY: as `new`'s.
     *rng = unsafe { gen.states() };
     if war.rules.deal == DealOrder::Shuffled {
         let mut cards = [[0u8; 64]; AHEAD];
