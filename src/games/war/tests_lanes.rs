@@ -226,12 +226,8 @@ fn deals_todays_hands(engine: lanes::Engine, deal8: lane_deal::DealAhead) {
                     p.deal(&war, &mut want);
                     let hands: Vec<Vec<Card>> =
                         p.hands.iter().map(|h| h.iter().collect()).collect();
-                    assert_eq!(
-                        hands[0],
-                        &p1[g][..n / 2],
-                        "{engine:?} {deal} {ranks}x{suits} game {first}+{g}"
-                    );
                     let what = format!("{engine:?} {deal} {ranks}x{suits}");
+                    assert_eq!(hands[0], &p1[g][..n / 2], "{what} game {first}+{g}");
                     assert_eq!(hands[1], &p2[g][..n - n / 2], "{what}");
                     assert_eq!(rng.next_u64(), want.next_u64(), "{what}");
                     dealt += 1;

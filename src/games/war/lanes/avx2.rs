@@ -9,7 +9,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{out_of_line, Arrays, Events, Games, MainLoop, BRYER, HAND, LIMIT};
+use super::{limits, out_of_line, Arrays, Events, Games, MainLoop, BRYER};
 use crate::games::war::lane_deal::{self, DealAhead};
 use crate::games::war::stats::WarGame;
 use crate::games::war::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
@@ -37,14 +37,9 @@ impl MainLoop for Avx2 {
         arrays: &mut [Arrays; 2],
         record: &mut dyn FnMut(u64, &GameResult<WarGame>),
     ) {
-        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let limits: Limits = [0, 1].map(|g: i32| {
-            [0, 1].map(|h: i32| {
-                let lane = _mm256_add_epi32(lanes, _mm256_set1_epi32(16 * g + 8 * h));
-                let a = _mm256_mullo_epi32(lane, _mm256_set1_epi32(2 * HAND as i32));
-                let lim = _mm256_add_epi32(a, _mm256_set1_epi32(LIMIT as i32));
-                (lim, _mm256_add_epi32(lim, _mm256_set1_epi32(HAND as i32)))
-            })
+        let limits: Limits = [0, 1].map(|g| {
+            let (a, b) = (limits(g, 0), limits(g, 1));
+            [0, 1].map(|h| (load(&a, h), load(&b, h)))
         });
         let [a0, a1] = arrays;
         while (a0.live | a1.live) != 0 {

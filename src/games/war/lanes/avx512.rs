@@ -5,7 +5,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{out_of_line, Arrays, Events, Games, MainLoop, BRYER, HAND, KEPT, LIMIT, SPARE};
+use super::{limits, out_of_line, Arrays, Events, Games, MainLoop, BRYER, KEPT, SPARE};
 use crate::games::war::lane_deal::{self, DealAhead};
 use crate::games::war::stats::WarGame;
 use crate::games::war::step::{LOSER_FIRST, P1_FIRST, RANDOM_ORDER, WINNER_FIRST, WON_PILE};
@@ -39,17 +39,10 @@ impl MainLoop for Avx512 {
     ) {
         let [a0, a1] = arrays;
         let (mut g0, mut g1) = (a0.group(), a1.group());
-        let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        let hand_bytes = _mm512_set1_epi32(HAND as i32);
-        let limits = [0, 1].map(|g: i32| {
-            let lane = _mm512_add_epi32(lanes, _mm512_set1_epi32(16 * g));
-            let a = _mm512_mullo_epi32(lane, _mm512_set1_epi32(2 * HAND as i32));
-            let lim = _mm512_add_epi32(a, _mm512_set1_epi32(LIMIT as i32));
-            (lim, _mm512_add_epi32(lim, hand_bytes))
-        });
+        let limits = [0, 1].map(|g| (vector(&limits(g, 0)), vector(&limits(g, 1))));
         // The two groups are separate locals, not an array indexed in a loop, so that their
         // vectors stay in registers; the rare work out of line sees them through their arrays
-        // (stored before, patched back after), never by value: a group is 11 vectors.
+        // (stored before, patched back after), never by value: a group is up to 15 vectors.
         while (g0.live | g1.live) != 0 {
             // SAFETY: every offset in `g0` and `g1` lies inside `mem` with the margins `step`
             // needs: heads and tails stay within their buffers below LIMIT + 12, refills and

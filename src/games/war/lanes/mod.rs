@@ -226,6 +226,17 @@ fn base(lane: usize, p: usize) -> u32 {
     (2 * lane + p) as u32 * HAND
 }
 
+/// The offset past which lane `lane`'s tail of player `p` needs compaction ([`out_of_line`]).
+fn limit(lane: usize, p: usize) -> u32 {
+    base(lane, p) + LIMIT
+}
+
+/// [`limit`] for player `p` in group `g`'s 16 lanes, for the engines' steps to flag those
+/// lanes.
+fn limits(g: usize, p: usize) -> [u32; 16] {
+    std::array::from_fn(|l| limit(16 * g + l, p))
+}
+
 /// Where the lanes' games come from.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Source {
@@ -236,8 +247,9 @@ pub(super) enum Source {
 }
 
 /// Which vector instructions play the lanes: AVX-512 (16 lanes a vector, with gathers,
-/// scatters and mask registers), or AVX2 for CPUs without it (8 lanes a vector, gathers but
-/// no scatter, compress or mask registers: the step stores each lane's cards one by one).
+/// scatters and mask registers), or AVX2 for CPUs without the AVX-512 features of that engine
+/// and the block path (8 lanes a vector, gathers but no scatter, compress or mask registers:
+/// the step stores each lane's cards one by one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Engine {
     Avx512,
@@ -541,7 +553,7 @@ fn out_of_line<const ORDER: u8, const LOOPS: bool>(
                 pile.shuffle(buf, &mut games.rng[lane]);
                 *hand_end = *tail;
             }
-            if *tail > start + LIMIT {
+            if *tail > limit(lane, p) {
                 mem.copy_within(*head as usize..*tail as usize, start as usize);
                 let moved = *head - start;
                 *tail -= moved;
