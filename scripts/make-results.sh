@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes the canonical runs in results/ and the README tables drawn from them.
+# Makes the canonical runs in results/ and the tables of README.md and docs/ drawn from them
+# (scripts/readme_tables.py rewrites every file holding a table's markers).
 # Usage: scripts/make-results.sh [war ...]   (default: every section)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -49,4 +50,4 @@ for section in $sections; do
     *) echo "make-results: unknown section $section" >&2; exit 2 ;;
   esac
 done
-python3 scripts/readme_tables.py README.md
+python3 scripts/readme_tables.py

@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
-"""Rewrites the generated sections of README.md from results/ (between the markers
-<!-- NAME:begin --> and <!-- NAME:end -->), so every figure there comes from a committed run."""
-import json, os, re, sys
+"""Rewrites the generated sections of README.md and docs/**/*.md from results/ (between the
+markers <!-- NAME:begin --> and <!-- NAME:end -->, in whichever file holds them), so every figure
+there comes from a committed run.
+
+Usage: scripts/readme_tables.py [--check] [FILE.md ...]
+  Without files: README.md and every docs/**/*.md of this repository. A block NAME must be one of
+  SECTIONS below; a section whose markers no file holds is named on stderr (its figures are
+  shown nowhere). --check writes nothing and exits 1 naming each file whose blocks differ from
+  what results/ gives (CI runs it: no figure is edited by hand, none is left stale).
+"""
+import glob, json, os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -626,13 +634,41 @@ SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'b
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table}
 
 
-def main(path):
-    text = open(path).read()
+def rewrite(text, found):
+    """`text` with every generated block made again; adds the names of the blocks to `found`."""
     for name, make in SECTIONS.items():
         pat = re.compile(rf'(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)', re.S)
         if pat.search(text):
+            found.add(name)
             text = pat.sub(lambda m: m.group(1) + make() + '\n' + m.group(2), text)
-    open(path, 'w').write(text)
+    return text
 
 
-main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'README.md'))
+def main(args):
+    check = '--check' in args
+    paths = [a for a in args if a != '--check'] or [os.path.join(ROOT, 'README.md')] + sorted(
+        glob.glob(os.path.join(ROOT, 'docs', '**', '*.md'), recursive=True))
+    found, stale = set(), []
+    for path in paths:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        new = rewrite(text, found)
+        if new != text:
+            stale.append(os.path.relpath(path))
+            if not check:
+                with open(path, 'w', encoding='utf-8') as f:
+                    f.write(new)
+        unknown = set(re.findall(r'^<!-- ([\w-]+):begin -->$', text, re.M)) - set(SECTIONS)
+        for name in sorted(unknown):
+            print(f'readme_tables: {os.path.relpath(path)}: no section {name} in SECTIONS',
+                  file=sys.stderr)
+    for name in SECTIONS:
+        if name not in found:
+            print(f'readme_tables: no file holds <!-- {name}:begin -->', file=sys.stderr)
+    if check and stale:
+        print(f"readme_tables: generated blocks differ from results/ in {', '.join(stale)}"
+              " (run scripts/readme_tables.py)", file=sys.stderr)
+        sys.exit(1)
+
+
+main(sys.argv[1:])
