@@ -3,13 +3,30 @@
 # threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on each path this
 # CPU runs (WARSIM_PATH=lanes for the rule sets the lanes play, lanes-avx2, avx512, scalar);
 # the instruction counts of scripts/profile.sh; the peak memory of a 10-million-game run; the
-# bryer rules on each path beside the C probe and lanes prototype (scripts/lanes-speed.sh); and
-# classic and the won-pile rules on each path beside squaaawk/war (scripts/squaaawk-speed.sh,
-# when its mirror is on this machine).
-# Usage: scripts/bench.sh [REPS=5]
+# bryer rules on each path (scripts/lanes-speed.sh), beside the C probe and lanes prototype of
+# issue 25 when LANES_REF_DIR holds them; and, when SQUAAAWK_DIR is given, classic and the
+# won-pile rules on each path beside squaaawk/war (scripts/squaaawk-speed.sh).
+# Usage: scripts/bench.sh [REPS=5] [SQUAAAWK_DIR] [LANES_REF_DIR]
+#   SQUAAAWK_DIR: a git clone (or bare git directory) of github.com/squaaawk/war; without it
+#     the squaaawk/war section is left out (pass "" to skip it and still give LANES_REF_DIR).
+#   LANES_REF_DIR: the folder of issue 25's C reference (war_limit.c, sim.c and its headers);
+#     without it the bryer section times warsim's paths only.
+# results/bench.txt is made with both:
+#   scripts/bench.sh 5 SQUAAAWK_DIR LANES_REF_DIR > results/bench.txt
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 reps=${1:-5}
+squaaawk=${2:-}
+lanes_ref=${3:-}
+# Checked before the first run, not after minutes of it.
+if [ -n "$squaaawk" ] && ! git -C "$squaaawk" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  echo "bench: $squaaawk is not a git clone (or bare git directory) of squaaawk/war" >&2
+  exit 2
+fi
+if [ -n "$lanes_ref" ] && [ ! -f "$lanes_ref/war_limit.c" ]; then
+  echo "bench: no war_limit.c in $lanes_ref (LANES_REF_DIR must hold the C probe and prototype)" >&2
+  exit 2
+fi
 build_warsim
 need /usr/bin/time time
 
@@ -99,8 +116,11 @@ echo "peak memory, simulate war --rules bryer --games 10000000 --threads 2: $((p
 echo
 "$(dirname "$0")/profile.sh"
 echo
-"$(dirname "$0")/lanes-speed.sh" "$reps"
-if [ -d "${SQUAAAWK_MIRROR:-/work/.mirror/squaaawk+war/repo}" ]; then
+"$(dirname "$0")/lanes-speed.sh" "$reps" "$lanes_ref"
+if [ -n "$squaaawk" ]; then
   echo
-  "$(dirname "$0")/squaaawk-speed.sh" "$reps"
+  "$(dirname "$0")/squaaawk-speed.sh" "$reps" "$squaaawk"
+else
+  echo "bench: squaaawk/war left out (give a clone of github.com/squaaawk/war:" \
+    "scripts/bench.sh $reps SQUAAAWK_DIR)" >&2
 fi

@@ -3,20 +3,27 @@
 # shuffle per deal, loop detection every trick) beside acinnes/bmn's CPU engines (a swap of two
 # cards per deal, no loop detection), compiled here with g++ -O3 -march=native. Runs alternate,
 # REPS each, medians printed. The reference is read from a local copy of
-# github.com/acinnes/bmn (it has no licence to vendor it): BMN_REF=DIR (a git clone, or the
-# mirror that the project's `fetch` tool makes); without it only warsim is measured.
-# Usage: scripts/bmn-speed.sh [REPS=5] [SECONDS=6]
+# github.com/acinnes/bmn (it has no licence to vendor it): PEER_DIR, a git clone or a bare git
+# directory of it (this script never fetches: `git clone https://github.com/acinnes/bmn DIR`
+# makes one), whose HEAD is built; without it (or with "") only warsim is measured, and the
+# first line says how to pass the reference. results/bmn-speed.txt:
+# scripts/bmn-speed.sh 5 PEER_DIR > results/bmn-speed.txt
+# Usage: scripts/bmn-speed.sh [REPS=5] [PEER_DIR] [SECONDS=6]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 reps=${1:-5}
-secs=${2:-6}
+ref=${2:-}
+secs=${3:-6}
+if [ -n "$ref" ] && ! git -C "$ref" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  echo "bmn-speed: $ref is not a git clone (or bare git directory) of acinnes/bmn" >&2
+  exit 2
+fi
 build_warsim
-need g++ g++
-ref=${BMN_REF:-/work/.mirror/acinnes+bmn/repo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 engines=()
-if git -C "$ref" rev-parse HEAD >/dev/null 2>&1; then
+if [ -n "$ref" ]; then
+  need g++ g++
   for e in playbmn playbmn_cpu; do
     git -C "$ref" show "HEAD:$e.cpp" > "$work/$e.cpp"
     # -include cstring: the sources call memcmp and strlen without including it.
@@ -25,7 +32,8 @@ if git -C "$ref" rev-parse HEAD >/dev/null 2>&1; then
   done
   echo "reference: acinnes/bmn $(git -C "$ref" rev-parse --short HEAD), g++ $(g++ -dumpversion)"
 else
-  echo "reference: none (set BMN_REF to a clone of github.com/acinnes/bmn)"
+  echo "reference: none (pass a clone of github.com/acinnes/bmn:" \
+    "scripts/bmn-speed.sh $reps PEER_DIR)"
 fi
 reference() { # ENGINE -> its last "N per second" after $secs seconds on one thread
   timeout "$secs" stdbuf -o0 "$work/$1" -t 1 | tr '\r' '\n' |

@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
 # War's `bryer` rules on one thread, side by side (issue 25): warsim on each path (lanes, the
 # AVX2 lanes, the avx512 block path, the scalar reference; a path this CPU lacks falls back),
-# the plain C probe and the C lanes prototype of ../shared/reference/war-lanes (built here with
-# its build.sh when that folder exists).
+# and, when REF_DIR is given, the plain C probe and the C lanes prototype of issue 25 (a C
+# reference that is not part of this repository: REF_DIR is the folder holding its war_limit.c
+# and sim.c with its headers; both are built here with gcc -O3 -march=native). Without REF_DIR
+# the probe and prototype columns read "-".
 # REPS rounds of alternating runs of GAMES games each; games/s from CPU time (user + sys), so
 # that other jobs on this shared machine weigh less; the median of each and the ratios. Writes
-# the table on stdout (results/lanes-speed.txt).
-# Usage: scripts/lanes-speed.sh [REPS=5] [GAMES=2000000]
+# the table on stdout (results/lanes-speed.txt: scripts/lanes-speed.sh 5 REF_DIR).
+# Usage: scripts/lanes-speed.sh [REPS=5] [REF_DIR] [GAMES=2000000]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 reps=${1:-5}
-games=${2:-2000000}
+ref=${2:-}
+games=${3:-2000000}
+if [ -n "$ref" ] && [ ! -f "$ref/war_limit.c" ]; then
+  echo "lanes-speed: no war_limit.c in $ref (REF_DIR must hold the C probe and prototype)" >&2
+  exit 2
+fi
 build_warsim
 need /usr/bin/time time
-ref=${WAR_LANES_REF:-$root/../shared/reference/war-lanes}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 progs=(lanes lanes-avx2 avx512 scalar)
-if [ -f "$ref/war_limit.c" ] && command -v gcc >/dev/null; then
+if [ -z "$ref" ]; then
+  echo "lanes-speed: warsim only (the C probe and prototype need REF_DIR:" \
+    "scripts/lanes-speed.sh $reps REF_DIR)" >&2
+else
+  need gcc gcc
   gcc -O3 -march=native -pthread -o "$tmp/war_limit" "$ref/war_limit.c"
   gcc -O3 -march=native -o "$tmp/simd_war" "$ref/sim.c"
   progs+=(probe prototype)

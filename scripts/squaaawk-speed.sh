@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # warsim beside the peer program squaaawk/war on one thread, side by side (issue 25): the peer's
 # "Standard war (shuffled)" game; warsim's classic preset (`simulate war`, the default preset)
-# and the peer's rules (`--pickup won-pile --short-war last-card --war-down 3`, README's
+# and the peer's rules (`--pickup won-pile --short-war last-card --war-down 3`, docs/war.md,
 # "Experiments from other simulators"), each on every War path (WARSIM_PATH=lanes, avx512,
 # scalar; a path this CPU lacks falls back to the next one it runs). REPS rounds of alternating
 # runs; the median and lowest-highest games/s of each and the ratios to the peer. Writes the
-# table on stdout: scripts/squaaawk-speed.sh > results/squaaawk-speed.txt
-# Usage: scripts/squaaawk-speed.sh [REPS=5] [CLASSIC_GAMES=1000000] [WON_PILE_GAMES=500000]
-#   (the game counts give warsim runs of about 1-2 s on one thread; the won-pile rules play
-#   about half as many games per second as classic).
+# table on stdout: scripts/squaaawk-speed.sh 5 PEER_DIR > results/squaaawk-speed.txt
+# Usage: scripts/squaaawk-speed.sh [REPS=5] [PEER_DIR] [CLASSIC_GAMES=1000000]
+#          [WON_PILE_GAMES=500000]
+#   PEER_DIR: a git clone, or a bare git directory, of github.com/squaaawk/war (this script
+#   never fetches: `git clone https://github.com/squaaawk/war DIR` makes one); its HEAD is
+#   timed. Without it (or with "") only warsim is timed, and stderr says how to pass the peer.
+#   (The game counts give warsim runs of about 1-2 s on one thread; the won-pile rules play
+#   about half as many games per second as classic.)
 #
-# The peer is not a dependency of warsim: it is built here from the bare git mirror of
-# github.com/squaaawk/war at /work/.mirror/squaaawk+war/repo (made by `fetch
-# github:squaaawk/war`; this script never fetches), extracted into a temporary directory and
+# The peer is not a dependency of warsim: it is built here from PEER_DIR, its HEAD extracted
+# into a temporary directory and
 # built with `cargo build --release` from its own Cargo.toml and Cargo.lock (offline when the
 # crates are cached, else cargo downloads them), into target/squaaawk-war so its dependencies
 # are built once. Its src/sim.rs (the game) is used unchanged. Its src/main.rs gets three edits,
@@ -39,29 +42,36 @@
 # (fastrand's Rng::new), so its games differ from run to run; warsim's runs use --seed 1.
 #
 # Rules check: the peer counts a turn also when a player turns out to have no card, one more than
-# warsim's rounds (README), so the footer sets the peer's mean turns (pooled over its runs) beside
-# warsim's mean rounds + 1 under the peer's rules (the same on every path; one seed).
+# warsim's rounds (docs/war.md), so the footer sets the peer's mean turns (pooled over its runs)
+# beside warsim's mean rounds + 1 under the peer's rules (the same on every path; one seed).
+# Without PEER_DIR the footer gives warsim's figure alone.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 reps=${1:-5}
-classic_games=${2:-1000000}
-won_pile_games=${3:-500000}
-mirror=${SQUAAAWK_MIRROR:-/work/.mirror/squaaawk+war/repo}
-if ! git -C "$mirror" rev-parse --verify -q HEAD >/dev/null 2>&1; then
-  echo "squaaawk-speed: no git mirror of squaaawk/war at $mirror; it needs" \
-    "\`fetch github:squaaawk/war\` first (or SQUAAAWK_MIRROR=path of a bare clone)" >&2
-  exit 1
+peer_dir=${2:-}
+classic_games=${3:-1000000}
+won_pile_games=${4:-500000}
+if [ -n "$peer_dir" ] && ! git -C "$peer_dir" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  echo "squaaawk-speed: $peer_dir is not a git clone (or bare git directory) of squaaawk/war" >&2
+  exit 2
+fi
+if [ -z "$peer_dir" ]; then
+  echo "squaaawk-speed: warsim only; to time squaaawk/war beside it, pass a clone as PEER_DIR:" \
+    "git clone https://github.com/squaaawk/war DIR; scripts/squaaawk-speed.sh $reps DIR" >&2
 fi
 build_warsim
 need /usr/bin/time time
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The peer: extract, edit main.rs as described above (each edit must match exactly once), build.
-peer_commit=$(git -C "$mirror" rev-parse HEAD)
-mkdir "$tmp/war"
-git -C "$mirror" archive HEAD | tar -x -C "$tmp/war"
-python3 - "$tmp/war/src/main.rs" <<'EOF'
+progs=(classic-lanes classic-avx512 classic-scalar won-pile-lanes won-pile-avx512
+  won-pile-scalar)
+if [ -n "$peer_dir" ]; then
+  # The peer: extract, edit main.rs as described above (each edit must match exactly once), build.
+  peer_commit=$(git -C "$peer_dir" rev-parse HEAD)
+  mkdir "$tmp/war"
+  git -C "$peer_dir" archive HEAD | tar -x -C "$tmp/war"
+  python3 - "$tmp/war/src/main.rs" <<'EOF'
 import sys
 path = sys.argv[1]
 src = open(path).read()
@@ -80,21 +90,21 @@ for old, new in edits:
     src = src.replace(old, new)
 open(path, "w").write(src)
 EOF
-export CARGO_TARGET_DIR=$root/target/squaaawk-war
-peer_build=(cargo build --release --quiet --manifest-path "$tmp/war/Cargo.toml")
-# Its main.rs edits leave two warnings (unreachable code, small_games unused): cargo's messages
-# are shown only when the build fails.
-if ! "${peer_build[@]}" --offline 2>"$tmp/build.log" &&
-  ! "${peer_build[@]}" 2>"$tmp/build.log"; then
-  cat "$tmp/build.log" >&2
-  exit 1
+  export CARGO_TARGET_DIR=$root/target/squaaawk-war
+  peer_build=(cargo build --release --quiet --manifest-path "$tmp/war/Cargo.toml")
+  # Its main.rs edits leave two warnings (unreachable code, small_games unused): cargo's messages
+  # are shown only when the build fails.
+  if ! "${peer_build[@]}" --offline 2>"$tmp/build.log" &&
+    ! "${peer_build[@]}" 2>"$tmp/build.log"; then
+    cat "$tmp/build.log" >&2
+    exit 1
+  fi
+  peer=$CARGO_TARGET_DIR/release/war
+  unset CARGO_TARGET_DIR
+  progs=(peer "${progs[@]}")
 fi
-peer=$CARGO_TARGET_DIR/release/war
-unset CARGO_TARGET_DIR
 
 wp=(--pickup won-pile --short-war last-card --war-down 3)
-progs=(peer classic-lanes classic-avx512 classic-scalar won-pile-lanes won-pile-avx512
-  won-pile-scalar)
 
 # run PROG: appends "PROG games cpu_s own_games_per_s mean sd" to $tmp/all
 run() {
@@ -127,8 +137,13 @@ done
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs);" \
   "1 thread; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "squaaawk/war $peer_commit (its first block only, see scripts/squaaawk-speed.sh);" \
-  "warsim $classic_games classic games, $won_pile_games won-pile games per run, --seed 1"
+if [ -n "$peer_dir" ]; then
+  echo "squaaawk/war $peer_commit (its first block only, see scripts/squaaawk-speed.sh);" \
+    "warsim $classic_games classic games, $won_pile_games won-pile games per run, --seed 1"
+else
+  echo "squaaawk/war not run (no PEER_DIR, see scripts/squaaawk-speed.sh);" \
+    "warsim $classic_games classic games, $won_pile_games won-pile games per run, --seed 1"
+fi
 echo "median of $reps alternating runs; games/s from CPU time (user + sys, lowest-highest) and" \
   "from each program's own wall clock"
 python3 - "$tmp/all" <<'EOF'
@@ -137,7 +152,8 @@ rows = {}
 for line in open(sys.argv[1]):
     p, games, cpu, own, mean, sd = line.split()
     rows.setdefault(p, []).append((int(games), float(cpu), float(own), float(mean), float(sd)))
-label = {"peer": "squaaawk/war standard (shuffled)"}
+peer = "peer" in rows  # without PEER_DIR: warsim's rows only, no ratios
+label = {"peer": "squaaawk/war standard (shuffled)"} if peer else {}
 for path in ("lanes", "avx512", "scalar"):
     label[f"classic-{path}"] = f"warsim classic [{path}]"
 for path in ("lanes", "avx512", "scalar"):
@@ -146,22 +162,33 @@ def rates(p):
     cpu = sorted(g / c for g, c, *_ in rows[p])
     own = statistics.median(o for _, _, o, *_ in rows[p])
     return statistics.median(cpu), cpu[0], cpu[-1], own
-peer_cpu, _, _, peer_own = rates("peer")
-print(f"{'run':<38} {'games/s CPU':>12} {'range':>17} {'vs peer':>8} {'games/s own':>12}"
-      f" {'vs peer':>8}")
+if peer:
+    peer_cpu, _, _, peer_own = rates("peer")
+    print(f"{'run':<38} {'games/s CPU':>12} {'range':>17} {'vs peer':>8} {'games/s own':>12}"
+          f" {'vs peer':>8}")
+else:
+    print(f"{'run':<38} {'games/s CPU':>12} {'range':>17} {'games/s own':>12}")
 for p in label:
     cpu, lo, hi, own = rates(p)
-    print(f"{label[p]:<38} {cpu:12.0f} {f'{lo:.0f}-{hi:.0f}':>17} {cpu / peer_cpu:7.2f}x"
-          f" {own:12.0f} {own / peer_own:7.2f}x")
+    if peer:
+        print(f"{label[p]:<38} {cpu:12.0f} {f'{lo:.0f}-{hi:.0f}':>17} {cpu / peer_cpu:7.2f}x"
+              f" {own:12.0f} {own / peer_own:7.2f}x")
+    else:
+        print(f"{label[p]:<38} {cpu:12.0f} {f'{lo:.0f}-{hi:.0f}':>17} {own:12.0f}")
 # Rules check: the peer's mean turns pooled over its runs (weighted by games, with the standard
 # error of the pooled games), beside warsim's mean rounds + 1 under the same rules.
+w = rows["won-pile-lanes"][0]
+same = all(r[3] == w[3] for q in ("lanes", "avx512", "scalar") for r in rows[f"won-pile-{q}"])
+wse = w[4] / math.sqrt(w[0])
+if not peer:
+    print(f"rules check: squaaawk/war not run; warsim won-pile mean rounds {w[3]:.2f} + 1 ="
+          f" {w[3] + 1:.2f} (se {wse:.2f}, {w[0]:,} games,"
+          f" {'the same' if same else 'DIFFERENT'} on every path)")
+    sys.exit(0)
 n = sum(g for g, *_ in rows["peer"])
 m = sum(g * mean for g, _, _, mean, _ in rows["peer"]) / n
 var = sum(g * (sd * sd + (mean - m) ** 2) for g, _, _, mean, sd in rows["peer"]) / n
 se = math.sqrt(var / n)
-w = rows["won-pile-lanes"][0]
-same = all(r[3] == w[3] for q in ("lanes", "avx512", "scalar") for r in rows[f"won-pile-{q}"])
-wse = w[4] / math.sqrt(w[0])
 z = (w[3] + 1 - m) / math.hypot(se, wse)
 print(f"rules check: squaaawk/war mean turns {m:.2f} (se {se:.2f}, {n:,} games over"
       f" {len(rows['peer'])} runs); warsim won-pile mean rounds {w[3]:.2f} + 1 = {w[3] + 1:.2f}"
