@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Checks the `bryer` preset against the R program of deck-war.txt, run by R itself:
+# Checks the `bryer` preset against the R program of deck War's seed document, run by R itself
+# (its functions check_cards and play_war are read from docs/rules/war.md, which reproduces the
+# seed document, or from SEED_DOC=FILE, such as the seed document itself):
 #  1. exact replay: the first DEALS games R deals are replayed with `warsim play war --rules bryer
 #     --deal ...`; every game must end with the same winner in the same round (R's count + 1);
 #  2. distribution: R_GAMES games of R against WARSIM_GAMES of warsim (two-sample KS test, and
@@ -14,7 +16,7 @@ r_games=${1:-100000}
 warsim_games=${2:-1000000}
 deals=${3:-2000}
 out=${4:-}
-seed_doc=${WARSIM_SEEDS:-$root/../shared/seeds}/deck-war.txt
+seed_doc=${SEED_DOC:-$root/docs/rules/war.md}
 [ -f "$seed_doc" ] || { echo "compare-r: no seed document at $seed_doc" >&2; exit 1; }
 
 need Rscript r-base-core

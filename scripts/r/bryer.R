@@ -1,5 +1,6 @@
-# Runs the R program of deck-war.txt itself: its functions check_cards and play_war are read
-# from the seed document and evaluated unchanged.
+# Runs the R program of deck War's seed document itself: its functions check_cards and play_war
+# are read from the seed document (or from docs/rules/war.md, which reproduces them) and
+# evaluated unchanged.
 #
 # Usage: Rscript bryer.R SEED_DOC GAMES DEALS CORES OUT_GAMES OUT_DEALS
 #   OUT_GAMES: game,games,winner for GAMES games (game i played after set.seed(i))
