@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's record search: `search bmn` from seed 0 for DEALS deals (600,000,000 by default:
-# about 10 minutes on 2 cores), on every core, into OUTDIR.
+# The record search of docs/bmn.md: `search bmn` from seed 0 for DEALS deals (600,000,000 by
+# default: about 10 minutes on 2 cores), on every core, into OUTDIR.
 # Usage: scripts/bmn-search.sh OUTDIR [DEALS]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"

@@ -4,7 +4,7 @@
 # short-war x war-down {1,3}, with `warsim exact war`; the shuffled pickup solved as a Markov
 # chain for decks of up to 8 cards; Monte Carlo (1,000,000 games) beside exact for a few rule
 # sets; time and memory of the largest runs. Writes OUT_DIR/table.csv, chain.csv, mc.csv and
-# timing.txt (default results/war-exact); the README tables are made from them.
+# timing.txt (default results/war-exact); the tables of docs/exact.md are made from them.
 # Also Snap: every deal of ten small decks (OUT_DIR/snap.csv).
 # Usage: scripts/war-exact.sh [OUT_DIR=results/war-exact]
 set -euo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The runs behind README's "Experiments from other simulators": each published experiment's
+# The runs behind docs/war.md's "Experiments from other simulators": each published experiment's
 # rules expressed as warsim options, and player 1's win share by aces held. One output
-# directory per run in OUT_DIR (default results/war-experiments); the README table is made
-# from them by scripts/readme_tables.py.
+# directory per run in OUT_DIR (default results/war-experiments); the tables of docs/war.md are
+# made from them by scripts/readme_tables.py.
 # Usage: scripts/war-experiments.sh [OUT_DIR=results/war-experiments] [SCALE=1]
 #   SCALE divides every game count (for a quick trial run; the canonical run uses 1).
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The runs behind README's "War in the literature": each published figure's rules expressed as
-# warsim options. Writes one output directory per run into OUT_DIR.
+# The runs behind docs/literature.md, "War in the literature": each published figure's rules
+# expressed as warsim options. Writes one output directory per run into OUT_DIR.
 # Usage: scripts/war-literature.sh [OUT_DIR=results/war-literature]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# War with more than two players (README "War with more than two players"): a sweep of the mean
-# length against the number of players and the deck size, with a Theta(n^2) fit per number of
+# War with more than two players (docs/war.md, "War with more than two players"): a sweep of the
+# mean length against the number of players and the deck size, with a Theta(n^2) fit per number of
 # players (Adjei, Krishnan and Mossel, arXiv 2409.05201), and runs under kbWar's and
 # Brakebusk/WarSimulator's N-player rules as far as options express them.
 # Writes OUT_DIR/sweep (warsim sweep), OUT_DIR/fit.csv, OUT_DIR/players.png and one run per peer
