@@ -45,6 +45,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 })?,
                 print: Print::of(search.json, false, false),
                 progress: search.progress,
+                max_hours: search.max_hours,
             };
             crate::search::run(&game.game()?, &cfg)
         }

@@ -69,7 +69,7 @@ pub enum Command {
         (how many games last longer than t rounds, per rule set), means.png and one output \
         directory per rule set. Options follow GAME; `warsim sweep GAME --help` lists them. \
         At most 1,000 rule sets (--max-rule-sets N allows more), each with a folder name of at \
-        most 255 bytes; the whole sweep is estimated from pilots of up to 8 of its rule sets and \
+        most 255 bytes; the whole sweep is estimated from pilots of every one of its rule sets and \
         held to --max-hours before the first game.\n\n\
         Examples:\n  warsim sweep war --war-down 1,3 --short-war all --pickup all --out out/rules\n  \
         warsim sweep rps --players 2,3,4,5,6 --games 1e5 --out out/rps\n  \
@@ -198,7 +198,8 @@ pub enum Command {
 pub struct RunOptions {
     /// Number of games in the whole run [default: 1000000]; with --precision, the games
     /// played before the first check [default: 10000].
-    #[arg(long, global = true, value_name = "N", value_parser = parse_games)]
+    #[arg(long, global = true, value_name = "N", allow_negative_numbers = true,
+          value_parser = parse_games)]
     pub games: Option<u64>,
     /// Play until the 95% interval of the mean rounds is at most ±H, deciding only at fixed
     /// game counts (the minimum, then 1/8 more each time), so the games played do not depend
@@ -207,7 +208,7 @@ pub struct RunOptions {
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
     #[arg(long, global = true, value_name = "M", default_value_t = crate::run::DEFAULT_MAX_GAMES,
-          value_parser = parse_games)]
+          allow_negative_numbers = true, value_parser = parse_games)]
     pub max_games: u64,
     /// Base seed: game i draws its randomness from (seed, i) alone.
     #[arg(long, global = true, value_name = "S", default_value_t = 0,
@@ -248,9 +249,9 @@ pub struct RunOptions {
     /// the bound. The estimate comes before anything is written, from a pilot: the run's first
     /// games, played on one thread for about 25 ms (they count in the run: nothing is played
     /// twice), times the games to play (with --precision: --max-games), over the threads the
-    /// run can use; a sweep's from pilots of up to 8 of its rule sets. It aims to be right
-    /// within a factor of a few, and is shown before a run of over a minute where progress is
-    /// shown.
+    /// run can use; a sweep's from pilots of each of its rule sets. A game that never ends is
+    /// refused once its time alone breaks the bound. It aims to be right within a factor of a
+    /// few, and is shown before a run of over a minute where progress is shown.
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
           value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,
@@ -265,7 +266,7 @@ pub struct RunOptions {
 pub struct SearchOptions {
     /// Deals played in all, split evenly among the walkers.
     #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000,
-          value_parser = parse_games)]
+          allow_negative_numbers = true, value_parser = parse_games)]
     pub deals: u64,
     /// Independent walkers (the result depends on them, not on the threads).
     #[arg(long, global = true, value_name = "W", default_value_t = 16,
@@ -292,6 +293,11 @@ pub struct SearchOptions {
     /// Progress on stderr: auto, log or never.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
+    /// Refuse a search estimated to take more than H hours (from deals played for about 25 ms
+    /// before it starts); `none` lifts the bound.
+    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
+          value_parser = MaxHours::parse)]
+    pub max_hours: MaxHours,
 }
 
 /// The options of `exact`: those of `simulate` that apply when every deal is played once (no
@@ -434,16 +440,32 @@ pub struct MergeArgs {
 }
 
 /// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
+/// Separators stand only between groups of three digits, so `1,5` (a decimal comma, or a
+/// typo) is refused rather than read as 15.
 pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
+    let expected = "expected a whole number of games of at least 1, such as 1000000, 1_000_000, \
+                    1,000,000 or 1e6";
+    let grouped = |sep: char| {
+        let mut groups = text.split(sep);
+        let head = groups.next().unwrap_or("");
+        (1..=3).contains(&head.len())
+            && head.bytes().all(|b| b.is_ascii_digit())
+            && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+    };
+    for sep in [',', '_'] {
+        if text.contains(sep) && !grouped(sep) {
+            return Err(format!(
+                "'{sep}' separates groups of three digits only; {expected}"
+            ));
+        }
+    }
     let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
     let exact = plain.parse::<u64>().ok().or_else(|| {
         let x: f64 = plain.parse().ok()?;
         // Exactly representable whole numbers only (1e6 yes, 1.5e0 no).
         (x.fract() == 0.0 && (1.0..=9.0e15).contains(&x)).then_some(x as u64)
     });
-    exact.filter(|&n| n >= 1).ok_or_else(|| {
-        "expected a whole number of games of at least 1, such as 1000000, 1_000_000 or 1e6".into()
-    })
+    exact.filter(|&n| n >= 1).ok_or_else(|| expected.into())
 }
 
 /// `--precision`: a half-width above 0.
@@ -464,6 +486,38 @@ pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    /// A separator stands between groups of three digits only: `1,5` is no number of games.
+    #[test]
+    fn games_take_separators_in_groups_of_three_only() {
+        for (text, n) in [
+            ("1000000", 1_000_000),
+            ("1,000,000", 1_000_000),
+            ("1_000", 1000),
+        ] {
+            assert_eq!(parse_games(text), Ok(n), "{text}");
+        }
+        assert_eq!(parse_games("12,345"), Ok(12_345));
+        assert_eq!(parse_games("1e6"), Ok(1_000_000));
+        for bad in [
+            "1,5",
+            "1,5e3",
+            "1,0000",
+            ",100",
+            "100,",
+            "1__000",
+            "1_5",
+            "1,000_000x",
+            "0",
+        ] {
+            assert!(
+                parse_games(bad).is_err(),
+                "{bad} was read as {:?}",
+                parse_games(bad)
+            );
+        }
+        assert!(parse_games("1,5").unwrap_err().contains("groups of three"));
+    }
 
     #[test]
     fn cli_definition_is_valid() {

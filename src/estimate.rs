@@ -64,7 +64,7 @@ pub fn seconds_per_game(pilot: &Measured, exact: Option<(f64, u64)>) -> f64 {
         Some((mean, cap)) if pilot.rounds > 0 => {
             pilot.seconds / pilot.rounds as f64 * mean.min(cap as f64)
         }
-        _ => pilot.seconds / pilot.games.max(1) as f64,
+        _ => pilot.seconds / pilot.games_timed().max(1) as f64,
     }
 }
 
@@ -134,6 +134,7 @@ impl Estimate {
             games: a.games + e.pilot.games,
             rounds: a.rounds.saturating_add(e.pilot.rounds),
             seconds: a.seconds + e.pilot.seconds,
+            open: a.open.or(e.pilot.open),
         });
         Estimate {
             seconds: (mean + per_set) * of as f64,
@@ -170,7 +171,15 @@ impl fmt::Display for Estimate {
                 grouped(of)
             )?;
         }
-        write!(f, "{} in {:.2} s", counted(p.games, "game"), p.seconds)?;
+        write!(f, "{}", counted(p.games, "game"))?;
+        if let Some((index, rounds)) = p.open {
+            write!(
+                f,
+                " and game {index} still going after {} rounds",
+                grouped(rounds)
+            )?;
+        }
+        write!(f, " in {:.2} s", p.seconds)?;
         if let Basis::ExactMean { mean, cap } = self.basis {
             write!(
                 f,
@@ -205,6 +214,7 @@ mod tests {
             games,
             rounds,
             seconds,
+            open: None,
         }
     }
 
@@ -255,6 +265,26 @@ mod tests {
              capped at 10,000,000 rounds)"
         );
         assert!(MaxHours(Some(6.0)).refuses(e.seconds));
+    }
+
+    /// A game the pilot left open costs at least the time spent on it, and is named.
+    #[test]
+    fn a_game_left_open_counts_as_one_game_of_at_least_its_time() {
+        let p = Measured {
+            open: Some((0, 4_194_304)),
+            ..measured(0, 4_194_304, 2.0)
+        };
+        let e = Estimate::run(p, None, 1_000_000, 2);
+        assert!(
+            (e.seconds - (2.0 + 2.0 * 1_000_000.0 / 2.0)).abs() < 1e-6,
+            "{}",
+            e.seconds
+        );
+        assert_eq!(
+            e.to_string(),
+            "about 12 days on 2 threads (pilot: 0 games and game 0 still going after 4,194,304 \
+             rounds in 2.00 s)"
+        );
     }
 
     #[test]

@@ -164,12 +164,13 @@ impl WithGame for FlawlessGame<'_> {
             )
             .into());
         };
-        let f = war.flawless()?;
+        // The folder is checked before the computation, which takes seconds for large decks.
         let out = opts
             .out
             .as_deref()
             .map(|o| OutputSet::begin(o, Kind::Exact, &[]))
             .transpose()?;
+        let f = war.flawless(&opts.cancel)?;
         let doc = json!({
             "game": G::NAME,
             "description": format!(

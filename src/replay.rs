@@ -23,6 +23,10 @@ struct Replayed {
     seed: u64,
     /// The game's index in the run (for an exact run, the deal's number).
     index: u64,
+    /// Whether `index` numbers a deal of every deal (a run of `exact`), not a game drawn from
+    /// the seed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    deal: bool,
     rounds: u64,
     outcome: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,6 +66,7 @@ impl WithGameType for Replay<'_> {
             description: game.describe(),
             seed: info.seed,
             index,
+            deal: replaying.deal,
             rounds: result.rounds,
             outcome: result.outcome.name(),
             loop_from: result.cycle.map(|c| c.loop_from),
@@ -96,10 +101,16 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
                 _ => format!("ends: {o}"),
             },
         };
+        // An exact run's game i is deal number i, which no seed draws.
+        let which = if r.deal {
+            format!("deal number {} of every deal", r.index)
+        } else {
+            format!("game {} of seed {}", r.index, r.seed)
+        };
         writeln!(
             out,
-            "{} game {} of seed {} ({}): {ending} after {} rounds",
-            r.game, r.index, r.seed, r.description, r.rounds
+            "{} {which} ({}): {ending} after {} rounds",
+            r.game, r.description, r.rounds
         )?;
         out.flush()?;
     }

@@ -56,23 +56,32 @@ pub fn wants_estimate(opts: &RunConfig) -> bool {
 
 /// Pilots the run planned as `info` for `budget` and estimates it. The pilot plays the first
 /// games of its slice (of a run to a precision: of the games before the first check), which
-/// [`play`] then takes as the run's own.
+/// [`play`] then takes as the run's own. A game that takes long enough for the estimate to
+/// break `--max-hours` is left open there ([`pilot::run`]), so a first game that never ends is
+/// refused, not played; a cancelled run stops between the pilot's tries.
 pub fn estimate<G: Game>(
     game: &G,
     opts: &RunConfig,
     info: &RunInfo,
     budget: std::time::Duration,
-) -> (Pilot<G::Stats>, Estimate) {
-    let pilot = pilot::run(game, opts.seed, info.range.clone(), budget);
+) -> Result<(Pilot<G::Stats>, Estimate)> {
     let games = most_games(opts, info);
-    let busy = estimate::busy_threads(
-        threads(opts),
-        cores(),
-        games.saturating_sub(pilot.measured.games),
-    );
     let exact = game.expected_rounds().map(|mean| (mean, game.max_rounds()));
-    let e = Estimate::run(pilot.measured, exact, games, busy);
-    (pilot, e)
+    let estimate = |m: &pilot::Measured| {
+        let busy = estimate::busy_threads(threads(opts), cores(), games.saturating_sub(m.games));
+        Estimate::run(*m, exact, games, busy)
+    };
+    let refuses = |m: &pilot::Measured| opts.max_hours.refuses(estimate(m).seconds);
+    let pilot = pilot::run(
+        game,
+        opts.seed,
+        info.range.clone(),
+        budget,
+        &refuses,
+        &opts.cancel,
+    )?;
+    let e = estimate(&pilot.measured);
+    Ok((pilot, e))
 }
 
 /// Refuses `what` (`simulate rps`, `100,000 games`) when `e` breaks `--max-hours`, saying by
@@ -98,20 +107,35 @@ pub fn games_text(opts: &RunConfig, info: &RunInfo) -> String {
     }
 }
 
+/// The first games of a run, played by its pilot, and the time they took: the run takes them
+/// as its own, and its rate counts them over their time too.
+pub struct Head<S> {
+    /// Their tally.
+    pub tally: Tally<S>,
+    /// Seconds the pilot took.
+    pub seconds: f64,
+}
+
 /// Pilots, estimates and checks the run planned as `info` before anything is written, and
 /// shows a long run's estimate where progress is shown; gives the pilot's games, for [`play`]
 /// (none when the run needs no estimate, [`wants_estimate`]).
-pub fn guard<G: Game>(game: &G, opts: &RunConfig, info: &RunInfo) -> Result<Tally<G::Stats>> {
+pub fn guard<G: Game>(game: &G, opts: &RunConfig, info: &RunInfo) -> Result<Head<G::Stats>> {
     if !wants_estimate(opts) {
-        return Ok(Tally::new(game.players()));
+        return Ok(Head {
+            tally: Tally::new(game.players()),
+            seconds: 0.0,
+        });
     }
-    let (pilot, e) = estimate(game, opts, info, pilot::BUDGET);
+    let (pilot, e) = estimate(game, opts, info, pilot::BUDGET)?;
     let what = format!("simulate {}: {}", G::NAME, games_text(opts, info));
     check_bound(&what, &e, opts.max_hours)?;
     if e.seconds > estimate::LONG {
         progress::note(opts.progress, &format!("estimate: {e}"));
     }
-    Ok(pilot.tally)
+    Ok(Head {
+        tally: pilot.tally,
+        seconds: pilot.measured.seconds,
+    })
 }
 
 /// What a run will play, checked before anything is written.
@@ -125,7 +149,20 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
             )
             .into());
         }
-        let min = opts.games.unwrap_or(DEFAULT_MIN_GAMES);
+        // The games before the first check are at most --max-games: a run asked to stop
+        // after M games plays no more.
+        let min = match opts.games {
+            Some(g) if g > opts.max_games => {
+                return Err(usage!(
+                    "--games {g} with --precision: the games before the first check are more \
+                     than --max-games {}; ask for at most as many",
+                    opts.max_games
+                )
+                .into())
+            }
+            Some(g) => g,
+            None => DEFAULT_MIN_GAMES.min(opts.max_games),
+        };
         return RunInfo::new(game, opts.seed, min, shard);
     }
     let games = opts.games.unwrap_or(DEFAULT_GAMES);
@@ -140,18 +177,22 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
 }
 
 /// Plays the run `info` (from [`plan`]) on `threads` threads, going on from `head` (the first
-/// games of its slice, a pilot's), reporting to `progress`; `offset` games of the progress
+/// games of its slice, a pilot's, whose time counts in the run's), reporting to `progress`; `offset` games of the progress
 /// total come before this run's (a sweep's earlier rule sets).
 pub fn play<G: Game>(
     game: &G,
     opts: &RunConfig,
     mut info: RunInfo,
-    head: Tally<G::Stats>,
+    head: Head<G::Stats>,
     threads: usize,
     progress: &Progress,
     offset: u64,
 ) -> Result<(RunInfo, Tally<G::Stats>, Timing)> {
     let start = Instant::now();
+    let Head {
+        tally: head,
+        seconds: head_seconds,
+    } = head;
     let inc = |n| progress.inc(n);
     inc(head.games);
     let tally = match opts.precision {
@@ -191,7 +232,7 @@ pub fn play<G: Game>(
         }
     };
     let timing = Timing {
-        elapsed_s: start.elapsed().as_secs_f64(),
+        elapsed_s: head_seconds + start.elapsed().as_secs_f64(),
         threads: Some(threads),
         note: None,
     };

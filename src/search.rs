@@ -5,7 +5,8 @@
 //! it swaps two cards of different demands, plays the new deal, and keeps the swap when the
 //! game is at least as long (equal lengths let it cross plateaus); after `RESTART` swaps with no
 //! longer game it starts again from a new random deal. A deal that never ends is recorded and
-//! the swap undone. Walkers draw only from their own generator and play a fixed number of deals
+//! the swap undone; a deal whose game reaches the round cap is counted and undone too (it did not
+//! end, so it has no length). Walkers draw only from their own generator and play a fixed number of deals
 //! each, so the result depends on the seed, the deals and the walkers, never on the threads.
 
 use std::path::PathBuf;
@@ -15,6 +16,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::estimate::{Estimate, MaxHours};
 use crate::games::bmn::{Bmn, Played};
 use crate::games::cards::bounded;
 use crate::games::{Game, Outcome};
@@ -22,6 +24,7 @@ use crate::output::atomic::{Kind, OutputSet};
 use crate::output::progress::{Progress, When};
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
+use crate::sim::pilot::Measured;
 use crate::sim::rng::game_rng;
 use crate::stats::summary::grouped;
 use crate::usage;
@@ -50,6 +53,8 @@ pub struct SearchConfig {
     pub print: Print,
     /// How progress is shown.
     pub progress: When,
+    /// The bound on the estimated time (`--max-hours`).
+    pub max_hours: MaxHours,
 }
 
 /// A deal found, as search.json lists it.
@@ -76,6 +81,7 @@ struct Walk {
     best: Vec<Found>,
     loops: Vec<Found>,
     loops_found: u64,
+    capped: u64,
 }
 
 /// search.json.
@@ -91,6 +97,8 @@ struct SearchJson<'a> {
     best: Vec<Found>,
     loops_found: u64,
     loops: Vec<Found>,
+    /// Deals whose game reached the round cap: neither ended nor seen to loop, so never listed.
+    capped: u64,
     elapsed_s: f64,
     deals_per_s: f64,
     threads: usize,
@@ -136,10 +144,15 @@ fn walk(game: &Bmn, seed: u64, w: u32, steps: u64, keep: usize, progress: &Progr
         if done.is_multiple_of(4096) {
             progress.inc(4096);
         }
-        if p.outcome == Outcome::Loop {
-            out.loops_found += 1;
-            if out.loops.len() < MAX_LOOPS {
-                out.loops.push(found(&deck, &p, done));
+        // A capped game has no length to compare (it did not end), and is no loop found.
+        if matches!(p.outcome, Outcome::Loop | Outcome::Capped) {
+            if p.outcome == Outcome::Capped {
+                out.capped += 1;
+            } else {
+                out.loops_found += 1;
+                if out.loops.len() < MAX_LOOPS {
+                    out.loops.push(found(&deck, &p, done));
+                }
             }
             if let Some((i, j)) = swap {
                 deck.swap(i, j);
@@ -175,6 +188,38 @@ fn walk(game: &Bmn, seed: u64, w: u32, steps: u64, keep: usize, progress: &Progr
     out
 }
 
+/// What the search will take: deals played on one thread for a pilot's time (shuffled deals
+/// from a generator of the pilot's own, so the search's deals are untouched), times the deals
+/// to play over the walkers the threads keep busy.
+fn estimate(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Estimate {
+    let mut rng = game_rng(cfg.seed ^ PILOT_SALT, u64::MAX);
+    let mut s = game.scratch();
+    let mut deck = game.deck().to_vec();
+    let (mut played, mut rounds) = (0u64, 0u64);
+    let start = Instant::now();
+    while played < deals && start.elapsed() < crate::sim::pilot::BUDGET {
+        crate::games::cards::shuffle(&mut rng, &mut deck);
+        rounds = rounds.saturating_add(game.play_deck(&deck, &mut s).tricks);
+        played += 1;
+    }
+    let pilot = Measured {
+        games: played,
+        rounds,
+        seconds: start.elapsed().as_secs_f64(),
+        open: None,
+    };
+    let busy = threads.min(cfg.walkers as usize).max(1);
+    // The pilot's deals are not the search's: all of them are still to play.
+    let e = Estimate::run(pilot, None, deals.saturating_add(played), busy);
+    Estimate {
+        seconds: e.seconds - pilot.seconds,
+        ..e
+    }
+}
+
+/// Mixed into the seed of the search's pilot, so its deals are none of the walkers'.
+const PILOT_SALT: u64 = 0x5EA2_C4E5_7171_0700;
+
 /// Longest first; equal lengths by deal, so the order is the same however found.
 fn sort(found: &mut [Found]) {
     found.sort_by(|a, b| b.cards.cmp(&a.cards).then_with(|| a.deal.cmp(&b.deal)));
@@ -196,6 +241,15 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     let steps = cfg.deals / u64::from(cfg.walkers);
     let deals = steps * u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
+    let e = estimate(game, cfg, deals, threads);
+    crate::run::check_bound(
+        &format!("search bmn: {} deals", grouped(deals)),
+        &e,
+        cfg.max_hours,
+    )?;
+    if e.seconds > crate::estimate::LONG {
+        crate::output::progress::note(cfg.progress, &format!("estimate: {e}"));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -228,6 +282,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         best,
         loops_found: walks.iter().map(|w| w.loops_found).sum(),
         loops,
+        capped: walks.iter().map(|w| w.capped).sum(),
         elapsed_s,
         deals_per_s: deals as f64 / elapsed_s.max(1e-9),
         threads,
@@ -276,6 +331,13 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
                     grouped(f.cards),
                     f.tricks,
                     f.deal
+                ));
+            }
+            if doc.capped > 0 {
+                text.push_str(&format!(
+                    "capped    {} deals reached the cap of {} cards (not listed)\n",
+                    grouped(doc.capped),
+                    grouped(game.max_rounds())
                 ));
             }
             text.push_str(&format!(

@@ -48,10 +48,6 @@ const MAX_RULE_SETS: u64 = 1_000;
 /// The sweep's own option that allows more rule sets than [`MAX_RULE_SETS`].
 const MAX_RULE_SETS_OPTION: &str = "max-rule-sets";
 
-/// Rule sets piloted to estimate a sweep: spread evenly over the list (its first and last
-/// included), so a setting that lengthens games along the list is seen at both ends.
-const SAMPLE: usize = 8;
-
 /// Seconds a rule set spends writing its folder (summary, CSVs, charts), added to its games'
 /// estimate: 6.5 ms measured on a 2-core machine for runs of one game.
 const WRITE_SECONDS: f64 = 0.01;
@@ -681,16 +677,14 @@ fn check_folder_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The estimate of the whole sweep, from pilots of at most [`SAMPLE`] rule sets spread evenly
-/// over the list, sharing one pilot budget.
+/// The estimate of the whole sweep, from a pilot of every rule set sharing one pilot budget
+/// (at least one game each): a rule set whose games never end is found wherever it stands in
+/// the list, and refused as soon as its own first game proves the sweep too long.
 fn estimate(parsed: &[(RunConfig, SimulateGame)]) -> Result<Estimate> {
     let n = parsed.len();
-    let k = n.min(SAMPLE);
-    let budget = pilot::BUDGET / k as u32;
-    let mut sample = Vec::with_capacity(k);
-    for j in 0..k {
-        let i = if k == 1 { 0 } else { j * (n - 1) / (k - 1) };
-        let (run, g) = &parsed[i];
+    let budget = pilot::BUDGET / u32::try_from(n.max(1)).unwrap_or(u32::MAX);
+    let mut sample = Vec::with_capacity(n);
+    for (run, g) in parsed {
         sample.push(g.run(Pilot { run, budget })?);
     }
     Ok(Estimate::sweep(&sample, n as u64, WRITE_SECONDS))
@@ -716,7 +710,7 @@ impl WithGame for Pilot<'_> {
     type Output = Result<Estimate>;
     fn with<G: Game>(self, game: G) -> Result<Estimate> {
         let info = run::plan(&game, self.run)?;
-        Ok(run::estimate(&game, self.run, &info, self.budget).1)
+        Ok(run::estimate(&game, self.run, &info, self.budget)?.1)
     }
 }
 
@@ -743,7 +737,10 @@ impl WithGame for One<'_> {
     fn with<G: Game>(self, game: G) -> Result<Done> {
         let run = self.run;
         let info = run::plan(&game, run)?;
-        let head = Tally::new(game.players());
+        let head = run::Head {
+            tally: Tally::new(game.players()),
+            seconds: 0.0,
+        };
         let (info, tally, timing) = run::play(
             &game,
             run,

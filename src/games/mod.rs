@@ -315,7 +315,7 @@ pub fn from_rules<G: Game>(rules: &serde_json::Value) -> Result<G, String> {
 }
 
 /// Whether two JSON values are equal, floats to a relative 1e-12.
-fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+pub(crate) fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {

@@ -10,6 +10,7 @@ pub mod html;
 mod inspect;
 pub mod layout;
 pub mod plot;
+pub mod private;
 pub mod progress;
 pub mod reader;
 pub mod readme;

@@ -70,17 +70,90 @@ fn read_open(file: File, dir: &Path, name: &str, limit: u64) -> Result<String, U
             "{d}: {name} grew past {limit} bytes while it was read"
         ));
     }
-    String::from_utf8(bytes).map_err(|_| usage!("{d}: {name} is not UTF-8 text"))
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(usage!(
+            "{d}: {name} is UTF-16 text (it starts with a UTF-16 byte-order mark); warsim reads \
+             UTF-8: save it as UTF-8"
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| usage!("{d}: {name} is not UTF-8 text"))?;
+    // An editor's UTF-8 byte-order mark says nothing a reader needs: dropped, not refused.
+    Ok(match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
-/// Parses `text` (file `name` of `dir`) as JSON whose every string is short and printable:
-/// at most [`MAX_STRING_BYTES`], no control character (so no terminal escape, no line
-/// break) anywhere, keys included.
+/// Parses `text` (file `name` of `dir`) as JSON whose every object names each key once (a
+/// second value for a key would silently replace the first) and whose every string is short
+/// and printable: at most [`MAX_STRING_BYTES`], no control character (so no terminal escape,
+/// no line break) anywhere, keys included.
 pub fn parse_json(text: &str, dir: &Path, name: &str) -> Result<Value, UsageError> {
     let d = dir.display();
-    let v: Value = serde_json::from_str(text).map_err(|e| usage!("{d}: {name}: {e}"))?;
+    let Strict(v) = serde_json::from_str(text).map_err(|e| usage!("{d}: {name}: {e}"))?;
     check_strings(&v).map_err(|what| usage!("{d}: {name}: {what}"))?;
     Ok(v)
+}
+
+/// A JSON value read with every object's keys distinct.
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+/// Builds a [`Value`] as serde_json's own visitor does, but refuses a key given twice.
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(x.into())
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {key:?} appears twice in one object"
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            object.insert(key, v);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 /// Refuses a string that is too long or holds a control character, anywhere in `v`.
@@ -165,5 +238,52 @@ mod tests {
             .to_string();
         assert!(e.contains("at most"), "{e}");
         assert!(parse_json(r#"{"game":"war","n":[1,2.5]}"#, dir, "s").is_ok());
+    }
+
+    /// A key given twice would let the second value replace the first without a word.
+    #[test]
+    fn a_key_given_twice_is_refused_at_any_depth() {
+        let dir = Path::new("d");
+        for bad in [
+            r#"{"games":1,"games":2}"#,
+            r#"{"run":{"a":1,"b":[{"x":1,"x":1}]}}"#,
+        ] {
+            let e = parse_json(bad, dir, "summary.json")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("appears twice"), "{bad}: {e}");
+        }
+        let v = parse_json(
+            r#"{"a":{"x":1},"b":{"x":2.5},"c":[null,true,"s",-3]}"#,
+            dir,
+            "s",
+        );
+        assert_eq!(
+            v.unwrap(),
+            serde_json::json!({"a":{"x":1},"b":{"x":2.5},"c":[null,true,"s",-3]})
+        );
+    }
+
+    /// What an editor on another system saves: a UTF-8 byte-order mark and CRLF line ends are
+    /// read; UTF-16 is named.
+    #[test]
+    fn a_byte_order_mark_and_crlf_are_read_and_utf16_is_named() {
+        let dir = scratch("bom");
+        fs::write(
+            dir.join("summary.json"),
+            b"\xEF\xBB\xBF{\r\n\"game\": \"war\"\r\n}\r\n",
+        )
+        .unwrap();
+        let text = read_text(&dir, "summary.json", 100).unwrap();
+        assert_eq!(
+            parse_json(&text, &dir, "summary.json").unwrap()["game"],
+            "war"
+        );
+        fs::write(dir.join("summary.json"), b"\xFF\xFE{\x00}\x00").unwrap();
+        let e = read_text(&dir, "summary.json", 100)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("UTF-16"), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

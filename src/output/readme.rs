@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::atomic::MARKER;
 use super::summary::Summary;
 use crate::stats::summary::grouped;
 
@@ -88,6 +89,7 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
     for (name, what) in FILES.iter().filter(|(n, _)| files.contains(n)) {
         let _ = writeln!(t, "| `{name}` | {what} |");
     }
+    let _ = writeln!(t, "| `{MARKER}` | {MARKER_LINE} |");
     let _ = writeln!(
         t,
         "\nStatistics are computed from the exact counts in histogram.csv; the same command gives \
@@ -95,6 +97,11 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
     );
     t
 }
+
+/// What the hidden marker file of every set is for, as the set's README says it.
+pub const MARKER_LINE: &str = "hidden: marks this folder as a warsim output set and names the \
+     command that wrote it; a later run replaces the folder only when the marker names the same \
+     kind of command, and a folder without it (or holding files of its own) is never replaced";
 
 #[cfg(test)]
 mod tests {

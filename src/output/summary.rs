@@ -146,13 +146,18 @@ pub struct Provenance {
 }
 
 impl Provenance {
+    /// `warsim` and this build's version, as `program` records it.
+    pub fn program() -> String {
+        format!("warsim {}", env!("CARGO_PKG_VERSION"))
+    }
+
     /// This process's.
     pub fn now() -> Provenance {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         Provenance {
-            program: format!("warsim {}", env!("CARGO_PKG_VERSION")),
+            program: Self::program(),
             // `warsim` for the program's own path, which says nothing on another machine.
             command: capped(
                 std::iter::once("warsim".to_string())

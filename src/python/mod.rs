@@ -5,8 +5,10 @@
 //! only pandas and the notebook's display.
 //!
 //! Long calls release the GIL and play on a worker thread while this thread looks for signals
-//! every 50 ms: Ctrl-C sets the run's [`Cancel`], which the engine sees before its next chunk,
-//! and the call raises `KeyboardInterrupt` with nothing written.
+//! every 50 ms: Ctrl-C sets the run's [`Cancel`], which the engine sees before its next chunk
+//! and every output set sees before its commit, and the call raises `KeyboardInterrupt` with
+//! nothing written (the earlier set in `out=` left whole), or, when the interrupt came after
+//! the commit, one that says the output was written in full.
 
 mod args;
 mod run;
@@ -15,7 +17,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -26,6 +28,7 @@ use crate::exact::{Exact, FlawlessGame};
 use crate::games::kind::{self, WithGameType};
 use crate::games::{Game, PlayIo};
 use crate::list::{self, OptionDoc};
+use crate::output::private::PrivateDir;
 use crate::output::stdout::Print;
 use crate::sim::engine::Cancel;
 use args::{rule_args, RunKwargs};
@@ -39,7 +42,10 @@ fn interruptible<T: Send>(
 ) -> PyResult<T> {
     let cancel = Cancel::default();
     std::thread::scope(|s| {
-        let worker = s.spawn(|| work(&cancel));
+        let worker = s.spawn(|| {
+            crate::output::atomic::commits_unless(&cancel);
+            work(&cancel)
+        });
         loop {
             let finished = py.detach(|| {
                 for _ in 0..10 {
@@ -55,8 +61,16 @@ fn interruptible<T: Send>(
             }
             if let Err(signal) = py.check_signals() {
                 cancel.set();
-                // The engine stops before its next chunk; what it staged is removed on the way out.
-                let _ = py.detach(|| worker.join());
+                // The engine stops before its next chunk, and no output set commits once the
+                // cancel is set: what was staged is removed on the way out and the old set stays.
+                // A worker that had committed before the cancel has written its set in full,
+                // and the interrupt says so.
+                let done = py.detach(|| worker.join());
+                if matches!(done, Ok(Ok(_))) && signal.is_instance_of::<PyKeyboardInterrupt>(py) {
+                    return Err(PyKeyboardInterrupt::new_err(
+                        "interrupted after the call had written its output in full",
+                    ));
+                }
                 return Err(signal);
             }
         }
@@ -96,38 +110,15 @@ fn options(name: &str) -> PyResult<Vec<OptionDoc>> {
     })
 }
 
-/// A folder for a run the caller did not ask to keep, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Scratch {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static N: AtomicU64 = AtomicU64::new(0);
-        Scratch(std::env::temp_dir().join(format!(
-            "warsim-py-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        )))
-    }
-
-    fn run(&self) -> PathBuf {
-        self.0.join("run")
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Where a call writes: the user's `out=`, or a scratch folder read back and removed.
-fn target(out: Option<PathBuf>) -> (PathBuf, Option<Scratch>) {
+/// Where a call writes: the user's `out=`, or `run` in a private folder ([`PrivateDir`],
+/// removed when dropped) that is read back.
+fn target(out: Option<PathBuf>) -> PyResult<(PathBuf, Option<PrivateDir>)> {
     match out {
-        Some(o) => (o, None),
+        Some(o) => Ok((o, None)),
         None => {
-            let s = Scratch::new();
-            (s.run(), Some(s))
+            let s =
+                PrivateDir::new("warsim-py").map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            Ok((s.path().join("run"), Some(s)))
         }
     }
 }
@@ -163,7 +154,7 @@ fn simulate<'py>(
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
     let rule = rule_args(&format!("simulate({game:?})"), &options(game)?, rules)?;
-    let (dir, scratch) = target(out);
+    let (dir, scratch) = target(out)?;
     let run = RunKwargs {
         games,
         seed,
@@ -199,7 +190,7 @@ fn exact<'py>(
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let rule = rule_args(&format!("exact({game:?})"), &options(game)?, rules)?;
-    let (dir, scratch) = target(out);
+    let (dir, scratch) = target(out)?;
     let run = RunKwargs {
         games: None,
         seed: None,
@@ -244,7 +235,7 @@ fn exact<'py>(
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out=None, svg=false))]
 fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
-    let (dir, scratch) = target(out);
+    let (dir, scratch) = target(out)?;
     interruptible(py, |_| {
         app::merge_run(&Merge {
             dirs: &dirs,

@@ -2,7 +2,6 @@
 //! charts are drawn by the same code as the command line's files ([`RunChart::draw`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use anyhow::{Context, Result};
@@ -13,6 +12,7 @@ use pyo3::types::PyBytes;
 use crate::games::kind::{self, WithGameType};
 use crate::games::Game;
 use crate::merge::{self, Part};
+use crate::output::private::PrivateDir;
 use crate::output::reader;
 use crate::output::render::Sink;
 use crate::output::report::Report;
@@ -45,20 +45,16 @@ impl<G: Game> Loaded for Part<G> {
     }
 }
 
-/// What `draw` writes into a temporary file named `*.ext`, as bytes: the chart code draws
-/// into files, and the file is the command line's to the byte.
+/// What `draw` writes into a file named `chart.ext`, as bytes: the chart code draws into
+/// files, and the file is the command line's to the byte. The file lies in a private folder
+/// of its own ([`PrivateDir`]): a name in the shared temporary folder that another user could
+/// guess would let them plant a link there and have the chart written through it.
 fn rendered(ext: &str, draw: impl FnOnce(&Path) -> Result<()>) -> Result<Vec<u8>> {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "warsim-chart-{}-{}.{ext}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let drawn = draw(&path).and_then(|()| {
+    let dir = PrivateDir::new("warsim-chart")?;
+    let path = dir.path().join(format!("chart.{ext}"));
+    draw(&path).and_then(|()| {
         std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
-    });
-    let _ = std::fs::remove_file(&path);
-    drawn
+    })
 }
 
 /// Reads the run in `dir` as game `G`'s.

@@ -4,12 +4,19 @@
 //! The pilot plays the run's own games (indices from the start of its slice, each with
 //! [`game_rng`]`(seed, i)` as the engine would), so its tally is the run's first games and the
 //! run goes on from where the pilot stopped: a pilot costs no game twice.
+//!
+//! A pilot is bounded in time, not in games: a game that may never end (a first game that loops
+//! for 10^12 rounds) is played under round caps that grow eightfold, [`FIRST_CAP`] first, each
+//! try from the game's own generator again, until it ends before the cap or the time it has
+//! taken already proves the run too long. So `--max-hours` can refuse such a run within about
+//! eight times the time that proves it, and a cancelled run stops between two tries.
 
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
+use super::engine::{Cancel, Cancelled};
 use super::rng::game_rng;
-use crate::games::Game;
+use crate::games::{Game, Outcome};
 use crate::stats::histogram::Tally;
 
 /// How long a pilot plays: long enough for thousands of games of most rule sets (the first
@@ -17,15 +24,34 @@ use crate::stats::histogram::Tally;
 /// go unnoticed in a command that runs in well under a second.
 pub const BUDGET: Duration = Duration::from_millis(25);
 
+/// The round cap of a pilot's first try at a game: most games of every rule set end well
+/// within it, so most games are played once, as the run plays them.
+pub const FIRST_CAP: u64 = 1 << 16;
+
+/// How much each new try at a game raises its cap: the tries before the last cost at most a
+/// seventh of it.
+const GROWTH: u64 = 8;
+
 /// What a pilot played and how long it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Measured {
-    /// Games played.
+    /// Games played to their end.
     pub games: u64,
-    /// Their rounds, summed.
+    /// Their rounds, summed, with the rounds of the game left open.
     pub rounds: u64,
     /// Wall time on one thread.
     pub seconds: f64,
+    /// A game the pilot left before its end, as (index, rounds played): it had taken long
+    /// enough to decide the estimate.
+    pub open: Option<(u64, u64)>,
+}
+
+impl Measured {
+    /// Games the time was spent on: those played and the one left open, which costs at least
+    /// the time spent on it.
+    pub fn games_timed(&self) -> u64 {
+        self.games + u64::from(self.open.is_some())
+    }
 }
 
 /// A pilot's measurement and the games it played, which are the first games of the run.
@@ -36,37 +62,107 @@ pub struct Pilot<S> {
     pub tally: Tally<S>,
 }
 
+/// The rules of `game` with round cap `cap`, or `None` for a game whose rules have no cap.
+fn capped<G: Game>(game: &G, cap: u64) -> Option<G> {
+    let mut rules = serde_json::to_value(game.rules()).ok()?;
+    *rules.get_mut("max_rounds")? = cap.into();
+    crate::games::from_rules::<G>(&rules).ok()
+}
+
+/// The rule sets a pilot tries a long game with: caps [`FIRST_CAP`], eight times that, ...,
+/// below the game's own, each built once when first needed, with its buffers.
+struct Tries<G: Game> {
+    games: Vec<(u64, G, G::Scratch)>,
+}
+
+impl<G: Game> Tries<G> {
+    /// The capped game of try `k`, or `None` when try `k` is the game itself.
+    fn get(&mut self, game: &G, k: usize) -> Option<&mut (u64, G, G::Scratch)> {
+        while self.games.len() <= k {
+            let cap = match self.games.last() {
+                None => FIRST_CAP,
+                Some((c, _, _)) => c.saturating_mul(GROWTH),
+            };
+            let g = (cap < game.max_rounds())
+                .then(|| capped(game, cap))
+                .flatten()?;
+            let s = g.scratch();
+            self.games.push((cap, g, s));
+        }
+        self.games.get_mut(k)
+    }
+}
+
 /// Plays games `range.start, range.start + 1, …` of the run with base `seed` on this thread
 /// until `budget` has passed or `range` is done; at least one game unless `range` is empty.
-/// A game cannot be stopped half-way, so a rule set whose games take longer than `budget`
-/// costs one whole game (the run keeps it).
-pub fn run<G: Game>(game: &G, seed: u64, range: Range<u64>, budget: Duration) -> Pilot<G::Stats> {
+/// A game is tried under growing caps (see the module's docs); when the time it has taken
+/// makes `refuses` true of the measurement (the open game counted as one game), the pilot
+/// stops there and says so in [`Measured::open`]. `cancel` is looked at between tries.
+pub fn run<G: Game>(
+    game: &G,
+    seed: u64,
+    range: Range<u64>,
+    budget: Duration,
+    refuses: &dyn Fn(&Measured) -> bool,
+    cancel: &Cancel,
+) -> Result<Pilot<G::Stats>, Cancelled> {
     let mut tally = Tally::new(game.players());
     let mut scratch = game.scratch();
+    let mut tries = Tries { games: Vec::new() };
     let mut rounds = 0u64;
     let start = Instant::now();
     for i in range {
-        let result = game.play(&mut game_rng(seed, i), &mut scratch);
+        let mut k = 0;
+        let result = loop {
+            let Some((cap, g, s)) = tries.get(game, k) else {
+                break game.play(&mut game_rng(seed, i), &mut scratch);
+            };
+            let result = g.play(&mut game_rng(seed, i), s);
+            if result.outcome != Outcome::Capped {
+                break result;
+            }
+            let now = Measured {
+                games: tally.games,
+                rounds: rounds.saturating_add(*cap),
+                seconds: start.elapsed().as_secs_f64(),
+                open: Some((i, *cap)),
+            };
+            if refuses(&now) {
+                return Ok(Pilot {
+                    measured: now,
+                    tally,
+                });
+            }
+            if cancel.is_set() {
+                return Err(Cancelled);
+            }
+            k += 1;
+        };
         rounds = rounds.saturating_add(result.rounds);
         tally.record(i, &result);
-        if start.elapsed() >= budget {
+        if start.elapsed() >= budget || cancel.is_set() {
             break;
         }
     }
-    Pilot {
+    if cancel.is_set() {
+        return Err(Cancelled);
+    }
+    Ok(Pilot {
         measured: Measured {
             games: tally.games,
             rounds,
             seconds: start.elapsed().as_secs_f64(),
+            open: None,
         },
         tally,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::shotgun::{Shotgun, ShotgunRules};
+    use crate::games::war::War;
     use crate::sim::engine;
 
     fn shotgun() -> Shotgun {
@@ -76,26 +172,88 @@ mod tests {
         })
     }
 
+    fn never(_: &Measured) -> bool {
+        false
+    }
+
+    fn pilot<G: Game>(game: &G, seed: u64, range: Range<u64>, budget: Duration) -> Pilot<G::Stats> {
+        run(game, seed, range, budget, &never, &Cancel::default()).unwrap()
+    }
+
     /// The pilot's games are the run's: pilot then engine on the rest is the whole run.
     #[test]
     fn pilot_and_the_rest_tally_the_whole_run() {
         let game = shotgun();
         let whole = engine::simulate(&game, 3, 10..5000, 2, &|_| {}, &Default::default()).unwrap();
-        let pilot = run(&game, 3, 10..5000, Duration::from_micros(50));
-        let done = pilot.measured.games;
+        let p = pilot(&game, 3, 10..5000, Duration::from_micros(50));
+        let done = p.measured.games;
         assert!((1..4990).contains(&done), "{done}");
         let rest =
             engine::simulate(&game, 3, 10 + done..5000, 2, &|_| {}, &Default::default()).unwrap();
-        assert_eq!(pilot.tally.merge(rest).unwrap(), whole);
+        assert_eq!(p.tally.merge(rest).unwrap(), whole);
+    }
+
+    /// War with player 1's cards first under the winner's and no loop detection: on a small
+    /// deck most games repeat a position and go on to the cap.
+    fn looping_war(cap: &str) -> War {
+        let args = [
+            "--ranks",
+            "6",
+            "--suits",
+            "2",
+            "--pickup",
+            "p1-first",
+            "--detect-loops",
+        ];
+        let args: Vec<&str> = args
+            .into_iter()
+            .chain(["off", "--max-rounds", cap])
+            .collect();
+        let options = crate::list::parse_args::<crate::games::war::WarOptions, _>("war", &args);
+        War::from_options(&options.unwrap()).unwrap()
+    }
+
+    /// Games longer than the first cap are tried again under larger caps and counted as the
+    /// engine counts them, capped games among them.
+    #[test]
+    fn games_past_the_first_cap_are_the_engines_games() {
+        let game = looping_war("1000000");
+        let whole = engine::simulate(&game, 5, 0..12, 1, &|_| {}, &Default::default()).unwrap();
+        assert!(
+            whole.rounds.rows().any(|(r, _)| r == 1_000_000),
+            "no game reached the cap"
+        );
+        let p = pilot(&game, 5, 0..12, Duration::from_secs(600));
+        assert_eq!(p.measured.games, 12);
+        assert_eq!(p.tally, whole);
+    }
+
+    /// A game that outlasts what the bound allows is left open, named, and its time counted;
+    /// a cancelled pilot stops between tries.
+    #[test]
+    fn a_game_too_long_for_the_bound_is_left_open() {
+        let game = looping_war("1000000000000");
+        let refuses = |m: &Measured| m.open.is_some_and(|(_, r)| r >= FIRST_CAP * GROWTH);
+        let started = Instant::now();
+        let p = run(&game, 5, 0..1000, BUDGET, &refuses, &Cancel::default()).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(60));
+        let (index, rounds) = p.measured.open.expect("a game left open");
+        assert_eq!(rounds, FIRST_CAP * GROWTH);
+        assert_eq!(p.measured.games, p.tally.games);
+        assert_eq!(p.measured.games_timed(), p.tally.games + 1);
+        assert!(index < 1000);
+        let cancel = Cancel::default();
+        cancel.set();
+        assert!(run(&game, 5, 0..1000, BUDGET, &never, &cancel).is_err());
     }
 
     #[test]
     fn a_short_range_is_played_whole_and_an_empty_one_not_at_all() {
         let game = shotgun();
-        let p = run(&game, 0, 0..7, Duration::from_secs(60));
+        let p = pilot(&game, 0, 0..7, Duration::from_secs(60));
         assert_eq!(p.measured.games, 7);
         assert!(p.measured.rounds >= 7);
-        let empty = run(&game, 0, 4..4, BUDGET);
+        let empty = pilot(&game, 0, 4..4, BUDGET);
         assert_eq!((empty.measured.games, empty.measured.rounds), (0, 0));
     }
 }

@@ -18,5 +18,6 @@ mod report;
 mod small_games;
 mod streams;
 mod sweep;
+mod trust;
 mod war;
 mod war_players;

@@ -212,6 +212,97 @@ fn histograms_that_are_not_the_summarys_are_refused() {
     ]);
 }
 
+/// `text` (a histogram.csv) with one game of the first row that `from` won moved to outcome
+/// `to` (its column added where absent), and the summary's outcome counts to match: a forger
+/// who keeps every count consistent.
+fn move_a_game(dir: &Path, from: &str, to: &str) {
+    let text = read(dir, "histogram.csv");
+    let mut rows: Vec<Vec<String>> = text
+        .lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    if !rows[0].iter().any(|c| c == to) {
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.push(if i == 0 { to.into() } else { "0".into() });
+        }
+    }
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let (f, t) = (col(from), col(to));
+    let row = rows
+        .iter_mut()
+        .skip(1)
+        .find(|r| r[f] != "0")
+        .expect("a game won by `from`");
+    row[f] = (row[f].parse::<u64>().unwrap() - 1).to_string();
+    row[t] = (row[t].parse::<u64>().unwrap() + 1).to_string();
+    let forged: String = rows.iter().map(|r| r.join(",") + "\n").collect();
+    forge_histogram(dir, &forged);
+    edit_json(dir, |v| {
+        let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
+        v["outcomes"][from] = (n(&v["outcomes"][from]) - 1).into();
+        v["outcomes"][to] = (n(&v["outcomes"][to]) + 1).into();
+    });
+}
+
+/// What the rules decide is derived from them: a shard claiming an outcome its rules cannot
+/// produce, a description of other words (markup included), another program or version, is
+/// refused by name, not added.
+#[test]
+fn shards_claiming_what_their_rules_cannot_are_refused() {
+    let sh = shards("impossible");
+    let c = &sh.war[2];
+    // Games capped far below the cap (loop detection's cap is millions of rounds).
+    let bad = copy(&sh, c, "capped-early");
+    move_a_game(&bad, "p1", "capped");
+    refused(&sh, &bad, "capped at");
+    let bad = copy(&sh, c, "script");
+    edit_json(&bad, |v| {
+        v["description"] = "<script>alert(1)</script> ![x](http://example.com/x.png)".into()
+    });
+    refused(&sh, &bad, "description");
+    let bad = copy(&sh, c, "no-loops");
+    edit_json(&bad, |v| {
+        v.as_object_mut().unwrap().remove("loops");
+    });
+    refused(&sh, &bad, "loop statistics");
+    for (name, program) in [
+        ("old", Some("warsim 0.0.1")),
+        ("other", Some("wargame 0.1.0")),
+        ("none", None),
+    ] {
+        let bad = copy(&sh, c, name);
+        edit_json(&bad, |v| match program {
+            Some(p) => v["provenance"]["program"] = p.into(),
+            None => {
+                v.as_object_mut().unwrap().remove("provenance");
+            }
+        });
+        refused(&sh, &bad, "provenance.program");
+    }
+    // Loops in a run without loop detection (the shuffled pickup).
+    let plain: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let out = sh.dir.path(&format!("plain{k}"));
+            ok(&[
+                "simulate",
+                "war",
+                "--games",
+                "400",
+                "--shard",
+                &format!("{k}/2"),
+                "--out",
+                s(&out),
+            ]);
+            out
+        })
+        .collect();
+    move_a_game(&plain[1], "p1", "loop");
+    let out = sh.dir.path("plain-merged");
+    let line = fails(2, &["merge", s(&plain[0]), s(&plain[1]), "--out", s(&out)]);
+    assert!(line.contains("detect no loops"), "{line}");
+    assert!(!out.exists());
+}
+
 #[test]
 fn merge_refuses_to_write_over_an_input() {
     let sh = shards("out-is-input");

@@ -39,7 +39,7 @@ fn a_path_with_a_newline_is_one_line() {
     let file = dir.path("f");
     std::fs::write(&file, "x").unwrap();
     let bad = format!("{}/a\nb", file.display());
-    let line = fails(1, &["simulate", "war", "--games", "10", "--out", &bad]);
+    let line = fails(2, &["simulate", "war", "--games", "10", "--out", &bad]);
     assert!(line.contains("a\\nb"), "{line}");
 }
 

@@ -210,17 +210,6 @@ fn bad_input_exits_2_with_one_line_and_writes_nothing() {
 }
 
 #[test]
-fn unwritable_out_exits_1_with_one_line() {
-    let dir = Scratch::new("unwritable");
-    let file = dir.path("a-file");
-    std::fs::write(&file, b"x").unwrap();
-    let under = file.join("out");
-    let line = fails(1, &["simulate", "war", "--games", "10", "--out", s(&under)]);
-    assert!(line.contains("--out"), "{line}");
-    assert_eq!(std::fs::read(&file).unwrap(), b"x");
-}
-
-#[test]
 fn out_writes_every_file_and_no_temporary() {
     let dir = Scratch::new("files");
     let out = dir.path("o");

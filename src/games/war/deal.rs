@@ -110,7 +110,8 @@ pub(super) fn bryer_deal<R: RngCore + ?Sized>(
 }
 
 /// Reads `--deal "A1 A2 .../B1 B2 ..."` (cards separated by spaces or commas, top card first)
-/// and checks it against the rules: every card a rank in 1..R, no hand empty.
+/// and checks it against the rules: every card a rank in 1..R, no hand empty, no rank more
+/// often than the deck holds it.
 pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageError> {
     let halves = text.split('/').count();
     if halves != 2 {
@@ -149,5 +150,25 @@ pub fn parse_hands(text: &str, rules: &WarRules) -> Result<Vec<Vec<Card>>, Usage
         }
         Ok(cards)
     };
-    (0..halves.len()).map(hand).collect()
+    let hands: Vec<Vec<Card>> = (0..halves.len()).map(hand).collect::<Result<_, _>>()?;
+    // The hands are cards of the rules' deck (some of them: a worked example may deal a few):
+    // each rank at most as often as the deck holds it.
+    let mut copies = vec![0u64; rules.ranks as usize + 1];
+    for &c in hands.iter().flatten() {
+        copies[usize::from(c)] += 1;
+    }
+    if let Some((rank, &n)) = copies
+        .iter()
+        .enumerate()
+        .find(|(_, &n)| n > u64::from(rules.suits))
+    {
+        return Err(usage!(
+            "--deal: rank {rank} is dealt {n} times, but the deck of {} ranks × {} suits holds \
+             {} of it; the hands must be cards of that deck (--ranks, --suits)",
+            rules.ranks,
+            rules.suits,
+            rules.suits
+        ));
+    }
+    Ok(hands)
 }

@@ -25,32 +25,36 @@ use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::{DealOrder, War};
-use crate::error::UsageError;
+use crate::sim::engine::{Cancel, Cancelled};
 use crate::usage;
 
 impl War {
     /// The flawless game of this rule set's deck: only a shuffled deal of the whole deck into
     /// two equal hands has the probability computed here.
-    pub fn flawless(&self) -> Result<Flawless, UsageError> {
+    /// A set `cancel` stops the computation (seconds long for the largest decks) between two
+    /// of its steps.
+    pub fn flawless(&self, cancel: &Cancel) -> anyhow::Result<Flawless> {
         let r = &self.rules;
         if r.players > 2 {
-            return Err(usage!(
+            return Err(anyhow::Error::from(usage!(
                 "exact war --flawless: --players {} is simulated only; the flawless game is \
                  computed for two players",
                 r.players
-            ));
+            )));
         }
         if r.deal != DealOrder::Shuffled || r.p1_cards.is_some() {
             return Err(usage!(
                 "exact war --flawless: computed for a shuffled deal of the whole deck (no --deal, \
                  --p1-cards or --rules bryer)"
-            ));
+            )
+            .into());
         }
-        Flawless::of(r.ranks, r.suits).ok_or_else(|| {
+        Flawless::of_until(r.ranks, r.suits, cancel)?.ok_or_else(|| {
             usage!(
                 "exact war --flawless: a deck of {} cards has no two equal hands; use an even deck",
                 r.ranks * r.suits
             )
+            .into()
         })
     }
 }
@@ -73,23 +77,36 @@ pub struct Flawless {
 impl Flawless {
     /// The flawless game of a `ranks` × `suits` deck, dealt into two hands of half the cards
     /// each; `None` for an odd deck, which has no two equal hands.
+    #[cfg(test)]
     pub fn of(ranks: u32, suits: u32) -> Option<Flawless> {
+        Flawless::of_until(ranks, suits, &Cancel::default()).expect("never cancelled")
+    }
+
+    /// As [`Flawless::of`], stopped between two steps once `cancel` is set.
+    pub fn of_until(
+        ranks: u32,
+        suits: u32,
+        cancel: &Cancel,
+    ) -> Result<Option<Flawless>, Cancelled> {
         let cards = u64::from(ranks) * u64::from(suits);
         if cards % 2 == 1 || cards == 0 {
-            return None;
+            return Ok(None);
         }
-        let matchings = clean_matchings(ranks, suits);
+        let matchings = clean_matchings(ranks, suits, cancel)?;
         // 2 · M · (n/2)! / n! = 2 · M / ((n/2 + 1) · … · n).
         let numerator = &matchings * 2u32;
         let denominator = (cards / 2 + 1..=cards).fold(BigUint::one(), |d, j| d * j);
+        if cancel.is_set() {
+            return Err(Cancelled);
+        }
         let g = numerator.gcd(&denominator);
-        Some(Flawless {
+        Ok(Some(Flawless {
             ranks,
             suits,
             matchings,
             numerator: numerator / &g,
             denominator: denominator / &g,
-        })
+        }))
     }
 
     /// Cards in the deck.
@@ -125,7 +142,7 @@ impl Flawless {
 
 /// M: perfect matchings of `ranks` × `suits` distinct cards in which no pair holds two cards of
 /// one rank (the module docs give the recurrence).
-fn clean_matchings(ranks: u32, suits: u32) -> BigUint {
+fn clean_matchings(ranks: u32, suits: u32, cancel: &Cancel) -> Result<BigUint, Cancelled> {
     let s = suits as usize;
     let cards = ranks as usize * s;
     // ways[open]: ways to pair the ranks seen so far leaving `open` of their cards unpaired.
@@ -135,6 +152,9 @@ fn clean_matchings(ranks: u32, suits: u32) -> BigUint {
     for _ in 0..ranks {
         let mut next = vec![BigUint::zero(); cards + 1];
         for (open, w) in ways.iter().enumerate().filter(|(_, w)| !w.is_zero()) {
+            if cancel.is_set() {
+                return Err(Cancelled);
+            }
             // k of this rank's cards take k of the open cards, in order: open·(open−1)···.
             let mut partners = BigUint::one();
             for k in 0..=s.min(open) {
@@ -144,7 +164,7 @@ fn clean_matchings(ranks: u32, suits: u32) -> BigUint {
         }
         ways = next;
     }
-    ways.swap_remove(0)
+    Ok(ways.swap_remove(0))
 }
 
 /// C(n, k) for the small n of a rank's copies.

@@ -450,9 +450,28 @@ impl Game for War {
         })
     }
 
+    /// The chain answers the uncapped game over every deal and plays no games, so a cap, a
+    /// grouping or quit statistics cannot be honoured there: they are refused, not dropped.
     fn solve_chain(&self) -> Option<Result<crate::games::ChainSolution, UsageError>> {
-        (self.rules.pickup == Pickup::Shuffled && self.rules.players == 2)
-            .then(|| markov::solve(self))
+        (self.rules.pickup == Pickup::Shuffled && self.rules.players == 2).then(|| {
+            let r = &self.rules;
+            let why = "the Markov chain that answers --pickup shuffled plays no games";
+            if r.max_rounds != CLASSIC_MAX_ROUNDS {
+                return Err(usage!(
+                    "exact war: a cap of {} rounds: {why} and answers the game without a cap; \
+                     leave --max-rounds at its default of {} (and no bryer preset), or use \
+                     simulate",
+                    grouped(r.max_rounds),
+                    grouped(CLASSIC_MAX_ROUNDS)
+                ));
+            }
+            for (set, option) in [(r.by.is_some(), "--by"), (r.quit_stats, "--quit-stats")] {
+                if set {
+                    return Err(usage!("exact war: {option}: {why}; use simulate"));
+                }
+            }
+            markov::solve(self)
+        })
     }
 
     fn play_deal_number(&self, i: u64, s: &mut WarScratch) -> Option<GameResult<WarGame>> {

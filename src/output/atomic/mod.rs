@@ -36,6 +36,7 @@ mod target;
 
 use super::reader;
 use crate::error::UsageError;
+use crate::sim::engine::{Cancel, Cancelled};
 use crate::usage;
 use exchange::*;
 use lock::Lock;
@@ -222,6 +223,20 @@ pub fn embedded() {
     EMBEDDED.store(true, Ordering::Relaxed);
 }
 
+thread_local! {
+    /// The cancel of the call this thread works for, in a host ([`commits_unless`]).
+    static HOST_CANCEL: std::cell::RefCell<Option<Cancel>> = const { std::cell::RefCell::new(None) };
+}
+
+/// In a host (the Python package), every set begun on this thread from now on commits only
+/// while `cancel` is unset: a call interrupted after its games were played leaves the old set
+/// where it was, instead of replacing it while the caller is told the call was stopped. The
+/// check and the exchange happen under one lock, so a set is either committed before the
+/// cancel (and the caller can say so) or never.
+pub fn commits_unless(cancel: &Cancel) {
+    HOST_CANCEL.with(|c| *c.borrow_mut() = Some(cancel.clone()));
+}
+
 fn on_interrupt() {
     let p = pending();
     for dir in &p.dirs {
@@ -261,6 +276,8 @@ pub struct OutputSet {
     /// Parent folders made for `--out` (outermost first), kept only if the set is committed.
     created: Vec<PathBuf>,
     lock: Option<Lock>,
+    /// The host's cancel ([`commits_unless`]): once set, the set is not committed.
+    cancel: Option<Cancel>,
 }
 
 /// A directory of a staged output set: the set's own, or one inside it ([`OutputSet::subdir`]).
@@ -336,6 +353,7 @@ impl OutputSet {
             kind,
             created: std::mem::take(created),
             lock: Some(lock),
+            cancel: HOST_CANCEL.with(|c| c.borrow().clone()),
         };
         fs::create_dir(&set.root.staging)
             .with_context(|| format!("cannot write beside --out {}", t.shown.display()))?;
@@ -382,6 +400,9 @@ impl OutputSet {
             .with_context(|| format!("cannot write {}", shown.display()))?;
         let old = {
             let mut p = pending();
+            if self.cancel.as_ref().is_some_and(Cancel::is_set) {
+                return Err(Cancelled.into());
+            }
             check_target(&target, &shown, self.kind)
                 .map_err(|e| anyhow!("{e:#} (it changed while the run played; nothing written)"))?;
             let old = exchange_or_rename(&self.root.staging, &target)
@@ -706,6 +727,38 @@ mod tests {
         assert!(dir.join("p/q/r").is_dir());
         drop(set);
         assert_eq!(names(&dir), ["out"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A host's call cancelled before its commit leaves the old set whole; one cancelled
+    /// after it has written its set.
+    #[test]
+    fn a_cancelled_host_call_never_commits() {
+        let dir = scratch("cancel");
+        let out = dir.join("out");
+        let set = begin(&out).unwrap();
+        set.dir().write("summary.json", b"old").unwrap();
+        set.commit().unwrap();
+        let cancel = Cancel::default();
+        let out2 = out.clone();
+        let c = cancel.clone();
+        let e = std::thread::spawn(move || {
+            commits_unless(&c);
+            let set = begin(&out2).unwrap();
+            set.dir().write("summary.json", b"new").unwrap();
+            c.set();
+            set.commit().unwrap_err()
+        })
+        .join()
+        .unwrap();
+        assert!(e.downcast_ref::<Cancelled>().is_some(), "{e}");
+        assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"old");
+        assert_eq!(names(&dir), ["out"]);
+        // Another thread, without a host's cancel, commits as always.
+        let set = begin(&out).unwrap();
+        set.dir().write("summary.json", b"next").unwrap();
+        set.commit().unwrap();
+        assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"next");
         fs::remove_dir_all(&dir).unwrap();
     }
 

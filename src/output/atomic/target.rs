@@ -35,16 +35,25 @@ impl Target {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
-            make_parents(&parent, created)
-                .with_context(|| format!("--out {given}: cannot create {}", parent.display()))?;
+            // A file on the way cannot hold a folder: the path given is wrong, a usage error
+            // (exit 2) that names the file.
+            let on_a_file = || {
+                usage!(
+                    "--out {given}: cannot create it: {} or a folder above it is a file, not a \
+                     folder",
+                    parent.display()
+                )
+            };
+            match make_parents(&parent, created) {
+                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return Err(on_a_file().into()),
+                made => made.with_context(|| {
+                    format!("--out {given}: cannot create {}", parent.display())
+                })?,
+            }
             let real = fs::canonicalize(&parent)
                 .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
-            // A file on the way cannot be created as a folder: an I/O failure (exit 1), named.
             if !real.is_dir() {
-                return Err(anyhow!(
-                    "--out {given}: cannot create it: {} is a file, not a folder",
-                    parent.display()
-                ));
+                return Err(on_a_file().into());
             }
             (real, name.to_os_string(), tidy.clone())
         } else {
@@ -177,6 +186,7 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
              inside it"
         ));
     }
+    check_owner(target, &meta, shown)?;
     let entries = listing(target).map_err(|e| usage!("--out {s}: cannot read it ({e})"))?;
     if entries.is_empty() {
         return Ok(());
@@ -232,6 +242,48 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
     } else {
         Err(held(s, &theirs))
     }
+}
+
+/// Refuses a folder this user could not replace at the commit, so that the run is refused
+/// before its first game rather than after its last: moving a folder needs write access to it
+/// (its `..` entry changes), and in a sticky folder (as `/tmp` is) the folder's owner or the
+/// owner of the folder around it.
+fn check_owner(target: &Path, meta: &fs::Metadata, shown: &Path) -> Result<(), UsageError> {
+    let s = shown.display();
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let euid = unsafe { libc::geteuid() };
+    if euid == 0 {
+        return Ok(());
+    }
+    let around = target.parent().and_then(|p| fs::metadata(p).ok());
+    if let Some(p) = around {
+        if p.mode() & libc::S_ISVTX != 0 && meta.uid() != euid && p.uid() != euid {
+            return Err(usage!(
+                "--out {s} belongs to user {} in a folder where only an entry's owner may replace \
+                 it (the sticky bit, as in /tmp); name a folder of your own",
+                meta.uid()
+            ));
+        }
+    }
+    let path = CString::new(target.as_os_str().as_bytes())
+        .map_err(|_| usage!("--out {s}: the path holds a NUL byte"))?;
+    // SAFETY: a NUL-terminated path that outlives the call; faccessat only reads it.
+    let writable = unsafe {
+        libc::faccessat(
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            libc::W_OK | libc::X_OK,
+            libc::AT_EACCESS,
+        )
+    } == 0;
+    if !writable {
+        return Err(usage!(
+            "--out {s} belongs to user {} and this user may not write into it, so cannot replace \
+             it; name a folder of your own",
+            meta.uid()
+        ));
+    }
+    Ok(())
 }
 
 /// An entry as a message lists it: a folder with a slash.

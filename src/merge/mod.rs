@@ -12,11 +12,13 @@ use crate::error::UsageError;
 use crate::games::{Game, GameStats, Outcome};
 use crate::output::reader;
 use crate::output::report::{RunInfo, Timing};
-use crate::output::summary::{histogram_digest, GroupJson, Summary};
+use crate::output::summary::{histogram_digest, Summary};
 use crate::sim::shard::Shard;
-use crate::stats::histogram::{RoundHistogram, Tally};
-use crate::stats::summary::Named;
+use crate::stats::histogram::Tally;
 use crate::usage;
+use rows::{read_cycles, read_groups, read_histogram};
+
+mod rows;
 
 /// One run output read back.
 #[derive(Debug)]
@@ -31,6 +33,8 @@ pub struct Part<G: Game> {
     pub tally: Tally<G::Stats>,
     /// Its `elapsed_s`.
     pub elapsed_s: f64,
+    /// The program and version that wrote it (`provenance.program`), if it says.
+    pub program: Option<String>,
 }
 
 /// The game of a run read back that a replay plays (`replay`, `play war --from`).
@@ -107,6 +111,12 @@ fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
                 "compare.json",
                 "holds a comparison of runs (compare.json), no games".into(),
             ),
+            (
+                "search.json",
+                "holds a search for long deals (search.json), no run of games: each line of \
+                 its best.txt replays one deal with `warsim play bmn --deal`"
+                    .into(),
+            ),
         ];
         if let Some((_, what)) = other.iter().find(|(f, _)| dir.join(f).is_file()) {
             return Err(usage!("{d} {what}"));
@@ -129,8 +139,10 @@ pub fn game_of(dir: &Path) -> Result<String, UsageError> {
     }
 }
 
-/// Most groups a run read back may have (War's `--by p1-top` has one more than the suits).
-const MAX_GROUPS: usize = 64;
+/// Most groups a run read back may have: a game's group is a `u16` ([`GameStats::group`]), so
+/// every run warsim writes (War's `--by p1-top` has one group more than the suits, up to
+/// thousands) is read back.
+const MAX_GROUPS: usize = 1 << 16;
 
 /// Most players any game has (outcome slots are indexed by a `u8` player number).
 const MAX_PLAYERS: usize = 255;
@@ -194,6 +206,8 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
             Some(shard)
         }
     };
+    let every_deal = v.exact.as_ref().is_some_and(|e| e.get("deals").is_some());
+    derived(&game, &v, every_deal).map_err(|what| usage!("{d}: summary.json {what}"))?;
     let info = RunInfo {
         game: v.game,
         description: v.description,
@@ -203,7 +217,7 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
         games_total: v.run.games_total,
         range,
         shard,
-        detects_loops: v.loops.is_some(),
+        detects_loops: game.detects_loops(),
         exact: v.exact,
         precision: v.precision,
         grouping: v.grouping,
@@ -222,6 +236,7 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
     let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
     let mut tally = Tally::<G::Stats>::new(info.players);
     read_histogram(&text, &mut tally, cap, dir)?;
+    possible(&tally, &game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
     let games = v.games;
     if tally.games != games || info.range.end - info.range.start != games {
         return Err(usage!(
@@ -268,320 +283,85 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
         info,
         tally,
         elapsed_s: v.elapsed_s,
+        program: v.provenance.map(|p| p.program),
     })
 }
 
-/// The rows of a file of counts (`KEY,count,...`: rounds, or cycle lengths), checked one at a
-/// time: keys from 1, strictly ascending and within the rules' cap; counts non-zero, and their
-/// total without overflow.
-struct CountRows<'a> {
-    dir: &'a Path,
-    name: &'static str,
-    cap: Option<u64>,
-    last: u64,
-    total: u64,
-}
-
-impl<'a> CountRows<'a> {
-    fn new(dir: &'a Path, name: &'static str, cap: Option<u64>) -> Self {
-        CountRows {
-            dir,
-            name,
-            cap,
-            last: 0,
-            total: 0,
-        }
+/// Refuses what a summary says that its rules decide otherwise: the description, whether loops
+/// are detected, the grouping and the exact values are derived from the rules, so a shard
+/// whose text was edited (a description holding markup, say) is named, not carried into the
+/// merged run.
+fn derived<G: Game>(
+    game: &G,
+    v: &Summary<<G::Stats as GameStats>::Json>,
+    every_deal: bool,
+) -> Result<(), String> {
+    let mut description = game.describe();
+    if every_deal {
+        description.push_str(", every deal");
     }
-
-    fn check(&mut self, line: usize, key: u64, count: u64) -> Result<(), UsageError> {
-        let (d, name, cap) = (self.dir.display(), self.name, self.cap);
-        if key <= self.last || cap.is_some_and(|c| key > c) || count == 0 {
-            return Err(usage!(
-                "{d}: {name} line {line}: {key} with {count} games is out of order, repeated, \
-                 beyond the cap of {} or empty",
-                cap.map_or("none".to_string(), |c| c.to_string())
-            ));
-        }
-        self.last = key;
-        self.total = self
-            .total
-            .checked_add(count)
-            .ok_or_else(|| usage!("{d}: {name} counts overflow"))?;
-        Ok(())
-    }
-}
-
-fn read_cycles<S: GameStats>(
-    text: &str,
-    tally: &mut Tally<S>,
-    cap: Option<u64>,
-    dir: &Path,
-) -> Result<(), UsageError> {
-    let (_, rows) = csv_rows(text, "cycle_len,count", dir, "cycles.csv")?;
-    let mut counted = CountRows::new(dir, "cycles.csv", cap);
-    for row in rows {
-        let (line, rec) = row?;
-        let len = parse_u64(&rec, 0, line, dir, "cycles.csv")?;
-        let n = parse_u64(&rec, 1, line, dir, "cycles.csv")?;
-        counted.check(line, len, n)?;
-        tally.cycles.insert(len, n);
-    }
-    let total = counted.total;
-    let d = dir.display();
-    let loops = tally
-        .outcomes()
-        .iter()
-        .find(|(o, _)| *o == Outcome::Loop)
-        .map_or(0, |x| x.1);
-    if total != loops {
-        return Err(usage!(
-            "{d}: cycles.csv counts {total} looping games, histogram.csv {loops}"
+    if v.description != description {
+        return Err(format!(
+            "description {:?} is not what its rules describe ({description:?}); was it edited?",
+            v.description
         ));
     }
-    Ok(())
-}
-
-/// The data rows of a CSV file after its header, read one at a time with the `csv` crate:
-/// memory holds one row, whatever the file's size. Rows may have any length; the callers
-/// check them.
-struct CsvRows<'a> {
-    records: csv::StringRecordsIntoIter<&'a [u8]>,
-    dir: &'a Path,
-    name: &'static str,
-}
-
-/// The longest line a CSV file warsim writes can have: a group, a round count, a count and
-/// one count per outcome of at most 255 players, each at most 20 digits.
-const MAX_ROW_BYTES: usize = 8 << 10;
-
-/// The header of a CSV file, which must start with `expect`, and its [`CsvRows`]. A line longer
-/// than [`MAX_ROW_BYTES`] is refused before it is parsed: a row's fields cost memory apiece.
-fn csv_rows<'a>(
-    text: &'a str,
-    expect: &str,
-    dir: &'a Path,
-    name: &'static str,
-) -> Result<(csv::StringRecord, CsvRows<'a>), UsageError> {
-    if let Some(n) = text.split('\n').position(|l| l.len() > MAX_ROW_BYTES) {
-        return Err(usage!(
-            "{}: {name} line {} is longer than {MAX_ROW_BYTES} bytes",
-            dir.display(),
-            n + 1
+    if v.loops.is_some() != game.detects_loops() {
+        return Err(format!(
+            "{} loop statistics, but its rules {} loops",
+            if v.loops.is_some() { "has" } else { "lacks" },
+            if game.detects_loops() {
+                "detect"
+            } else {
+                "do not detect"
+            }
         ));
     }
-    let mut records = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text.as_bytes())
-        .into_records();
-    let header = match records.next() {
-        Some(r) => r.map_err(|e| usage!("{}: {name}: {e}", dir.display()))?,
-        None => csv::StringRecord::new(),
+    if v.grouping != game.grouping() {
+        return Err(format!(
+            "grouping {:?} is not its rules' ({:?})",
+            v.grouping,
+            game.grouping()
+        ));
+    }
+    let exact = game.exact();
+    let same = match (&v.exact, &exact) {
+        (Some(read), Some(made)) => crate::games::same_values(read, made),
+        (None, None) => true,
+        _ => false,
     };
-    if !header
-        .iter()
-        .collect::<Vec<_>>()
-        .join(",")
-        .starts_with(expect)
-    {
-        return Err(usage!(
-            "{}: {name} does not start with the header {expect}",
-            dir.display()
-        ));
-    }
-    Ok((header, CsvRows { records, dir, name }))
-}
-
-impl Iterator for CsvRows<'_> {
-    /// A row and its line number.
-    type Item = Result<(usize, csv::StringRecord), UsageError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let r = self.records.next()?;
-        Some(
-            r.map(|r| (r.position().map_or(0, |p| p.line() as usize), r))
-                .map_err(|e| usage!("{}: {}: {e}", self.dir.display(), self.name)),
-        )
-    }
-}
-
-fn parse_u64(
-    rec: &csv::StringRecord,
-    col: usize,
-    line: usize,
-    dir: &Path,
-    name: &str,
-) -> Result<u64, UsageError> {
-    rec.get(col).and_then(|s| s.parse().ok()).ok_or_else(|| {
-        usage!(
-            "{}: {name} line {line}, column {}: not a whole number",
-            dir.display(),
-            col + 1
-        )
-    })
-}
-
-fn read_histogram<S: GameStats>(
-    text: &str,
-    tally: &mut Tally<S>,
-    cap: Option<u64>,
-    dir: &Path,
-) -> Result<(), UsageError> {
-    let (header, rows) = csv_rows(text, "rounds,count", dir, "histogram.csv")?;
-    let slots = outcome_slots(header.iter().skip(2), tally.players, dir, "histogram.csv")?;
-    let mut counted = CountRows::new(dir, "histogram.csv", cap);
-    for row in rows {
-        let (line, rec) = row?;
-        read_row(&rec, 0, &slots, line, &mut counted, &mut tally.rounds)?;
-    }
-    tally.games = counted.total;
-    Ok(())
-}
-
-/// The outcome slots of a histogram's outcome columns, each named once.
-fn outcome_slots<'a>(
-    names: impl Iterator<Item = &'a str>,
-    players: usize,
-    dir: &Path,
-    file: &'static str,
-) -> Result<Vec<usize>, UsageError> {
-    let slots: Vec<usize> = names
-        .map(|name| {
-            Outcome::parse(name, players)
-                .map(|o| o.slot(players))
-                .ok_or_else(|| {
-                    usage!(
-                        "{}: {file} has an unknown outcome column {name:?}",
-                        dir.display()
-                    )
-                })
-        })
-        .collect::<Result<_, _>>()?;
-    let mut distinct = slots.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.len() != slots.len() {
-        return Err(usage!(
-            "{}: {file} names an outcome column twice",
-            dir.display()
-        ));
-    }
-    Ok(slots)
-}
-
-/// Adds one row `rounds,count,<outcome counts>` (the columns of `rec` from `first` on, whose
-/// outcome columns are `slots`) to `hist`, checked by `counted`.
-fn read_row(
-    rec: &csv::StringRecord,
-    first: usize,
-    slots: &[usize],
-    line: usize,
-    counted: &mut CountRows,
-    hist: &mut RoundHistogram,
-) -> Result<(), UsageError> {
-    let (dir, file) = (counted.dir, counted.name);
-    let d = dir.display();
-    if rec.len() != first + slots.len() + 2 {
-        return Err(usage!(
-            "{d}: {file} line {line} has {} columns, the header {}",
-            rec.len(),
-            first + slots.len() + 2
-        ));
-    }
-    let rounds = parse_u64(rec, first, line, dir, file)?;
-    let count = parse_u64(rec, first + 1, line, dir, file)?;
-    counted.check(line, rounds, count)?;
-    let mut sum = 0u64;
-    for (i, &slot) in slots.iter().enumerate() {
-        let n = parse_u64(rec, first + i + 2, line, dir, file)?;
-        sum = sum
-            .checked_add(n)
-            .ok_or_else(|| usage!("{d}: {file} line {line}: counts overflow"))?;
-        hist.add(rounds, slot, n);
-    }
-    if sum != count {
-        return Err(usage!(
-            "{d}: {file} line {line}: outcome columns add up to {sum}, count is {count}"
-        ));
+    if !every_deal && !same {
+        return Err("exact values are not its rules' (was it edited?)".into());
     }
     Ok(())
 }
 
-/// Reads by.csv (`group,rounds,count,<outcomes>`: each group's histogram, groups ascending)
-/// into `tally.groups`, and checks that the groups hold every game exactly once and agree with
-/// summary.json's `by`.
-fn read_groups<S: GameStats>(
-    text: &str,
-    tally: &mut Tally<S>,
-    said: &Named<GroupJson>,
+/// Refuses outcomes the rules cannot produce: loops in a run without loop detection, and games
+/// capped at any round count but the cap.
+fn possible<S: GameStats>(
+    tally: &Tally<S>,
+    game: &impl Game,
     cap: Option<u64>,
-    dir: &Path,
-) -> Result<(), UsageError> {
-    let d = dir.display();
-    let (header, rows) = csv_rows(text, "group,rounds,count", dir, "by.csv")?;
-    let slots = outcome_slots(header.iter().skip(3), tally.players, dir, "by.csv")?;
-    let mut current: Option<(u64, CountRows)> = None;
-    let mut totals: Vec<(u64, u64)> = Vec::new();
-    for row in rows {
-        let (line, rec) = row?;
-        let g = parse_u64(&rec, 0, line, dir, "by.csv")?;
-        // Only the groups summary.json lists, and few of them: each group's histogram costs
-        // memory, so a file may not make up thousands.
-        if said.0.len() > MAX_GROUPS || !said.0.iter().any(|(k, _)| *k == g.to_string()) {
-            return Err(usage!(
-                "{d}: by.csv line {line}: group {g} is not one of the at most {MAX_GROUPS} groups \
-                 summary.json lists"
-            ));
-        }
-        match &mut current {
-            Some((cg, _)) if *cg == g => {}
-            Some((cg, _)) if *cg > g => {
-                return Err(usage!(
-                    "{d}: by.csv line {line}: group {g} after group {cg}"
-                ));
-            }
-            _ => {
-                if let Some((cg, c)) = current.take() {
-                    totals.push((cg, c.total));
-                }
-                current = Some((g, CountRows::new(dir, "by.csv", cap)));
-            }
-        }
-        let (_, counted) = current.as_mut().expect("set above");
-        read_row(&rec, 1, &slots, line, counted, tally.group_mut(g as usize))?;
-    }
-    if let Some((cg, c)) = current {
-        totals.push((cg, c.total));
-    }
-    let sum = totals
-        .iter()
-        .try_fold(0u64, |a, t| a.checked_add(t.1))
-        .ok_or_else(|| usage!("{d}: by.csv counts overflow"))?;
-    let names: Vec<String> = totals.iter().map(|t| t.0.to_string()).collect();
-    let expected: Vec<&String> = said.0.iter().map(|(k, _)| k).collect();
-    if sum != tally.games || names.iter().collect::<Vec<_>>() != expected {
-        return Err(usage!(
-            "{d}: by.csv holds {sum} games in groups {names:?}; the run has {} games, summary.json \
-             groups {expected:?}",
-            tally.games
-        ));
-    }
-    for ((g, n), (_, j)) in totals.iter().zip(&said.0) {
-        if *n != j.games {
-            return Err(usage!(
-                "{d}: by.csv counts {n} games in group {g}, summary.json {}",
-                j.games
+) -> Result<(), String> {
+    let players = tally.players;
+    let rows_of = |o: Outcome| {
+        let slot = o.slot(players);
+        tally
+            .rounds
+            .counts_where(move |s| s == slot)
+            .filter(|&(_, n)| n > 0)
+    };
+    if !game.detects_loops() {
+        if let Some((rounds, n)) = rows_of(Outcome::Loop).next() {
+            return Err(format!(
+                "counts {n} looping games at {rounds} rounds, but its rules detect no loops"
             ));
         }
     }
-    // Every game is in one group: the groups add up to histogram.csv, row by row.
-    let mut all = RoundHistogram::new(tally.rounds.slots());
-    for h in &tally.groups {
-        all.merge(h).map_err(|e| usage!("{d}: by.csv: {e}"))?;
-    }
-    if !all.rows().eq(tally.rounds.rows()) {
-        return Err(usage!(
-            "{d}: by.csv's groups do not add up to histogram.csv"
+    if let Some((rounds, n)) = rows_of(Outcome::Capped).find(|&(r, _)| Some(r) != cap) {
+        return Err(format!(
+            "counts {n} games capped at {rounds} rounds, but its rules cap games at {}",
+            cap.map_or("no round count".to_string(), |c| c.to_string())
         ));
     }
     Ok(())
@@ -595,6 +375,7 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
         .split_first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
     let first = load::<G>(first_dir)?;
+    same_program(&first)?;
     let base = first.info.clone();
     let mut spans = vec![(base.range.clone(), first.dir)];
     let mut elapsed = first.elapsed_s;
@@ -610,6 +391,7 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
             ));
         }
         let p = load::<G>(dir)?;
+        same_program(&p)?;
         let i = &p.info;
         let what = if i.rules != base.rules {
             Some(format!("rules {} (expected {})", i.rules, base.rules))
@@ -682,6 +464,23 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
         )),
     };
     Ok((info, tally, timing))
+}
+
+/// Refuses a shard written by another program or another version of warsim: its games may
+/// have been played by other rules or drawn otherwise, and adding them would be silent.
+fn same_program<G: Game>(p: &Part<G>) -> Result<(), UsageError> {
+    let this = crate::output::summary::Provenance::program();
+    match &p.program {
+        Some(program) if *program == this => Ok(()),
+        said => Err(usage!(
+            "{}: summary.json provenance.program is {}, not {this}: merge adds only shards of \
+             this program and version, whose games are played alike; run the shard again with \
+             this warsim",
+            p.dir.display(),
+            said.as_deref()
+                .map_or("missing".into(), |s| format!("{s:?}"))
+        )),
+    }
 }
 
 /// The error for games that no shard covers: each gap as its shards (when the run was
