@@ -122,6 +122,105 @@ except KeyboardInterrupt:
     assert os.listdir(tmp_path) == [], "nothing written, no staging left"
 
 
+def test_ctrl_c_while_a_run_is_written_never_loses_the_earlier_run(tmp_path):
+    """Interrupts at moments spread over a whole call, file writing and commit included: a
+    KeyboardInterrupt leaves the earlier run in out= whole, unless it says the new run was
+    written in full; a call that finished wrote the new one."""
+    out = tmp_path / "o"
+    script = f"""
+import os, signal, threading, time, warsim
+out = {str(out)!r}
+def earlier():
+    warsim.simulate("war", games=1000, seed=1, out=out)
+    return open(out + "/summary.json").read()
+started = time.monotonic()
+warsim.simulate("war", games=100_000, seed=2, out=out, svg=True)
+whole = time.monotonic() - started
+for k in range(1, 13):
+    old = earlier()
+    timer = threading.Timer(whole * k / 12, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        warsim.simulate("war", games=100_000, seed=2, out=out, svg=True)
+        said = "finished"
+    except KeyboardInterrupt as e:
+        said = "written" if "written in full" in str(e) else "interrupted"
+    try:  # an interrupt that came after the call is not the call's
+        timer.join()
+        time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass
+    now = open(out + "/summary.json").read()
+    seed = __import__("json").loads(now)["seed"]
+    if said == "interrupted":
+        assert now == old, (k, said, seed)
+    else:
+        assert seed == 2, (k, said, seed)
+    print(said)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.split()
+    assert len(said) == 12 and "interrupted" in said, said
+    assert sorted(os.listdir(tmp_path)) == ["o"], "no staging or lock left beside out="
+
+
+def test_scratch_files_are_private_and_never_follow_a_planted_link(tmp_path, monkeypatch):
+    """Charts as bytes and runs without out= go through folders no other user can guess or
+    enter: links planted at every name the old scheme would use are left alone."""
+    tmp = tmp_path / "tmp"
+    victim = tmp_path / "victim"
+    tmp.mkdir()
+    victim.mkdir()
+    (victim / "precious.png").write_bytes(b"mine")
+    pid = os.getpid()
+    for n in range(64):
+        os.symlink(victim / "precious.png", tmp / f"warsim-chart-{pid}-{n}.png")
+        os.symlink(victim, tmp / f"warsim-py-{pid}-{n}")
+    planted = set(os.listdir(tmp))
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    r = warsim.simulate("shotgun", games=500)
+    assert r.to_png()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert r.to_svg("survival").startswith("<svg")
+    assert (victim / "precious.png").read_bytes() == b"mine"
+    assert os.listdir(victim) == ["precious.png"]
+    assert set(os.listdir(tmp)) == planted, "nothing left behind"
+
+
+def test_ctrl_c_stops_the_flawless_computation_at_once():
+    script = """
+import os, signal, threading, time, warsim
+sent = []
+def interrupt():
+    sent.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(0.5, interrupt).start()
+try:
+    warsim.exact("war", flawless=True, ranks=16, suits=256)
+    print("finished")
+except KeyboardInterrupt:
+    print(time.monotonic() - sent[0])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) < 1.0, done.stdout
+
+
+def test_a_run_from_python_records_the_command_that_makes_it_again(tmp_path):
+    import shlex
+
+    r = warsim.simulate("war", games=2000, seed=3, pickup="p1-first", out=tmp_path / "py")
+    command = r.summary["provenance"]["command"]
+    argv = shlex.split(command)
+    assert argv[:3] == ["warsim", "simulate", "war"], command
+    i = argv.index("--out")
+    argv[i + 1] = str(tmp_path / "again")
+    cli(*argv[1:])
+    assert (tmp_path / "again" / "histogram.csv").read_bytes() == (tmp_path / "py" / "histogram.csv").read_bytes()
+    scratch = warsim.simulate("shotgun", games=10)
+    assert "--out" not in scratch.summary["provenance"]["command"]
+
+
 def test_other_python_threads_run_while_games_play():
     ticks = []
     stop = threading.Event()

@@ -151,27 +151,42 @@ impl Provenance {
         format!("warsim {}", env!("CARGO_PKG_VERSION"))
     }
 
-    /// This process's.
+    /// This process's: its command line, or the one a host recorded for this thread
+    /// ([`called_as`]).
     pub fn now() -> Provenance {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
+        let args: Vec<String> = CALLED_AS.with(|c| c.borrow().clone()).unwrap_or_else(|| {
+            std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect()
+        });
         Provenance {
             program: Self::program(),
             // `warsim` for the program's own path, which says nothing on another machine.
             command: capped(
                 std::iter::once("warsim".to_string())
-                    .chain(
-                        std::env::args_os()
-                            .skip(1)
-                            .map(|a| shell_quote(&a.to_string_lossy())),
-                    )
+                    .chain(args.iter().map(|a| shell_quote(a)))
                     .collect::<Vec<_>>()
                     .join(" "),
             ),
             date: iso_date(secs),
         }
     }
+}
+
+thread_local! {
+    /// The command-line arguments equivalent to a host's call on this thread ([`called_as`]).
+    static CALLED_AS: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Records, for what this thread writes from now on, the command-line arguments (after
+/// `warsim`) that do what a host's call does: a run made from Python says how to make it again,
+/// not the interpreter's own command line.
+pub fn called_as(args: Vec<String>) {
+    CALLED_AS.with(|c| *c.borrow_mut() = Some(args));
 }
 
 /// The most bytes of a command line a summary records: a merge of thousands of shards names

@@ -36,14 +36,18 @@ use run::Run;
 
 /// Runs `work` on a worker thread with the GIL released, checking for signals (Ctrl-C) every
 /// 50 ms; a signal cancels the run and raises its exception (`KeyboardInterrupt`) here.
+/// `command` is the command line (after `warsim`) equivalent to the call, which the files it
+/// writes record as theirs.
 fn interruptible<T: Send>(
     py: Python<'_>,
+    command: Vec<String>,
     work: impl FnOnce(&Cancel) -> anyhow::Result<T> + Send,
 ) -> PyResult<T> {
     let cancel = Cancel::default();
     std::thread::scope(|s| {
         let worker = s.spawn(|| {
             crate::output::atomic::commits_unless(&cancel);
+            crate::output::summary::called_as(command);
             work(&cancel)
         });
         loop {
@@ -123,6 +127,29 @@ fn target(out: Option<PathBuf>) -> PyResult<(PathBuf, Option<PrivateDir>)> {
     }
 }
 
+/// The command line (after `warsim`) equivalent to a call of `command` (`simulate`, `exact`)
+/// on `game` with rule arguments `rule` and run options `run`; its `--out` only when the caller
+/// `kept` the folder (a private scratch folder says nothing).
+fn call(
+    command: &str,
+    game: &str,
+    rule: &[String],
+    run: &RunKwargs<'_>,
+    kept: bool,
+) -> PyResult<Vec<String>> {
+    let mut args = run.args()?;
+    if !kept {
+        if let Some(i) = args.iter().position(|a| a == "--out") {
+            args.drain(i..i + 2);
+        }
+    }
+    Ok([command.to_string(), game.to_string()]
+        .into_iter()
+        .chain(rule.iter().cloned())
+        .chain(args)
+        .collect())
+}
+
 /// Plays `games` games of `game` (1,000,000 without `games`) and returns the run, written into
 /// the folder `out` when given (the files of `warsim simulate GAME --out OUT`).
 ///
@@ -154,6 +181,7 @@ fn simulate<'py>(
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
     let rule = rule_args(&format!("simulate({game:?})"), &options(game)?, rules)?;
+    let kept = out.is_some();
     let (dir, scratch) = target(out)?;
     let run = RunKwargs {
         games,
@@ -167,7 +195,8 @@ fn simulate<'py>(
         svg,
     };
     let mut config = run.config()?;
-    interruptible(py, |cancel| {
+    let command = call("simulate", game, &rule, &run, kept)?;
+    interruptible(py, command, |cancel| {
         config.cancel = cancel.clone();
         list::with_game(game, &rule, Simulate(&config))?;
         Run::read(&dir, scratch.is_none())
@@ -190,6 +219,7 @@ fn exact<'py>(
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let rule = rule_args(&format!("exact({game:?})"), &options(game)?, rules)?;
+    let kept = out.is_some();
     let (dir, scratch) = target(out)?;
     let run = RunKwargs {
         games: None,
@@ -203,12 +233,22 @@ fn exact<'py>(
         svg,
     };
     let mut config = run.config()?;
+    let mut command = call("exact", game, &rule, &run, kept)?;
+    // `exact` takes none of simulate's seed, count or bound; `--flawless` is its own.
+    for flag in ["--seed", "--max-games", "--max-hours"] {
+        if let Some(i) = command.iter().position(|a| a == flag) {
+            command.drain(i..i + 2);
+        }
+    }
+    if flawless {
+        command.push("--flawless".into());
+    }
     let answer = if flawless {
         "flawless.json"
     } else {
         "chain.json"
     };
-    let done = interruptible(py, |cancel| {
+    let done = interruptible(py, command, |cancel| {
         config.cancel = cancel.clone();
         if flawless {
             list::with_game(game, &rule, FlawlessGame(&config))?;
@@ -235,8 +275,17 @@ fn exact<'py>(
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out=None, svg=false))]
 fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
+    let mut command: Vec<String> = std::iter::once("merge".to_string())
+        .chain(dirs.iter().map(|d| d.display().to_string()))
+        .collect();
+    if let Some(o) = &out {
+        command.extend(["--out".into(), o.display().to_string()]);
+    }
+    if svg {
+        command.push("--svg".into());
+    }
     let (dir, scratch) = target(out)?;
-    interruptible(py, |_| {
+    interruptible(py, command, |_| {
         app::merge_run(&Merge {
             dirs: &dirs,
             out: &dir,
@@ -251,7 +300,7 @@ fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) ->
 /// the command line).
 #[pyfunction]
 fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
-    interruptible(py, |_| Run::read(&dir, true))
+    interruptible(py, Vec::new(), |_| Run::read(&dir, true))
 }
 
 /// Runs every combination of the listed rule settings (`war_down=[1, 2, 3]`, or "all" for every
@@ -294,7 +343,11 @@ fn sweep<'py>(
     if let Some(n) = max_rule_sets {
         argv.extend(["--max-rule-sets".into(), n.to_string()]);
     }
-    let doc = interruptible(py, |cancel| {
+    let command: Vec<String> = ["sweep".to_string(), game.to_string()]
+        .into_iter()
+        .chain(argv.iter().cloned())
+        .collect();
+    let doc = interruptible(py, command, |cancel| {
         crate::sweep::run(game, &argv, cancel)?;
         Ok(crate::output::reader::read_text(
             &out,
@@ -310,7 +363,14 @@ fn sweep<'py>(
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out, svg=false))]
 fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyResult<Py<PyAny>> {
-    let doc = interruptible(py, |_| {
+    let mut command: Vec<String> = std::iter::once("compare".to_string())
+        .chain(dirs.iter().map(|d| d.display().to_string()))
+        .chain(["--out".to_string(), out.display().to_string()])
+        .collect();
+    if svg {
+        command.push("--svg".into());
+    }
+    let doc = interruptible(py, command, |_| {
         crate::compare::run(&dirs, &out, Print::Nothing, svg)?;
         Ok(crate::output::reader::read_text(
             &out,
@@ -350,7 +410,7 @@ fn play<'py>(
             }
         }
     }
-    let report = interruptible(py, |_| {
+    let report = interruptible(py, Vec::new(), |_| {
         struct Play<'a>(&'a [String], bool);
         impl WithGameType for Play<'_> {
             type Output = anyhow::Result<serde_json::Value>;
