@@ -27,7 +27,7 @@ if [ -n "$lanes_ref" ] && [ ! -f "$lanes_ref/war_limit.c" ]; then
   echo "bench: no war_limit.c in $lanes_ref (LANES_REF_DIR must hold the C probe and prototype)" >&2
   exit 2
 fi
-build_warsim
+build_speed
 need /usr/bin/time time
 
 rate() { # ARGS... -> median "games/s rounds/s" over $reps runs

@@ -18,7 +18,7 @@ if [ -n "$ref" ] && ! git -C "$ref" rev-parse --verify -q HEAD >/dev/null 2>&1; 
   echo "bmn-speed: $ref is not a git clone (or bare git directory) of acinnes/bmn" >&2
   exit 2
 fi
-build_warsim
+build_speed
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 engines=()

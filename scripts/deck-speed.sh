@@ -6,7 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 reps=${1:-3}
-build_warsim
+build_speed
 rate() { # ARGS... -> median rounds/s over $reps runs
   for _ in $(seq "$reps"); do
     "$warsim" simulate war "$@" --threads 1 --json |

@@ -18,7 +18,7 @@ if [ -n "$ref" ] && [ ! -f "$ref/war_limit.c" ]; then
   echo "lanes-speed: no war_limit.c in $ref (REF_DIR must hold the C probe and prototype)" >&2
   exit 2
 fi
-build_warsim
+build_speed
 need /usr/bin/time time
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

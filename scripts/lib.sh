@@ -7,6 +7,14 @@ build_warsim() {
   cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 }
 
+# build_speed: for the scripts that publish speed figures, warsim built with Cargo.toml's
+# `speed` profile (one codegen unit, thin LTO) into target/speed/warsim, and $warsim pointed
+# at it. Their figures say which profile made them.
+build_speed() {
+  cargo build --profile speed --quiet --manifest-path "$root/Cargo.toml"
+  warsim=$root/target/speed/warsim
+}
+
 # need PROGRAM PACKAGE...: installs PACKAGEs from Debian unless PROGRAM (a command name, or a
 # path) is already there.
 need() {

@@ -7,7 +7,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 games=${1:-20000}
-build_warsim
+build_speed
 need valgrind valgrind
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

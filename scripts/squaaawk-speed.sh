@@ -59,7 +59,7 @@ if [ -z "$peer_dir" ]; then
   echo "squaaawk-speed: warsim only; to time squaaawk/war beside it, pass a clone as PEER_DIR:" \
     "git clone https://github.com/squaaawk/war DIR; scripts/squaaawk-speed.sh $reps DIR" >&2
 fi
-build_warsim
+build_speed
 need /usr/bin/time time
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
