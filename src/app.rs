@@ -148,7 +148,11 @@ impl WithGame for Simulate<'_> {
             .map(|o| OutputSet::begin(o, Kind::Simulate, &[]))
             .transpose()?;
         let head = runs::guard(&game, opts, &info)?;
-        let bar = progress::Progress::new(info.range.end - info.range.start, opts.progress);
+        let bar = progress::Progress::after(
+            info.range.end - info.range.start,
+            opts.progress,
+            std::time::Duration::from_secs_f64(head.seconds),
+        );
         let threads = runs::threads(opts);
         let (info, tally, timing) = runs::play(&game, opts, info, head, threads, &bar, 0)?;
         bar.finish();

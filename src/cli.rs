@@ -231,8 +231,7 @@ pub struct RunOptions {
         long,
         short = 'q',
         global = true,
-        conflicts_with_all = ["json", "markdown"],
-        requires = "out"
+        conflicts_with_all = ["json", "markdown"]
     )]
     pub quiet: bool,
     /// Print the summary as a Markdown table on stdout (for a post or an issue).
@@ -321,8 +320,7 @@ pub struct ExactOptions {
         long,
         short = 'q',
         global = true,
-        conflicts_with_all = ["json", "markdown"],
-        requires = "out"
+        conflicts_with_all = ["json", "markdown"]
     )]
     pub quiet: bool,
     /// Print the summary as a Markdown table on stdout (for a post or an issue).

@@ -43,11 +43,18 @@ pub struct RunConfig {
 
 impl RunConfig {
     /// Refuses output options that would do nothing: `--svg` writes SVG files into the output
-    /// set, so without `--out` it would be ignored without a word.
+    /// set, so without `--out` it would be ignored without a word; `--quiet` without `--out`
+    /// would play the games and show nothing.
     pub fn check_outputs(&self) -> Result<(), UsageError> {
         if self.svg && self.out.is_none() {
             return Err(usage!(
                 "--svg writes the charts as SVG files into the output directory: add --out DIR"
+            ));
+        }
+        if self.print == Print::Nothing && self.out.is_none() {
+            return Err(usage!(
+                "--quiet prints nothing, so without --out DIR the run would leave no result: \
+                 add --out DIR (the files are then the result)"
             ));
         }
         Ok(())

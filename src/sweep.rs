@@ -462,7 +462,12 @@ pub fn help_text(game: Option<&str>) -> Result<String> {
         .find_subcommand_mut("simulate")
         .and_then(|s| s.find_subcommand_mut(game))
         .ok_or_else(|| usage!("sweep {game}: no such game"))?;
-    let help = cmd.render_long_help();
+    // The options are simulate's, but the command is sweep's: its usage line says so.
+    let help = cmd.render_long_help().to_string().replacen(
+        &format!("Usage: warsim simulate {game} [OPTIONS]"),
+        &format!("Usage: warsim sweep {game} [OPTIONS] --out <DIR>"),
+        1,
+    );
     Ok(format!(
         "warsim sweep {game} [options] --out DIR: the options of `simulate {game}`; each rule \
          option may take a comma list (`;` between values that hold commas) or `all`. At most {} \

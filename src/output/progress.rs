@@ -58,9 +58,17 @@ pub enum Progress {
 impl Progress {
     /// Progress over `games` games, shown as `when` says.
     pub fn new(games: u64, when: When) -> Progress {
+        Progress::after(games, when, Duration::ZERO)
+    }
+
+    /// As [`Progress::new`], for a run whose first games (a pilot's) took `before`: its rate
+    /// counts their time with them, so the bar never opens at millions of games a second.
+    pub fn after(games: u64, when: When, before: Duration) -> Progress {
         match when {
-            When::Auto if std::io::stderr().is_terminal() => Progress::Bar(bar(games)),
-            When::Log => Progress::Log(LogLines::start(games)),
+            When::Auto if std::io::stderr().is_terminal() => {
+                Progress::Bar(bar(games).with_elapsed(before))
+            }
+            When::Log => Progress::Log(LogLines::start(games, before)),
             _ => Progress::Hidden,
         }
     }
@@ -97,14 +105,35 @@ impl Progress {
 fn bar(games: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games ({rate} games/s, eta {eta})",
+        "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games ({rate} games/s, eta {left})",
     )
     .unwrap_or_else(|_| ProgressStyle::default_bar())
+    // Games over the time that played them, from the start: indicatif's own rate and eta
+    // weigh the last few updates, which a pilot's games (counted at once) or a chunk of 4,096
+    // games finishing together throw off by orders of magnitude.
     .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-        let _ = write!(w, "{}", grouped(s.per_sec() as u64));
+        let _ = write!(w, "{}", grouped(average(s) as u64));
+    })
+    .with_key("left", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let rate = average(s);
+        let left = s.len().unwrap_or(0).saturating_sub(s.pos());
+        let _ = match rate > 0.0 {
+            true => write!(w, "{}", clock(left as f64 / rate)),
+            false => write!(w, "-"),
+        };
     });
     bar.set_style(style);
     bar
+}
+
+/// Games per second since the bar's start (its elapsed time includes a pilot's).
+fn average(s: &ProgressState) -> f64 {
+    let secs = s.elapsed().as_secs_f64();
+    if secs > 0.0 {
+        s.pos() as f64 / secs
+    } else {
+        0.0
+    }
 }
 
 /// Progress as plain lines: games done, share, rate and time left.
@@ -117,11 +146,12 @@ pub struct LogLines {
 }
 
 impl LogLines {
-    fn start(games: u64) -> LogLines {
+    fn start(games: u64, before: Duration) -> LogLines {
+        let now = Instant::now();
         let lines = LogLines {
             games: AtomicU64::new(games),
             done: AtomicU64::new(0),
-            start: Instant::now(),
+            start: now.checked_sub(before).unwrap_or(now),
             last: Mutex::new(Instant::now()),
         };
         lines.line(false);

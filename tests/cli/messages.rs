@@ -402,7 +402,10 @@ fn quiet_prints_nothing_and_needs_out() {
     assert_eq!(ok(&[&args[..], &[sweep.to_str().unwrap()]].concat()), "");
     assert!(sweep.join("sweep.json").exists());
     let line = fails(2, &["simulate", "shotgun", "--games", "5", "--quiet"]);
-    assert!(line.contains("--out"), "{line}");
+    assert!(
+        line.contains("--quiet prints nothing") && line.contains("add --out DIR"),
+        "{line}"
+    );
     let line = fails(2, &["simulate", "shotgun", "--quiet", "--json", "--out", o]);
     assert!(line.contains("--json"), "{line}");
 }

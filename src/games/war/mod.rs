@@ -652,9 +652,9 @@ impl Game for War {
         let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, left)
             .with_cycle(result.cycle)
             .with_text(format!(
-                "{played}\n{} ({} wars, deepest {}){out_text}",
+                "{played}\n{} ({}, deepest {}){out_text}",
                 trace::ending_text(&result),
-                stats.wars,
+                crate::stats::summary::counted(u64::from(stats.wars), "war"),
                 stats.deepest
             ));
         let extra = &mut report.extra;
