@@ -1,5 +1,5 @@
-//! Card-Jitsu, Part 2 of `card-jitsu.txt`: player 1 holds a hand of five distinct cards, the
-//! computer plays a uniformly random card each round.
+//! Card-Jitsu, Part 2 of its rules document (docs/rules/jitsu.md): player 1 holds a hand of
+//! five distinct cards, the computer plays a uniformly random card each round.
 //!
 //! A card has an element (Fire, Water, Snow), a colour (Yellow, Orange, Red, Blue, Green,
 //! Purple) and a value 2..12: 198 cards, written e.g. `FB9`. Different elements: Fire beats Snow,
@@ -404,8 +404,8 @@ impl Game for Jitsu {
         random card: Fire beats Snow, Snow beats Water, Water beats Fire; the same element: the \
         higher value wins; otherwise a tie. The round's winner keeps the card played. A player \
         wins the game with three kept cards of three different colours whose elements are all \
-        the same or all different. More: README.md, section \"Card-Jitsu\"; to play: warsim \
-        play jitsu";
+        the same or all different. More: docs/rules/jitsu.md (every rule point, with its \
+        examples); to play: warsim play jitsu";
     const PLAY_ABOUT: &'static str =
         "Card-Jitsu against the computer: reads a hand position 1..5 per round from stdin and prints the seed's transcript on stdout (prompts and messages on stderr)";
     const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];

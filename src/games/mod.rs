@@ -65,9 +65,9 @@ pub trait Game: Send + Sync + Sized + 'static {
     const ABOUT: &'static str;
     /// What `play GAME` does, in a line.
     const PLAY_ABOUT: &'static str;
-    /// The rules in a paragraph and where to read more (README.md), shown under the help of
-    /// `simulate`, `exact` and `play GAME`: the seed documents they come from are not shipped,
-    /// so help must not send a user to them.
+    /// The rules in a paragraph and where to read more (docs/rules/GAME.md, which states every
+    /// rule point of the document the game was specified from with its worked examples), shown
+    /// under the help of `simulate`, `exact` and `play GAME`.
     const RULES: &'static str;
     /// A small rule set (rule options of `simulate GAME`) that the conformance suite plays:
     /// quick to simulate, and small enough for `exact` where the game has it.

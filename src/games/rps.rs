@@ -1,4 +1,4 @@
-//! Rock-paper-scissors (`rock-paper-scissors.txt`), two players and N-player elimination.
+//! Rock-paper-scissors (docs/rules/rps.md), two players and N-player elimination.
 //!
 //! Shapes are numbered as in the seed: paper = 0, rock = 1, scissors = 2. For two players a and
 //! b, `(b − a) mod 3` is 0 for a tie, 1 when a wins and 2 when b wins. For N players the seed
@@ -188,8 +188,8 @@ impl Game for Elimination {
     const RULES: &'static str = "Rules: every remaining player throws rock, paper or scissors \
         at random; a throw in which exactly two shapes appear removes the players who threw the \
         losing one (rock beats scissors, scissors beats paper, paper beats rock); any other throw \
-        is thrown again. The last player left wins. More: README.md, section \"Rock-paper-\
-        scissors elimination\"; one throw: warsim play rps r r s";
+        is thrown again. The last player left wins. More: docs/rules/rps.md (every \
+        rule point, with its examples); one throw: warsim play rps r r s";
     const PLAY_ABOUT: &'static str =
         "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
     const EXAMPLE: &'static [&'static str] = &["--players", "4"];

@@ -1,4 +1,4 @@
-//! Shotgun War (`shotgun-war.txt`): two players reload, guard or fire, every turn at once.
+//! Shotgun War (docs/rules/shotgun.md): two players reload, guard or fire, every turn at once.
 //!
 //! A gun holds one shot. Reloading loads it (reloading a loaded gun does nothing). Firing a
 //! loaded gun empties it and kills the opponent unless the opponent guards; firing an empty gun
@@ -305,8 +305,8 @@ impl Game for Shotgun {
     const ABOUT: &'static str = "Shotgun War between two random players";
     const RULES: &'static str = "Rules: each turn both players at once reload (r), guard (g) or \
         fire (f). A gun holds one shot; firing a loaded gun kills an opponent who is not \
-        guarding; both killed in the same turn is a draw. More: README.md, section \"Shotgun \
-        War\"; to adjudicate a game: warsim play shotgun 'rg fr'";
+        guarding; both killed in the same turn is a draw. More: docs/rules/shotgun.md (every \
+        rule point, with its test cases); to adjudicate a game: warsim play shotgun 'rg fr'";
     const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
     const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
     type Options = ShotgunOptions;

@@ -1,4 +1,5 @@
-//! The Snap variant of `snap.txt`: N players, no choices, only the algorithm.
+//! The Snap variant of its rules document (docs/rules/snap.md): N players, no choices, only
+//! the algorithm.
 //!
 //! Players in turn play their top card onto a common pile. A player with no cards (who is not
 //! out) rotates the common pile instead: its bottom card goes to the top. A card equal to the
@@ -450,7 +451,8 @@ impl Game for Snap {
         who is not out rotates the common pile instead (bottom card to top). The game ends when \
         one player holds every card, in a stalemate (every card in the common pile and no \
         rotation makes a pair) or in a loop (a state seen before: it would repeat forever). \
-        More: README.md, section \"Snap\"; to watch a game: warsim play snap abba abca --trace";
+        More: docs/rules/snap.md (every rule point, with its examples); to watch a game: \
+        warsim play snap abba abca --trace";
     const PLAY_ABOUT: &'static str =
         "Snap: plays the given piles; prints the winner, or the players still in the game";
     const EXAMPLE: &'static [&'static str] = &["--faces", "3", "--copies", "2"];

@@ -230,7 +230,7 @@ impl<'a, S: GameStats> Report<'a, S> {
         Share::new(n, self.games().max(1))
     }
 
-    /// The summary: the JSON object of SPEC.md (plus what `merge` needs), describing
+    /// The summary: the JSON object of docs/contract.md (plus what `merge` needs), describing
     /// `histogram`, the bytes of histogram.csv.
     pub fn summary(&self, timing: &Timing, histogram: &[u8]) -> Summary<S::Json> {
         let info = self.info;

@@ -77,7 +77,7 @@ fn simulate_help_groups_rule_and_run_options_and_cites_readable_rules() {
         );
     }
     assert!(
-        help.contains("Rules: two players") && help.contains("README.md"),
+        help.contains("Rules: two players") && help.contains("docs/rules/war.md"),
         "{help}"
     );
     for game in ["war", "snap", "shotgun", "rps", "jitsu"] {
@@ -88,7 +88,7 @@ fn simulate_help_groups_rule_and_run_options_and_cites_readable_rules() {
                 "{args:?} names a file the user lacks: {help}"
             );
             assert!(
-                help.contains("Rules: ") && help.contains("README.md"),
+                help.contains("Rules: ") && help.contains(&format!("docs/rules/{game}.md")),
                 "{args:?}"
             );
         }

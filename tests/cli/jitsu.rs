@@ -1,4 +1,4 @@
-//! `play jitsu`: the transcript checked line by line against the rules of card-jitsu.txt, with
+//! `play jitsu`: the transcript checked line by line against the rules of docs/rules/jitsu.md, with
 //! the rules written again here, independently of src/games/jitsu.rs.
 
 use crate::util::{ok, warsim_input};

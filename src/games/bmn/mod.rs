@@ -1,4 +1,4 @@
-//! Beggar-my-neighbour, as the 1911 Encyclopaedia Britannica states it (and SPEC.md): two
+//! Beggar-my-neighbour, as the 1911 Encyclopaedia Britannica states it (and docs/rules/bmn.md): two
 //! players; J, Q, K and A are penalty cards demanding 1, 2, 3 and 4 cards. A player laying a
 //! penalty card while paying a demand stops paying and passes a new demand back; a demand paid
 //! with no penalty card gives the whole pile to the player who laid the last penalty card,
@@ -396,8 +396,8 @@ impl Game for Bmn {
         passes a new demand back. A demand paid with no penalty card gives the whole pile to the \
         player who laid the last penalty card, under their hand in the order laid, and they lead \
         the next trick. The game ends when one player holds every card; a player who must play \
-        and has no card loses. More: README.md, section \"Beggar-my-neighbour\"; to watch a \
-        game: warsim play bmn --deal 'HAND1/HAND2' --trace";
+        and has no card loses. More: docs/rules/bmn.md (every rule point) and docs/bmn.md; to \
+        watch a game: warsim play bmn --deal 'HAND1/HAND2' --trace";
     const PLAY_ABOUT: &'static str =
         "Beggar-my-neighbour: plays the given deal; prints the winner, cards and tricks, or the loop";
     const EXAMPLE: &'static [&'static str] = &["--ranks", "6", "--suits", "2"];

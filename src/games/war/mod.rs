@@ -1,4 +1,4 @@
-//! Deck War (`deck-war.txt`): two players, a deck of ranks × suits, wars on ties.
+//! Deck War (docs/rules/war.md): two players, a deck of ranks × suits, wars on ties.
 //!
 //! A round ("battle") is both players turning up their top card; the higher rank takes both.
 //! On a tie the players fight a war: each lays `war_down` cards face down and turns up one more,
@@ -6,7 +6,8 @@
 //! treated and in which order won cards go under the winner's hand are rule options
 //! ([`ShortWar`], [`Pickup`]), because published simulators differ exactly there.
 //!
-//! The `bryer` preset reproduces the R program of the seed document, quirks included:
+//! The `bryer` preset reproduces the R program of War's rules document (docs/rules/war.md),
+//! quirks included:
 //! see [`Preset::Bryer`].
 //!
 //! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
@@ -355,9 +356,9 @@ impl Game for War {
         lays --war-down cards face down and one face up, and the higher face-up card takes every \
         card laid (another tie: another war). A player who runs out of cards loses. --players N \
         (3 to 26): everyone still in turns a card, and a tie for the highest is a war among the \
-        tied players only (README.md, \"War with more than two players\"). The presets, \
-        each option and what it changes: README.md, sections \"How long does a game of War \
-        take?\", \"The bryer preset against the seed document\" and \"Rule options\". To watch \
+        tied players only. Every rule point, with the worked examples of the rules document War \
+        was specified from: docs/rules/war.md; the presets, each option and what it changes, \
+        the bryer preset against its R program, more than two players: docs/war.md. To watch \
         the rules at work: warsim play war --ranks 4 --suits 1 --pickup p1-first \
         --deal \"1 3/4 2\" --trace";
     const PLAY_ABOUT: &'static str = "Deck War: replay game I of a run, or play a given deal";

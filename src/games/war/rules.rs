@@ -24,7 +24,8 @@ pub const MAX_PLAYERS: u32 = 26;
 pub enum Preset {
     /// Shuffled hands, 3 down, `last-card`, `shuffled` pickup, cap 100,000 rounds.
     Classic,
-    /// The R program of deck War's seed document (README.md, "The bryer preset"): its deal,
+    /// The R program of deck War's rules document (docs/rules/war.md; docs/war.md, "The
+    /// `bryer` preset against the seed document"): its deal,
     /// its short-war check, its pickup order and its cap of 2,000 rounds; no loop detection
     /// (the R program has none).
     Bryer,
@@ -230,7 +231,7 @@ pub struct WarOptions {
     pub by: Option<By>,
     /// Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game
     /// turns a card, the highest takes all, a tie for the highest is a war among the tied
-    /// players only; README.md, "War with more than two players", states every rule point.
+    /// players only; docs/war.md, "War with more than two players", states every rule point.
     #[arg(long, value_name = "N")]
     pub players: Option<u32>,
     /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20,

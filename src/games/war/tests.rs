@@ -33,7 +33,7 @@ pub(super) fn round(war: &War, p: &mut Position) -> Option<Outcome> {
     p.round(war, &mut NoRandomness)
 }
 
-// --- The R program of deck-war.txt, point by point (`check_cards`, `play_war`). ---
+// --- The R program of docs/rules/war.md, point by point (`check_cards`, `play_war`). ---
 
 #[test]
 fn bryer_battle_winner_puts_own_card_then_losers() {

@@ -11,7 +11,7 @@
 //!
 //! Why lanes: one game's battles depend on each other (the next card is the one just won), so
 //! a single game leaves most of a core idle; games do not, so 16 of them fill a vector. The
-//! design is the C prototype's (`shared/reference/war-lanes/v16b.h`):
+//! design is the C prototype's (`v16b.h` of the lanes reference, docs/speed.md):
 //!
 //! - A lane is a game; its two hands are linear byte buffers with a head and a tail that only
 //!   grow (compacted out of line when a tail nears its buffer's end), so no read or write
