@@ -171,6 +171,14 @@ pub trait Game: Send + Sync + Sized + 'static {
         each_deal(self, range, s, record)
     }
 
+    /// The engine path that plays this rule set's simulations on this machine, where a game
+    /// has more than one (War: the lanes, the AVX-512 block path, the AVX2 lanes or the scalar
+    /// reference): summary.json's provenance names it, since the speed depends on it (the
+    /// games never do).
+    fn engine(&self) -> Option<String> {
+        None
+    }
+
     /// Whether loop detection is on, so that loop statistics are reported.
     fn detects_loops(&self) -> bool {
         false

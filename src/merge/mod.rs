@@ -222,6 +222,9 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
         precision: v.precision,
         grouping: v.grouping,
         exhaustive: false,
+        // A run read back says what played it; what is written from it (a merge) was not
+        // played by one engine.
+        engine: None,
     };
     let text = read_csv(dir, "histogram.csv")?;
     let digest = histogram_digest(text.as_bytes());

@@ -44,6 +44,9 @@ pub struct RunInfo {
     pub grouping: Option<String>,
     /// Whether the games are every distinct deal once (`exact`), not a random sample.
     pub exhaustive: bool,
+    /// The engine path that played the games ([`Game::engine`]), where one process played
+    /// them all (not a merge).
+    pub engine: Option<String>,
 }
 
 impl RunInfo {
@@ -68,6 +71,7 @@ impl RunInfo {
             precision: None,
             grouping: game.grouping(),
             exhaustive: false,
+            engine: game.engine(),
         })
     }
 
@@ -305,7 +309,10 @@ impl<'a, S: GameStats> Report<'a, S> {
             games_per_s,
             threads: timing.threads,
             timing: timing.note.clone(),
-            provenance: Some(Provenance::now()),
+            provenance: Some(Provenance {
+                engine: self.info.engine.clone(),
+                ..Provenance::now()
+            }),
         }
     }
 }

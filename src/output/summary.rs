@@ -143,6 +143,10 @@ pub struct Provenance {
     pub command: String,
     /// When it was written (UTC, ISO 8601).
     pub date: String,
+    /// The engine path that played the games (War: `lanes`, `avx512`, `lanes-avx2` or
+    /// `scalar`), where the game has several; absent from a merge, whose shards may differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl Provenance {
@@ -173,6 +177,7 @@ impl Provenance {
                     .join(" "),
             ),
             date: iso_date(secs),
+            engine: None,
         }
     }
 }

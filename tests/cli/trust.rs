@@ -422,3 +422,35 @@ fn another_users_set_in_a_sticky_folder_is_refused_before_any_game() {
         .unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
 }
+
+/// The rate depends on the engine path, so the summary names it; a merge, whose shards may
+/// have been played on other machines, names none.
+#[test]
+fn the_summary_names_the_engine_that_played_it() {
+    let dir = Scratch::new("engine");
+    let run = |env: Option<&str>, out: &str| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_warsim"));
+        if let Some(path) = env {
+            c.env("WARSIM_PATH", path);
+        }
+        let o = c
+            .args([
+                "simulate", "war", "--games", "3000", "--shard", "0/1", "--out",
+            ])
+            .arg(dir.path(out))
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        json(&read(&dir.path(out), "summary.json"))["provenance"]["engine"].clone()
+    };
+    let detected = run(None, "a");
+    assert!(
+        ["lanes", "avx512", "lanes-avx2", "scalar"].contains(&detected.as_str().unwrap()),
+        "{detected}"
+    );
+    assert_eq!(run(Some("scalar"), "b"), "scalar");
+    ok(&["merge", s(&dir.path("b")), "--out", s(&dir.path("m"))]);
+    assert!(json(&read(&dir.path("m"), "summary.json"))["provenance"]
+        .get("engine")
+        .is_none());
+}

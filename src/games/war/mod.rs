@@ -498,6 +498,17 @@ impl Game for War {
         crate::games::each_deal(self, range, s, record)
     }
 
+    /// The path's name; `general rounds` where the rules keep the hot loop's blocks off
+    /// (honor, kbWar's order, a reversed won pile, `--quit-stats`, more than two players).
+    fn engine(&self) -> Option<String> {
+        let path = self.path().name();
+        Some(if self.blocks && self.rules.players == 2 {
+            path.to_string()
+        } else {
+            format!("{path}, general rounds")
+        })
+    }
+
     /// Names the preset only when its settings are unchanged; otherwise the settings alone
     /// (the deal too), so a label never claims `classic` for a run that was not.
     fn describe(&self) -> String {
