@@ -3,10 +3,10 @@
 # checkout's HEAD, with an empty target folder (the crates already downloaded into cargo's
 # cache, as after any first fetch), on this machine; then the same two with the `speed`
 # profile in place of `release`, for the cost of the profile the speed figures use. Run it on
-# a quiet machine. Usage: scripts/build-times.sh [OUT=results/build-times.txt]
+# a quiet machine. Usage: scripts/build-times.sh OUT
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-out=${1:-$root/results/build-times.txt}
+out=${1:?usage: scripts/build-times.sh OUT}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$root" "$work/clone"
