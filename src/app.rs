@@ -36,6 +36,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Search { search, game } => {
             let cfg = crate::search::SearchConfig {
                 deals: search.deals,
+                minutes: search.minutes,
                 walkers: search.walkers,
                 seed: search.seed,
                 threads: search.threads,

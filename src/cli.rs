@@ -99,9 +99,12 @@ pub enum Command {
         after_help = "Each walker starts from a random deal drawn from (seed, walker) and swaps \
         two cards at a time, keeping a swap when the game is at least as long, and starts again \
         after 50,000 swaps without a longer game; deals that never end are recorded. The result \
-        depends on --seed, --deals and --walkers only, never on --threads. Writes search.json \
-        (the longest deals, the loops, deals/s) and best.txt (a `play` command per deal).\n\n\
-        Example: warsim search bmn --deals 1e8 --out out/search"
+        depends on --seed, --deals and --walkers only, never on --threads (with --minutes, on \
+        the deals the time allowed, which search.json records). Deals whose game reaches the \
+        round cap are counted, never listed. Writes search.json (the longest deals, the loops, \
+        deals/s) and best.txt (a `play` command per deal).\n\n\
+        Examples: warsim search bmn --deals 1e8 --out out/search\n  \
+        warsim search bmn --minutes 10 --out out/search"
     )]
     Search {
         /// What to search and where to write it.
@@ -204,7 +207,8 @@ pub struct RunOptions {
     /// Play until the 95% interval of the mean rounds is at most ±H, deciding only at fixed
     /// game counts (the minimum, then 1/8 more each time), so the games played do not depend
     /// on the threads.
-    #[arg(long, global = true, value_name = "H", value_parser = parse_precision)]
+    #[arg(long, global = true, value_name = "H", allow_negative_numbers = true,
+          value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
     #[arg(long, global = true, value_name = "M", default_value_t = crate::run::DEFAULT_MAX_GAMES,
@@ -216,7 +220,7 @@ pub struct RunOptions {
     pub seed: u64,
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long, global = true, value_name = "T",
-          value_parser = clap::value_parser!(u32).range(1..=1024))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Write the run's files into DIR: summary.json, summary.csv, histogram.csv, the charts
     /// (histogram.png, survival.png, by.png with --by), cycles.csv with loop detection, by.csv
@@ -252,7 +256,7 @@ pub struct RunOptions {
     /// refused once its time alone breaks the bound. It aims to be right within a factor of a
     /// few, and is shown before a run of over a minute where progress is shown.
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
-          value_parser = MaxHours::parse)]
+          allow_negative_numbers = true, value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
@@ -263,13 +267,19 @@ pub struct RunOptions {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Search options")]
 pub struct SearchOptions {
-    /// Deals played in all, split evenly among the walkers.
-    #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000,
-          allow_negative_numbers = true, value_parser = parse_games)]
-    pub deals: u64,
+    /// Deals played in all, split evenly among the walkers [default: 10000000, or with
+    /// --minutes as many as the time allows].
+    #[arg(long, global = true, value_name = "N", allow_negative_numbers = true,
+          value_parser = parse_games)]
+    pub deals: Option<u64>,
+    /// Search for M minutes: every walker plays batches of 65,536 deals until the time is up
+    /// (with --deals too, whichever comes first). The deals played depend on the machine;
+    /// search.json records them, and --deals of that number plays the same search again.
+    #[arg(long, global = true, value_name = "M", allow_negative_numbers = true)]
+    pub minutes: Option<f64>,
     /// Independent walkers (the result depends on them, not on the threads).
     #[arg(long, global = true, value_name = "W", default_value_t = 16,
-          value_parser = clap::value_parser!(u32).range(1..=65536))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub walkers: u32,
     /// Base seed: walker w draws from (seed, w) alone.
     #[arg(long, global = true, value_name = "S", default_value_t = 0,
@@ -277,11 +287,11 @@ pub struct SearchOptions {
     pub seed: u64,
     /// Worker threads [default: all cores].
     #[arg(long, global = true, value_name = "T",
-          value_parser = clap::value_parser!(u32).range(1..=1024))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// The longest deals kept.
     #[arg(long, global = true, value_name = "K", default_value_t = 10,
-          value_parser = clap::value_parser!(u32).range(1..=10000))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub keep: u32,
     /// Where to write search.json and best.txt (required).
     #[arg(long, global = true, value_name = "DIR")]
@@ -295,7 +305,7 @@ pub struct SearchOptions {
     /// Refuse a search estimated to take more than H hours (from deals played for about 25 ms
     /// before it starts); `none` lifts the bound.
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
-          value_parser = MaxHours::parse)]
+          allow_negative_numbers = true, value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,
 }
 
@@ -306,7 +316,7 @@ pub struct SearchOptions {
 pub struct ExactOptions {
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long, global = true, value_name = "T",
-          value_parser = clap::value_parser!(u32).range(1..=1024))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Write the files of `simulate --out` into DIR (chain.json for a rule set solved as a
     /// Markov chain).
@@ -447,9 +457,16 @@ pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
         let mut groups = text.split(sep);
         let head = groups.next().unwrap_or("");
         (1..=3).contains(&head.len())
+            && !head.starts_with('0')
             && head.bytes().all(|b| b.is_ascii_digit())
             && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
     };
+    // `10.000` is ten thousand in much of Europe and ten here: a point only in `2.5e6`.
+    if text.contains('.') && !text.contains(['e', 'E']) {
+        return Err(format!(
+            "'.' reads as a decimal point, and a number of games is whole; {expected}"
+        ));
+    }
     for sep in [',', '_'] {
         if text.contains(sep) && !grouped(sep) {
             return Err(format!(
@@ -507,6 +524,9 @@ mod tests {
             "1_5",
             "1,000_000x",
             "0",
+            "0,001",
+            "10.000",
+            "1.0",
         ] {
             assert!(
                 parse_games(bad).is_err(),

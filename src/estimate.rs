@@ -153,9 +153,15 @@ impl Estimate {
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = &self.pilot;
+        // A game the pilot left open has not ended: its time is a floor, not an estimate.
         write!(
             f,
-            "about {} on {} (pilot: ",
+            "{} {} on {} (pilot: ",
+            if p.open.is_some() {
+                "at least"
+            } else {
+                "about"
+            },
             about(self.seconds),
             if self.threads == 1 {
                 "1 thread".to_string()
@@ -282,7 +288,7 @@ mod tests {
         );
         assert_eq!(
             e.to_string(),
-            "about 12 days on 2 threads (pilot: 0 games and game 0 still going after 4,194,304 \
+            "at least 12 days on 2 threads (pilot: 0 games and game 0 still going after 4,194,304 \
              rounds in 2.00 s)"
         );
     }

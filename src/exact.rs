@@ -86,20 +86,27 @@ impl WithGame for Exact<'_> {
             threads: Some(threads),
             note: None,
         };
-        let fractions: Map<String, Value> = tally
-            .outcomes()
-            .into_iter()
-            .filter(|&(_, k)| k > 0)
-            .map(|(o, k)| (o.name(), Value::String(fraction(k, n))))
-            .collect();
-        info.exact = Some(json!({
-            "deals": n,
-            "fractions": fractions,
-            "method": "every distinct deal played once; distinct deals are equally likely under \
-                       a uniform shuffle, so counts over deals are exact probabilities",
-        }));
+        info.exact = Some(every_deal(&tally));
         output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }
+}
+
+/// The `exact` object of a run of every deal: the deals and each outcome's share as a
+/// fraction, made from the tally alone (so `merge` can check one read back against its counts).
+pub fn every_deal<S: crate::games::GameStats>(tally: &crate::stats::histogram::Tally<S>) -> Value {
+    let n = tally.games;
+    let fractions: Map<String, Value> = tally
+        .outcomes()
+        .into_iter()
+        .filter(|&(_, k)| k > 0)
+        .map(|(o, k)| (o.name(), Value::String(fraction(k, n))))
+        .collect();
+    json!({
+        "deals": n,
+        "fractions": fractions,
+        "method": "every distinct deal played once; distinct deals are equally likely under \
+                   a uniform shuffle, so counts over deals are exact probabilities",
+    })
 }
 
 /// Prints (and with `--out` writes as chain.json) the solution of a game's Markov chain.

@@ -57,13 +57,15 @@ pub fn wants_estimate(opts: &RunConfig) -> bool {
 /// Pilots the run planned as `info` for `budget` and estimates it. The pilot plays the first
 /// games of its slice (of a run to a precision: of the games before the first check), which
 /// [`play`] then takes as the run's own. A game that takes long enough for the estimate to
-/// break `--max-hours` is left open there ([`pilot::run`]), so a first game that never ends is
-/// refused, not played; a cancelled run stops between the pilot's tries.
+/// break `--max-hours` (with `already` seconds of other work: a sweep's other rule sets) is left
+/// open there ([`pilot::run`]), so a first game that never ends is refused, not played; a
+/// cancelled run stops between the pilot's tries.
 pub fn estimate<G: Game>(
     game: &G,
     opts: &RunConfig,
     info: &RunInfo,
     budget: std::time::Duration,
+    already: f64,
 ) -> Result<(Pilot<G::Stats>, Estimate)> {
     let games = most_games(opts, info);
     let exact = game.expected_rounds().map(|mean| (mean, game.max_rounds()));
@@ -71,7 +73,7 @@ pub fn estimate<G: Game>(
         let busy = estimate::busy_threads(threads(opts), cores(), games.saturating_sub(m.games));
         Estimate::run(*m, exact, games, busy)
     };
-    let refuses = |m: &pilot::Measured| opts.max_hours.refuses(estimate(m).seconds);
+    let refuses = |m: &pilot::Measured| opts.max_hours.refuses(already + estimate(m).seconds);
     let pilot = pilot::run(
         game,
         opts.seed,
@@ -126,7 +128,7 @@ pub fn guard<G: Game>(game: &G, opts: &RunConfig, info: &RunInfo) -> Result<Head
             seconds: 0.0,
         });
     }
-    let (pilot, e) = estimate(game, opts, info, pilot::BUDGET)?;
+    let (pilot, e) = estimate(game, opts, info, pilot::BUDGET, 0.0)?;
     let what = format!("simulate {}: {}", G::NAME, games_text(opts, info));
     check_bound(&what, &e, opts.max_hours)?;
     if e.seconds > estimate::LONG {

@@ -5,9 +5,12 @@
 //! it swaps two cards of different demands, plays the new deal, and keeps the swap when the
 //! game is at least as long (equal lengths let it cross plateaus); after `RESTART` swaps with no
 //! longer game it starts again from a new random deal. A deal that never ends is recorded and
-//! the swap undone; a deal whose game reaches the round cap is counted and undone too (it did not
-//! end, so it has no length). Walkers draw only from their own generator and play a fixed number of deals
-//! each, so the result depends on the seed, the deals and the walkers, never on the threads.
+//! the swap undone; a deal whose game reaches the round cap is counted and undone too (it did
+//! not end, so it has no length). Walkers draw only from their own generator and play a fixed
+//! number of deals each, so the result depends on the seed, the deals and the walkers, never on
+//! the threads. A search for a time (`--minutes`) plays whole batches of deals on every walker until the time
+//! is up: how many depends on the machine, and search.json says how many, so `--deals` of
+//! that number plays the same search again.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -25,7 +28,7 @@ use crate::output::progress::{Progress, When};
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
 use crate::sim::pilot::Measured;
-use crate::sim::rng::game_rng;
+use crate::sim::rng::{game_rng, GameRng};
 use crate::stats::summary::grouped;
 use crate::usage;
 
@@ -37,8 +40,11 @@ const MAX_LOOPS: usize = 1000;
 /// What `search` is asked to do.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
-    /// Deals played in all (split evenly among the walkers).
-    pub deals: u64,
+    /// Deals played in all (split evenly among the walkers); `None`: [`DEFAULT_DEALS`], or
+    /// with `minutes` as many as the time allows.
+    pub deals: Option<u64>,
+    /// Play for this many minutes, in whole batches of [`BATCH`] deals per walker.
+    pub minutes: Option<f64>,
     /// Independent walkers.
     pub walkers: u32,
     /// Base seed: walker w draws from (seed, w).
@@ -105,87 +111,117 @@ struct SearchJson<'a> {
     provenance: Provenance,
 }
 
-/// One walker's climb of `steps` deals.
-fn walk(game: &Bmn, seed: u64, w: u32, steps: u64, keep: usize, progress: &Progress) -> Walk {
-    let mut rng = game_rng(seed, u64::from(w));
-    let mut s = game.scratch();
-    let mut deck = game.deck().to_vec();
-    let n = deck.len() as u32;
-    let mut out = Walk::default();
-    let found = |deck: &[u8], p: &Played, at: u64| Found {
-        deal: game.show_deal(deck),
-        cards: p.cards,
-        tricks: p.tricks,
-        cycle: p.cycle.map(|(c, t)| (c.cycle_len, t.cycle_len)),
-        walker: w,
-        at,
-    };
-    let mut current = 0u64;
-    let mut stale = RESTART;
-    let mut done = 0u64;
-    while done < steps {
-        let swap = if stale >= RESTART {
-            crate::games::cards::shuffle(&mut rng, &mut deck);
-            stale = 0;
-            current = 0;
-            None
-        } else {
-            let (i, j) = loop {
-                let (i, j) = (bounded(&mut rng, n) as usize, bounded(&mut rng, n) as usize);
-                if deck[i] != deck[j] {
-                    break (i, j);
-                }
-            };
-            deck.swap(i, j);
-            Some((i, j))
-        };
-        let p = game.play_deck(&deck, &mut s);
-        done += 1;
-        if done.is_multiple_of(4096) {
-            progress.inc(4096);
-        }
-        // A capped game has no length to compare (it did not end), and is no loop found.
-        if matches!(p.outcome, Outcome::Loop | Outcome::Capped) {
-            if p.outcome == Outcome::Capped {
-                out.capped += 1;
-            } else {
-                out.loops_found += 1;
-                if out.loops.len() < MAX_LOOPS {
-                    out.loops.push(found(&deck, &p, done));
-                }
-            }
-            if let Some((i, j)) = swap {
-                deck.swap(i, j);
-            } else {
-                stale = RESTART;
-            }
-            continue;
-        }
-        let longer = swap.is_none() || p.cards > current;
-        if longer {
-            if swap.is_some() {
-                stale = 0;
-            }
-            current = p.cards;
-            let kept =
-                out.best.len() >= keep && out.best.last().is_some_and(|b| p.cards <= b.cards);
-            let f = found(&deck, &p, done);
-            if !kept && !out.best.iter().any(|b| b.deal == f.deal) {
-                out.best.push(f);
-                sort(&mut out.best);
-                out.best.truncate(keep);
-            }
-        } else {
-            if p.cards < current {
-                if let Some((i, j)) = swap {
-                    deck.swap(i, j);
-                }
-            }
-            stale += 1;
+/// One walker: its generator, its deal, the climb's state and what it found. [`Walker::walk`]
+/// plays on from where it stopped, so a search played in batches (`--minutes`) plays the same
+/// deals as one played at once.
+struct Walker<'a> {
+    game: &'a Bmn,
+    w: u32,
+    keep: usize,
+    rng: GameRng,
+    s: <Bmn as Game>::Scratch,
+    deck: Vec<u8>,
+    current: u64,
+    stale: u64,
+    done: u64,
+    out: Walk,
+}
+
+impl<'a> Walker<'a> {
+    fn new(game: &'a Bmn, seed: u64, w: u32, keep: usize) -> Walker<'a> {
+        Walker {
+            game,
+            w,
+            keep,
+            rng: game_rng(seed, u64::from(w)),
+            s: game.scratch(),
+            deck: game.deck().to_vec(),
+            current: 0,
+            stale: RESTART,
+            done: 0,
+            out: Walk::default(),
         }
     }
-    progress.inc(done % 4096);
-    out
+
+    /// Plays `steps` more deals of the climb.
+    fn walk(&mut self, steps: u64, progress: &Progress) {
+        let (game, w, keep) = (self.game, self.w, self.keep);
+        let n = self.deck.len() as u32;
+        let found = |deck: &[u8], p: &Played, at: u64| Found {
+            deal: game.show_deal(deck),
+            cards: p.cards,
+            tricks: p.tricks,
+            cycle: p.cycle.map(|(c, t)| (c.cycle_len, t.cycle_len)),
+            walker: w,
+            at,
+        };
+        let (deck, out, rng) = (&mut self.deck, &mut self.out, &mut self.rng);
+        let end = self.done + steps;
+        let mut reported = 0;
+        while self.done < end {
+            let swap = if self.stale >= RESTART {
+                crate::games::cards::shuffle(rng, deck);
+                self.stale = 0;
+                self.current = 0;
+                None
+            } else {
+                let (i, j) = loop {
+                    let (i, j) = (bounded(rng, n) as usize, bounded(rng, n) as usize);
+                    if deck[i] != deck[j] {
+                        break (i, j);
+                    }
+                };
+                deck.swap(i, j);
+                Some((i, j))
+            };
+            let p = game.play_deck(deck, &mut self.s);
+            self.done += 1;
+            if self.done.is_multiple_of(4096) {
+                progress.inc(4096);
+                reported += 4096;
+            }
+            // A capped game has no length to compare (it did not end), and is no loop found.
+            if matches!(p.outcome, Outcome::Loop | Outcome::Capped) {
+                if p.outcome == Outcome::Capped {
+                    out.capped += 1;
+                } else {
+                    out.loops_found += 1;
+                    if out.loops.len() < MAX_LOOPS {
+                        out.loops.push(found(deck, &p, self.done));
+                    }
+                }
+                if let Some((i, j)) = swap {
+                    deck.swap(i, j);
+                } else {
+                    self.stale = RESTART;
+                }
+                continue;
+            }
+            let longer = swap.is_none() || p.cards > self.current;
+            if longer {
+                if swap.is_some() {
+                    self.stale = 0;
+                }
+                self.current = p.cards;
+                let kept =
+                    out.best.len() >= keep && out.best.last().is_some_and(|b| p.cards <= b.cards);
+                let f = found(deck, &p, self.done);
+                if !kept && !out.best.iter().any(|b| b.deal == f.deal) {
+                    out.best.push(f);
+                    sort(&mut out.best);
+                    out.best.truncate(keep);
+                }
+            } else {
+                if p.cards < self.current {
+                    if let Some((i, j)) = swap {
+                        deck.swap(i, j);
+                    }
+                }
+                self.stale += 1;
+            }
+        }
+        progress.inc(steps - reported);
+    }
 }
 
 /// What the search will take: deals played on one thread for a pilot's time (shuffled deals
@@ -220,6 +256,22 @@ fn estimate(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Estim
 /// Mixed into the seed of the search's pilot, so its deals are none of the walkers'.
 const PILOT_SALT: u64 = 0x5EA2_C4E5_7171_0700;
 
+/// Deals a search without `--deals` or `--minutes` plays.
+pub const DEFAULT_DEALS: u64 = 10_000_000;
+
+/// Deals each walker plays between two looks at the clock of a search with `--minutes`: about
+/// a second of two cores' work with 16 walkers.
+const BATCH: u64 = 1 << 16;
+
+/// What a search is asked to play, for messages: `10,000,000 deals`, `10 minutes`.
+fn planned(cfg: &SearchConfig, asked: u64) -> String {
+    match (cfg.deals, cfg.minutes) {
+        (Some(_), Some(m)) => format!("{} deals or {m} minutes", grouped(asked)),
+        (None, Some(m)) => format!("{m} minutes"),
+        _ => format!("{} deals", grouped(asked)),
+    }
+}
+
 /// Longest first; equal lengths by deal, so the order is the same however found.
 fn sort(found: &mut [Found]) {
     found.sort_by(|a, b| b.cards.cmp(&a.cards).then_with(|| a.deal.cmp(&b.deal)));
@@ -227,23 +279,32 @@ fn sort(found: &mut [Found]) {
 
 /// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
 pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
-    if cfg.walkers == 0 || cfg.deals < u64::from(cfg.walkers) || cfg.keep == 0 {
+    let asked = match (cfg.deals, cfg.minutes) {
+        (Some(d), _) => d,
+        (None, Some(_)) => u64::MAX,
+        (None, None) => DEFAULT_DEALS,
+    };
+    if cfg.walkers == 0 || asked < u64::from(cfg.walkers) || cfg.keep == 0 {
         return Err(usage!(
-            "search: --deals {} --walkers {} --keep {}: need at least one walker, one deal per \
-             walker and one deal kept",
-            cfg.deals,
+            "search: --deals {asked} --walkers {} --keep {}: need at least one walker, one deal \
+             per walker and one deal kept",
             cfg.walkers,
             cfg.keep
         )
         .into());
     }
+    if let Some(m) = cfg.minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
+        return Err(usage!("search: --minutes {m}: expected minutes above 0, such as 10").into());
+    }
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
-    let steps = cfg.deals / u64::from(cfg.walkers);
-    let deals = steps * u64::from(cfg.walkers);
+    let steps = asked / u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
-    let e = estimate(game, cfg, deals, threads);
+    let e = estimate(game, cfg, steps * u64::from(cfg.walkers), threads);
+    // A search for a time is bounded by it; one for a number of deals by its estimate.
+    let seconds = cfg.minutes.map_or(e.seconds, |m| e.seconds.min(m * 60.0));
+    let e = Estimate { seconds, ..e };
     crate::run::check_bound(
-        &format!("search bmn: {} deals", grouped(deals)),
+        &format!("search bmn: {}", planned(cfg, asked)),
         &e,
         cfg.max_hours,
     )?;
@@ -253,14 +314,39 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let progress = Progress::new(deals, cfg.progress);
+    let per_deal = e.seconds / (steps as f64 * f64::from(cfg.walkers)).max(1.0);
+    let expected = match cfg.minutes {
+        Some(m) => ((m * 60.0 / per_deal.max(1e-12)) as u64).min(steps * u64::from(cfg.walkers)),
+        None => steps * u64::from(cfg.walkers),
+    };
+    let progress = Progress::counting(expected, cfg.progress, "deals");
     let start = Instant::now();
-    let walks: Vec<Walk> = pool.install(|| {
-        (0..cfg.walkers)
-            .into_par_iter()
-            .map(|w| walk(game, cfg.seed, w, steps, cfg.keep, &progress))
-            .collect()
-    });
+    let mut walkers: Vec<Walker> = (0..cfg.walkers)
+        .map(|w| Walker::new(game, cfg.seed, w, cfg.keep))
+        .collect();
+    // Every walker plays the same deals in each batch, so the deals played are a multiple of
+    // the walkers and the result is the one `--deals` of that number gives.
+    let mut played = 0u64;
+    while played < steps {
+        let batch = match cfg.minutes {
+            Some(_) => BATCH.min(steps - played),
+            None => steps,
+        };
+        pool.install(|| {
+            walkers
+                .par_iter_mut()
+                .for_each(|w| w.walk(batch, &progress))
+        });
+        played += batch;
+        if cfg
+            .minutes
+            .is_some_and(|m| start.elapsed().as_secs_f64() >= m * 60.0)
+        {
+            break;
+        }
+    }
+    let deals = played * u64::from(cfg.walkers);
+    let walks: Vec<Walk> = walkers.into_iter().map(|w| w.out).collect();
     progress.finish();
     let elapsed_s = start.elapsed().as_secs_f64();
     let mut best: Vec<Found> = walks.iter().flat_map(|w| w.best.clone()).collect();

@@ -685,13 +685,26 @@ fn check_folder_name(name: &str) -> Result<(), String> {
 /// The estimate of the whole sweep, from a pilot of every rule set sharing one pilot budget
 /// (at least one game each): a rule set whose games never end is found wherever it stands in
 /// the list, and refused as soon as its own first game proves the sweep too long.
+/// Piloting stops at the first rule set whose estimate, with those before it, breaks the
+/// bound: the sweep is refused then, not after every pilot.
 fn estimate(parsed: &[(RunConfig, SimulateGame)]) -> Result<Estimate> {
     let n = parsed.len();
     let budget = pilot::BUDGET / u32::try_from(n.max(1)).unwrap_or(u32::MAX);
     let mut sample = Vec::with_capacity(n);
+    let mut already = 0.0;
     for (run, g) in parsed {
-        sample.push(g.run(Pilot { run, budget })?);
+        let e = g.run(Pilot {
+            run,
+            budget,
+            already,
+        })?;
+        already += e.seconds + WRITE_SECONDS;
+        sample.push(e);
+        if run.max_hours.refuses(already) {
+            break;
+        }
     }
+    // Rule sets not piloted (the bound already broken) count as the mean of those that were.
     Ok(Estimate::sweep(&sample, n as u64, WRITE_SECONDS))
 }
 
@@ -709,13 +722,15 @@ impl WithGame for Check<'_> {
 struct Pilot<'a> {
     run: &'a RunConfig,
     budget: Duration,
+    /// Seconds the rule sets piloted before it are estimated to take.
+    already: f64,
 }
 
 impl WithGame for Pilot<'_> {
     type Output = Result<Estimate>;
     fn with<G: Game>(self, game: G) -> Result<Estimate> {
         let info = run::plan(&game, self.run)?;
-        Ok(run::estimate(&game, self.run, &info, self.budget)?.1)
+        Ok(run::estimate(&game, self.run, &info, self.budget, self.already)?.1)
     }
 }
 

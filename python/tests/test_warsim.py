@@ -70,6 +70,8 @@ def test_defaults_are_the_command_line_defaults():
     (dict(games=0), "games=0"),
     (dict(games=1.5), "games=1.5"),
     (dict(games=True), "games=True"),
+    (dict(games="1,5"), "games='1,5'"),
+    (dict(precision=1, max_games="1,5e3"), "max_games='1,5e3'"),
     (dict(threads=0), "threads=0"),
     (dict(seed="x"), "seed='x'"),
     (dict(shard="3/2"), "shard='3/2'"),

@@ -189,6 +189,12 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// How many groups its games can fall in (groups `0..n`), when it groups them: a run read
+    /// back holds no other.
+    fn groups(&self) -> u64 {
+        0
+    }
+
     /// `play GAME`: plays the game the arguments describe, writing its trace (or an
     /// interactive game's transcript) to `io` as it is made.
     fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;

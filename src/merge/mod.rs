@@ -126,9 +126,14 @@ fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
     reader::parse_json(&text, dir, "summary.json")
 }
 
-/// A CSV file of `dir`, bounded.
+/// A CSV file of `dir`, bounded, with CRLF line ends read as the LF warsim writes (an editor's
+/// or git's re-save changes no count, so the digest is taken of the text as warsim wrote it).
 fn read_csv(dir: &Path, name: &str) -> Result<String, UsageError> {
-    reader::read_text(dir, name, reader::MAX_CSV_BYTES)
+    let text = reader::read_text(dir, name, reader::MAX_CSV_BYTES)?;
+    Ok(match text.contains("\r\n") {
+        true => text.replace("\r\n", "\n"),
+        false => text,
+    })
 }
 
 /// The game whose output `dir` holds, so the caller can read it as that game's.
@@ -260,11 +265,26 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
     }
     tally.stats = <G::Stats as GameStats>::from_json(v.stats, games)
         .map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    let whole = info.shard.is_none() && info.range == (0..info.games_total);
+    if every_deal {
+        every_deal_holds(&game, &info, &tally, whole)
+            .map_err(|what| usage!("{d}: summary.json claims every deal, but {what}"))?;
+    }
+    if let Some(p) = &info.precision {
+        precision_holds(p, &tally, whole)
+            .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
+    }
     if info.detects_loops {
         read_cycles(&read_csv(dir, "cycles.csv")?, &mut tally, cap, dir)?;
     }
     if let Some(by) = &v.by {
-        read_groups(&read_csv(dir, "by.csv")?, &mut tally, by, cap, dir)?;
+        read_groups(
+            &read_csv(dir, "by.csv")?,
+            &mut tally,
+            by,
+            (cap, game.groups()),
+            dir,
+        )?;
     }
     if games > 0 {
         let max = tally.rounds.rows().last().map_or(0, |(r, _)| r);
@@ -335,6 +355,72 @@ fn derived<G: Game>(
     };
     if !every_deal && !same {
         return Err("exact values are not its rules' (was it edited?)".into());
+    }
+    Ok(())
+}
+
+/// A run that says it played every deal once must be the whole run of seed 0 over exactly the
+/// rules' distinct deals, and its `exact` object what its counts give.
+fn every_deal_holds<G: Game>(
+    game: &G,
+    info: &RunInfo,
+    tally: &Tally<G::Stats>,
+    whole: bool,
+) -> Result<(), String> {
+    let deals = game.deal_count().map_err(|e| e.0)?;
+    if !whole || info.seed != 0 || u128::from(info.games_total) != deals {
+        return Err(format!(
+            "it holds games {}..{} of {} with seed {}; every deal of its rules is games 0..{deals} \
+             of seed 0",
+            info.range.start, info.range.end, info.games_total, info.seed
+        ));
+    }
+    if info.exact.as_ref() != Some(&crate::exact::every_deal(tally)) {
+        return Err("its exact object is not what its counts give (was it edited?)".into());
+    }
+    Ok(())
+}
+
+/// A run to a precision is whole, stopped at one of its checkpoints where the half-width its
+/// games give met the target (or at `max_games`), and says so in the rule's own words.
+fn precision_holds<S: GameStats>(
+    p: &crate::output::summary::PrecisionJson,
+    tally: &Tally<S>,
+    whole: bool,
+) -> Result<(), String> {
+    use crate::sim::precision::{half_width, Stop, Target};
+    if !whole {
+        return Err(
+            "a shard cannot be a run to a precision, which decides from all its games".into(),
+        );
+    }
+    if !(p.target.is_finite() && p.target > 0.0) || p.min_games > p.max_games {
+        return Err(format!(
+            "target {} with games {}..{}",
+            p.target, p.min_games, p.max_games
+        ));
+    }
+    let target = Target {
+        half_width: p.target,
+        min_games: p.min_games,
+        max_games: p.max_games,
+    };
+    let h = half_width(tally);
+    let stop = Stop {
+        games: tally.games,
+        reached: h.is_some_and(|h| h <= p.target),
+        half_width: h,
+    };
+    let checkpoint = target.checkpoints().any(|c| c == tally.games);
+    let stopped = stop.reached || tally.games == p.max_games;
+    if *p != crate::output::summary::PrecisionJson::new(&target, &stop) || !checkpoint || !stopped {
+        return Err(format!(
+            "it says {:?} at ±{:?}; its {} games give ±{:?} (was it edited?)",
+            if p.reached { "reached" } else { "not reached" },
+            p.half_width,
+            tally.games,
+            h
+        ));
     }
     Ok(())
 }

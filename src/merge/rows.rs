@@ -255,7 +255,7 @@ pub(super) fn read_groups<S: GameStats>(
     text: &str,
     tally: &mut Tally<S>,
     said: &Named<GroupJson>,
-    cap: Option<u64>,
+    (cap, groups): (Option<u64>, u64),
     dir: &Path,
 ) -> Result<(), UsageError> {
     let d = dir.display();
@@ -275,6 +275,11 @@ pub(super) fn read_groups<S: GameStats>(
         let g = parse_u64(&rec, 0, line, dir, "by.csv")?;
         // Only the groups summary.json lists: each group's histogram costs memory, so a file
         // may not make up others.
+        if g >= groups {
+            return Err(usage!(
+                "{d}: by.csv line {line}: group {g}, but its rules make groups 0..{groups} only"
+            ));
+        }
         if !listed.contains(g.to_string().as_str()) {
             return Err(usage!(
                 "{d}: by.csv line {line}: group {g} is not one of the groups summary.json lists"

@@ -64,11 +64,20 @@ impl Progress {
     /// As [`Progress::new`], for a run whose first games (a pilot's) took `before`: its rate
     /// counts their time with them, so the bar never opens at millions of games a second.
     pub fn after(games: u64, when: When, before: Duration) -> Progress {
+        Progress::of(games, when, before, "games")
+    }
+
+    /// Progress over `total` things of another kind than games (`deals`, for `search`).
+    pub fn counting(total: u64, when: When, noun: &'static str) -> Progress {
+        Progress::of(total, when, Duration::ZERO, noun)
+    }
+
+    fn of(total: u64, when: When, before: Duration, noun: &'static str) -> Progress {
         match when {
             When::Auto if std::io::stderr().is_terminal() => {
-                Progress::Bar(bar(games).with_elapsed(before))
+                Progress::Bar(bar(total, noun).with_elapsed(before))
             }
-            When::Log => Progress::Log(LogLines::start(games, before)),
+            When::Log => Progress::Log(LogLines::start(total, before, noun)),
             _ => Progress::Hidden,
         }
     }
@@ -102,11 +111,12 @@ impl Progress {
     }
 }
 
-fn bar(games: u64) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games ({rate} games/s, eta {left})",
-    )
+fn bar(total: u64, noun: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {noun} ({{rate}} {noun}/s, \
+         eta {{left}})"
+    ))
     .unwrap_or_else(|_| ProgressStyle::default_bar())
     // Games over the time that played them, from the start: indicatif's own rate and eta
     // weigh the last few updates, which a pilot's games (counted at once) or a chunk of 4,096
@@ -138,6 +148,7 @@ fn average(s: &ProgressState) -> f64 {
 
 /// Progress as plain lines: games done, share, rate and time left.
 pub struct LogLines {
+    noun: &'static str,
     games: AtomicU64,
     done: AtomicU64,
     start: Instant,
@@ -146,9 +157,10 @@ pub struct LogLines {
 }
 
 impl LogLines {
-    fn start(games: u64, before: Duration) -> LogLines {
+    fn start(games: u64, before: Duration, noun: &'static str) -> LogLines {
         let now = Instant::now();
         let lines = LogLines {
+            noun,
             games: AtomicU64::new(games),
             done: AtomicU64::new(0),
             start: now.checked_sub(before).unwrap_or(now),
@@ -187,9 +199,10 @@ impl LogLines {
         let games = self.games.load(Ordering::Relaxed);
         let share = 100.0 * done as f64 / games.max(1) as f64;
         let head = format!(
-            "progress: {} of {} games ({share:.1}%)",
+            "progress: {} of {} {} ({share:.1}%)",
             grouped(done),
-            grouped(games)
+            grouped(games),
+            self.noun
         );
         if done == 0 || secs <= 0.0 {
             return head;
@@ -200,7 +213,7 @@ impl LogLines {
         } else {
             format!("{} left", clock((games - done.min(games)) as f64 / rate))
         };
-        format!("{head}, {} games/s, {tail}", grouped(rate as u64))
+        format!("{head}, {} {}/s, {tail}", grouped(rate as u64), self.noun)
     }
 }
 
@@ -217,6 +230,7 @@ mod tests {
     #[test]
     fn log_lines_say_done_share_rate_and_time_left() {
         let l = LogLines {
+            noun: "games",
             games: AtomicU64::new(2_000_000),
             done: AtomicU64::new(0),
             start: Instant::now(),

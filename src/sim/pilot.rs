@@ -6,10 +6,11 @@
 //! run goes on from where the pilot stopped: a pilot costs no game twice.
 //!
 //! A pilot is bounded in time, not in games: a game that may never end (a first game that loops
-//! for 10^12 rounds) is played under round caps that grow eightfold, [`FIRST_CAP`] first, each
-//! try from the game's own generator again, until it ends before the cap or the time it has
-//! taken already proves the run too long. So `--max-hours` can refuse such a run within about
-//! eight times the time that proves it, and a cancelled run stops between two tries.
+//! for 10^12 rounds) is played under round caps that double, [`FIRST_CAP`] first, each try
+//! from the game's own generator again, until it ends before the cap or the time it has taken
+//! already proves the run too long. So `--max-hours` refuses such a run within about twice the
+//! time that proves it (the estimate then a lower bound: the game has not ended), and a
+//! cancelled run stops between two tries.
 
 use std::ops::Range;
 use std::time::{Duration, Instant};
@@ -28,9 +29,9 @@ pub const BUDGET: Duration = Duration::from_millis(25);
 /// within it, so most games are played once, as the run plays them.
 pub const FIRST_CAP: u64 = 1 << 16;
 
-/// How much each new try at a game raises its cap: the tries before the last cost at most a
-/// seventh of it.
-const GROWTH: u64 = 8;
+/// How much each new try at a game raises its cap: the tries before the last cost at most as
+/// much as it, and a refusal (or a cancel) comes at most twice the time that proves it.
+const GROWTH: u64 = 2;
 
 /// What a pilot played and how long it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -217,14 +218,14 @@ mod tests {
     /// engine counts them, capped games among them.
     #[test]
     fn games_past_the_first_cap_are_the_engines_games() {
-        let game = looping_war("1000000");
-        let whole = engine::simulate(&game, 5, 0..12, 1, &|_| {}, &Default::default()).unwrap();
+        let game = looping_war("200000");
+        let whole = engine::simulate(&game, 5, 0..8, 1, &|_| {}, &Default::default()).unwrap();
         assert!(
-            whole.rounds.rows().any(|(r, _)| r == 1_000_000),
+            whole.rounds.rows().any(|(r, _)| r == 200_000),
             "no game reached the cap"
         );
-        let p = pilot(&game, 5, 0..12, Duration::from_secs(600));
-        assert_eq!(p.measured.games, 12);
+        let p = pilot(&game, 5, 0..8, Duration::from_secs(600));
+        assert_eq!(p.measured.games, 8);
         assert_eq!(p.tally, whole);
     }
 

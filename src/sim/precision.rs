@@ -51,7 +51,7 @@ impl Target {
 }
 
 /// Half-width of the 95% interval of the mean rounds of `tally`.
-fn half_width<S: crate::games::GameStats>(tally: &Tally<S>) -> Option<f64> {
+pub(crate) fn half_width<S: crate::games::GameStats>(tally: &Tally<S>) -> Option<f64> {
     let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();
     Distribution::from_counts(&counts)?.sem.map(|s| 1.96 * s)
 }

@@ -303,6 +303,123 @@ fn shards_claiming_what_their_rules_cannot_are_refused() {
     assert!(!out.exists());
 }
 
+/// What only a run of every deal, or of a precision, may say is checked against its counts:
+/// an `exact` object or a `precision` block is never carried into a merge on a shard's word.
+#[test]
+fn claims_of_every_deal_or_a_precision_are_checked_against_the_counts() {
+    let sh = shards("exact-claims");
+    let exact = sh.dir.path("exact");
+    ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "2",
+        "--pickup",
+        "p1-first",
+        "--out",
+        s(&exact),
+    ]);
+    let merged = |dirs: &[&Path], name: &str| {
+        let out = sh.dir.path(name);
+        let mut args = vec!["merge"];
+        args.extend(dirs.iter().map(|d| s(d)));
+        args.extend(["--out", s(&out)]);
+        (crate::util::warsim(&args), out)
+    };
+    let (r, _) = merged(&[&exact], "exact-ok");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    for (name, edit) in [
+        (
+            "fraction",
+            &(|v: &mut serde_json::Value| v["exact"]["fractions"]["p1"] = "29/30".into())
+                as &dyn Fn(&mut serde_json::Value),
+        ),
+        ("deals", &|v| v["exact"]["deals"] = 5.into()),
+        ("method", &|v| {
+            v["exact"]["method"] = "<script>alert(1)</script>".into()
+        }),
+    ] {
+        let bad = copy(&sh, &exact, name);
+        edit_json(&bad, edit);
+        let (r, out) = merged(&[&bad], &format!("{name}-m"));
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("claims every deal"), "{name}: {err}");
+        assert!(!out.exists());
+    }
+    // A sampled shard passing itself off as every deal.
+    let bad = copy(&sh, &sh.war[2], "sampled-as-exact");
+    edit_json(&bad, |v| {
+        v["exact"] = serde_json::json!({"deals": 7, "fractions": {"p1": "1/1"}, "method": "x"});
+        let d = v["description"].as_str().unwrap().to_string();
+        v["description"] = format!("{d}, every deal").into();
+    });
+    refused(&sh, &bad, "claims every deal");
+    // A precision block in a shard (a run to a precision cannot be split).
+    let bad = copy(&sh, &sh.war[2], "precision");
+    edit_json(&bad, |v| {
+        v["precision"] = serde_json::json!({"target": 1e-9, "reached": true, "half_width": 1e-10,
+            "min_games": 1, "max_games": 5, "rule": "<script>"});
+    });
+    refused(&sh, &bad, "precision");
+    // A whole run to a precision merges as it is; its block edited does not.
+    let p = sh.dir.path("prec");
+    ok(&["simulate", "shotgun", "--precision", "0.5", "--out", s(&p)]);
+    let (r, _) = merged(&[&p], "prec-ok");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    edit_json(&p, |v| v["precision"]["half_width"] = 1e-10.into());
+    let (r, _) = merged(&[&p], "prec-bad");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("precision"));
+    assert_eq!(r.status.code(), Some(2));
+}
+
+/// Groups the rules cannot make (player 1 dealt 300 of a 4-suit deck's top rank) are refused;
+/// CRLF line ends (a re-save) change no count and are read.
+#[test]
+fn groups_beyond_the_rules_are_refused_and_crlf_is_read() {
+    let sh = shards("groups-crlf");
+    let run = sh.dir.path("by");
+    ok(&[
+        "simulate",
+        "war",
+        "--by",
+        "p1-top",
+        "--games",
+        "2000",
+        "--out",
+        s(&run),
+    ]);
+    let bad = copy(&sh, &run, "group-300");
+    let by = read(&bad, "by.csv");
+    let last = by.lines().last().unwrap().to_string();
+    let g = last.split(',').next().unwrap().to_string();
+    let forged = by.replace(&format!("\n{g},"), "\n300,");
+    std::fs::write(bad.join("by.csv"), forged).unwrap();
+    edit_json(&bad, |v| {
+        let by = v["by"].as_object_mut().unwrap();
+        let group = by.remove(&g).unwrap();
+        by.insert("300".into(), group);
+    });
+    let out = sh.dir.path("g-m");
+    let line = fails(2, &["merge", s(&bad), "--out", s(&out)]);
+    assert!(line.contains("groups 0..5 only"), "{line}");
+    let crlf = copy(&sh, &sh.war[2], "crlf");
+    for f in ["histogram.csv", "cycles.csv", "summary.json"] {
+        let text = read(&crlf, f).replace('\n', "\r\n");
+        std::fs::write(crlf.join(f), text).unwrap();
+    }
+    ok(&[
+        "merge",
+        s(&sh.war[0]),
+        s(&sh.war[1]),
+        s(&crlf),
+        "--out",
+        s(&sh.dir.path("c-m")),
+    ]);
+}
+
 #[test]
 fn merge_refuses_to_write_over_an_input() {
     let sh = shards("out-is-input");

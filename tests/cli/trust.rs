@@ -11,12 +11,16 @@ fn counts_take_separators_between_groups_of_three_only() {
     for args in [
         &["simulate", "war", "--games", "1,5"][..],
         &["simulate", "war", "--games", "1,5e3"],
+        &["simulate", "war", "--games", "0,001"],
         &["simulate", "war", "--precision", "1", "--max-games", "1,5"],
         &["search", "bmn", "--deals", "1,5", "--out", "x"],
     ] {
         let line = fails(2, args);
         assert!(line.contains("groups of three"), "{args:?}: {line}");
     }
+    // A European thousands point is no decimal point here: refused, not read as 10.
+    let line = fails(2, &["simulate", "war", "--games", "10.000"]);
+    assert!(line.contains("decimal point"), "{line}");
     let v = json(&ok(&["simulate", "shotgun", "--games", "1,000", "--json"]));
     assert_eq!(v["games"], 1000);
 }
@@ -453,4 +457,49 @@ fn the_summary_names_the_engine_that_played_it() {
     assert!(json(&read(&dir.path("m"), "summary.json"))["provenance"]
         .get("engine")
         .is_none());
+}
+
+/// A sweep stops piloting at the rule set whose estimate, with those before it, breaks the
+/// bound: 24 rule sets whose first games never end are refused in about the time one of them
+/// needs to prove the bound broken, not after piloting all 24 (which took 17 s for 12).
+#[test]
+fn a_sweep_of_endless_rule_sets_is_refused_after_the_first() {
+    let dir = Scratch::new("sweep-bound");
+    let caps: Vec<String> = (1..=24).map(|k| (250_000_000 + k).to_string()).collect();
+    let caps = caps.join(",");
+    let out = dir.path("sw");
+    let args = [
+        "sweep",
+        "war",
+        "--ranks",
+        "6",
+        "--suits",
+        "2",
+        "--pickup",
+        "p1-first",
+        "--detect-loops",
+        "off",
+        "--max-rounds",
+        &caps,
+        "--games",
+        "2",
+        "--max-hours",
+        "0.001",
+        "--progress",
+        "never",
+        "--out",
+        s(&out),
+    ];
+    let started = Instant::now();
+    let line = fails_within(60, 2, &args);
+    assert!(
+        line.contains("at least") && line.contains("--max-hours"),
+        "{line}"
+    );
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "refused after {:?}",
+        started.elapsed()
+    );
+    assert!(!out.exists());
 }

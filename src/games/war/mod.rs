@@ -570,6 +570,11 @@ impl Game for War {
         self.rules.by.map(|b| b.meaning().to_string())
     }
 
+    /// `--by p1-top`: player 1 is dealt 0 to `suits` cards of the highest rank.
+    fn groups(&self) -> u64 {
+        self.rules.by.map_or(0, |_| u64::from(self.rules.suits) + 1)
+    }
+
     /// Replays game I of a run (`--seed S --game I` with the run's rule options), or plays a
     /// given `--deal`; prints who won in which round, or the loop.
     fn play_command(args: &PlayWar, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
