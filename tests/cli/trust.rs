@@ -6,6 +6,15 @@ use std::time::Instant;
 
 use crate::util::{fails, fails_within, json, ok, read, s, Scratch};
 
+/// War whose first games never end: player 1's cards first under the winner's, on a deck
+/// small enough that most games repeat a position, with no loop detection.
+const ENDLESS: &str = "--ranks 6 --suits 2 --pickup p1-first --detect-loops off";
+
+/// A command line's words.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 #[test]
 fn counts_take_separators_between_groups_of_three_only() {
     for args in [
@@ -162,51 +171,23 @@ fn a_rate_counts_the_pilots_time_with_its_games() {
 /// refused by `--max-hours` from the time it has taken, within seconds, not played for ever.
 #[test]
 fn a_first_game_that_never_ends_is_refused_not_played() {
-    let endless = [
-        "--ranks",
-        "6",
-        "--suits",
-        "2",
-        "--pickup",
-        "p1-first",
-        "--detect-loops",
-        "off",
-        "--max-rounds",
-        "1000000000000",
-    ];
-    let args: Vec<&str> = ["simulate", "war"]
-        .iter()
-        .chain(&endless)
-        .copied()
-        .collect();
+    let line = format!("simulate war {ENDLESS} --max-rounds 1000000000000");
+    let args = words(&line);
     let line = fails_within(60, 2, &args);
     assert!(
         line.contains("still going after") && line.contains("--max-hours"),
         "{line}"
     );
     // A sweep in which only some rule sets are endless, past the first eight.
-    let sweep = [
-        "sweep",
-        "war",
-        "--ranks",
-        "6",
-        "--suits",
-        "2",
-        "--pickup",
-        "p1-first",
-        "--war-down",
-        "1,2,3,4,5",
-        "--detect-loops",
-        "on,off",
-        "--max-rounds",
-        "1000000000000",
-        "--games",
-        "100000",
-        "--out",
-    ];
+    let sweep = format!(
+        "sweep war {} --war-down 1,2,3,4,5 --detect-loops on,off --max-rounds 1000000000000 \
+         --games 100000 --out",
+        &ENDLESS[..ENDLESS.len() - " --detect-loops off".len()]
+    );
     let dir = Scratch::new("endless-sweep");
     let out = dir.path("sweep");
-    let args: Vec<&str> = sweep.iter().copied().chain([s(&out)]).collect();
+    let mut args = words(&sweep);
+    args.push(s(&out));
     let line = fails_within(120, 2, &args);
     assert!(line.contains("still going after"), "{line}");
     assert!(!out.exists());
@@ -264,18 +245,7 @@ fn a_search_lists_no_capped_deal_and_is_bounded() {
 fn a_replay_of_an_exact_run_names_the_deal_it_plays() {
     let dir = Scratch::new("exact-replay");
     let run = dir.path("e");
-    ok(&[
-        "exact",
-        "war",
-        "--ranks",
-        "3",
-        "--suits",
-        "2",
-        "--pickup",
-        "p1-first",
-        "--out",
-        s(&run),
-    ]);
+    crate::util::small_exact(&run);
     let text = ok(&["replay", s(&run)]);
     assert!(
         text.contains("deal number") && !text.contains("of seed"),
@@ -468,28 +438,11 @@ fn a_sweep_of_endless_rule_sets_is_refused_after_the_first() {
     let caps: Vec<String> = (1..=24).map(|k| (250_000_000 + k).to_string()).collect();
     let caps = caps.join(",");
     let out = dir.path("sw");
-    let args = [
-        "sweep",
-        "war",
-        "--ranks",
-        "6",
-        "--suits",
-        "2",
-        "--pickup",
-        "p1-first",
-        "--detect-loops",
-        "off",
-        "--max-rounds",
-        &caps,
-        "--games",
-        "2",
-        "--max-hours",
-        "0.001",
-        "--progress",
-        "never",
-        "--out",
-        s(&out),
-    ];
+    let line = format!(
+        "sweep war {ENDLESS} --max-rounds {caps} --games 2 --max-hours 0.001 --progress never"
+    );
+    let mut args = words(&line);
+    args.extend(["--out", s(&out)]);
     let started = Instant::now();
     let line = fails_within(60, 2, &args);
     assert!(

@@ -179,3 +179,20 @@ pub fn listing(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// `exact war` over every deal of a 6-card deck (p1-first, so deals replay without randomness)
+/// into `out`.
+pub fn small_exact(out: &Path) {
+    ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "2",
+        "--pickup",
+        "p1-first",
+        "--out",
+        s(out),
+    ]);
+}
