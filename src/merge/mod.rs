@@ -341,10 +341,11 @@ fn derived<G: Game>(
         ));
     }
     if v.grouping != game.grouping() {
+        let said = |g: Option<String>| g.map_or("none".to_string(), |g| format!("{g:?}"));
         return Err(format!(
-            "grouping {:?} is not its rules' ({:?})",
-            v.grouping,
-            game.grouping()
+            "grouping {} is not its rules' ({})",
+            said(v.grouping.clone()),
+            said(game.grouping())
         ));
     }
     let exact = game.exact();
