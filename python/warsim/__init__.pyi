@@ -48,7 +48,7 @@ def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
-        players: Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game turns a card, the highest takes all, a tie for the highest is a war among the tied players only; README.md, "War with more than two players", states every rule point
+        players: Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game turns a card, the highest takes all, a tie for the highest is a war among the tied players only; docs/war.md, "War with more than two players", states every rule point
         quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
@@ -69,7 +69,7 @@ def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | N
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
-        players: Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game turns a card, the highest takes all, a tie for the highest is a war among the tied players only; README.md, "War with more than two players", states every rule point
+        players: Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game turns a card, the highest takes all, a tie for the highest is a war among the tied players only; docs/war.md, "War with more than two players", states every rule point
         quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
@@ -90,7 +90,7 @@ def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed
         p1_cards: Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck: e.g. "13 13 13 13" (the four aces against the other 48 cards)
         honor: When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the game (1: honorable War, 2: doubly honorable)
         by: Also tally every statistic per group of games: p1-top groups by the number of cards of the highest rank player 1 is dealt
-        players: Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game turns a card, the highest takes all, a tie for the highest is a war among the tied players only; README.md, "War with more than two players", states every rule point
+        players: Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game turns a card, the highest takes all, a tie for the highest is a war among the tied players only; docs/war.md, "War with more than two players", states every rule point
         quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 
