@@ -71,18 +71,31 @@ fn interruptible<T: Send>(
                 // and the interrupt says so.
                 let done = py.detach(|| worker.join());
                 if matches!(done, Ok(Ok(_))) && signal.is_instance_of::<PyKeyboardInterrupt>(py) {
-                    return Err(PyKeyboardInterrupt::new_err(
-                        "interrupted after the call had written its output in full",
-                    ));
+                    return Err(written());
                 }
                 return Err(signal);
             }
         }
-        match worker.join() {
-            Ok(done) => done.map_err(to_python),
+        let value = match worker.join() {
+            Ok(done) => done.map_err(to_python)?,
             Err(panic) => std::panic::resume_unwind(panic),
+        };
+        // An interrupt that came while the finished call was being collected is raised here,
+        // saying that the output was written, rather than by Python on the next line as if
+        // the call had been stopped.
+        match py.check_signals() {
+            Err(signal) if signal.is_instance_of::<PyKeyboardInterrupt>(py) => Err(written()),
+            Err(signal) => Err(signal),
+            Ok(()) => Ok(value),
         }
     })
+}
+
+/// The `KeyboardInterrupt` of a call interrupted after it had written its output.
+fn written() -> PyErr {
+    PyKeyboardInterrupt::new_err(
+        "interrupted after the call had finished: its output, if any, was written in full",
+    )
 }
 
 /// A failure as Python sees it: bad input a `ValueError` naming the keyword argument, any other
