@@ -118,15 +118,22 @@ pub struct Head<S> {
     pub seconds: f64,
 }
 
+impl<S: crate::games::GameStats> Head<S> {
+    /// No games yet: a run without a pilot.
+    pub fn none(players: usize) -> Head<S> {
+        Head {
+            tally: Tally::new(players),
+            seconds: 0.0,
+        }
+    }
+}
+
 /// Pilots, estimates and checks the run planned as `info` before anything is written, and
 /// shows a long run's estimate where progress is shown; gives the pilot's games, for [`play`]
 /// (none when the run needs no estimate, [`wants_estimate`]).
 pub fn guard<G: Game>(game: &G, opts: &RunConfig, info: &RunInfo) -> Result<Head<G::Stats>> {
     if !wants_estimate(opts) {
-        return Ok(Head {
-            tally: Tally::new(game.players()),
-            seconds: 0.0,
-        });
+        return Ok(Head::none(game.players()));
     }
     let (pilot, e) = estimate(game, opts, info, pilot::BUDGET, 0.0)?;
     let what = format!("simulate {}: {}", G::NAME, games_text(opts, info));
@@ -179,8 +186,8 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
 }
 
 /// Plays the run `info` (from [`plan`]) on `threads` threads, going on from `head` (the first
-/// games of its slice, a pilot's, whose time counts in the run's), reporting to `progress`; `offset` games of the progress
-/// total come before this run's (a sweep's earlier rule sets).
+/// games of its slice, a pilot's, whose time counts in the run's), reporting to `progress`;
+/// `offset` games of the progress total come before this run's (a sweep's earlier rule sets).
 pub fn play<G: Game>(
     game: &G,
     opts: &RunConfig,

@@ -8,9 +8,9 @@
 //! the swap undone; a deal whose game reaches the round cap is counted and undone too (it did
 //! not end, so it has no length). Walkers draw only from their own generator and play a fixed
 //! number of deals each, so the result depends on the seed, the deals and the walkers, never on
-//! the threads. A search for a time (`--minutes`) plays whole batches of deals on every walker until the time
-//! is up: how many depends on the machine, and search.json says how many, so `--deals` of
-//! that number plays the same search again.
+//! the threads. A search for a time (`--minutes`) plays whole batches of deals on every walker
+//! until the time is up: how many depends on the machine, and search.json says how many, so
+//! `--deals` of that number plays the same search again.
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -36,7 +36,6 @@ use crate::output::summary::Provenance;
 use crate::output::{csv as out_csv, write_run};
 use crate::sim::engine::Cancel;
 use crate::sim::pilot;
-use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, grouped};
 use crate::{run, usage};
 
@@ -757,10 +756,7 @@ impl WithGame for One<'_> {
     fn with<G: Game>(self, game: G) -> Result<Done> {
         let run = self.run;
         let info = run::plan(&game, run)?;
-        let head = run::Head {
-            tally: Tally::new(game.players()),
-            seconds: 0.0,
-        };
+        let head = run::Head::none(game.players());
         let (info, tally, timing) = run::play(
             &game,
             run,

@@ -1,6 +1,8 @@
 //! summary.json: one serde type, written by every run and read back by `merge`, so the file
 //! and the program can never disagree on a key.
 
+use std::cell::RefCell;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -184,7 +186,7 @@ impl Provenance {
 
 thread_local! {
     /// The command-line arguments equivalent to a host's call on this thread ([`called_as`]).
-    static CALLED_AS: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+    static CALLED_AS: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
 }
 
 /// Records, for what this thread writes from now on, the command-line arguments (after

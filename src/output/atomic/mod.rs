@@ -18,6 +18,7 @@
 //! Here: the set and its signals; in `target`, what `--out` names and whether it may be
 //! replaced; in `exchange`, the commit; in `lock`, the lock.
 
+use std::cell::RefCell;
 use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -225,7 +226,7 @@ pub fn embedded() {
 
 thread_local! {
     /// The cancel of the call this thread works for, in a host ([`commits_unless`]).
-    static HOST_CANCEL: std::cell::RefCell<Option<Cancel>> = const { std::cell::RefCell::new(None) };
+    static HOST_CANCEL: RefCell<Option<Cancel>> = const { RefCell::new(None) };
 }
 
 /// In a host (the Python package), every set begun on this thread from now on commits only
