@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the canonical runs in results/ and the tables of README.md and docs/ drawn from them
 # (scripts/readme_tables.py rewrites every file holding a table's markers).
-# Usage: scripts/make-results.sh [war ...]   (default: every section)
+# Usage: scripts/make-results.sh [war ...]   (default: every section; war-presets is war
+# without the comparison with R)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -10,12 +11,16 @@ sections=${*:-war war-rules war-literature war-players war-experiments war-exact
 
 for section in $sections; do
   case $section in
-    war)
+    war | war-presets)
+      # war-presets: the two canonical runs alone; war adds the comparison with R (which
+      # installs R when missing).
       for preset in classic bryer; do
         echo "make-results: war $preset, 10,000,000 games" >&2
         $warsim simulate war --rules "$preset" --games 10000000 --seed 0 --out "results/war-$preset"
       done
-      scripts/compare-r.sh 100000 1000000 2000 results/war-bryer-vs-r
+      if [ "$section" = war ]; then
+        scripts/compare-r.sh 100000 1000000 2000 results/war-bryer-vs-r
+      fi
       ;;
     war-rules) scripts/war-rules.sh results/war-rules 1000000 ;;
     war-literature) scripts/war-literature.sh results/war-literature ;;

@@ -34,15 +34,17 @@ def pct(share, fmt='.2f'):
 
 
 def war_table():
-    rows = ['| rules | games | mean rounds (95% interval) | sd | median | p1 / p99 | min / max | player 1 wins | wars per game | capped |',
+    # Every figure of rounds is over all games: a capped game counts the cap (summary.json's
+    # `rounds`), as the terminal's `rounds` lines print it.
+    rows = ['| rules | games | mean rounds, all games (95% interval) | sd | median | p1 / p99 | min / max | player 1 wins | wars per game | capped |',
             '|---|---|---|---|---|---|---|---|---|---|']
     for preset in ['classic', 'bryer']:
         s = load(f'war-{preset}/summary.json')
         r = s['rounds']
         q = r['quantiles']
         capped = s['outcomes'].get('capped', 0)
-        rows.append(f"| `{preset}` | {n(s['games'])} | {r['mean']:.3f} ({r['ci95'][0]:.3f}–{r['ci95'][1]:.3f}) "
-                    f"| {r['sd']:.1f} | {r['median']} | {q['p1']} / {q['p99']} | {r['min']} / {n(r['max'])} "
+        rows.append(f"| `{preset}` | {n(s['games'])} | {r['mean']:,.3f} ({r['ci95'][0]:,.3f}–{r['ci95'][1]:,.3f}) "
+                    f"| {r['sd']:,.1f} | {n(r['median'])} | {n(q['p1'])} / {n(q['p99'])} | {n(r['min'])} / {n(r['max'])} "
                     f"| {100 * s['shares']['p1']['share']:.3f}% | {s['wars']['mean']:.3f} | {n(capped)} |")
     return '\n'.join(rows)
 
@@ -79,7 +81,7 @@ def bryer_vs_seed():
         f"| R program run here (its own count) | {n(c['r_games'])} | {c['r_mean_seed_count']:.4f} | "
         f"{c['r_quantiles_1_25_50_75_99'][2] - 1} | {c['r_min'] - 1} | {n(c['r_max'] - (0 if c['r_capped'] else 1))} |",
         f"| warsim `bryer`, in R's count | {n(games)} | {mean:.4f} | {median} | {hist[0][0]} | {n(hist[-1][0])} |",
-        f"| warsim `bryer`, rounds | {n(games)} | {r['mean']:.4f} | {r['median']} | {r['min']} | {n(r['max'])} |",
+        f"| warsim `bryer`, rounds | {n(games)} | {r['mean']:.4f} | {n(r['median'])} | {n(r['min'])} | {n(r['max'])} |",
         '',
         f"R's program and warsim's `bryer` preset, compared by `scripts/compare-r.sh`: the first "
         f"2,000 deals R makes, replayed with `warsim play war --rules bryer --deal ...`, end with "
@@ -100,7 +102,7 @@ def shotgun_table():
         r, e, sh = s['rounds'], s['exact'], s['shares']
         mix = ', '.join(f'{x:.3g}' for x in s['rules']['mix'])
         rows.append(f"| {mix} | {n(s['games'])} | {r['mean']:.4f} ({r['ci95'][0]:.4f}–{r['ci95'][1]:.4f}) "
-                    f"| {e['mean_rounds']:.4f} | {r['median']} | {r['quantiles']['p99']} | {r['max']} "
+                    f"| {e['mean_rounds']:.4f} | {n(r['median'])} | {n(r['quantiles']['p99'])} | {n(r['max'])} "
                     f"| {sh['p1']['share']:.5f} / {sh['p2']['share']:.5f} / {sh['draw']['share']:.5f} "
                     f"| {e['p1']:.5f} / {e['p2']:.5f} / {e['draw']:.5f} |")
     return '\n'.join(rows)
@@ -135,8 +137,8 @@ def snap_table():
         wins = sum(v for k, v in o.items() if k[0] == 'p')
         lo = s['loops']
         cfg = f"{s['rules']['players']}, {s['rules']['faces']} × {s['rules']['copies']}"
-        rows.append(f"| {cfg} | {n(g)} | {est(r['mean'], *r['ci95'])} | {r['median']} "
-                    f"| {r['quantiles']['p99']} | {n(r['max'])} | {100 * wins / g:.3f}% | {100 * o.get('stalemate', 0) / g:.3f}% "
+        rows.append(f"| {cfg} | {n(g)} | {est(r['mean'], *r['ci95'])} | {n(r['median'])} "
+                    f"| {n(r['quantiles']['p99'])} | {n(r['max'])} | {100 * wins / g:.3f}% | {100 * o.get('stalemate', 0) / g:.3f}% "
                     f"| {n(lo['count'])} = {pct(lo, '.4f')} |")
     return '\n'.join(rows)
 
@@ -147,8 +149,8 @@ def jitsu_table():
     for strategy in ['random', 'greedy']:
         s = load(f'jitsu-{strategy}/summary.json')
         r, p1 = s['rounds'], s['shares']['p1']
-        rows.append(f"| `{strategy}` | {n(s['games'])} | {est(r['mean'], *r['ci95'], '.3f')} | {r['median']} "
-                    f"| {r['quantiles']['p99']} | {r['max']} | {pct(p1)} |")
+        rows.append(f"| `{strategy}` | {n(s['games'])} | {est(r['mean'], *r['ci95'], '.3f')} | {n(r['median'])} "
+                    f"| {n(r['quantiles']['p99'])} | {n(r['max'])} | {pct(p1)} |")
     return '\n'.join(rows)
 
 
@@ -174,7 +176,7 @@ def war_rules_table():
         else:
             ne = f"— (random pickup; {r['capped']} capped)"
         rows.append(f"| {r['war_down']} | {r['short_war']} | {r['pickup']} "
-                    f"| {est(r['mean'], r['ci95_lo'], r['ci95_hi'])} | {r['median']} | {r['p99']} "
+                    f"| {est(r['mean'], r['ci95_lo'], r['ci95_hi'])} | {n(r['median'])} | {n(r['p99'])} "
                     f"| {r['wars_mean']:.3f} | {100 * r['p1_share']:.2f}% | {ne} | {r['finished_mean']:.2f} |")
     return '\n'.join(rows)
 
@@ -443,7 +445,7 @@ def experiments_table():
     mean_row('jouets "bataille" (1,000,000 games)', '32 cards (8 ranks × 4), 1 down: mean', 'bataille-32', 126.5, 0, 1_000_000)
     for name, pub in [('bataille-52', 334), ('bataille-32', 96)]:
         s = run(name)
-        rows.append(f"| jouets \"bataille\" | {s['rules']['ranks'] * s['rules']['suits']} cards: median | {pub} | {options(s)} | {s['rounds']['median']} | {'yes' if abs(s['rounds']['median'] - pub) <= 1 else 'no'} (nearest rank, ±1 by rounding conventions) |")
+        rows.append(f"| jouets \"bataille\" | {s['rules']['ranks'] * s['rules']['suits']} cards: median | {pub} | {options(s)} | {n(s['rounds']['median'])} | {'yes' if abs(s['rounds']['median'] - pub) <= 1 else 'no'} (nearest rank, ±1 by rounding conventions) |")
     return '\n'.join(rows)
 
 
@@ -533,7 +535,7 @@ def bmn_simulate():
     share = s['shares']['loop']
     return (f"{n(s['games'])} random deals (seed {s['seed']}, `results/bmn/simulate/`): "
             f"{r['mean']:.2f} cards on average ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}), median "
-            f"{r['median']}, longest {n(r['max'])} cards; {s['tricks']['mean']:.2f} tricks per game, "
+            f"{n(r['median'])}, longest {n(r['max'])} cards; {s['tricks']['mean']:.2f} tricks per game, "
             f"at most {n(s['tricks']['max'])}; player 1 wins {100 * s['shares']['p1']['share']:.2f}%; "
             f"{n(loops)} never end (95% interval of the share {100 * share['ci95'][0]:.5f}% to "
             f"{100 * share['ci95'][1]:.5f}%).")

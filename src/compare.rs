@@ -21,7 +21,7 @@ use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{grouped, grouped_in, Share};
+use crate::stats::summary::{grouped, grouped_in, percent, Share};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -223,7 +223,7 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
         .enumerate()
         .map(|(i, r)| {
             let c = &r.curve;
-            let pct = |s: Share| format!("{} ({:.3}%)", grouped(s.count), 100.0 * s.share);
+            let pct = |s: Share| format!("{} ({})", grouped(s.count), percent(s.share, 3));
             vec![
                 (i + 1).to_string(),
                 r.dir.display().to_string(),

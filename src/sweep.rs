@@ -36,7 +36,7 @@ use crate::output::summary::Provenance;
 use crate::output::{csv as out_csv, write_run};
 use crate::sim::engine::Cancel;
 use crate::sim::pilot;
-use crate::stats::summary::{counted, grouped};
+use crate::stats::summary::{counted, fixed, grouped, percent};
 use crate::{run, usage};
 
 /// Rule sets a sweep may hold without `--max-rule-sets`: each writes a folder of files (about
@@ -524,43 +524,53 @@ fn page(
     ));
     page.code(&doc.provenance.command);
     page.heading("Rule sets side by side");
+    // Every figure of rounds is of the games that end, the population the charts draw, so a
+    // row never sets the mean of one population beside the median of another.
     let rows: Vec<Vec<String>> = results
         .iter()
         .map(|(set, name, r)| {
             let c = &r.curve;
             let s = &r.summary;
             let pct = |sh: crate::stats::summary::Share| {
-                format!("{} ({:.3}%)", grouped(sh.count), 100.0 * sh.share)
+                format!("{} ({})", grouped(sh.count), percent(sh.share, 3))
             };
+            let ended = match &s["finished_rounds"] {
+                Value::Null => &s["rounds"],
+                f => f,
+            };
+            let median = ended["median"].as_u64().map_or_else(String::new, grouped);
             vec![
                 set.label(),
                 format!("{name}/report.html"),
                 grouped(c.games),
                 c.mean.map_or_else(String::new, |(m, ci)| match ci {
-                    Some([lo, hi]) => format!("{m:.3} ({lo:.3} to {hi:.3})"),
-                    None => format!("{m:.3}"),
+                    Some([lo, hi]) => {
+                        format!("{} ({} to {})", fixed(m, 3), fixed(lo, 3), fixed(hi, 3))
+                    }
+                    None => fixed(m, 3),
                 }),
-                s["rounds"]["median"].to_string(),
+                median,
                 s["shares"]["p1"]["share"]
                     .as_f64()
-                    .map_or_else(String::new, |p| format!("{:.3}%", 100.0 * p)),
+                    .map_or_else(String::new, |p| percent(p, 3)),
                 pct(c.looping()),
                 pct(c.capped()),
             ]
         })
         .collect();
-    page.table(
+    page.linked_table(
         &[
             "rule set",
             "its report",
             "games",
             "mean rounds of the games that end (95% interval)",
-            "median rounds",
-            "player 1 wins",
+            "median rounds of the games that end",
+            "player 1 wins (all games)",
             "loop",
             "capped",
         ],
         &rows,
+        Some(1),
     );
     page.heading("Charts");
     for (caption, svg) in charts {

@@ -13,7 +13,7 @@ use super::layout::y_label_area;
 use super::render::{text_size, Chart, Target};
 use super::report::Curve;
 use crate::games::ShareChart;
-use crate::stats::summary::{grouped, Share};
+use crate::stats::summary::{fixed, grouped, Share};
 use crate::stats::tail::TailFit;
 
 const SIZE: (u32, u32) = (1200, 800);
@@ -707,6 +707,18 @@ impl Chart for MeansByValue<'_> {
     }
 }
 
+/// A 95% interval from `lo` to `hi` at `x`: a vertical bar with caps, seen even where it is
+/// shorter than the point's marker.
+fn whisker(x: f64, lo: f64, hi: f64, colour: RGBColor) -> [PathElement<(f64, f64)>; 3] {
+    let cap = 0.12;
+    [
+        [(x, lo), (x, hi)],
+        [(x - cap, lo), (x + cap, lo)],
+        [(x - cap, hi), (x + cap, hi)],
+    ]
+    .map(|p| PathElement::new(p, colour.stroke_width(2)))
+}
+
 /// One group of games for `by.png`: its number, player 1's share of wins, and mean rounds.
 pub struct GroupPoint {
     /// The group's number.
@@ -718,11 +730,13 @@ pub struct GroupPoint {
 }
 
 /// `by.png`: player 1's win share and the mean rounds per group, against the group's number,
-/// under the run's `title` and its `rules` (two runs with other rules must not look alike).
+/// under the run's `title` and its `rules` (two runs with other rules must not look alike);
+/// `population` names the games whose mean rounds are drawn.
 pub fn by_group(
     title: &str,
     rules: &str,
     meaning: &str,
+    population: &str,
     groups: &[GroupPoint],
     target: impl Target,
 ) -> Result<()> {
@@ -730,6 +744,7 @@ pub fn by_group(
         title,
         rules,
         meaning,
+        population,
         groups,
     })
 }
@@ -738,6 +753,7 @@ struct ByGroup<'a> {
     title: &'a str,
     rules: &'a str,
     meaning: &'a str,
+    population: &'a str,
     groups: &'a [GroupPoint],
 }
 
@@ -766,6 +782,14 @@ impl Chart for ByGroup<'_> {
                 String::new()
             }
         };
+        // A tick reads 100 or 1,250, not 100.0; a fraction keeps one decimal.
+        let tick = |v: &f64| {
+            if (v - v.round()).abs() < 1e-9 {
+                fixed(*v, 0)
+            } else {
+                fixed(*v, 1)
+            }
+        };
         let mut chart = ChartBuilder::on(&left)
             .margin(20)
             .x_label_area_size(50)
@@ -777,6 +801,7 @@ impl Chart for ByGroup<'_> {
             .x_desc(self.meaning)
             .y_desc("player 1 wins (%)")
             .x_label_formatter(&whole)
+            .y_label_formatter(&tick)
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .draw()?;
@@ -788,33 +813,41 @@ impl Chart for ByGroup<'_> {
         ))?;
         for g in self.groups {
             let gx = f64::from(g.group);
-            chart.draw_series(std::iter::once(PathElement::new(
-                [(gx, 100.0 * g.p1.ci95[0]), (gx, 100.0 * g.p1.ci95[1])],
-                blue.stroke_width(2),
-            )))?;
+            let [lo, hi] = g.p1.ci95.map(|v| 100.0 * v);
+            chart.draw_series(whisker(gx, lo, hi, blue))?;
             chart.draw_series(std::iter::once(Circle::new(
                 (gx, 100.0 * g.p1.share),
-                5,
-                blue.filled(),
+                4,
+                blue.stroke_width(2),
             )))?;
         }
-        let top = self
+        // The means' axis spans their intervals, with a margin, so an interval a few rounds
+        // wide is seen; its ticks give the scale.
+        let ends = self
             .groups
             .iter()
-            .filter_map(|g| g.mean.map(|(m, ci)| ci.map_or(m, |c| c[1])))
-            .fold(1.0f64, f64::max)
-            * 1.1;
+            .filter_map(|g| g.mean.map(|(m, ci)| ci.unwrap_or([m, m])));
+        let (low, high) = ends.fold((f64::MAX, 0.0f64), |(a, b), [lo, hi]| {
+            (a.min(lo), b.max(hi))
+        });
+        let margin = ((high - low) * 0.15).max(1.0);
+        let (bottom, top) = if low <= high {
+            ((low - margin).max(0.0), high + margin)
+        } else {
+            (0.0, 1.0)
+        };
         let mut chart = ChartBuilder::on(&right)
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(70)
-            .build_cartesian_2d(x, 0f64..top)?;
+            .build_cartesian_2d(x, bottom..top)?;
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
             .x_desc(self.meaning)
-            .y_desc("mean rounds")
+            .y_desc(self.population)
             .x_label_formatter(&whole)
+            .y_label_formatter(&tick)
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .draw()?;
@@ -823,12 +856,13 @@ impl Chart for ByGroup<'_> {
             let Some((m, ci)) = g.mean else { continue };
             let gx = f64::from(g.group);
             if let Some([lo, hi]) = ci {
-                chart.draw_series(std::iter::once(PathElement::new(
-                    [(gx, lo), (gx, hi)],
-                    red.stroke_width(2),
-                )))?;
+                chart.draw_series(whisker(gx, lo, hi, red))?;
             }
-            chart.draw_series(std::iter::once(Circle::new((gx, m), 5, red.filled())))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                (gx, m),
+                4,
+                red.stroke_width(2),
+            )))?;
         }
         root.present()?;
         Ok(())

@@ -66,20 +66,40 @@ impl Page {
         self
     }
 
-    /// A table with a header row; cells that look like numbers are right-aligned.
+    /// A table with a header row (none where every header is empty); cells that look like
+    /// numbers are right-aligned.
     pub fn table(&mut self, header: &[&str], rows: &[Vec<String>]) -> &mut Page {
-        self.body.push_str("<div class=\"wide\"><table>\n<tr>");
-        for h in header {
-            let _ = write!(self.body, "<th>{}</th>", escape(h));
+        self.linked_table(header, rows, None)
+    }
+
+    /// A table whose column `link` (if any) holds relative paths, each shown as a link to
+    /// itself (a sweep's rule sets, each to its own report).
+    pub fn linked_table(
+        &mut self,
+        header: &[&str],
+        rows: &[Vec<String>],
+        link: Option<usize>,
+    ) -> &mut Page {
+        self.body.push_str("<div class=\"wide\"><table>\n");
+        if header.iter().any(|h| !h.is_empty()) {
+            self.body.push_str("<tr>");
+            for h in header {
+                let _ = write!(self.body, "<th>{}</th>", escape(h));
+            }
+            self.body.push_str("</tr>\n");
         }
-        self.body.push_str("</tr>\n");
         for r in rows {
             self.body.push_str("<tr>");
-            for c in r {
+            for (i, c) in r.iter().enumerate() {
                 let numeric = c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
                     && !c.contains(char::is_alphabetic);
                 let class = if numeric { " class=\"n\"" } else { "" };
-                let _ = write!(self.body, "<td{class}>{}</td>", escape(c));
+                let text = escape(c);
+                let _ = if link == Some(i) && !c.is_empty() {
+                    write!(self.body, "<td><a href=\"{text}\">{text}</a></td>")
+                } else {
+                    write!(self.body, "<td{class}>{text}</td>")
+                };
             }
             self.body.push_str("</tr>\n");
         }

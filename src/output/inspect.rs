@@ -11,14 +11,18 @@ use plotters_backend::{
 
 use super::charts::{self, Line, LineStyle};
 use super::layout::Rect;
+use super::layout::GAP;
 use super::render::{text_size, Chart, Target};
-use super::report::{Curve, Report, RunInfo};
+use super::report::{Curve, Report, RunInfo, Timing};
+use super::table::{self, Row};
+use super::text;
 use super::RunChart;
 
 use crate::games::kind::WithGame;
 use crate::games::Game;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
+use crate::stats::summary::{fixed, grouped};
 
 /// What a chart drew: its texts' boxes and its opaque line segments, in drawing order.
 #[derive(Default)]
@@ -234,6 +238,11 @@ struct Checked {
     charts: Vec<(RunChart, Drawn)>,
     curve: Curve,
     description: String,
+    /// summary.json's object.
+    summary: serde_json::Value,
+    /// The terminal summary and the rows of report.html's (and `--markdown`'s) table.
+    terminal: String,
+    rows: Vec<Row>,
 }
 
 impl Checked {
@@ -260,10 +269,18 @@ impl WithGame for Play {
             .into_iter()
             .map(|c| (c, record(|t| c.draw(&r, t))))
             .collect();
+        let timing = Timing {
+            elapsed_s: 1.0,
+            threads: None,
+            note: None,
+        };
         Ok(Checked {
             charts,
             curve: r.curve(),
             description: info.description.clone(),
+            summary: serde_json::to_value(r.summary(&timing, b""))?,
+            terminal: text::summary(&r, &timing),
+            rows: table::rows(&r, &timing),
         })
     }
 }
@@ -305,7 +322,7 @@ fn charts_say_loops_and_capped_games_apart_and_by_states_the_rules() {
     let line = |c: &Checked| {
         c.texts(RunChart::Histogram)
             .into_iter()
-            .find(|t| t.contains("the marks describe"))
+            .find(|t| t.contains("the histogram and its marks are"))
             .map(str::to_string)
             .unwrap_or_default()
     };
@@ -315,13 +332,24 @@ fn charts_say_loops_and_capped_games_apart_and_by_states_the_rules() {
         !text.contains("loop") && !text.contains("never end"),
         "{text}"
     );
-    assert!(text.contains("(all games: max 300)"), "{text}");
     let looping = run("war --pickup p1-first", 2_000);
     let text = line(&looping);
     assert!(
         text.contains("loop forever") && !text.contains("cap"),
         "{text}"
     );
+    for c in [&capped, &looping] {
+        let ended = c.summary["finished_rounds"]["n"].as_u64().unwrap();
+        let text = line(c);
+        let named = format!("the {} games that end", grouped(ended));
+        assert!(text.contains(&named), "{text} lacks {named:?}");
+        let axis = c.texts(RunChart::Histogram);
+        assert!(
+            axis.iter()
+                .any(|t| t.starts_with("rounds per game, ") && t.contains(&named)),
+            "the x axis names the population: {axis:?}"
+        );
+    }
     let by = run("war --by p1-top --war-down 2", 1_000);
     assert!(
         by.texts(RunChart::By).contains(&by.description.as_str()),
@@ -407,4 +435,117 @@ fn a_sweeps_lines_are_told_apart_by_colour_for_one_setting_and_dashes_for_the_ot
     }
     // One setting of up to 12 values: colours only.
     assert!(LineStyle::sweep(&[12]).iter().all(|s| s.dash == 0));
+}
+
+/// A histogram's mark labels: (text, box) of `min …`, `median …`, `mean …`, `max …`.
+fn mark_labels(d: &Drawn) -> Vec<(&str, Rect)> {
+    d.texts
+        .iter()
+        .filter(|(t, _)| {
+            ["min ", "median ", "mean ", "max "]
+                .iter()
+                .any(|k| t.starts_with(k))
+        })
+        .map(|(t, r)| (t.as_str(), *r))
+        .collect()
+}
+
+#[test]
+fn every_histogram_label_sits_beside_its_line_and_its_number_is_in_every_summary() {
+    for (args, games) in [
+        ("war", 5_000),
+        ("war --rules bryer --max-rounds 300", 2_000),
+        ("war --pickup p1-first", 2_000),
+        ("war --by p1-top", 2_000),
+        ("war --players 4", 1_000),
+        ("bmn", 2_000),
+        ("rps --players 5", 2_000),
+        ("snap --players 4", 2_000),
+        ("jitsu", 2_000),
+        ("shotgun", 20_000),
+    ] {
+        let c = run(args, games);
+        let drawn = &c
+            .charts
+            .iter()
+            .find(|x| x.0 == RunChart::Histogram)
+            .unwrap()
+            .1;
+        let labels = mark_labels(drawn);
+        assert_eq!(labels.len(), 4, "{args}: {labels:?}");
+        for (t, r) in &labels {
+            if t.ends_with('→') {
+                // A maximum beyond the axis: labelled at the plot's right edge, with no line.
+                assert!(t.contains("(beyond the axis)"), "{args}: {t}");
+                continue;
+            }
+            // A vertical line from the label's top row down, touching its left or right side.
+            let beside = drawn.lines.iter().any(|&(a, b)| {
+                let x = f64::from(a.0);
+                let top = f64::from(a.1.min(b.1));
+                a.0 == b.0
+                    && (top - r.y0).abs() <= 2.0
+                    && ((r.x0 - x - GAP).abs() <= 2.0 || (x - r.x1 - GAP).abs() <= 2.0)
+            });
+            assert!(beside, "{args}: {t:?} at {r:?} is not beside its line");
+        }
+        // The marked figures are those of the games that end where some do not, else of all
+        // games; the terminal, summary.json and the report's table show each of them.
+        let unended = c.summary["outcomes"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(k, _)| *k == "loop" || *k == "capped")
+            .map(|(_, v)| v.as_u64().unwrap())
+            .sum::<u64>();
+        let (key, row) = if unended > 0 {
+            ("finished_rounds", " (games that end)")
+        } else {
+            ("rounds", "")
+        };
+        let d = &c.summary[key];
+        let int = |k: &str| grouped(d[k].as_u64().unwrap());
+        let expected = [
+            ("min", int("min")),
+            ("median", int("median")),
+            ("mean", fixed(d["mean"].as_f64().unwrap(), 3)),
+            ("max", int("max")),
+        ];
+        for (name, value) in expected {
+            let label = format!("{name} {value}");
+            assert!(
+                labels
+                    .iter()
+                    .any(|(t, _)| *t == label || t.starts_with(&format!("{label} "))),
+                "{args}: the chart's {name} is not summary.json's {key} {value}: {labels:?}"
+            );
+            assert!(
+                c.terminal.contains(&label),
+                "{args}: the terminal lacks {label:?}"
+            );
+            let row_name = if name == "mean" {
+                format!("mean rounds{row}")
+            } else {
+                format!("{name}{row}")
+            };
+            assert!(
+                c.rows
+                    .iter()
+                    .any(|r| r.name == row_name && r.value == value),
+                "{args}: the report lacks {row_name} = {value}"
+            );
+        }
+        if unended > 0 {
+            let counts = c.texts(RunChart::Histogram);
+            let n = int("n");
+            assert!(
+                counts.contains(&n.as_str()),
+                "{args}: the games that end, {n}"
+            );
+            assert!(
+                c.terminal.contains(&format!("the {n} games that end")),
+                "{args}"
+            );
+        }
+    }
 }

@@ -41,33 +41,46 @@ impl Rect {
 /// A vertical mark to label: the line's x and the size of its label, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mark {
-    /// Where the line stands.
+    /// Where the line stands (for a mark without a line, the edge its label ends at).
     pub x: f64,
     /// The label's width.
     pub width: f64,
     /// The label's height.
     pub height: f64,
+    /// Whether a line is drawn: a value beyond the axis has its label at the edge, no line.
+    pub line: bool,
+}
+
+/// Where a mark's label goes, and where its line (if any) stops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placed {
+    /// The label's box.
+    pub label: Rect,
+    /// The top of the mark's line: the line runs from here down to the axis, beside its
+    /// label, so it ends where the label starts and never passes through a label above.
+    pub line_top: f64,
 }
 
 /// Space kept between a label and a line or another label.
-const GAP: f64 = 4.0;
+pub const GAP: f64 = 4.0;
 
-/// The boxes of the labels of `marks` (in their order: earlier marks get the better places),
-/// inside `area`, whose vertical lines run its full height. Each label goes beside its own
-/// line, on the side with room, in the highest row where it touches no other label and no
-/// line; a label that fits nowhere beside its line (lines closer together than labels are
-/// wide) goes in the highest free place anywhere, which its colour ties to its line. Labels
-/// that cannot fit at all (an area smaller than a label) stay at the area's top left.
-pub fn place_labels(marks: &[Mark], area: Rect) -> Vec<Rect> {
-    let mut placed: Vec<Rect> = Vec::with_capacity(marks.len());
-    let free = |r: &Rect, placed: &[Rect]| {
+/// The labels of `marks` (in their order: earlier marks get the better places) inside `area`,
+/// whose bottom is the axis. Each label sits beside its own line, touching it (right of it in
+/// the left half of the area, left of it in the right half, the other side where that is taken),
+/// in the highest row where it overlaps no other label; a line runs from its label's top down to
+/// the axis, so it crosses no label. Lines closer together than their labels are wide stack
+/// their labels in a staircase. A mark without a line has its label end at its x.
+pub fn place_labels(marks: &[Mark], area: Rect) -> Vec<Placed> {
+    let mut placed: Vec<(Mark, Placed)> = Vec::with_capacity(marks.len());
+    let free = |m: &Mark, r: &Rect, placed: &[(Mark, Placed)]| {
         r.x0 >= area.x0 + GAP
             && r.x1 <= area.x1 - GAP
             && r.y1 <= area.y1
-            && !placed.iter().any(|p| p.grown(GAP).overlaps(r))
-            && !marks
-                .iter()
-                .any(|m| r.grown(GAP).crossed_by(m.x, area.y0, area.y1))
+            && placed.iter().all(|(o, p)| {
+                !p.label.grown(GAP).overlaps(r)
+                    && !(o.line && r.grown(GAP).crossed_by(o.x, p.line_top, area.y1))
+                    && !(m.line && p.label.grown(GAP).crossed_by(m.x, r.y0, area.y1))
+            })
     };
     for m in marks {
         let row_height = m.height + GAP;
@@ -78,31 +91,28 @@ pub fn place_labels(marks: &[Mark], area: Rect) -> Vec<Rect> {
             x1: x0 + m.width,
             y1: area.y0 + GAP + row as f64 * row_height + m.height,
         };
-        // Right of the line first in the left half of the area, left of it in the right half.
-        let right = m.x + GAP + 1.0;
-        let left = m.x - GAP - 1.0 - m.width;
-        let sides = if m.x < (area.x0 + area.x1) / 2.0 {
+        let right = m.x + GAP;
+        let left = m.x - GAP - m.width;
+        let sides = if !m.line {
+            [left, left]
+        } else if m.x < (area.x0 + area.x1) / 2.0 {
             [right, left]
         } else {
             [left, right]
         };
-        let beside = (0..rows)
-            .flat_map(|row| sides.map(|x0| at(x0, row)))
-            .find(|r| free(r, &placed));
-        let anywhere = || {
-            let steps = ((area.x1 - area.x0) / 8.0).ceil() as usize;
-            (0..rows)
-                .flat_map(|row| (0..=steps).map(move |k| (row, k)))
-                .map(|(row, k)| at(area.x0 + GAP + k as f64 * 8.0, row))
-                .find(|r| free(r, &placed))
-        };
-        placed.push(
-            beside
-                .or_else(anywhere)
-                .unwrap_or_else(|| at(area.x0 + GAP, 0)),
-        );
+        // A label without a line may slide left from its edge, up to its own width, past a
+        // line that stands near the edge.
+        let slides = if m.line { 0 } else { (m.width / 8.0) as usize };
+        let label = (0..rows)
+            .flat_map(|row| {
+                (0..=slides).flat_map(move |k| sides.map(|x0| at(x0 - 8.0 * k as f64, row)))
+            })
+            .find(|r| free(m, r, &placed))
+            .unwrap_or_else(|| at(sides[0].clamp(area.x0, area.x1 - m.width), 0));
+        let line_top = label.y0;
+        placed.push((*m, Placed { label, line_top }));
     }
-    placed
+    placed.into_iter().map(|(_, p)| p).collect()
 }
 
 /// The width of a left label area that holds tick labels `widest` pixels wide and, beyond them,
@@ -125,20 +135,30 @@ mod tests {
         y1: 600.0,
     };
 
-    fn assert_clear(marks: &[Mark], boxes: &[Rect]) {
-        for (i, a) in boxes.iter().enumerate() {
+    /// Every label inside the area, touching its own line, clear of every other label, and
+    /// crossed by no line (each running from its label's top to the axis).
+    fn assert_clear(marks: &[Mark], placed: &[Placed]) {
+        for (i, (m, p)) in marks.iter().zip(placed).enumerate() {
+            let a = p.label;
             assert!(
                 a.x0 >= AREA.x0 && a.x1 <= AREA.x1 && a.y0 >= AREA.y0 && a.y1 <= AREA.y1,
                 "box {i} {a:?} leaves the area"
             );
-            for b in &boxes[i + 1..] {
-                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
-            }
-            for m in marks {
+            assert!(
+                (a.x0 - m.x - GAP).abs() < 1e-9 || (m.x - a.x1 - GAP).abs() < 1e-9,
+                "label {i} {a:?} is not beside its line at {}",
+                m.x
+            );
+            assert_eq!(p.line_top, a.y0, "line {i} stops at its label");
+            for (j, (o, q)) in marks.iter().zip(placed).enumerate() {
+                if i == j {
+                    continue;
+                }
+                assert!(!a.overlaps(&q.label), "{a:?} overlaps {:?}", q.label);
                 assert!(
-                    !a.crossed_by(m.x, AREA.y0, AREA.y1),
-                    "line at {} crosses box {i} {a:?}",
-                    m.x
+                    !(o.line && a.crossed_by(o.x, q.line_top, AREA.y1)),
+                    "line {j} at {} crosses box {i} {a:?}",
+                    o.x
                 );
             }
         }
@@ -149,6 +169,7 @@ mod tests {
             x,
             width,
             height: 18.0,
+            line: true,
         }
     }
 
@@ -157,13 +178,13 @@ mod tests {
         let marks = [mark(200.0, 60.0), mark(900.0, 80.0)];
         let b = place_labels(&marks, AREA);
         assert_clear(&marks, &b);
-        assert_eq!(b[0].x0, 205.0, "right of a line in the left half");
-        assert_eq!(b[1].x1, 895.0, "left of a line in the right half");
-        assert_eq!((b[0].y0, b[1].y0), (104.0, 104.0));
+        assert_eq!(b[0].label.x0, 204.0, "right of a line in the left half");
+        assert_eq!(b[1].label.x1, 896.0, "left of a line in the right half");
+        assert_eq!((b[0].label.y0, b[1].label.y0), (104.0, 104.0));
     }
 
     #[test]
-    fn close_lines_stack_their_labels_or_move_them_clear() {
+    fn close_lines_stack_their_labels_beside_them() {
         // Jitsu: median 5 and mean 5.78 a few pixels apart; min and max close too.
         for gap in [0.0, 1.0, 3.0, 10.0, 40.0, 90.0] {
             let marks = [
@@ -179,10 +200,36 @@ mod tests {
 
     #[test]
     fn a_label_is_never_cut_by_another_line_min_reads_min() {
-        // p1-first: min 6 with the median's line just right of it ("mi|6").
+        // p1-first: min 6 with the median's line just right of it ("mi|6"); kbwar: min 4
+        // and the mean close by.
         let marks = [mark(150.0, 50.0), mark(170.0, 90.0), mark(172.0, 90.0)];
         let b = place_labels(&marks, AREA);
         assert_clear(&marks, &b);
+    }
+
+    #[test]
+    fn a_value_beyond_the_axis_is_labelled_at_the_edge_without_a_line() {
+        let edge = Mark {
+            line: false,
+            ..mark(AREA.x1 - GAP, 150.0)
+        };
+        let marks = [mark(150.0, 50.0), mark(1000.0, 90.0), edge];
+        let b = place_labels(&marks, AREA);
+        assert_clear(&marks[..2], &b[..2]);
+        // The line at 1000 stands where the edge label would end: it slides left of it.
+        let edge = b[2].label;
+        assert!(
+            edge.x0 >= 1000.0 + GAP || edge.x1 <= 1000.0 - GAP,
+            "{edge:?}"
+        );
+        assert!(b[..2].iter().all(|p| !p.label.overlaps(&edge)));
+        let far = [mark(150.0, 50.0), marks[2]];
+        let b = place_labels(&far, AREA);
+        assert_eq!(
+            b[1].label.x1,
+            AREA.x1 - 2.0 * GAP,
+            "at the edge where it is free"
+        );
     }
 
     #[test]

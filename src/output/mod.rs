@@ -30,7 +30,7 @@ pub use stdout::Print;
 
 use crate::games::{GameStats, Outcome};
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{counted, grouped};
+use crate::stats::summary::{counted, grouped, percent};
 use report::{Report, RunInfo, Timing};
 use summary::Summary;
 
@@ -117,7 +117,13 @@ impl RunChart {
                     })
                     .collect();
                 let meaning = r.info.grouping.as_deref().unwrap_or("group");
-                charts::by_group(&title, &r.info.description, meaning, &points, sink)
+                let population = if r.unended().total() > 0 {
+                    "mean rounds (all games)"
+                } else {
+                    "mean rounds"
+                };
+                let rules = &r.info.description;
+                charts::by_group(&title, rules, meaning, population, &points, sink)
             }
             RunChart::Game { stem, .. } => {
                 let chart = r.tally.stats.chart().filter(|c| c.stem == stem);
@@ -198,6 +204,28 @@ pub fn write_run<S: GameStats>(
     set.write("README.md", readme::readme(summary, &names).as_bytes())
 }
 
+/// The rules of summary.json as a reader names them: `war down` for `war_down`, numbers with
+/// separators, `yes`/`no`; a setting that is not set (`null`) is left out.
+pub fn rule_rows(rules: &serde_json::Value) -> Vec<Vec<String>> {
+    use serde_json::Value;
+    let Value::Object(rules) = rules else {
+        return Vec::new();
+    };
+    rules
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| {
+            let v = match v {
+                Value::String(t) => t.clone(),
+                Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+                Value::Number(n) => n.as_u64().map_or_else(|| n.to_string(), grouped),
+                v => v.to_string(),
+            };
+            vec![k.replace('_', " "), v]
+        })
+        .collect()
+}
+
 /// report.html of a run: what ran, the summary, the groups, every chart and the files.
 fn run_page<S: GameStats>(
     r: &Report<S>,
@@ -215,23 +243,14 @@ fn run_page<S: GameStats>(
         ran.push(vec!["program".into(), p.program.clone()]);
         ran.push(vec!["date".into(), p.date.clone()]);
     }
-    ran.push(vec!["seed".into(), summary.seed.to_string()]);
-    if let Some(t) = timing.threads {
-        ran.push(vec!["threads".into(), t.to_string()]);
-    }
     if let Some(note) = &timing.note {
         ran.push(vec!["timing".into(), note.clone()]);
     }
-    if let serde_json::Value::Object(rules) = &summary.rules {
-        for (k, v) in rules {
-            let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
-            ran.push(vec![format!("rule {k}"), v]);
-        }
-    }
-    page.table(&["setting", "value"], &ran);
+    page.table(&["", ""], &ran);
     if let Some(p) = &summary.provenance {
         page.code(&p.command);
     }
+    page.table(&["rule", "setting"], &rule_rows(&summary.rules));
     page.heading("Summary");
     page.summary(&table::rows(r, timing));
     if !r.groups.is_empty() {
@@ -259,7 +278,7 @@ fn run_page<S: GameStats>(
                     grouped(g.games),
                     mean,
                     ci,
-                    format!("{:.3}%", 100.0 * p1.share),
+                    percent(p1.share, 3),
                     format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
                 ]
             })

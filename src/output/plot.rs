@@ -9,7 +9,7 @@ use super::layout::{place_labels, y_label_area, Mark, Rect};
 use super::render::{text_size, Chart, Target};
 use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, grouped, Distribution};
+use crate::stats::summary::{counted, fixed, grouped, percent, Distribution};
 
 const SIZE: (u32, u32) = (1200, 720);
 /// Bars drawn at most: wider bins beyond that keep each bar visible.
@@ -76,6 +76,10 @@ fn bins(counts: &[(u64, u64)], width: u64, last: u64) -> Vec<(u64, u64)> {
     out
 }
 
+/// The width of the panel that counts the games that end, loop and were capped, where some
+/// games do not end.
+const SIDE_W: u32 = 290;
+
 fn draw<S: GameStats, DB: DrawingBackend>(r: &Report<S>, root: DrawingArea<DB, Shift>) -> Result<()>
 where
     DB::ErrorType: 'static,
@@ -92,46 +96,27 @@ where
         )
     };
     let ended: Vec<(u64, u64)> = r.tally.rounds.counts_where(|s| !endless(s)).collect();
-    let unended: Vec<(u64, u64)> = r.tally.rounds.counts_where(endless).collect();
-    // With games that never end, the marks describe the games that end.
-    let marked = match Distribution::from_counts(&ended) {
-        Some(d) if !unended.is_empty() => d,
-        _ => all.clone(),
-    };
-    // The axis ends near the 99.9th percentile of the games that end (and the 95th of those
-    // that do not), so a long sparse tail does not squeeze the bulk; the maximum is still
-    // marked, at the edge.
-    let q = |d: &Distribution, k: &str| d.quantiles[k].as_u64().unwrap_or(d.max);
-    let endless_p95 = Distribution::from_counts(&unended).map_or(0, |d| q(&d, "p95"));
-    let bulk = q(&marked, "p99.9").max(endless_p95);
-    let last = if all.max > bulk + bulk / 4 + 10 {
+    let every: Vec<(u64, u64)> = r.tally.rounds.counts_where(|_| true).collect();
+    let kinds = r.unended();
+    // Games that never end sit at the round their loop was found or at the cap: on one axis
+    // with the games that end they squeeze those into a few bars. So where some games end and
+    // some do not, the histogram and its marks are the games that end, on their own scale, and
+    // the others are counted apart beside it.
+    let apart = kinds.total() > 0 && !ended.is_empty();
+    let shown = if apart { &ended } else { &every };
+    let marked = Distribution::from_counts(shown).unwrap_or_else(|| all.clone());
+    // The axis ends near the 99.9th percentile, so a long sparse tail does not squeeze the
+    // bulk; a maximum beyond it is labelled at the edge.
+    let bulk = marked.quantiles["p99.9"].as_u64().unwrap_or(marked.max);
+    let last = if marked.max > bulk + bulk / 4 + 10 {
         bulk + bulk / 4
     } else {
-        all.max
+        marked.max
     };
-    let width = round_width((last - all.min + 1).div_ceil(MAX_BARS));
-    // Games that never end are stacked on those that end, in their own colour.
-    let ended_bins = bins(&ended, width, last);
-    let mut stacked = bins(&unended, width, last);
-    for (lo, n) in &mut stacked {
-        let below = ended_bins.iter().find(|b| b.0 == *lo).map_or(0, |b| b.1);
-        *n += below;
-    }
-    let unended_bins: Vec<(u64, u64, u64)> = stacked
-        .iter()
-        .map(|&(lo, top)| {
-            let below = ended_bins.iter().find(|b| b.0 == lo).map_or(0, |b| b.1);
-            (lo, below, top)
-        })
-        .collect();
-    let top = ended_bins
-        .iter()
-        .map(|b| b.1)
-        .chain(stacked.iter().map(|b| b.1))
-        .max()
-        .unwrap_or(1) as f64
-        * 1.3;
-    let first = all.min / width * width;
+    let width = round_width((last - marked.min + 1).div_ceil(MAX_BARS));
+    let bars = bins(shown, width, last);
+    let top = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64 * 1.3;
+    let first = marked.min / width * width;
     let end = (last / width + 1) * width;
     let (x0, x1) = (
         first as f64 - 0.5 - width as f64,
@@ -139,57 +124,35 @@ where
     );
 
     root.fill(&WHITE)?;
-    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
-    let (head, body) = root.split_vertically(if unended.is_empty() { 70 } else { 94 });
-    let grey = BLACK.mix(0.75);
-    head.draw(&Text::new(
-        title,
-        (20, 10),
-        ("sans-serif", 26).into_font().color(&BLACK),
-    ))?;
-    head.draw(&Text::new(
-        r.info.description.clone(),
-        (20, 42),
-        ("sans-serif", 17).into_font().color(&grey),
-    ))?;
-    if !unended.is_empty() {
-        let count = |o: Outcome| r.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
-        let kinds = Unended {
-            looping: count(Outcome::Loop),
-            capped: count(Outcome::Capped),
-        };
-        let out_of_view: u64 = unended.iter().filter(|c| c.0 > last).map(|c| c.1).sum();
-        let beyond = if out_of_view > 0 {
-            format!(
-                ", {:.2}% of all beyond the axis",
-                100.0 * out_of_view as f64 / r.games() as f64
-            )
-        } else {
-            String::new()
-        };
-        head.draw(&Text::new(
-            format!(
-                "{} (orange{beyond}); the marks describe the {} that end (all games: max {})",
-                kinds.describe(r.games()),
-                counted(r.games() - kinds.total(), "game"),
-                grouped(all.max)
-            ),
-            (20, 66),
-            ("sans-serif", 17).into_font().color(&ORANGE_DARK),
-        ))?;
-    }
+    let (head, body) = root.split_vertically(if kinds.total() == 0 { 70 } else { 94 });
+    draw_head(r, kinds, apart, &head)?;
+    let (main, side) = if apart {
+        let (w, _) = body.dim_in_pixel();
+        let (main, side) = body.split_horizontally(w - SIDE_W);
+        (main, Some(side))
+    } else {
+        (body, None)
+    };
     // Wide enough for the widest tick label beside the axis title.
     let widest = text_size(&grouped(top as u64), TICK_PX).0;
     let y_area = y_label_area(widest, text_size("games", DESC_PX).1);
-    let mut chart = ChartBuilder::on(&body)
+    let mut chart = ChartBuilder::on(&main)
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(y_area)
         .build_cartesian_2d(x0..x1, 0f64..top)?;
-    let bin_label = if width == 1 {
-        "rounds per game".to_string()
+    let population = if apart {
+        format!(
+            "rounds per game, the {} that end",
+            counted(marked.n, "game")
+        )
     } else {
-        format!("rounds per game (bins of {width})")
+        "rounds per game".to_string()
+    };
+    let x_desc = if width == 1 {
+        population
+    } else {
+        format!("{population} (bins of {width})")
     };
     // Whole numbers only: a tick between two rounds or games gets no label (no repeats).
     let whole = |v: &f64| {
@@ -203,60 +166,23 @@ where
         .configure_mesh()
         .disable_x_mesh()
         .light_line_style(TRANSPARENT)
-        .x_desc(bin_label)
+        .x_desc(x_desc)
         .y_desc("games")
         .label_style(("sans-serif", TICK_PX))
         .axis_desc_style(("sans-serif", DESC_PX))
         .x_label_formatter(&whole)
         .y_label_formatter(&whole)
         .draw()?;
-    let bar = RGBColor(100, 135, 190).filled();
-    chart.draw_series(ended_bins.iter().map(|&(lo, n)| {
+    // Games that never end, where none ends, sit at their round count in their own colour.
+    let colour = if kinds.total() > 0 && !apart {
+        ORANGE_DARK.mix(0.8).filled()
+    } else {
+        BLUE.filled()
+    };
+    chart.draw_series(bars.iter().map(|&(lo, n)| {
         let (a, b) = bar_span(lo, width);
-        Rectangle::new([(a, 0.0), (b, n as f64)], bar)
+        Rectangle::new([(a, 0.0), (b, n as f64)], colour)
     }))?;
-    // Endless games sit at their round count (the cap, or where the loop was found).
-    chart.draw_series(unended_bins.iter().map(|&(lo, below, top)| {
-        let (a, b) = bar_span(lo, width);
-        Rectangle::new(
-            [(a, below as f64), (b, top as f64)],
-            ORANGE_DARK.mix(0.8).filled(),
-        )
-    }))?;
-
-    let beyond = marked.max > end;
-    let marks = [
-        (
-            marked.min as f64,
-            format!("min {}", grouped(marked.min)),
-            RGBColor(30, 140, 60),
-        ),
-        (
-            marked.median as f64,
-            format!("median {}", grouped(marked.median)),
-            RGBColor(200, 120, 0),
-        ),
-        (
-            marked.mean,
-            format!("mean {:.2}", marked.mean),
-            RGBColor(200, 30, 30),
-        ),
-        (
-            if beyond {
-                x1 - width as f64 / 2.0
-            } else {
-                marked.max as f64
-            },
-            if beyond {
-                format!("max {} (beyond the axis) →", grouped(marked.max))
-            } else {
-                format!("max {}", grouped(marked.max))
-            },
-            RGBColor(120, 40, 160),
-        ),
-    ];
-    // The lines run the plot's full height; their labels are placed clear of each other and of
-    // every line (layout.rs), in pixels.
     let (xs, ys) = chart.plotting_area().get_pixel_range();
     let area = Rect {
         x0: f64::from(xs.start),
@@ -264,34 +190,237 @@ where
         x1: f64::from(xs.end),
         y1: f64::from(ys.end),
     };
-    let px: Vec<Mark> = marks
-        .iter()
-        .map(|(x, label, _)| {
-            let (width, height) = text_size(label, MARK_PX);
-            Mark {
-                x: f64::from(chart.backend_coord(&(*x, 0.0)).0),
-                // Room for the SVG's text drawn by a viewer's own sans-serif, which can run a
-                // little wider than DejaVu Sans; the label starts at the box's left edge.
-                width: width * SVG_SLACK,
-                height,
-            }
-        })
-        .collect();
-    let boxes = place_labels(&px, area);
-    for ((x, label, colour), b) in marks.into_iter().zip(boxes) {
-        chart.draw_series(LineSeries::new(
-            [(x, 0.0), (x, top)],
-            colour.stroke_width(2),
-        ))?;
-        let style = ("sans-serif", MARK_PX)
-            .into_font()
-            .color(&colour)
-            .pos(Pos::new(HPos::Left, VPos::Top));
-        root.draw(&Text::new(label, (b.x0 as i32, b.y0 as i32), style))?;
+    let to_px = |x: f64| f64::from(chart.backend_coord(&(x, 0.0)).0);
+    draw_marks(&root, &marks(&marked, end), area, to_px)?;
+    if let Some(side) = side {
+        draw_counts(&side, marked.n, kinds, r.games())?;
     }
     root.present()?;
     Ok(())
 }
+
+/// The bars' colour where they are the games that end.
+const BLUE: RGBColor = RGBColor(100, 135, 190);
+
+/// A marked value: where its line stands (`None`: beyond the axis), its label and colour.
+struct Marked {
+    at: Option<f64>,
+    label: String,
+    colour: RGBColor,
+}
+
+/// The marks of `d`, whose axis ends at round `end`: min, median, mean and max, with the
+/// precision the terminal summary prints them at, so every number shown is one it shows.
+fn marks(d: &Distribution, end: u64) -> [Marked; 4] {
+    let beyond = d.max > end;
+    [
+        Marked {
+            at: Some(d.min as f64),
+            label: format!("min {}", grouped(d.min)),
+            colour: RGBColor(30, 140, 60),
+        },
+        Marked {
+            at: Some(d.median as f64),
+            label: format!("median {}", grouped(d.median)),
+            colour: RGBColor(200, 120, 0),
+        },
+        Marked {
+            at: Some(d.mean),
+            label: format!("mean {}", fixed(d.mean, 3)),
+            colour: RGBColor(200, 30, 30),
+        },
+        Marked {
+            at: (!beyond).then_some(d.max as f64),
+            label: if beyond {
+                format!("max {} (beyond the axis) →", grouped(d.max))
+            } else {
+                format!("max {}", grouped(d.max))
+            },
+            colour: RGBColor(120, 40, 160),
+        },
+    ]
+}
+
+/// Draws each mark's line from its label down to the axis, and the label beside it
+/// ([`place_labels`]), on `root` in pixels; `to_px` is the chart's x in pixels.
+fn draw_marks<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    marks: &[Marked],
+    area: Rect,
+    to_px: impl Fn(f64) -> f64,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let px: Vec<Mark> = marks
+        .iter()
+        .map(|m| {
+            let (width, height) = text_size(&m.label, MARK_PX);
+            Mark {
+                x: m.at.map_or(area.x1, &to_px),
+                // Room for the SVG's text drawn by a viewer's own sans-serif, which can run a
+                // little wider than DejaVu Sans.
+                width: width * SVG_SLACK,
+                height,
+                line: m.at.is_some(),
+            }
+        })
+        .collect();
+    for ((m, p), placed) in marks.iter().zip(&px).zip(place_labels(&px, area)) {
+        if p.line {
+            let x = p.x.round() as i32;
+            root.draw(&PathElement::new(
+                [(x, placed.line_top as i32), (x, area.y1 as i32)],
+                m.colour.stroke_width(2),
+            ))?;
+        }
+        // The text starts at its line's side of the box: a label left of its line ends there.
+        let b = placed.label;
+        let (anchor, x) = if b.x1 <= p.x {
+            (HPos::Right, b.x1)
+        } else {
+            (HPos::Left, b.x0)
+        };
+        root.draw(&Rectangle::new(
+            [
+                (b.x0 as i32 - 1, b.y0 as i32 - 1),
+                (b.x1 as i32, b.y1 as i32),
+            ],
+            WHITE.mix(0.85).filled(),
+        ))?;
+        let style = ("sans-serif", MARK_PX)
+            .into_font()
+            .color(&m.colour)
+            .pos(Pos::new(anchor, VPos::Top));
+        root.draw(&Text::new(m.label.clone(), (x as i32, b.y0 as i32), style))?;
+    }
+    Ok(())
+}
+
+/// The title, the rules and, where some games do not end, what happened to them.
+fn draw_head<S: GameStats, DB: DrawingBackend>(
+    r: &Report<S>,
+    kinds: Unended,
+    apart: bool,
+    head: &DrawingArea<DB, Shift>,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let grey = BLACK.mix(0.75);
+    let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
+    head.draw(&Text::new(
+        title,
+        (20, 10),
+        ("sans-serif", 26).into_font().color(&BLACK),
+    ))?;
+    head.draw(&Text::new(
+        r.info.description.clone(),
+        (20, 42),
+        ("sans-serif", 17).into_font().color(&grey),
+    ))?;
+    if kinds.total() > 0 {
+        let ended = r.games() - kinds.total();
+        let text = if apart {
+            format!(
+                "{}, counted at the right; the histogram and its marks are the {} that end",
+                kinds.describe(r.games()),
+                counted(ended, "game")
+            )
+        } else {
+            format!(
+                "{}: no game ended; each is drawn at the round it stopped at",
+                kinds.describe(r.games())
+            )
+        };
+        head.draw(&Text::new(
+            text,
+            (20, 66),
+            ("sans-serif", 17).into_font().color(&ORANGE_DARK),
+        ))?;
+    }
+    Ok(())
+}
+
+/// The panel beside the histogram: every game, as games that end, loop or were capped, each
+/// a bar with its count and share.
+fn draw_counts<DB: DrawingBackend>(
+    side: &DrawingArea<DB, Shift>,
+    ended: u64,
+    kinds: Unended,
+    games: u64,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let bars: Vec<(&str, u64, RGBColor)> = [
+        ("end", ended, BLUE),
+        ("loop", kinds.looping, ORANGE_DARK),
+        ("capped", kinds.capped, CAPPED),
+    ]
+    .into_iter()
+    .filter(|b| b.1 > 0)
+    .collect();
+    let most = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64;
+    let chart = ChartBuilder::on(side)
+        .margin(20)
+        .margin_left(10)
+        .x_label_area_size(50)
+        .y_label_area_size(0)
+        .build_cartesian_2d(0f64..bars.len() as f64, 0f64..most * 1.3)?;
+    chart.plotting_area().draw(&PathElement::new(
+        [(0.0, 0.0), (bars.len() as f64, 0.0)],
+        BLACK,
+    ))?;
+    // The chart's coordinates in pixels of `side`, which draws relative to its own corner.
+    let base = side.get_base_pixel();
+    let px = |x: f64, y: f64| {
+        let (a, b) = chart.backend_coord(&(x, y));
+        (a - base.0, b - base.1)
+    };
+    for (i, &(name, n, colour)) in bars.iter().enumerate() {
+        let x = i as f64;
+        chart.plotting_area().draw(&Rectangle::new(
+            [(x + 0.2, 0.0), (x + 0.8, n as f64)],
+            colour.filled(),
+        ))?;
+        let (cx, top) = px(x + 0.5, n as f64);
+        let above = |text: String, dy: i32| {
+            Text::new(
+                text,
+                (cx, top - dy),
+                ("sans-serif", MARK_PX)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
+            )
+        };
+        side.draw(&above(grouped(n), 24))?;
+        side.draw(&above(percent(n as f64 / games.max(1) as f64, 2), 4))?;
+        let (_, axis) = px(x + 0.5, 0.0);
+        side.draw(&Text::new(
+            name,
+            (cx, axis + 8),
+            ("sans-serif", TICK_PX)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
+    let (_, axis) = px(0.0, 0.0);
+    side.draw(&Text::new(
+        format!("all {}", counted(games, "game")),
+        ((side.dim_in_pixel().0 / 2) as i32, axis + 30),
+        ("sans-serif", DESC_PX)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    Ok(())
+}
+
+/// The colour of capped games.
+const CAPPED: RGBColor = RGBColor(150, 150, 150);
 
 /// The colour of games that never end.
 const ORANGE_DARK: RGBColor = RGBColor(220, 110, 20);

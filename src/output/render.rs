@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Once;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
@@ -62,14 +62,51 @@ pub fn render(chart: &impl Chart, sink: Sink<'_>) -> Result<()> {
     let size = chart.size();
     match sink {
         Sink::File(path) if path.extension().is_some_and(|e| e == "svg") => {
-            chart.draw(SVGBackend::new(path, size).into_drawing_area())
+            let mut text = String::new();
+            chart.draw(SVGBackend::with_string(&mut text, size).into_drawing_area())?;
+            std::fs::write(path, svg_text(&text))
+                .with_context(|| format!("cannot write {}", path.display()))
         }
         Sink::File(path) => {
             let backend = Glyphs::new(BitMapBackend::new(path, size), FONT)?;
             chart.draw(backend.into_drawing_area())
         }
-        Sink::Svg(text) => chart.draw(SVGBackend::with_string(text, size).into_drawing_area()),
+        Sink::Svg(out) => {
+            let mut text = String::new();
+            chart.draw(SVGBackend::with_string(&mut text, size).into_drawing_area())?;
+            out.push_str(&svg_text(&text));
+            Ok(())
+        }
     }
+}
+
+/// How much smaller than asked plotters writes an SVG's text (its `font-size` is the size
+/// divided by this).
+const SVG_FONT_SHRINK: f64 = 1.24;
+
+/// `svg` with its text at the size the PNG draws and the layouts measure, in DejaVu Sans where
+/// the viewer has it (else Verdana, of nearly the same widths, else its sans-serif): plotters
+/// writes a smaller size in the viewer's own sans-serif, so the SVG did not look like the PNG.
+fn svg_text(svg: &str) -> String {
+    const SIZE: &str = "font-size=\"";
+    let svg = svg.replace(
+        "font-family=\"sans-serif\"",
+        "font-family=\"DejaVu Sans, Verdana, sans-serif\"",
+    );
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg.as_str();
+    while let Some(at) = rest.find(SIZE) {
+        let (before, after) = rest.split_at(at + SIZE.len());
+        out.push_str(before);
+        let end = after.find('"').unwrap_or(after.len());
+        match after[..end].parse::<f64>() {
+            Ok(v) => out.push_str(&format!("{:.2}", v * SVG_FONT_SHRINK)),
+            Err(_) => out.push_str(&after[..end]),
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The (width, height) in pixels of `text` at `size` px, as the charts draw it: what their
@@ -77,4 +114,18 @@ pub fn render(chart: &impl Chart, sink: Sink<'_>) -> Result<()> {
 pub fn text_size(text: &str, size: f64) -> (f64, f64) {
     let (w, h) = super::glyphs::measure(FONT, text, size);
     (f64::from(w), f64::from(h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn svg_text_is_set_at_the_pngs_size_and_font() {
+        let svg = r#"<text font-family="sans-serif" font-size="12.096774193548388">2,000</text>"#;
+        assert_eq!(
+            svg_text(svg),
+            r#"<text font-family="DejaVu Sans, Verdana, sans-serif" font-size="15.00">2,000</text>"#
+        );
+    }
 }

@@ -6,13 +6,12 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::summary::{
-    histogram_digest, GroupJson, LoopStats, LoopSummary, Parity, PrecisionJson, Provenance,
-    RunSpan, Summary,
+    histogram_digest, GroupJson, LoopStats, Parity, PrecisionJson, Provenance, RunSpan, Summary,
 };
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{counted, Distribution, Named, Share};
+use crate::stats::summary::{counted, percent, Distribution, Named, Share};
 use crate::stats::tail::{even_share, TailFit};
 
 /// What was run: everything `merge` needs to check that shards belong together.
@@ -108,7 +107,8 @@ pub struct Report<'a, S> {
     pub rounds: Option<Distribution>,
     /// Outcomes shown, in canonical order, with their counts.
     pub outcomes: Vec<(Outcome, u64)>,
-    /// Rounds over games that ended with a result (not loop or capped), with loop detection.
+    /// Rounds over the games that ended with a result (not loop or capped), where some games
+    /// may not end: loops are detected, or some games were capped.
     pub finished: Option<Distribution>,
     /// Cycle lengths of looping games.
     pub cycles: Option<Distribution>,
@@ -163,17 +163,17 @@ impl<'a, S: GameStats> Report<'a, S> {
                     || (info.detects_loops && matches!(o, Outcome::Loop | Outcome::Capped))
             })
             .collect();
-        let (finished, cycles) = if info.detects_loops {
-            let done = round_counts(tally, |o| !matches!(o, Outcome::Loop | Outcome::Capped));
-            let cyc: Vec<(u64, u64)> = tally.cycles.iter().map(|(&l, &n)| (l, n)).collect();
-            (
-                Distribution::from_counts(&done),
-                Distribution::from_counts(&cyc),
-            )
-        } else {
-            (None, None)
-        };
         let ended = round_counts(tally, |o| !matches!(o, Outcome::Loop | Outcome::Capped));
+        // The games that end are a population of their own wherever some games do not: a
+        // rule set that detects loops, or a run with games stopped at the cap.
+        let unended = tally.games - ended.iter().map(|c| c.1).sum::<u64>();
+        let finished = (info.detects_loops || unended > 0)
+            .then(|| Distribution::from_counts(&ended))
+            .flatten();
+        let cycles = info.detects_loops.then(|| {
+            let cyc: Vec<(u64, u64)> = tally.cycles.iter().map(|(&l, &n)| (l, n)).collect();
+            Distribution::from_counts(&cyc)
+        });
         let players = tally.players;
         let shown: &Vec<(Outcome, u64)> = &outcomes;
         let groups = tally
@@ -201,23 +201,28 @@ impl<'a, S: GameStats> Report<'a, S> {
             rounds: Distribution::from_counts(&all),
             outcomes,
             finished,
-            cycles,
+            cycles: cycles.flatten(),
             tail: TailFit::from_counts(&ended),
             parity: even_share(&ended).map(|even| Parity { even }),
             groups,
         }
     }
 
+    /// How many games loop and how many were capped.
+    pub fn unended(&self) -> Unended {
+        let count = |o: Outcome| self.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
+        Unended {
+            looping: count(Outcome::Loop),
+            capped: count(Outcome::Capped),
+        }
+    }
+
     /// The rounds of the games that end, and how many loop or were capped, for the charts.
     pub fn curve(&self) -> Curve {
         let endless = |o: Outcome| matches!(o, Outcome::Loop | Outcome::Capped);
-        let count = |o: Outcome| self.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
         Curve::new(
             round_counts(self.tally, |o| !endless(o)),
-            Unended {
-                looping: count(Outcome::Loop),
-                capped: count(Outcome::Capped),
-            },
+            self.unended(),
             self.tail.clone(),
             None,
         )
@@ -241,16 +246,16 @@ impl<'a, S: GameStats> Report<'a, S> {
         let (longest_rounds, longest_game) = self.tally.longest.unwrap_or((0, info.range.start));
         let loops = info.detects_loops.then(|| {
             let l = self.share(Outcome::Loop);
-            LoopSummary {
-                loops: LoopStats {
-                    count: l.count,
-                    share: l.share,
-                    ci95: l.ci95,
-                    cycle_len: self.cycles.clone(),
-                },
-                finished_rounds: self.finished.clone(),
+            LoopStats {
+                count: l.count,
+                share: l.share,
+                ci95: l.ci95,
+                cycle_len: self.cycles.clone(),
             }
         });
+        let ended = self.games() - self.unended().total();
+        let finished_rounds =
+            (info.detects_loops || ended < self.games()).then(|| self.finished.clone());
         let games_per_s = if timing.elapsed_s > 0.0 {
             self.games() as f64 / timing.elapsed_s
         } else {
@@ -277,6 +282,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             histogram_digest: Some(histogram_digest(histogram)),
             stats: self.tally.stats.to_json(self.games()),
             loops,
+            finished_rounds,
             tail: self.tail.clone(),
             parity: self.parity.clone(),
             exact: info.exact.clone(),
@@ -337,18 +343,18 @@ impl Unended {
     /// `2 loop (0.20%), 3 capped at the round cap (0.30%)`: the kinds that occur, apart, as
     /// shares of `games`; empty when every game ended.
     pub fn describe(self, games: u64) -> String {
-        let pct = |n: u64| 100.0 * n as f64 / games.max(1) as f64;
+        let pct = |n: u64| percent(n as f64 / games.max(1) as f64, 2);
         let mut parts = Vec::new();
         if self.looping > 0 {
             parts.push(format!(
-                "{} loop forever ({:.2}%)",
+                "{} loop forever ({})",
                 counted(self.looping, "game"),
                 pct(self.looping)
             ));
         }
         if self.capped > 0 {
             parts.push(format!(
-                "{} stopped at the round cap ({:.2}%)",
+                "{} stopped at the round cap ({})",
                 counted(self.capped, "game"),
                 pct(self.capped)
             ));

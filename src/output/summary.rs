@@ -100,8 +100,13 @@ pub struct Summary<J> {
     #[serde(flatten)]
     pub stats: J,
     /// Loop statistics, for rule sets with loop detection.
-    #[serde(flatten)]
-    pub loops: Option<LoopSummary>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loops: Option<LoopStats>,
+    /// Rounds of the games that ended with a result (not loop or capped): present where some
+    /// games may not end (loops detected: `null` when none ended) or some were capped, so the
+    /// figures a chart marks for the games that end are in the summary too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_rounds: Option<Option<Distribution>>,
     /// The exponential tail of the rounds of the games that end (loops and capped games left
     /// out), where 30 or more lie beyond its threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -302,15 +307,6 @@ pub struct RunSpan {
     pub end_game: u64,
     /// `K/N`, or `null` for a whole run (or a complete merge).
     pub shard: Option<String>,
-}
-
-/// Loop statistics of a rule set with loop detection.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct LoopSummary {
-    /// How many games never end, and their cycle lengths.
-    pub loops: LoopStats,
-    /// Rounds of the games that ended with a result (not loop or capped).
-    pub finished_rounds: Option<Distribution>,
 }
 
 /// The `loops` object.

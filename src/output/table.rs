@@ -3,7 +3,7 @@
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{grouped, Share};
+use crate::stats::summary::{fixed, grouped, grouped_in, percent, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +27,7 @@ fn row(name: impl Into<String>, value: impl Into<String>, interval: impl Into<St
 /// A share as `12.345%` and its interval as `12.1% to 12.6%`.
 fn share(s: &Share) -> (String, String) {
     (
-        format!("{} ({:.3}%)", grouped(s.count), 100.0 * s.share),
+        format!("{} ({})", grouped(s.count), percent(s.share, 3)),
         format!("{:.3}% to {:.3}%", 100.0 * s.ci95[0], 100.0 * s.ci95[1]),
     )
 }
@@ -37,7 +37,7 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     let info = r.info;
     let mut out = vec![
         row("game", info.game.clone(), ""),
-        row("rules", info.description.clone(), ""),
+        row("rules", grouped_in(&info.description), ""),
         row(
             if info.exhaustive { "deals" } else { "games" },
             grouped(r.games()),
@@ -47,20 +47,27 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     if !info.exhaustive {
         out.push(row("seed", info.seed.to_string(), ""));
     }
+    // Where some games do not end, every figure of rounds names its population.
+    let all = if r.unended().total() > 0 {
+        " (all games)"
+    } else {
+        ""
+    };
     if let Some(d) = &r.rounds {
         let ci = match d.ci95 {
-            Some([lo, hi]) if !info.exhaustive => format!("{lo:.3} to {hi:.3}"),
+            Some([lo, hi]) if !info.exhaustive => format!("{} to {}", fixed(lo, 3), fixed(hi, 3)),
             _ => String::new(),
         };
-        out.push(row("mean rounds", format!("{:.3}", d.mean), ci));
+        out.push(row(format!("mean rounds{all}"), fixed(d.mean, 3), ci));
         if let Some(sd) = d.sd {
-            out.push(row("sd", format!("{sd:.2}"), ""));
+            out.push(row(format!("sd{all}"), fixed(sd, 2), ""));
         }
-        out.push(row("median", grouped(d.median), ""));
-        out.push(row("min", grouped(d.min), ""));
-        out.push(row("max", grouped(d.max), ""));
+        out.push(row(format!("median{all}"), grouped(d.median), ""));
+        out.push(row(format!("min{all}"), grouped(d.min), ""));
+        out.push(row(format!("max{all}"), grouped(d.max), ""));
         for (k, v) in &d.quantiles {
-            out.push(row(format!("quantile {k}"), v.to_string(), ""));
+            let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
+            out.push(row(format!("quantile {k}{all}"), v, ""));
         }
     }
     for &(o, _) in &r.outcomes {
@@ -80,17 +87,26 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     if let Some(c) = &r.cycles {
         out.push(row(
             "cycle length",
-            format!("mean {:.1}, median {}, max {}", c.mean, c.median, c.max),
+            format!(
+                "mean {}, median {}, max {}",
+                fixed(c.mean, 1),
+                grouped(c.median),
+                grouped(c.max)
+            ),
             "",
         ));
     }
     if let Some(f) = &r.finished {
-        out.push(row(
-            "rounds of the games that end",
-            format!("mean {:.3}, median {}", f.mean, f.median),
-            f.ci95
-                .map_or_else(String::new, |[lo, hi]| format!("{lo:.3} to {hi:.3}")),
-        ));
+        let ended = " (games that end)";
+        let ci = match f.ci95 {
+            Some([lo, hi]) if !info.exhaustive => format!("{} to {}", fixed(lo, 3), fixed(hi, 3)),
+            _ => String::new(),
+        };
+        out.push(row("games that end", grouped(f.n), ""));
+        out.push(row(format!("mean rounds{ended}"), fixed(f.mean, 3), ci));
+        out.push(row(format!("median{ended}"), grouped(f.median), ""));
+        out.push(row(format!("min{ended}"), grouped(f.min), ""));
+        out.push(row(format!("max{ended}"), grouped(f.max), ""));
     }
     if let Some(t) = &r.tail {
         out.push(row(

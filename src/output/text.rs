@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, grouped, grouped_in};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
 
 /// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
 /// each group's games, mean rounds with its interval, median and outcome shares, so the
@@ -49,7 +49,7 @@ fn groups_table<S: GameStats>(r: &Report<S>) -> Vec<String> {
         row.extend(
             r.outcomes
                 .iter()
-                .map(|&(o, _)| format!("{:>9}", percent(g.share(o).count, g.games))),
+                .map(|&(o, _)| format!("{:>9}", percent_of(g.share(o).count, g.games))),
         );
         lines.push(format!("          {}", row.join(" ")));
     }
@@ -101,8 +101,12 @@ fn fraction_value(text: &str) -> Option<f64> {
     Some(a.trim().parse::<f64>().ok()? / b.trim().parse::<f64>().ok()?)
 }
 
-fn percent(n: u64, of: u64) -> String {
-    format!("{:.3}%", 100.0 * n as f64 / of.max(1) as f64)
+/// What the rounds of all games are, where some games do not end.
+const ALL_GAMES: &str =
+    "(all games: a game that loops counts the round its loop was found, a capped game the cap)";
+
+fn percent_of(n: u64, of: u64) -> String {
+    percent(n as f64 / of.max(1) as f64, 3)
 }
 
 /// The summary of `r` as lines of text.
@@ -138,17 +142,18 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         match (d.sem, d.ci95, d.sd) {
             (_, _, Some(sd)) if info.exhaustive => writeln!(
                 s,
-                "rounds    mean {:.4} (exact: over every deal), sd {:.2}",
-                d.mean, sd
+                "rounds    mean {} (exact: over every deal), sd {}",
+                fixed(d.mean, 4),
+                fixed(sd, 2)
             ),
             (Some(sem), Some(ci), Some(sd)) => writeln!(
                 s,
-                "rounds    mean {:.3} ± {:.3} (95% interval {:.3} to {:.3}), sd {:.2}",
-                d.mean,
-                1.96 * sem,
-                ci[0],
-                ci[1],
-                sd
+                "rounds    mean {} ± {} (95% interval {} to {}), sd {}",
+                fixed(d.mean, 3),
+                fixed(1.96 * sem, 3),
+                fixed(ci[0], 3),
+                fixed(ci[1], 3),
+                fixed(sd, 2)
             ),
             _ => writeln!(
                 s,
@@ -170,6 +175,9 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
             .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
             .collect();
         let _ = writeln!(s, "          {}", q.join("  "));
+        if r.unended().total() > 0 {
+            let _ = writeln!(s, "          {}", ALL_GAMES);
+        }
     }
     if let Some(p) = &info.precision {
         let got = p
@@ -189,16 +197,16 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     let outs: Vec<String> = r
         .outcomes
         .iter()
-        .map(|&(o, n)| format!("{} {} ({})", o.name(), grouped(n), percent(n, games)))
+        .map(|&(o, n)| format!("{} {} ({})", o.name(), grouped(n), percent_of(n, games)))
         .collect();
     let _ = writeln!(s, "outcomes  {}", outs.join("  "));
     let capped = r.share(Outcome::Capped);
     if capped.count > 0 {
         let _ = writeln!(
             s,
-            "capped    {} stopped at the round cap ({:.4}%): they did not end, nor are they loops",
+            "capped    {} stopped at the round cap ({}): they did not end, nor are they loops",
             grouped(capped.count),
-            100.0 * capped.share
+            percent(capped.share, 4)
         );
     }
     for line in r.tally.stats.text(games) {
@@ -230,17 +238,30 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         if let Some(c) = &r.cycles {
             let _ = writeln!(
                 s,
-                "          cycle length mean {:.1}, median {}, max {}",
-                c.mean, c.median, c.max
+                "          cycle length mean {}, median {}, max {}",
+                fixed(c.mean, 1),
+                grouped(c.median),
+                grouped(c.max)
             );
         }
-        if let Some(f) = &r.finished {
-            let _ = writeln!(
-                s,
-                "finished  mean {:.3} rounds, median {} (games that ended)",
-                f.mean, f.median
-            );
-        }
+    }
+    if let Some(f) = &r.finished {
+        let ci = match f.ci95 {
+            Some([lo, hi]) if !info.exhaustive => {
+                format!(" (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3))
+            }
+            _ => String::new(),
+        };
+        let unit = if info.exhaustive { "deal" } else { "game" };
+        let _ = writeln!(
+            s,
+            "finished  the {} that end: mean {}{ci}, min {}  median {}  max {}",
+            counted(f.n, unit),
+            fixed(f.mean, 3),
+            grouped(f.min),
+            grouped(f.median),
+            grouped(f.max)
+        );
     }
     if let Some(t) = &r.tail {
         let _ = if info.exhaustive {
@@ -249,7 +270,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
                 s,
                 "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
                  rounds (fitted to {} deals)",
-                t.from,
+                grouped(t.from),
                 t.e_folding_rounds,
                 grouped(t.games)
             )
@@ -258,7 +279,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
                 s,
                 "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
                  rounds (95% interval {:.1} to {:.1}; {} games fitted)",
-                t.from,
+                grouped(t.from),
                 t.e_folding_rounds,
                 t.e_folding_ci95[0],
                 t.e_folding_ci95[1],

@@ -129,6 +129,19 @@ impl Share {
     }
 }
 
+/// `share` (0..=1) as a percentage with `decimals` decimals, or, for a share too small to show
+/// there, with two significant digits: one game in ten million is `0.000010%`, never `0.00%`,
+/// which a reader takes for none.
+pub fn percent(share: f64, decimals: usize) -> String {
+    let p = 100.0 * share;
+    let shown = 0.5 * 10f64.powi(-(decimals as i32));
+    if p == 0.0 || p >= shown || !p.is_finite() {
+        return format!("{p:.decimals$}%");
+    }
+    let digits = (-p.log10()).ceil() as usize + 1;
+    format!("{p:.digits$}%")
+}
+
 /// Thousands separators, for titles and labels.
 pub fn grouped(n: u64) -> String {
     let s = n.to_string();
@@ -140,6 +153,25 @@ pub fn grouped(n: u64) -> String {
         out.push(ch);
     }
     out
+}
+
+/// `x` with `decimals` decimals and thousands separators in its whole part (`1,908.222`), so a
+/// mean reads like the counts beside it.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    let text = format!("{:.decimals$}", x.abs());
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    let (whole, rest) = text.split_at(text.find('.').unwrap_or(text.len()));
+    let sign = if x < 0.0 && text.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+        "-"
+    } else {
+        ""
+    };
+    match whole.parse::<u64>() {
+        Ok(w) => format!("{sign}{}{rest}", grouped(w)),
+        Err(_) => format!("{x:.decimals$}"),
+    }
 }
 
 /// `text` with thousands separators in every whole number of five digits or more (`cap
@@ -229,6 +261,27 @@ impl<T> Named<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_get_separators_in_their_whole_part() {
+        assert_eq!(fixed(1908.2221, 3), "1,908.222");
+        assert_eq!(fixed(176.0, 2), "176.00");
+        assert_eq!(fixed(1234567.0, 0), "1,234,567");
+        assert_eq!(fixed(-0.0001, 2), "0.00");
+        assert_eq!(fixed(-12345.5, 1), "-12,345.5");
+    }
+
+    #[test]
+    fn tiny_shares_keep_two_significant_digits() {
+        assert_eq!(percent(0.18696, 3), "18.696%");
+        assert_eq!(percent(0.0, 2), "0.00%");
+        assert_eq!(percent(4e-7, 2), "0.000040%");
+        assert_eq!(percent(1e-6, 3), "0.00010%");
+        assert_eq!(percent(0.00004, 2), "0.0040%");
+        assert_eq!(percent(0.00005, 2), "0.01%");
+        assert_eq!(percent(0.0001, 2), "0.01%");
+        assert_eq!(percent(1.0, 2), "100.00%");
+    }
 
     #[test]
     fn numbers_in_text_get_separators() {

@@ -106,15 +106,30 @@ fn report_html_holds_what_ran_the_summary_and_every_chart_inline() {
     assert!(!page.contains("<?xml"));
     let mean = summary["rounds"]["mean"].as_f64().unwrap();
     let [lo, hi] = [0, 1].map(|i| summary["rounds"]["ci95"][i].as_f64().unwrap());
-    assert!(page.contains(&format!("{mean:.3}")), "the mean");
+    // Numbers read as the terminal prints them: 1,908.222.
+    let fixed = |x: f64| {
+        let text = format!("{x:.3}");
+        let (whole, rest) = text.split_at(text.len() - 4);
+        let mut grouped = String::new();
+        for (i, c) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        grouped + rest
+    };
+    assert!(page.contains(&fixed(mean)), "the mean {}", fixed(mean));
     assert!(
-        page.contains(&format!("{lo:.3} to {hi:.3}")),
+        page.contains(&format!("{} to {}", fixed(lo), fixed(hi))),
         "its interval"
     );
     for what in [
         "What ran",
-        "rule pickup",
-        "p1-first",
+        "<td>pickup</td><td>p1-first</td>",
+        "<td>war down</td><td class=\"n\">3</td>",
+        "<td>max rounds</td><td class=\"n\">10,000,000</td>",
+        "mean rounds (games that end)",
         "loop (never ends)",
         "cycle length",
         "tail (e-folding rounds)",
@@ -125,6 +140,11 @@ fn report_html_holds_what_ran_the_summary_and_every_chart_inline() {
     ] {
         assert!(page.contains(what), "{what:?} missing");
     }
+    // Settings that are not set are left out, not shown as null; keys read as words.
+    assert!(
+        !page.contains("null") && !page.contains("war_down"),
+        "readable rules"
+    );
     assert!(!page.contains("run<b>"), "the folder name is escaped");
     assert!(page.contains("run&lt;b&gt;&amp;"), "and shown");
     assert_nothing_remote(&page);
@@ -158,10 +178,17 @@ fn sweep_compare_merge_and_exact_write_report_html() {
     for label in [
         "war-down 1, pickup shuffled",
         "war-down 2, pickup p1-first",
-        "war-down-2_pickup-p1-first/report.html",
+        "<a href=\"war-down-2_pickup-p1-first/report.html\">",
+        "median rounds of the games that end",
     ] {
         assert!(page.contains(label), "{label}");
     }
+    // Every rule set's row links its own report, which is there.
+    for link in page.split("<a href=\"").skip(1) {
+        let target = &link[..link.find('"').unwrap()];
+        assert!(sw.join(target).is_file(), "{target} is linked and missing");
+    }
+    assert_eq!(page.matches("<a href=").count(), 4, "a link per rule set");
     assert_eq!(page.matches("<svg").count(), 2, "sweep and means");
     assert_nothing_remote(&page);
     assert!(sw.join("war-down-1_pickup-shuffled/report.html").is_file());

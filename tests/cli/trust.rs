@@ -445,8 +445,10 @@ fn a_sweep_of_endless_rule_sets_is_refused_after_the_first() {
     args.extend(["--out", s(&out)]);
     let started = Instant::now();
     let line = fails_within(60, 2, &args);
+    // The first rule set's game is left open ("at least") or, on a machine fast enough to play
+    // it to its cap within the pilot, measured: either way it alone is piloted.
     assert!(
-        line.contains("at least") && line.contains("--max-hours"),
+        line.contains("--max-hours") && line.contains("pilot: 1 of 24 rule sets"),
         "{line}"
     );
     assert!(
