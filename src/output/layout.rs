@@ -76,10 +76,13 @@ pub fn place_labels(marks: &[Mark], area: Rect) -> Vec<Placed> {
         r.x0 >= area.x0 + GAP
             && r.x1 <= area.x1 - GAP
             && r.y1 <= area.y1
-            && placed.iter().all(|(o, p)| {
-                !p.label.grown(GAP).overlaps(r)
-                    && !(o.line && r.grown(GAP).crossed_by(o.x, p.line_top, area.y1))
-                    && !(m.line && p.label.grown(GAP).crossed_by(m.x, r.y0, area.y1))
+            && !placed.iter().any(|(o, p)| {
+                let crossed = |by: &Mark, line_top: f64, label: &Rect| {
+                    by.line && label.grown(GAP).crossed_by(by.x, line_top, area.y1)
+                };
+                p.label.grown(GAP).overlaps(r)
+                    || crossed(o, p.line_top, r)
+                    || crossed(m, r.y0, &p.label)
             })
     };
     for m in marks {
