@@ -252,7 +252,12 @@ fn run_page<S: GameStats>(
     }
     page.table(&["rule", "setting"], &rule_rows(&summary.rules));
     page.heading("Summary");
-    page.summary(&table::rows(r, timing));
+    // The game and its rules head the page already.
+    let rows: Vec<table::Row> = table::rows(r, timing)
+        .into_iter()
+        .filter(|row| row.name != "game" && row.name != "rules")
+        .collect();
+    page.summary(&rows);
     if !r.groups.is_empty() {
         page.heading(&format!(
             "Groups: per number of {}",
