@@ -494,12 +494,15 @@ impl Chart for MeansByRuleSet<'_> {
         let body = head(
             &root,
             self.title,
-            &[if any_endless {
-                "mean rounds of the games that end (95% interval); right: the share of games that \
-                 loop (red) and that were stopped at the round cap (grey)"
+            if any_endless {
+                &[
+                    "left: mean rounds of the games that end (95% interval)",
+                    "right: the share of all games that loop (red) and that were stopped at the \
+                     round cap (grey)",
+                ]
             } else {
-                "mean rounds (95% interval)"
-            }],
+                &["mean rounds (95% interval)"]
+            },
         )?;
         let n = self.curves.len() as i32;
         let labels: Vec<String> = self.curves.iter().map(|c| c.0.clone()).collect();

@@ -458,3 +458,33 @@ fn a_sweep_of_endless_rule_sets_is_refused_after_the_first() {
     );
     assert!(!out.exists());
 }
+
+/// A pilot times games, not the building of the rules it caps them with: rps with 12 players
+/// builds its exact distribution in about 50 ms, which counted as the first game's time made a
+/// sweep of 1,000,000 games (4 s) an estimated 25 h, refused by the default bound.
+#[test]
+fn a_pilot_does_not_time_the_building_of_its_rules() {
+    let dir = Scratch::new("pilot-build");
+    let out = dir.path("sw");
+    let line = fails_within(
+        60,
+        2,
+        &[
+            "sweep",
+            "rps",
+            "--players",
+            "12",
+            "--games",
+            "1000000",
+            "--max-hours",
+            "0.0000001",
+            "--out",
+            s(&out),
+        ],
+    );
+    let estimate = line.split("would take ").nth(1).unwrap_or_default();
+    assert!(
+        estimate.starts_with("about ") && estimate.split(" on ").next().unwrap().ends_with(" s"),
+        "seconds, not hours: {line}"
+    );
+}
