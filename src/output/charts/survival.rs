@@ -1,0 +1,272 @@
+//! Survival curves: the share of games still going after t rounds, log scale.
+
+use super::*;
+use crate::stats::tail::TailFit;
+
+/// Survival curves under `title` and `subtitle`, their legend below the plot (where it cannot
+/// cover a curve's end); with `fits`, each curve's fitted tail is drawn too.
+pub fn survival(
+    title: &str,
+    subtitle: &str,
+    lines: &[Line<'_>],
+    fits: bool,
+    target: impl Target,
+) -> Result<()> {
+    target.take(&Survival {
+        title,
+        subtitle,
+        lines,
+        fits,
+    })
+}
+
+/// A share on a log axis, as a percentage: 100%, 10%, 1%, 0.1%, …
+fn percent(v: f64) -> String {
+    let p = 100.0 * v;
+    let digits = (-p.log10().floor()).max(0.0) as usize;
+    format!("{p:.digits$}%")
+}
+
+/// The fitted tail of `curve` as points (t, share still going), from its threshold to where it
+/// leaves the chart (below `y_min` or beyond `x_end`). The fit is to the games that end, so the
+/// share is of those games: P(rounds > t | the game ends) = S(from)·exp(−rate·(t − from)), with
+/// S(from) the share of the ending games beyond the threshold. Where every game ends this is
+/// the curve's own scale; where some loop or are capped it is the grey conditional curve's.
+fn tail_line(curve: &Curve, t: &TailFit, y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
+    let ended = curve.games - curve.unended.total();
+    let beyond = t.games as f64 / ended.max(1) as f64;
+    let from = t.from as f64;
+    let end = x_end.min(from + t.e_folding_rounds * (beyond / y_min).ln());
+    (0..=100)
+        .map(|k| from + (end - from) * f64::from(k) / 100.0)
+        .map(|x| (x, beyond * (-t.rate * (x - from)).exp()))
+        .collect()
+}
+
+/// P(rounds > t | the game ends), as [`Curve::survival`] steps: the survival of the games that
+/// end alone, which levels off at zero where the whole curve levels off at the share that
+/// never ends.
+fn ended_survival(curve: &Curve) -> Vec<(u64, f64)> {
+    let ended = curve.games - curve.unended.total();
+    let n = ended.max(1) as f64;
+    let mut left = ended;
+    let mut out = vec![(0, 1.0)];
+    for &(t, c) in &curve.ended {
+        left -= c;
+        out.push((t, left as f64 / n));
+    }
+    out
+}
+
+/// Step points of `steps` ((t, share after t)), cut at the chart's edges.
+fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
+    let mut points = Vec::new();
+    let mut prev = 1.0f64;
+    for &(t, s) in steps {
+        let t = (t as f64).min(x_end);
+        points.push((t, prev.max(y_min)));
+        points.push((t, s.max(y_min)));
+        prev = s;
+        // Below the axis the curve has left the chart: it ends at the axis.
+        if s < y_min || t >= x_end {
+            return points;
+        }
+    }
+    points.push((x_end, prev));
+    points
+}
+
+struct Survival<'a> {
+    title: &'a str,
+    subtitle: &'a str,
+    lines: &'a [Line<'a>],
+    fits: bool,
+}
+
+impl Survival<'_> {
+    /// The fitted tails drawn, with the curve each belongs to.
+    fn fitted(&self) -> impl Iterator<Item = (&Curve, &TailFit)> {
+        self.lines
+            .iter()
+            .filter(|_| self.fits)
+            .filter_map(|l| Some((l.curve, l.curve.tail.as_ref()?)))
+    }
+
+    /// The legend's entries: every curve, then every fitted tail (and, for a curve with games
+    /// that never end, the survival of its games that end, on which its tail is fitted).
+    fn legend(&self) -> Vec<(String, LegendKey)> {
+        let mut entries: Vec<(String, LegendKey)> = self
+            .lines
+            .iter()
+            .map(|l| (l.label.clone(), LegendKey::Line(l.style)))
+            .collect();
+        for (c, t) in self.fitted() {
+            let of = if c.unended.total() > 0 {
+                entries.push((
+                    "the games that end only: share of them still going after t rounds".into(),
+                    LegendKey::Ended,
+                ));
+                " of the games that end"
+            } else {
+                ""
+            };
+            entries.push((
+                format!(
+                    "fitted tail{of} beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
+                    grouped(t.from),
+                    t.e_folding_rounds,
+                    t.e_folding_ci95[0],
+                    t.e_folding_ci95[1]
+                ),
+                LegendKey::Fit,
+            ));
+        }
+        entries
+    }
+}
+
+impl Chart for Survival<'_> {
+    /// Taller by the legend below the plot.
+    fn size(&self) -> (u32, u32) {
+        (SIZE.0, SIZE.1 + legend_height(&self.legend(), SIZE.0))
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let body = head(&root, self.title, &[self.subtitle])?;
+        let entries = self.legend();
+        let (width, height) = body.dim_in_pixel();
+        let (plot, below) = body.split_vertically(height - legend_height(&entries, width));
+        // One curve: all of it. Several: up to the largest 99.9th percentile, so one long
+        // tail does not squeeze the rest.
+        let x_end = match self.lines {
+            [l] => l.curve.ended.last().map(|e| e.0),
+            _ => self.lines.iter().filter_map(|l| l.curve.p999).max(),
+        }
+        .unwrap_or(1)
+        .max(1) as f64;
+        let games = self.lines.iter().map(|l| l.curve.games).max().unwrap_or(1);
+        let y_min = (1.0 / games as f64).max(1e-5);
+        let y_desc = "share of games longer than t rounds";
+        let y_area = y_label_area(
+            text_size(&percent(y_min), 15.0).0,
+            text_size(y_desc, 17.0).1,
+        );
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(y_area)
+            .build_cartesian_2d(0f64..x_end, (y_min..1.0).log_scale())?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc("rounds t")
+            .y_desc(y_desc)
+            .label_style(("sans-serif", 15))
+            .axis_desc_style(("sans-serif", 17))
+            .x_label_formatter(&|v| grouped(v.round().max(0.0) as u64))
+            .y_label_formatter(&|v| percent(*v))
+            .draw()?;
+        for line in self.lines {
+            let points = step_points(&line.curve.survival(), y_min, x_end);
+            let stroke = line.style.colour().stroke_width(2);
+            match DASHES[line.style.dash % DASHES.len()] {
+                (0, _) => chart.draw_series(LineSeries::new(points, stroke))?,
+                (dash, gap) => {
+                    chart.draw_series(DashedLineSeries::new(points, dash, gap, stroke))?
+                }
+            };
+        }
+        for (curve, t) in self.fitted() {
+            if curve.unended.total() > 0 {
+                let points = step_points(&ended_survival(curve), y_min, x_end);
+                chart.draw_series(LineSeries::new(points, BLACK.mix(0.45).stroke_width(1)))?;
+            }
+            let style = BLACK.mix(0.8).stroke_width(2);
+            chart.draw_series(DashedLineSeries::new(
+                tail_line(curve, t, y_min, x_end),
+                10,
+                6,
+                style,
+            ))?;
+        }
+        draw_legend(&below, &entries)?;
+        root.present()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::report::Unended;
+
+    #[test]
+    fn a_looping_runs_fitted_tail_starts_on_the_curve_of_the_games_that_end() {
+        // 1,000 games end, one at each of 1..=1000 rounds; 700 more loop.
+        let ended: Vec<(u64, u64)> = (1..=1000).map(|t| (t, 1)).collect();
+        let tail = TailFit::from_counts(&ended).unwrap();
+        assert_eq!((tail.from, tail.games), (900, 100));
+        let unended = Unended {
+            looping: 700,
+            capped: 0,
+        };
+        let c = Curve::new(ended, unended, Some(tail.clone()), None);
+        // At its threshold the fit stands at the share of the games that end beyond it
+        // (100 of 1,000), where their own curve is, not at 100 of all 1,700 games.
+        let line = tail_line(&c, &tail, 1e-5, 2000.0);
+        assert_eq!(line[0], (900.0, 0.1));
+        assert!(ended_survival(&c).contains(&(900, 0.1)));
+        assert!(c.survival().contains(&(900, 800.0 / 1700.0)));
+        // Every game ends: the two scales are one.
+        let all: Vec<(u64, u64)> = (1..=1000).map(|t| (t, 1)).collect();
+        let c = Curve::new(all, Unended::default(), Some(tail.clone()), None);
+        assert_eq!(tail_line(&c, &tail, 1e-5, 2000.0)[0], (900.0, 0.1));
+        assert_eq!(ended_survival(&c), c.survival());
+    }
+
+    #[test]
+    fn loops_and_capped_games_are_told_apart() {
+        let u = Unended {
+            looping: 2,
+            capped: 3,
+        };
+        assert_eq!(
+            u.describe(1000),
+            "2 games loop forever (0.20%), 3 games stopped at the round cap (0.30%)"
+        );
+        let c = Curve::new(vec![(5, 995)], u, None, None);
+        assert_eq!(
+            (c.looping().count, c.capped().count, c.unended.total()),
+            (2, 3, 5)
+        );
+        assert_eq!(Unended::default().describe(10), "");
+    }
+
+    #[test]
+    fn log_axis_labels_are_percentages() {
+        let got: Vec<String> = [1.0, 0.1, 0.01, 1e-3, 1e-5].map(percent).to_vec();
+        assert_eq!(got, ["100%", "10%", "1%", "0.1%", "0.001%"]);
+    }
+
+    #[test]
+    fn survival_steps_down_to_the_share_that_never_ends() {
+        // 2 games of 3 rounds, 1 of 5, 1 that never ends.
+        let c = Curve::new(
+            vec![(3, 2), (5, 1)],
+            Unended {
+                looping: 1,
+                capped: 0,
+            },
+            None,
+            None,
+        );
+        assert_eq!(c.games, 4);
+        assert_eq!(c.survival(), [(0, 1.0), (3, 0.5), (5, 0.25)]);
+        assert_eq!(c.looping().count, 1);
+        let (m, _) = c.mean.unwrap();
+        assert!((m - 11.0 / 3.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,179 @@
+//! What a sweep prints and writes of its rule sets together: the terminal table, report.html,
+//! sweep.json and sweep.csv.
+
+use super::*;
+
+/// The text summary: one line per rule set.
+pub(super) fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s: f64) -> String {
+    let width = results
+        .iter()
+        .map(|r| r.0.label().chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut s = format!("sweep     {title}, {elapsed_s:.2} s\n");
+    for (set, _, r) in results {
+        let c = &r.curve;
+        let mean = match c.mean {
+            Some((m, Some([lo, hi]))) => format!("mean {m:.2} ({lo:.2}–{hi:.2})"),
+            Some((m, None)) => format!("mean {m:.2}"),
+            None => "no game ended".into(),
+        };
+        let unended = c.unended.describe(c.games);
+        s.push_str(&format!(
+            "  {:<width$}  {mean}{}\n",
+            set.label(),
+            if unended.is_empty() {
+                String::new()
+            } else {
+                format!(" of the games that end; {unended}")
+            }
+        ));
+    }
+    s
+}
+
+/// report.html: what ran, every rule set side by side (each linking to its own report), and
+/// the sweep's charts.
+pub(super) fn page(
+    title: &str,
+    doc: &SweepJson,
+    results: &[(&RuleSet, String, Done)],
+    charts: &[(&str, &str)],
+) -> String {
+    let mut page = Page::new(title);
+    page.heading("What ran");
+    page.paragraph(&format!(
+        "{}, {}; seed {}; {} threads; varying: {}",
+        doc.provenance.program,
+        doc.provenance.date,
+        doc.seed,
+        doc.threads,
+        doc.varying.join(", ")
+    ));
+    page.code(&doc.provenance.command);
+    page.heading("Rule sets side by side");
+    // Every figure of rounds is of the games that end, the population the charts draw, so a
+    // row never sets the mean of one population beside the median of another.
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|(set, name, r)| {
+            let c = &r.curve;
+            let s = &r.summary;
+            let pct = |sh: crate::stats::summary::Share| {
+                format!("{} ({})", grouped(sh.count), percent(sh.share, 3))
+            };
+            let ended = match &s["finished_rounds"] {
+                Value::Null => &s["rounds"],
+                f => f,
+            };
+            let median = ended["median"].as_u64().map_or_else(String::new, grouped);
+            vec![
+                set.label(),
+                format!("{name}/report.html"),
+                grouped(c.games),
+                c.mean.map_or_else(String::new, |(m, ci)| match ci {
+                    Some([lo, hi]) => {
+                        format!("{} ({} to {})", fixed(m, 3), fixed(lo, 3), fixed(hi, 3))
+                    }
+                    None => fixed(m, 3),
+                }),
+                median,
+                s["shares"]["p1"]["share"]
+                    .as_f64()
+                    .map_or_else(String::new, |p| percent(p, 3)),
+                pct(c.looping()),
+                pct(c.capped()),
+            ]
+        })
+        .collect();
+    page.linked_table(
+        &[
+            "rule set",
+            "its report",
+            "games",
+            "mean rounds of the games that end (95% interval)",
+            "median rounds of the games that end",
+            "player 1 wins (all games)",
+            "loop",
+            "capped",
+        ],
+        &rows,
+        Some(1),
+    );
+    page.heading("Charts");
+    for (caption, svg) in charts {
+        page.chart(caption, svg);
+    }
+    page.finish(title)
+}
+
+/// sweep.json.
+#[derive(Serialize)]
+pub(super) struct SweepJson {
+    pub(super) game: String,
+    /// Games per rule set (`null` with `--precision`: each rule set's summary has its own).
+    pub(super) games: Option<u64>,
+    /// The `--precision` target, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) precision: Option<f64>,
+    pub(super) seed: u64,
+    /// The options that vary, in the order given.
+    pub(super) varying: Vec<String>,
+    pub(super) rule_sets: Vec<RuleSetJson>,
+    pub(super) elapsed_s: f64,
+    pub(super) threads: usize,
+    pub(super) provenance: Provenance,
+}
+
+#[derive(Serialize)]
+pub(super) struct RuleSetJson {
+    /// Its directory.
+    pub(super) name: String,
+    pub(super) label: String,
+    /// The value of every varying option.
+    pub(super) settings: serde_json::Map<String, Value>,
+    /// Its summary.json.
+    pub(super) summary: Value,
+}
+
+/// sweep.csv: `rule_set`, then the columns of every rule set's summary.csv (their union in
+/// first-seen order, empty where a rule set has no such column).
+pub(super) fn sweep_csv(results: &[(&RuleSet, String, Done)]) -> Result<Vec<u8>> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for (_, name, r) in results {
+        let mut rdr = csv::Reader::from_reader(&r.summary_csv[..]);
+        let header: Vec<String> = rdr.headers()?.iter().map(str::to_string).collect();
+        let record = rdr
+            .records()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("summary.csv of {name} has no row"))??;
+        for h in &header {
+            if !columns.contains(h) {
+                columns.push(h.clone());
+            }
+        }
+        rows.push((
+            name.clone(),
+            header
+                .into_iter()
+                .zip(record.iter().map(str::to_string))
+                .collect(),
+        ));
+    }
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(std::iter::once("rule_set").chain(columns.iter().map(String::as_str)))?;
+    for (name, cells) in rows {
+        let mut row = vec![name];
+        for c in &columns {
+            row.push(
+                cells
+                    .iter()
+                    .find(|(h, _)| h == c)
+                    .map_or_else(String::new, |(_, v)| v.clone()),
+            );
+        }
+        wtr.write_record(&row)?;
+    }
+    Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
