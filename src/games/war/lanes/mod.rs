@@ -3,8 +3,8 @@
 //! cursors, with loop detection or without (see [`supports`] and [`order`], which say which
 //! rule sets stay on today's path and why).
 //!
-//! This module holds what the engines share: the lanes' games and buffers, the deal, the work
-//! out of line. Each engine ([`Engine`]) has its main loop and step: `avx512` (the design
+//! This module holds what the engines share: the lanes' games and buffers, the deal, and (in
+//! `out_of_line.rs`) the work out of line. Each engine ([`Engine`]) has its main loop and step: `avx512` (the design
 //! below, vectors of 16 lanes kept in registers) and `avx2` (the same step 8 lanes at a time,
 //! on the group's arrays in memory, for CPUs without the AVX-512 features of the other engine
 //! and the block path).
@@ -38,6 +38,9 @@
 
 mod avx2;
 mod avx512;
+mod out_of_line;
+
+use out_of_line::{out_of_line, Arrays, Events};
 
 use std::ops::Range;
 
@@ -396,232 +399,6 @@ unsafe fn run<E: MainLoop, const ORDER: u8, const LOOPS: bool>(
     // SAFETY: the caller's.
     unsafe { E::play::<ORDER, LOOPS>(war, s, &mut mem, &mut games, &mut arrays, record) };
     s.lanes = mem;
-}
-
-/// What a step leaves to [`out_of_line`]: lanes whose tie began a war the step did not decide,
-/// lanes that need a fresh coin word before their battle (which they play at the next step),
-/// lanes whose war the step decided and whose cards the shuffled pickup now shuffles (player 1
-/// won where `p1_wins`), lanes that may have ended, emptied a hand proper, reached the cap or
-/// a checkpoint of loop detection or need compaction, and (`LOOPS`) lanes whose position may
-/// equal one kept from their last checkpoints (its cheap image matches; the battle waits).
-#[derive(Clone, Copy)]
-struct Events {
-    war: u16,
-    coin: u16,
-    shuffle: u16,
-    p1_wins: u16,
-    check: u16,
-    probe: u16,
-}
-
-impl Events {
-    fn touched(self) -> u16 {
-        self.war | self.coin | self.shuffle | self.check | self.probe
-    }
-}
-
-/// A group's state as arrays: the AVX-512 engine's vectors stored for the per-lane work out
-/// of line, and the AVX2 engine's group itself, which its step reads and writes.
-#[derive(Default)]
-struct Arrays {
-    pa: [u32; 16],
-    pb: [u32; 16],
-    qa: [u32; 16],
-    qb: [u32; 16],
-    rounds: [u32; 16],
-    wars1: [u32; 16],
-    ha: [u32; 16],
-    hb: [u32; 16],
-    bits: [u64; 16],
-    left: [u32; 16],
-    due: [u32; 16],
-    kept: [[u32; 16]; KEPT],
-    live: u16,
-    skip: u16,
-}
-/// The per-lane work a step left, on group `g`'s arrays: wars, coin words, won piles, ends,
-/// the cap, compaction and (`LOOPS`) loop detection; each ended game is recorded and its lane
-/// refilled.
-///
-/// Loop detection is Brent's ([`crate::games::cycle::run_detecting`]) with [`KEPT`] saved
-/// positions: each lane saves its position at checkpoints ([`FIRST_CHECKPOINT`], then
-/// 2r + 1) and compares every later one with the last few saved, so the first full match
-/// gives the cycle's length λ (the first return to a saved position in the cycle). Where
-/// the loop begins (μ) is then found on today's path from the deal the lane kept
-/// ([`Games::looped`]). A game that reaches the cap is played again on today's path, whose
-/// search may look past the cap, so the lanes report exactly what it reports.
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn out_of_line<const ORDER: u8, const LOOPS: bool>(
-    war: &War,
-    s: &mut WarScratch,
-    mem: &mut [u8],
-    games: &mut Games,
-    g: usize,
-    a: &mut Arrays,
-    events: Events,
-    record: &mut dyn FnMut(u64, &GameResult<WarGame>),
-) {
-    let max = war.rules.max_rounds;
-    let touched = events.touched();
-    let mut lanes = touched;
-    while lanes != 0 {
-        let l = lanes.trailing_zeros() as usize;
-        lanes &= lanes - 1;
-        let lane = g * 16 + l;
-        let bit = 1 << l;
-        if events.coin & bit != 0 {
-            // The flip's word; the battle waits for the next step.
-            a.bits[l] = games.rng[lane].next_u64();
-            a.left[l] = 64;
-            continue;
-        }
-        if LOOPS && events.probe & bit != 0 {
-            match games.returned(lane, mem, a) {
-                Some(cycle_len) => games.looped(war, s, mem, lane, a, cycle_len, record),
-                // Only an image matched: the lane plays its battle at the next step.
-                None => a.skip |= bit,
-            }
-            continue;
-        }
-        if events.shuffle & bit != 0 {
-            // As `cursor_war` shuffles the war's cards, just given to the winner.
-            let tail = if events.p1_wins & bit != 0 {
-                a.qa[l]
-            } else {
-                a.qb[l]
-            } as usize;
-            shuffle(&mut games.rng[lane], &mut mem[tail - 10..tail]);
-        }
-        let ended = if events.war & bit != 0 {
-            let rng = &mut games.rng[lane];
-            lane_war::<ORDER>(war, rng, mem, lane, a, &mut games.counted[lane])
-        } else {
-            None
-        };
-        let rounds = u64::from(a.rounds[l]);
-        let ending = match ended {
-            Some(outcome) => Some(Ending::Ended { rounds, outcome }),
-            None if a.pa[l] == a.qa[l] => Some(Ending::Ended {
-                rounds,
-                outcome: Outcome::Player(1),
-            }),
-            None if a.pb[l] == a.qb[l] => Some(Ending::Ended {
-                rounds,
-                outcome: Outcome::Player(0),
-            }),
-            None if rounds >= max && LOOPS => {
-                games.replay(war, s, lane, record);
-                games.refill(war, s, mem, lane, a, record);
-                continue;
-            }
-            None if rounds >= max => Some(Ending::Capped),
-            None => None,
-        };
-        if let Some(ending) = ending {
-            let mut stats = games.counted[lane];
-            let wars1 = a.wars1[l];
-            stats.wars += wars1;
-            stats.by_depth[0] += wars1;
-            if wars1 > 0 {
-                stats.deepest = stats.deepest.max(1);
-            }
-            record(games.index[lane], &ending.result(max, stats));
-            games.refill(war, s, mem, lane, a, record);
-            continue;
-        }
-        if LOOPS && rounds >= u64::from(a.due[l]) {
-            // A checkpoint: the position is compared here, as the next step will not.
-            if let Some(cycle_len) = games.returned(lane, mem, a) {
-                games.looped(war, s, mem, lane, a, cycle_len, record);
-                continue;
-            }
-            games.save(lane, mem, a);
-            a.due[l] = (2 * rounds + 1).min(max) as u32;
-        }
-        let hands = [
-            (0, &mut a.pa[l], &mut a.ha[l], &mut a.qa[l]),
-            (1, &mut a.pb[l], &mut a.hb[l], &mut a.qb[l]),
-        ];
-        for (p, head, hand_end, tail) in hands {
-            let start = base(lane, p);
-            if ORDER == WON_PILE && *head == *hand_end {
-                // An empty hand takes its won pile, shuffled (player 1's first), where the
-                // other paths do it: before the next card is drawn.
-                let buf = &mut mem[start as usize..(start + HAND) as usize];
-                let pile = Cursor::span((*head - start) as usize, (*tail - start) as usize);
-                pile.shuffle(buf, &mut games.rng[lane]);
-                *hand_end = *tail;
-            }
-            if *tail > limit(lane, p) {
-                mem.copy_within(*head as usize..*tail as usize, start as usize);
-                let moved = *head - start;
-                *tail -= moved;
-                if ORDER == WON_PILE {
-                    // Kept for the won pile only (stale, and possibly below `moved`, else).
-                    *hand_end -= moved;
-                }
-                *head = start;
-            }
-        }
-    }
-}
-
-/// Fights the war a step left in lane `lane` (its hands' top cards tie) with the hot loop's
-/// [`cursor_war`] on the lane's buffers, seen as rings it never wraps (their tails stay below
-/// LIMIT + 12, and a war adds at most the deck), and the lane's generator; returns the outcome
-/// if it decided the game.
-fn lane_war<const ORDER: u8>(
-    war: &War,
-    rng: &mut GameRng,
-    mem: &mut [u8],
-    lane: usize,
-    a: &mut Arrays,
-    counted: &mut WarGame,
-) -> Option<Outcome> {
-    let l = lane % 16;
-    let start = base(lane, 0);
-    let (b0, b1) = mem[start as usize..(start + 2 * HAND) as usize].split_at_mut(HAND as usize);
-    let heads = [&mut a.pa[l], &mut a.pb[l]];
-    let tails = [&mut a.qa[l], &mut a.qb[l]];
-    let ends = [&mut a.ha[l], &mut a.hb[l]];
-    let starts = [start, start + HAND];
-    let at = |p: usize| {
-        Cursor::span(
-            (*heads[p] - starts[p]) as usize,
-            (*tails[p] - starts[p]) as usize,
-        )
-    };
-    let won = if ORDER == WON_PILE {
-        [
-            (*tails[0] - *ends[0]) as usize,
-            (*tails[1] - *ends[1]) as usize,
-        ]
-    } else {
-        [0; 2]
-    };
-    let mut h = Hands {
-        bufs: [b0, b1],
-        at: [at(0), at(1)],
-        won,
-    };
-    let card = h.at[0].pop(h.bufs[0]);
-    h.at[1].pop(h.bufs[1]);
-    let outcome = cursor_war(war, rng, counted, &mut h, card);
-    let [head0, head1] = heads;
-    let [tail0, tail1] = tails;
-    let [end0, end1] = ends;
-    for (p, (head, tail, end)) in [(head0, tail0, end0), (head1, tail1, end1)]
-        .into_iter()
-        .enumerate()
-    {
-        let cursor = h.at[p];
-        debug_assert!(cursor.len() <= MAX_CARDS, "a lane's hand outgrew the deck");
-        *head = starts[p] + cursor.head_index(HAND as usize) as u32;
-        *tail = *head + cursor.len() as u32;
-        *end = *tail - h.won[p] as u32;
-    }
-    outcome
 }
 
 impl Games {
