@@ -21,7 +21,7 @@ use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{grouped, grouped_in, percent, Share};
+use crate::stats::summary::{fixed, grouped, grouped_in, percent, Share};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -229,11 +229,8 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
                 r.dir.display().to_string(),
                 r.description.clone(),
                 grouped(r.games),
-                r.mean.map_or_else(String::new, |m| format!("{m:.3}")),
-                c.mean.map_or_else(String::new, |(m, ci)| match ci {
-                    Some([lo, hi]) => format!("{m:.3} ({lo:.3} to {hi:.3})"),
-                    None => format!("{m:.3}"),
-                }),
+                r.mean.map_or_else(String::new, |m| fixed(m, 3)),
+                c.mean_text(),
                 pct(c.looping()),
                 pct(c.capped()),
             ]

@@ -11,7 +11,7 @@ use super::summary::{
 use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{counted, percent, Distribution, Named, Share};
+use crate::stats::summary::{counted, fixed, percent, Distribution, Named, Share};
 use crate::stats::tail::{even_share, TailFit};
 
 /// What was run: everything `merge` needs to check that shards belong together.
@@ -383,6 +383,15 @@ pub struct Curve {
 }
 
 impl Curve {
+    /// The mean rounds of the games that ended and its interval, as tables show it:
+    /// `1,000.663 (994.018 to 1,007.307)`; empty when no game ended.
+    pub fn mean_text(&self) -> String {
+        self.mean.map_or_else(String::new, |(m, ci)| match ci {
+            Some([lo, hi]) => format!("{} ({} to {})", fixed(m, 3), fixed(lo, 3), fixed(hi, 3)),
+            None => fixed(m, 3),
+        })
+    }
+
     /// The curve of a run whose ended games are `ended` (their fitted tail `tail`) and whose
     /// other games are `unended`.
     pub fn new(

@@ -71,12 +71,7 @@ pub(super) fn page(
                 set.label(),
                 format!("{name}/report.html"),
                 grouped(c.games),
-                c.mean.map_or_else(String::new, |(m, ci)| match ci {
-                    Some([lo, hi]) => {
-                        format!("{} ({} to {})", fixed(m, 3), fixed(lo, 3), fixed(hi, 3))
-                    }
-                    None => fixed(m, 3),
-                }),
+                c.mean_text(),
                 median,
                 s["shares"]["p1"]["share"]
                     .as_f64()
