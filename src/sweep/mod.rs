@@ -36,7 +36,7 @@ use crate::output::summary::Provenance;
 use crate::output::{csv as out_csv, write_run};
 use crate::sim::engine::Cancel;
 use crate::sim::pilot;
-use crate::stats::summary::{counted, fixed, grouped, percent};
+use crate::stats::summary::{counted, grouped, percent};
 use crate::{run, usage};
 
 /// Rule sets a sweep may hold without `--max-rule-sets`: each writes a folder of files (about
