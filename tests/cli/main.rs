@@ -14,6 +14,7 @@ mod messages;
 mod nothing_lost;
 mod output;
 mod precision;
+mod processes;
 mod report;
 mod small_games;
 mod streams;
