@@ -546,6 +546,13 @@ fn every_histogram_label_sits_beside_its_line_and_its_number_is_in_every_summary
                 c.terminal.contains(&format!("the {n} games that end")),
                 "{args}"
             );
+            // Every share the panel beside the histogram shows, the terminal shows.
+            for t in counts.iter().filter(|t| t.ends_with('%')) {
+                let figure = t.rsplit(['(', ' ']).next().unwrap().trim_end_matches(')');
+                if figure.starts_with(|ch: char| ch.is_ascii_digit()) {
+                    assert!(c.terminal.contains(figure), "{args}: {figure} ({t:?})");
+                }
+            }
         }
     }
 }

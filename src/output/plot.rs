@@ -396,7 +396,7 @@ where
             )
         };
         side.draw(&above(grouped(n), 24))?;
-        side.draw(&above(percent(n as f64 / games.max(1) as f64, 2), 4))?;
+        side.draw(&above(percent(n as f64 / games.max(1) as f64, 3), 4))?;
         let (_, axis) = px(x + 0.5, 0.0);
         side.draw(&Text::new(
             name,

@@ -343,7 +343,7 @@ impl Unended {
     /// `2 loop (0.20%), 3 capped at the round cap (0.30%)`: the kinds that occur, apart, as
     /// shares of `games`; empty when every game ended.
     pub fn describe(self, games: u64) -> String {
-        let pct = |n: u64| percent(n as f64 / games.max(1) as f64, 2);
+        let pct = |n: u64| percent(n as f64 / games.max(1) as f64, 3);
         let mut parts = Vec::new();
         if self.looping > 0 {
             parts.push(format!(

@@ -255,8 +255,9 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         let unit = if info.exhaustive { "deal" } else { "game" };
         let _ = writeln!(
             s,
-            "finished  the {} that end: mean {}{ci}, min {}  median {}  max {}",
+            "finished  the {} that end ({}): mean {}{ci}, min {}  median {}  max {}",
             counted(f.n, unit),
+            percent_of(f.n, games),
             fixed(f.mean, 3),
             grouped(f.min),
             grouped(f.median),

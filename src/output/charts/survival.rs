@@ -235,7 +235,7 @@ mod tests {
         };
         assert_eq!(
             u.describe(1000),
-            "2 games loop forever (0.20%), 3 games stopped at the round cap (0.30%)"
+            "2 games loop forever (0.200%), 3 games stopped at the round cap (0.300%)"
         );
         let c = Curve::new(vec![(5, 995)], u, None, None);
         assert_eq!(
