@@ -10,7 +10,6 @@
 
 use std::fmt;
 
-use crate::sim::engine::CHUNK;
 use crate::sim::pilot::Measured;
 use crate::stats::summary::{counted, grouped};
 
@@ -68,11 +67,11 @@ pub fn seconds_per_game(pilot: &Measured, exact: Option<(f64, u64)>) -> f64 {
     }
 }
 
-/// The threads `games` games can keep busy: no more than asked, than cores, or than chunks
-/// of the engine (a chunk is played by one thread).
+/// The threads `games` games can keep busy: no more than asked, than cores, or than games (the
+/// engine's threads claim slow games one or a few at a time).
 pub fn busy_threads(threads: usize, cores: usize, games: u64) -> usize {
-    let chunks = usize::try_from(games.div_ceil(CHUNK)).unwrap_or(usize::MAX);
-    threads.min(cores).min(chunks).max(1)
+    let games = usize::try_from(games).unwrap_or(usize::MAX);
+    threads.min(cores).min(games).max(1)
 }
 
 /// What a run or a sweep is expected to take, and what the figure rests on.
@@ -250,11 +249,11 @@ mod tests {
     }
 
     #[test]
-    fn threads_are_bounded_by_cores_and_by_chunks() {
+    fn threads_are_bounded_by_cores_and_by_games() {
         assert_eq!(busy_threads(8, 2, u64::MAX), 2);
         assert_eq!(busy_threads(1, 2, 1_000_000), 1);
-        assert_eq!(busy_threads(2, 2, CHUNK), 1);
-        assert_eq!(busy_threads(2, 2, CHUNK + 1), 2);
+        assert_eq!(busy_threads(2, 2, 1), 1);
+        assert_eq!(busy_threads(2, 2, 2), 2);
         assert_eq!(busy_threads(2, 2, 0), 1);
     }
 

@@ -2,7 +2,7 @@
 //! JSON object. A trace streams to stdout as the game makes it (as a JSON array of lines with
 //! `--json`), so a replay of millions of rounds is never held in memory.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 
 use anyhow::Result;
 
@@ -14,12 +14,14 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
     let mut out = BufWriter::new(crate::output::stdout::out());
     let stdin = io::stdin();
     let mut input = stdin.lock();
+    let input_echoed = stdin.is_terminal();
     let mut prompt = io::stderr();
     if !json {
         let mut io = PlayIo {
             trace,
             out: &mut out,
             input: &mut input,
+            input_echoed,
             prompt: &mut prompt,
         };
         let report = game.play(&mut io)?;
@@ -40,6 +42,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
             trace,
             out: &mut lines,
             input: &mut input,
+            input_echoed,
             prompt: &mut prompt,
         })?;
         lines.finish()?;
@@ -49,6 +52,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
             trace,
             out: &mut io::sink(),
             input: &mut input,
+            input_echoed,
             prompt: &mut prompt,
         })?
     };

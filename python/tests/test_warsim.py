@@ -318,16 +318,44 @@ def test_sweep_and_compare(tmp_path):
     assert json.loads((tmp_path / "cmp" / "compare.json").read_text()) == c
 
 
-def test_plot_shows_the_command_lines_chart():
+def test_plot_draws_the_games_that_end_natively_with_their_marks():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
+    from matplotlib.patches import Rectangle
+
+    # p1-first War: many games loop forever; the bars and marks are the games that end.
     r = warsim.simulate("war", games=3000, pickup="p1-first")
+    ended = r.summary["finished_rounds"]
+    loops = r.summary["outcomes"]["loop"]
+    assert loops > 0
     ax = r.plot()
-    [image] = ax.get_images()
-    import matplotlib.image as mpimg
-    import io
-    import numpy as np
-    assert np.array_equal(image.get_array(), mpimg.imread(io.BytesIO(r.to_png()), format="png"))
+    assert ax.get_images() == [], "vector artists, not a picture"
+    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert bars and sum(b.get_height() for b in bars) == ended["n"]
+    marks = [line.get_xdata()[0] for line in ax.get_lines()]
+    assert marks == pytest.approx([ended[k] for k in ("min", "median", "mean", "max")])
+    texts = " ".join(t.get_text() for t in ax.texts)
+    assert f"median {ended['median']:,}" in texts and f"max {ended['max']:,}" in texts
+    title = ax.get_title("left")
+    assert f"{ended['n']:,} of them end" in title and f"{loops:,} loop forever" in title
+    assert f"games that end ({ended['n']:,})" in [t.get_text() for t in ax.get_legend().texts]
+    # Every game ends: the marks are the summary's rounds, on an axis of the caller's.
+    import matplotlib.pyplot as plt
+    _, own = plt.subplots()
+    plain = warsim.simulate("war", games=2000)
+    assert plain.plot(ax=own) is own
+    rounds = plain.summary["rounds"]
+    assert [line.get_xdata()[0] for line in own.get_lines()] == pytest.approx(
+        [rounds[k] for k in ("min", "median", "mean", "max")])
+    assert "loop" not in own.get_title("left")
+    # Survival: the share still going on a log axis, levelling off at the share that loops.
+    ax = r.plot("survival")
+    assert ax.get_yscale() == "log" and ax.get_images() == []
+    everyone = ax.get_lines()[0].get_ydata()
+    assert everyone[0] == 1 and everyone[-1] == pytest.approx(loops / 3000, abs=1 / 3000)
+    # Other charts stay the command line's picture.
+    by = warsim.simulate("war", games=3000, by="p1-top")
+    assert len(by.plot("by").get_images()) == 1
     with pytest.raises(ValueError, match="histogram, survival"):
         r.to_png("by")
 

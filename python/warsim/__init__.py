@@ -44,7 +44,7 @@ class Result:
     rounds, count and a column per outcome), `histogram_csv` (its text, the command line's byte
     for byte), `out` (the folder written, or None), `charts` (their names), and the charts as
     the command line draws them: `to_png(chart)` bytes, `to_svg(chart)` text, shown by a
-    notebook (`_repr_png_`) and by `plot()`."""
+    notebook (`_repr_png_`); `plot()` draws them with matplotlib from the run's counts."""
 
     def __init__(self, run):
         self._run = run
@@ -69,8 +69,20 @@ class Result:
         return self.to_png()
 
     def plot(self, chart="histogram", ax=None):
-        """Shows chart `chart` on a matplotlib axis: the command line's own chart (same bins,
-        same marks), as an image. Returns the axis."""
+        """Draws chart `chart` on a matplotlib axis (a new figure when `ax` is None) and returns
+        the axis. "histogram" and "survival" are drawn natively, as vector artists, from the
+        run's exact counts: "histogram" as bars of the games that end, binned by rounds, with
+        their min, median, mean and max as labelled vertical lines, its title naming that
+        population and how many games loop or were capped (those are not drawn); "survival" as
+        the share of games still going after t rounds on a log axis (games that never end stay
+        in it; the games that end alone and the fitted tail beside it). Any other chart ("by")
+        is the command line's PNG shown as an image."""
+        from . import _charts
+
+        if chart == "histogram":
+            return _charts.histogram(self, ax)
+        if chart == "survival":
+            return _charts.survival(self, ax)
         import matplotlib.image as mpimg
         import matplotlib.pyplot as plt
 

@@ -94,6 +94,7 @@ macro_rules! games {
         pub enum PlayGame {
             $(
                 #[command(name = <$game as Game>::NAME, about = <$game as Game>::PLAY_ABOUT,
+                          long_about = <$game as Game>::PLAY_HELP,
                           after_help = <$game as Game>::RULES)]
                 #[allow(missing_docs)]
                 $game(<$game as Game>::PlayArgs),

@@ -65,6 +65,9 @@ pub trait Game: Send + Sync + Sized + 'static {
     const ABOUT: &'static str;
     /// What `play GAME` does, in a line.
     const PLAY_ABOUT: &'static str;
+    /// What `play GAME --help` says instead of [`Game::PLAY_ABOUT`], where a line is too short
+    /// (`-h` keeps the line).
+    const PLAY_HELP: Option<&'static str> = None;
     /// The rules in a paragraph and where to read more (docs/rules/GAME.md, which states every
     /// rule point of the document the game was specified from with its worked examples), shown
     /// under the help of `simulate`, `exact` and `play GAME`.
@@ -564,6 +567,10 @@ pub struct PlayIo<'a> {
     pub out: &'a mut dyn Write,
     /// Input of an interactive game.
     pub input: &'a mut dyn BufRead,
+    /// Whether the input shows as it is typed (stdin is a terminal, which echoes it); if not,
+    /// an interactive game writes what it read after its prompt, so the prompts read as a
+    /// dialogue in a log.
+    pub input_echoed: bool,
     /// Prompts and messages of an interactive game (stderr).
     pub prompt: &'a mut dyn Write,
 }

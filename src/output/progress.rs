@@ -1,5 +1,7 @@
-//! Progress of a run, advanced once per chunk: a bar on stderr when stderr is a terminal, plain
-//! lines for a log file when asked (`--progress log`, as a Slurm task's log wants), or nothing.
+//! Progress of a run, advanced as each thread finishes a claim of games (about every 40 ms, or
+//! every game when games are slower; `crate::sim::engine`): a bar on stderr when stderr is a
+//! terminal, plain lines for a log file when asked (`--progress log`, as a Slurm task's log
+//! wants), or nothing.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -119,8 +121,8 @@ fn bar(total: u64, noun: &str) -> ProgressBar {
     ))
     .unwrap_or_else(|_| ProgressStyle::default_bar())
     // Games over the time that played them, from the start: indicatif's own rate and eta
-    // weigh the last few updates, which a pilot's games (counted at once) or a chunk of 4,096
-    // games finishing together throw off by orders of magnitude.
+    // weigh the last few updates, which a pilot's games (counted at once) or a claim of up to
+    // 4,096 games finishing together throw off by orders of magnitude.
     .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = write!(w, "{}", grouped(average(s) as u64));
     })

@@ -436,6 +436,7 @@ fn play<'py>(
                         trace: self.1,
                         out: &mut lines,
                         input: &mut std::io::stdin().lock(),
+                        input_echoed: std::io::IsTerminal::is_terminal(&std::io::stdin()),
                         prompt: &mut std::io::stderr(),
                     },
                 )?;

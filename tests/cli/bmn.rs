@@ -1,5 +1,6 @@
-//! Beggar-my-neighbour from the command line: a record replayed, a loop reported, and `search`
-//! (deterministic whatever the threads, every deal it writes replayable with `play`).
+//! Beggar-my-neighbour from the command line: a record replayed, a loop reported, any game of a
+//! run played again, and `search` (deterministic whatever the threads, every deal it writes
+//! replayable with `play`).
 
 use crate::util::{fails, json, ok, read, Scratch};
 
@@ -29,6 +30,72 @@ fn play_reports_cards_tricks_and_loops() {
     );
     let line = fails(2, &["play", "bmn", "--deal", "JQKA/----"]);
     assert!(line.contains("--deal"), "{line}");
+}
+
+/// Without --deal, `play bmn --seed S --game I` plays game I of `simulate bmn --seed S`: the
+/// run's longest game has the run's longest length, every game of a small run adds up to the
+/// run's summary, and the deal it prints plays the same game with --deal.
+#[test]
+fn play_without_a_deal_plays_the_game_of_a_run() {
+    let run = json(&ok(&[
+        "simulate", "bmn", "--games", "500", "--seed", "5", "--json",
+    ]));
+    let longest = run["longest_game"].as_u64().unwrap().to_string();
+    let r = json(&ok(&[
+        "play", "bmn", "--seed", "5", "--game", &longest, "--json",
+    ]));
+    assert_eq!(r["rounds"], run["longest_rounds"], "{r}");
+    assert_eq!(
+        (&r["seed"], r["index"].to_string()),
+        (&5.into(), longest.clone())
+    );
+    let deal = r["deal"].as_str().unwrap();
+    let again = json(&ok(&["play", "bmn", "--deal", deal, "--json"]));
+    for k in ["outcome", "rounds", "tricks"] {
+        assert_eq!(again[k], r[k], "{k}");
+    }
+    let text = ok(&["play", "bmn", "--seed", "5", "--game", &longest]);
+    assert!(
+        text.starts_with(&format!("bmn, game {} of seed 5: ", r["index"]))
+            && text.contains(&format!("warsim play bmn --deal '{deal}'")),
+        "{text}"
+    );
+    // Game 0 of seed 0 by default, the rule options passed on.
+    let first = json(&ok(&["simulate", "bmn", "--games", "1", "--json"]));
+    let r = json(&ok(&["play", "bmn", "--json"]));
+    assert_eq!(
+        (&r["rounds"], &r["index"]),
+        (&first["rounds"]["max"], &0.into())
+    );
+    let small = ["--ranks", "7", "--suits", "2"];
+    let run = json(&ok(&[
+        &["simulate", "bmn", "--games", "30", "--seed", "9", "--json"][..],
+        &small,
+    ]
+    .concat()));
+    let (mut rounds, mut wins) = (0, 0);
+    for i in 0..30 {
+        let i = i.to_string();
+        let r = json(&ok(&[
+            &["play", "bmn", "--seed", "9", "--game", &i, "--json"][..],
+            &small,
+        ]
+        .concat()));
+        rounds += r["rounds"].as_u64().unwrap();
+        wins += u64::from(r["outcome"] == "p1");
+        let text = ok(&[&["play", "bmn", "--seed", "9", "--game", &i][..], &small].concat());
+        assert!(
+            text.contains("warsim play bmn --ranks 7 --suits 2 --deal '"),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        rounds as f64 / 30.0,
+        run["rounds"]["mean"].as_f64().unwrap()
+    );
+    assert_eq!(wins, run["outcomes"]["p1"].as_u64().unwrap());
+    let line = fails(2, &["play", "bmn", "--seed", "1", "--deal", "JQKA/----"]);
+    assert!(line.contains("--seed") && line.contains("--deal"), "{line}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `play jitsu`: the transcript checked line by line against the rules of docs/rules/jitsu.md, with
-//! the rules written again here, independently of src/games/jitsu.rs.
+//! the rules written again here, independently of src/games/jitsu/, and its labels on stderr
+//! against the transcript.
 
 use crate::util::{ok, warsim_input};
 
@@ -130,8 +131,84 @@ fn transcript_follows_the_rules_line_by_line() {
         rounds_seen.push(check(&transcript, &inputs));
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains("\"x\" is not a hand position"), "{err}");
+        check_labels(&transcript, &err);
     }
     assert!(rounds_seen.iter().all(|&r| r >= 3));
+}
+
+/// The stderr labels of a transcript: a view before each round's prompt and a line after it,
+/// each saying what the round's unlabelled stdout lines say.
+fn check_labels(transcript: &str, labels: &str) {
+    let lines: Vec<&str> = transcript.lines().collect();
+    let views: Vec<&str> = labels
+        .lines()
+        .filter(|l| l.starts_with("your won cards: "))
+        .collect();
+    let played: Vec<&str> = labels
+        .lines()
+        .filter(|l| l.starts_with("you played "))
+        .collect();
+    assert_eq!(
+        (views.len(), played.len()),
+        (lines.len() / 7, lines.len() / 7)
+    );
+    for (k, round) in lines.chunks(7).take(views.len()).enumerate() {
+        let hand: Vec<String> = (list(round[2]).iter().enumerate())
+            .map(|(i, c)| format!("{} {c}", i + 1))
+            .collect();
+        let view = format!(
+            "your won cards: {}, the computer's won cards: {}, your hand: {}",
+            round[0],
+            round[1],
+            hand.join("  ")
+        );
+        assert_eq!(views[k], view, "round {}", k + 1);
+        let taker = ["a tie: nobody takes", "you take", "the computer takes"];
+        let (head, tail) = played[k].split_once(" (").unwrap();
+        assert_eq!(
+            head,
+            format!("you played {}, the computer {}", round[4], round[5])
+        );
+        let result: usize = round[6].parse().unwrap();
+        assert!(
+            tail.ends_with(&format!("): {} the round", taker[result])),
+            "{tail}"
+        );
+    }
+}
+
+/// Stdout is the seed's transcript byte for byte, as a build before the labels wrote it
+/// (jitsu_seed18.txt, with a refused input on the way); stderr labels every round of it, and
+/// --help says which stream is which.
+#[test]
+fn stdout_is_the_transcript_and_stderr_labels_it() {
+    let out = warsim_input(
+        &["play", "jitsu", "--seed", "18"],
+        "x\n3 1 5 2 4\n9 3 1 5 2 4\n3 1 5 2 4\n",
+    );
+    assert!(out.status.success());
+    let transcript = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(transcript, include_str!("jitsu_seed18.txt"));
+    let labels = String::from_utf8(out.stderr).unwrap();
+    check_labels(&transcript, &labels);
+    for line in [
+        "your won cards: [], the computer's won cards: [], your hand: 1 SB11  2 WR9  3 WY5  \
+         4 FG7  5 SY10",
+        "round 1, your card (1-5): x",
+        "\"x\" is not a hand position; enter a number from 1 to 5",
+        "round 1, your card (1-5): 3",
+        "you played WY5, the computer FO3 (Water beats Fire): you take the round",
+        "you played FG7, the computer FY7 (both Fire, both 7): a tie: nobody takes the round",
+        "you win the game: ",
+    ] {
+        assert!(labels.contains(line), "{line:?} not in\n{labels}");
+    }
+    let help = ok(&["play", "jitsu", "--help"]);
+    assert!(
+        help.contains("Stdout is the seed document's transcript, exactly")
+            && help.contains("Stderr labels it"),
+        "{help}"
+    );
 }
 
 #[test]

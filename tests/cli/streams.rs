@@ -128,7 +128,8 @@ fn endless_jitsu_input_is_refused_at_once() {
     let done = finish_within(child, 5, "play jitsu < /dev/zero");
     let err = String::from_utf8_lossy(&done.stderr);
     assert_eq!(done.status.code(), Some(2), "{err}");
-    assert!(err.len() < 300, "{err}");
+    // Round 1's labels and prompt, and the message: no input.
+    assert!(err.len() < 600, "{err}");
     assert!(
         err.ends_with(
             "round 1: an input line is longer than 1024 bytes; enter a number from 1 to 5\n"
@@ -164,7 +165,7 @@ fn a_ten_megabyte_jitsu_line_is_refused_and_never_echoed() {
     let out = jitsu_with(line);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.len() < 300, "{} bytes on stderr", err.len());
+    assert!(err.len() < 600, "{} bytes on stderr", err.len());
     assert!(err.contains("round 1: an input line is longer than 1024 bytes"));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("7777"));
 }
@@ -180,7 +181,7 @@ fn a_long_rejected_jitsu_token_is_quoted_short() {
         err.contains(&format!("\"{}\"… is not a hand position", "x".repeat(20))),
         "{err}"
     );
-    assert!(err.len() < 300, "{err}");
+    assert!(err.len() < 600, "{err}");
 }
 
 #[test]

@@ -167,6 +167,40 @@ fn a_rate_counts_the_pilots_time_with_its_games() {
     );
 }
 
+/// Slow games (30-player rps, milliseconds each) are shared by the threads a few at a time:
+/// the run's elapsed_s is the process's wall time less its start and files, its rate games over
+/// that time, the pilot's included. (Bounds loose for a loaded machine; before, every game of
+/// a run under 4,096 games was played by one thread.)
+#[test]
+fn a_run_of_slow_games_is_timed_as_the_process_is() {
+    let dir = Scratch::new("slow-rate");
+    let out = dir.path("rps");
+    let start = Instant::now();
+    ok(&[
+        "simulate",
+        "rps",
+        "--players",
+        "30",
+        "--games",
+        "100",
+        "--progress",
+        "log",
+        "--out",
+        s(&out),
+    ]);
+    let wall = start.elapsed().as_secs_f64();
+    let v = json(&read(&out, "summary.json"));
+    let (rate, elapsed) = (
+        v["games_per_s"].as_f64().unwrap(),
+        v["elapsed_s"].as_f64().unwrap(),
+    );
+    assert!((rate * elapsed - 100.0).abs() < 0.01, "{v}");
+    assert!(
+        elapsed <= wall && elapsed >= wall / 3.0,
+        "elapsed_s {elapsed}, wall time {wall}"
+    );
+}
+
 /// A first game that never ends (p1-first without loop detection, a cap of 10^12 rounds) is
 /// refused by `--max-hours` from the time it has taken, within seconds, not played for ever.
 #[test]

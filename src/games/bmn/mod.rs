@@ -17,6 +17,7 @@
 //! (`loop_from`, `cycle_len`) and in tricks. Only a card's demand matters to play, so hands are
 //! kept and compared as demands (0 for a card that demands nothing).
 
+mod command;
 mod play;
 
 use std::ops::ControlFlow;
@@ -27,10 +28,11 @@ use serde::{Deserialize, Serialize};
 use super::arrange;
 use super::cards::shuffle;
 use super::PlayReport;
-use super::{check_max_rounds, Game, GameResult, GameStats, LineSink, Outcome, PlayIo};
+use super::{check_max_rounds, Game, GameResult, GameStats, PlayIo};
 use crate::error::UsageError;
 use crate::stats::histogram::{add_to, Overflow};
 use crate::usage;
+pub use command::PlayBmn;
 use play::play_from;
 pub use play::{BmnScratch, Hand, Played, Position, Trick};
 
@@ -376,18 +378,6 @@ impl GameStats for BmnStats {
     }
 }
 
-/// The arguments of `play bmn`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct PlayBmn {
-    /// The hands, HAND1/HAND2, top card first: - for a card that is not J, Q, K or A (full
-    /// card names also read: 10, 7s, Kh ...). Player 1 leads.
-    #[arg(long, value_name = "HAND1/HAND2", allow_hyphen_values = true)]
-    pub deal: String,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub rules: BmnOptions,
-}
-
 impl Game for Bmn {
     const NAME: &'static str = "bmn";
     const ABOUT: &'static str = "Beggar-my-neighbour (1911 Britannica rules) on random deals";
@@ -397,9 +387,10 @@ impl Game for Bmn {
         player who laid the last penalty card, under their hand in the order laid, and they lead \
         the next trick. The game ends when one player holds every card; a player who must play \
         and has no card loses. More: docs/rules/bmn.md (every rule point) and docs/bmn.md; to \
-        watch a game: warsim play bmn --deal 'HAND1/HAND2' --trace";
-    const PLAY_ABOUT: &'static str =
-        "Beggar-my-neighbour: plays the given deal; prints the winner, cards and tricks, or the loop";
+        watch a game: warsim play bmn --deal 'HAND1/HAND2' --trace, or game I of a run: warsim play \
+        bmn --seed S --game I --trace";
+    const PLAY_ABOUT: &'static str = "Beggar-my-neighbour: plays the given deal, or game I of a \
+        seed's run (--seed S --game I); prints the winner, cards and tricks, or the loop";
     const EXAMPLE: &'static [&'static str] = &["--ranks", "6", "--suits", "2"];
     type Options = BmnOptions;
     type Rules = BmnRules;
@@ -484,71 +475,9 @@ impl Game for Bmn {
         true
     }
 
-    /// Prints the winner with the cards and tricks, or the loop; `--trace` prints one line per
-    /// trick: who took how many cards, and both hands after it.
+    /// Plays given hands, or game I of seed S as `simulate` deals it ([`command::play`]).
     fn play_command(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-        let game = Bmn::from_options(&args.rules)?;
-        let [a, b] = game.parse_deal(&args.deal)?;
-        let mut s = game.scratch();
-        s.start = Position::dealt(&a, &b);
-        let mut sink = LineSink::new(&mut *io.out);
-        let trace = io.trace;
-        let mut n = 0u64;
-        let mut line = |p: &Position, t: &Trick, cards: u64| {
-            n += 1;
-            if !trace {
-                return ControlFlow::Continue(());
-            }
-            sink.line(&format!(
-                "trick {n:>5}  card {cards:>6}  p{} takes {:>2}  {}/{}",
-                t.taker + 1,
-                t.taken,
-                game.show(p.hands[0].cards()),
-                game.show(p.hands[1].cards()),
-            ))
-        };
-        let played = play_from(&mut s, game.rules.max_rounds, &mut line);
-        sink.finish()?;
-        let players = match played.outcome {
-            Outcome::Player(p) => vec![u32::from(p) + 1],
-            _ => vec![1, 2],
-        };
-        let mut report = PlayReport::new(
-            Self::NAME,
-            played.outcome.name(),
-            played.cards,
-            players.clone(),
-        )
-        .with_cycle(played.cycle.map(|c| c.0));
-        report.extra.insert("tricks".into(), played.tricks.into());
-        if let Some((_, tricks)) = played.cycle {
-            report
-                .extra
-                .insert("cycle_tricks".into(), tricks.cycle_len.into());
-            report
-                .extra
-                .insert("loop_from_tricks".into(), tricks.loop_from.into());
-        }
-        let text = match (played.outcome, played.cycle) {
-            (Outcome::Loop, Some((cards, tricks))) => format!(
-                "loop: the position before trick {} comes back {} tricks ({} cards) later; \
-                 it never ends",
-                tricks.loop_from + 1,
-                tricks.cycle_len,
-                cards.cycle_len
-            ),
-            (Outcome::Player(p), _) => format!(
-                "player {} wins after {} cards, {} tricks",
-                p + 1,
-                played.cards,
-                played.tricks
-            ),
-            _ => format!(
-                "capped after {} cards, {} tricks",
-                played.cards, played.tricks
-            ),
-        };
-        Ok(report.with_text(text))
+        command::play(args, io)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Beggar-my-neighbour's rules, from the published records and small hand-made deals.
 
 use super::*;
+use crate::games::Outcome;
 
 fn standard() -> Bmn {
     Bmn::new(BmnRules {

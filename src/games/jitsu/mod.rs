@@ -9,9 +9,6 @@
 //! different; the game ends at once. Player 1's played card leaves the hand and a new random card
 //! not already in the hand is appended at the end.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, Read};
-
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +18,9 @@ use super::{
     PlayReport,
 };
 use crate::error::UsageError;
-use crate::usage;
+pub use interactive::PlayJitsu;
+
+mod interactive;
 
 /// The round cap when `--max-rounds` is not given; a description names any other cap.
 pub const DEFAULT_MAX_ROUNDS: u64 = 100_000;
@@ -320,82 +319,6 @@ impl Jitsu {
     }
 }
 
-/// The arguments of `play jitsu`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct PlayJitsu {
-    /// Seed of the cards dealt (same seed and inputs, same transcript).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
-}
-
-/// Whitespace-separated tokens read lazily, so a terminal user gets each round's transcript
-/// before typing the next move.
-struct Tokens<'a> {
-    input: &'a mut dyn BufRead,
-    queue: VecDeque<String>,
-    /// Blank lines read since the last token.
-    blank: usize,
-}
-
-/// Inputs in a row that give no hand position (blank lines, or tokens that are not 1..5)
-/// after which `play jitsu` gives up: a person never types so many, a runaway program
-/// (`yes | warsim play jitsu`) would otherwise be answered forever.
-const MAX_REFUSED: usize = 1000;
-
-/// The longest input line `play jitsu` reads, its newline included. A hand position takes one
-/// character; without a bound, input with no newline (`< /dev/zero`) would fill memory.
-const MAX_LINE: usize = 1024;
-
-/// The longest token a rejection message shows: it names the input, it need not repeat it.
-const SHOWN_TOKEN: usize = 20;
-
-impl Tokens<'_> {
-    /// The next token, `None` at the end of the input; a line longer than [`MAX_LINE`] or
-    /// input that is not UTF-8 is bad input.
-    fn next(&mut self, round: u64) -> anyhow::Result<Option<String>> {
-        while self.queue.is_empty() {
-            let mut line = Vec::new();
-            let mut bounded = (&mut *self.input).take(MAX_LINE as u64);
-            if bounded.read_until(b'\n', &mut line)? == 0 {
-                return Ok(None);
-            }
-            if line.len() == MAX_LINE && !line.ends_with(b"\n") {
-                return Err(usage!(
-                    "stdin, round {round}: an input line is longer than {MAX_LINE} bytes; \
-                     enter a number from 1 to 5"
-                )
-                .into());
-            }
-            let Ok(line) = String::from_utf8(line) else {
-                return Err(usage!("stdin, round {round}: the input is not UTF-8 text").into());
-            };
-            self.queue
-                .extend(line.split_whitespace().map(str::to_string));
-            self.blank = if self.queue.is_empty() {
-                self.blank + 1
-            } else {
-                0
-            };
-            if self.blank >= MAX_REFUSED {
-                return Err(usage!(
-                    "stdin, round {round}: {MAX_REFUSED} blank lines in a row; enter a number \
-                     from 1 to 5"
-                )
-                .into());
-            }
-        }
-        Ok(self.queue.pop_front())
-    }
-}
-
-/// `token` as a rejection message quotes it: at most [`SHOWN_TOKEN`] characters.
-fn shown(token: &str) -> String {
-    match token.char_indices().nth(SHOWN_TOKEN) {
-        Some((end, _)) => format!("{:?}…", &token[..end]),
-        None => format!("{token:?}"),
-    }
-}
-
 impl Game for Jitsu {
     const NAME: &'static str = "jitsu";
     const ABOUT: &'static str = "Card-Jitsu with player 1 played by a strategy";
@@ -406,8 +329,9 @@ impl Game for Jitsu {
         wins the game with three kept cards of three different colours whose elements are all \
         the same or all different. More: docs/rules/jitsu.md (every rule point, with its \
         examples); to play: warsim play jitsu";
-    const PLAY_ABOUT: &'static str =
-        "Card-Jitsu against the computer: reads a hand position 1..5 per round from stdin and prints the seed's transcript on stdout (prompts and messages on stderr)";
+    const PLAY_ABOUT: &'static str = "Card-Jitsu against the computer: reads a hand position \
+        1..5 per round from stdin; stdout is the seed's transcript exactly, stderr labels it";
+    const PLAY_HELP: Option<&'static str> = Some(interactive::HELP);
     const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];
     type Options = JitsuOptions;
     type Rules = JitsuRules;
@@ -459,80 +383,9 @@ impl Game for Jitsu {
         )
     }
 
-    /// The interactive game: the seed's transcript (seven lines a round) to `io.out`, a
-    /// prompt per round and a message per rejected input to `io.prompt`. When the input ends
-    /// before the game does, the game is abandoned (outcome `abandoned`, no final line).
+    /// The interactive game ([`interactive::play`]).
     fn play_command(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-        let mut rng = io.game_rng(args.seed, 0);
-        let mut game = Match::new(&mut rng);
-        let mut input = Tokens {
-            input: &mut *io.input,
-            queue: VecDeque::new(),
-            blank: 0,
-        };
-        let out = &mut *io.out;
-        for round in 1u64.. {
-            writeln!(out, "{}", list(&game.won[0]))?;
-            writeln!(out, "{}", list(&game.won[1]))?;
-            writeln!(out, "{}", list(&game.hand.0))?;
-            // The player sees the hand before being asked; a reader gone ends the game here.
-            out.flush()?;
-            let mut refused = 0;
-            let choice = loop {
-                if refused == MAX_REFUSED {
-                    return Err(usage!(
-                        "stdin, round {round}: {MAX_REFUSED} inputs in a row were not a hand \
-                         position; enter a number from 1 to 5"
-                    )
-                    .into());
-                }
-                refused += 1;
-                write!(io.prompt, "round {round}, your card (1-5): ")?;
-                io.prompt.flush()?;
-                // A message starts on a line of its own, not after the prompt.
-                let next = input.next(round);
-                if !matches!(next, Ok(Some(_))) {
-                    writeln!(io.prompt)?;
-                }
-                let Some(token) = next? else {
-                    writeln!(
-                        io.prompt,
-                        "input ended in round {round} before the game did; game abandoned"
-                    )?;
-                    return Ok(PlayReport::new(
-                        Self::NAME,
-                        "abandoned".into(),
-                        round - 1,
-                        vec![1, 2],
-                    ));
-                };
-                match token.parse::<usize>() {
-                    Ok(k) if (1..=HAND).contains(&k) => break k,
-                    _ => writeln!(
-                        io.prompt,
-                        "{} is not a hand position; enter a number from 1 to 5",
-                        shown(&token)
-                    )?,
-                }
-            };
-            let (r, ended) = game.round(choice - 1, &mut rng);
-            for line in [
-                choice.to_string(),
-                r.p1.to_string(),
-                r.p2.to_string(),
-                r.result.to_string(),
-            ] {
-                writeln!(out, "{line}")?;
-            }
-            if let Some(w) = ended {
-                let winner = Outcome::Player(w as u8);
-                return Ok(
-                    PlayReport::new(Self::NAME, winner.name(), round, vec![w as u32 + 1])
-                        .with_text(format!("player {} wins the game", w + 1)),
-                );
-            }
-        }
-        unreachable!("the rounds are unbounded")
+        interactive::play(args, io)
     }
 }
 
