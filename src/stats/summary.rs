@@ -129,16 +129,19 @@ impl Share {
     }
 }
 
-/// `share` (0..=1) as a percentage with `decimals` decimals, or, for a share too small to show
-/// there, with two significant digits: one game in ten million is `0.000010%`, never `0.00%`,
-/// which a reader takes for none.
+/// `share` (0..=1) as a percentage with `decimals` decimals, or, for a share too close to 0% or
+/// 100% to tell from it there, with two significant digits of its distance from it: one game in
+/// ten million is `0.000010%`, never `0.00%`, which a reader takes for none, and all games but
+/// four of ten million `99.999960%`, never `100.000%`.
 pub fn percent(share: f64, decimals: usize) -> String {
     let p = 100.0 * share;
     let shown = 0.5 * 10f64.powi(-(decimals as i32));
-    if p == 0.0 || p >= shown || !p.is_finite() {
+    // The distance from the nearest end (0% or 100%) a share must keep in view.
+    let gap = p.min(100.0 - p);
+    if gap <= 0.0 || gap >= shown || !p.is_finite() {
         return format!("{p:.decimals$}%");
     }
-    let digits = (-p.log10()).ceil() as usize + 1;
+    let digits = (-gap.log10()).ceil() as usize + 1;
     format!("{p:.digits$}%")
 }
 
@@ -272,7 +275,7 @@ mod tests {
     }
 
     #[test]
-    fn tiny_shares_keep_two_significant_digits() {
+    fn shares_near_none_or_all_keep_two_significant_digits() {
         assert_eq!(percent(0.18696, 3), "18.696%");
         assert_eq!(percent(0.0, 2), "0.00%");
         assert_eq!(percent(4e-7, 2), "0.000040%");
@@ -281,6 +284,9 @@ mod tests {
         assert_eq!(percent(0.00005, 2), "0.01%");
         assert_eq!(percent(0.0001, 2), "0.01%");
         assert_eq!(percent(1.0, 2), "100.00%");
+        assert_eq!(percent(0.9999996, 3), "99.999960%");
+        assert_eq!(percent(0.99999, 3), "99.999%");
+        assert_eq!(percent(0.9999, 3), "99.990%");
     }
 
     #[test]
