@@ -291,6 +291,10 @@ fn run(args: &str, games: u64) -> Checked {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "plays millions of games to draw them: run by `cargo test --release`"
+)]
 fn every_run_chart_of_the_runs_in_issue_29_is_readable() {
     for (args, games) in [
         ("war", 20_000),
@@ -361,6 +365,10 @@ fn charts_say_loops_and_capped_games_apart_and_by_states_the_rules() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "plays millions of games to draw them: run by `cargo test --release`"
+)]
 fn compare_sweep_and_means_charts_are_readable() {
     let runs: Vec<Checked> = ["war", "war --rules bryer", "war --pickup p1-first"]
         .iter()
@@ -451,6 +459,10 @@ fn mark_labels(d: &Drawn) -> Vec<(&str, Rect)> {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "plays millions of games to draw them: run by `cargo test --release`"
+)]
 fn every_histogram_label_sits_beside_its_line_and_its_number_is_in_every_summary() {
     for (args, games) in [
         ("war", 5_000),
