@@ -21,7 +21,7 @@ use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{fixed, grouped, grouped_in, percent, Share};
+use crate::stats::summary::{fixed, grouped, grouped_in};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -223,7 +223,6 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
         .enumerate()
         .map(|(i, r)| {
             let c = &r.curve;
-            let pct = |s: Share| format!("{} ({})", grouped(s.count), percent(s.share, 3));
             vec![
                 (i + 1).to_string(),
                 r.dir.display().to_string(),
@@ -231,8 +230,8 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
                 grouped(r.games),
                 r.mean.map_or_else(String::new, |m| fixed(m, 3)),
                 c.mean_text(),
-                pct(c.looping()),
-                pct(c.capped()),
+                c.looping().text(),
+                c.capped().text(),
             ]
         })
         .collect();

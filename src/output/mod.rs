@@ -206,7 +206,7 @@ pub fn write_run<S: GameStats>(
 
 /// The rules of summary.json as a reader names them: `war down` for `war_down`, numbers with
 /// separators, `yes`/`no`; a setting that is not set (`null`) is left out.
-pub fn rule_rows(rules: &serde_json::Value) -> Vec<Vec<String>> {
+fn rule_rows(rules: &serde_json::Value) -> Vec<Vec<String>> {
     use serde_json::Value;
     let Value::Object(rules) = rules else {
         return Vec::new();

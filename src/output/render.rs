@@ -62,9 +62,7 @@ pub fn render(chart: &impl Chart, sink: Sink<'_>) -> Result<()> {
     let size = chart.size();
     match sink {
         Sink::File(path) if path.extension().is_some_and(|e| e == "svg") => {
-            let mut text = String::new();
-            chart.draw(SVGBackend::with_string(&mut text, size).into_drawing_area())?;
-            std::fs::write(path, svg_text(&text))
+            std::fs::write(path, svg(chart, size)?)
                 .with_context(|| format!("cannot write {}", path.display()))
         }
         Sink::File(path) => {
@@ -72,12 +70,17 @@ pub fn render(chart: &impl Chart, sink: Sink<'_>) -> Result<()> {
             chart.draw(backend.into_drawing_area())
         }
         Sink::Svg(out) => {
-            let mut text = String::new();
-            chart.draw(SVGBackend::with_string(&mut text, size).into_drawing_area())?;
-            out.push_str(&svg_text(&text));
+            out.push_str(&svg(chart, size)?);
             Ok(())
         }
     }
+}
+
+/// `chart` as an SVG document, its text set as the PNG's ([`svg_text`]).
+fn svg(chart: &impl Chart, size: (u32, u32)) -> Result<String> {
+    let mut text = String::new();
+    chart.draw(SVGBackend::with_string(&mut text, size).into_drawing_area())?;
+    Ok(svg_text(&text))
 }
 
 /// How much smaller than asked plotters writes an SVG's text (its `font-size` is the size

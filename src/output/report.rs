@@ -253,9 +253,8 @@ impl<'a, S: GameStats> Report<'a, S> {
                 cycle_len: self.cycles.clone(),
             }
         });
-        let ended = self.games() - self.unended().total();
         let finished_rounds =
-            (info.detects_loops || ended < self.games()).then(|| self.finished.clone());
+            (info.detects_loops || self.unended().total() > 0).then(|| self.finished.clone());
         let games_per_s = if timing.elapsed_s > 0.0 {
             self.games() as f64 / timing.elapsed_s
         } else {

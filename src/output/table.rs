@@ -3,7 +3,7 @@
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{fixed, grouped, grouped_in, percent, Share};
+use crate::stats::summary::{fixed, grouped, grouped_in, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,9 +27,14 @@ fn row(name: impl Into<String>, value: impl Into<String>, interval: impl Into<St
 /// A share as `12.345%` and its interval as `12.1% to 12.6%`.
 fn share(s: &Share) -> (String, String) {
     (
-        format!("{} ({})", grouped(s.count), percent(s.share, 3)),
+        s.text(),
         format!("{:.3}% to {:.3}%", 100.0 * s.ci95[0], 100.0 * s.ci95[1]),
     )
+}
+
+/// An interval of rounds: `994.018 to 1,007.307`.
+fn interval(lo: f64, hi: f64) -> String {
+    format!("{} to {}", fixed(lo, 3), fixed(hi, 3))
 }
 
 /// The rows of `r`'s summary, in the order the terminal shows them.
@@ -55,7 +60,7 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     };
     if let Some(d) = &r.rounds {
         let ci = match d.ci95 {
-            Some([lo, hi]) if !info.exhaustive => format!("{} to {}", fixed(lo, 3), fixed(hi, 3)),
+            Some([lo, hi]) if !info.exhaustive => interval(lo, hi),
             _ => String::new(),
         };
         out.push(row(format!("mean rounds{all}"), fixed(d.mean, 3), ci));
@@ -99,7 +104,7 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     if let Some(f) = &r.finished {
         let ended = " (games that end)";
         let ci = match f.ci95 {
-            Some([lo, hi]) if !info.exhaustive => format!("{} to {}", fixed(lo, 3), fixed(hi, 3)),
+            Some([lo, hi]) if !info.exhaustive => interval(lo, hi),
             _ => String::new(),
         };
         out.push(row("games that end", grouped(f.n), ""));

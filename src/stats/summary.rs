@@ -127,6 +127,11 @@ impl Share {
             ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
         }
     }
+
+    /// The count and its share as tables show them: `43,850 (43.850%)`.
+    pub fn text(&self) -> String {
+        format!("{} ({})", grouped(self.count), percent(self.share, 3))
+    }
 }
 
 /// `share` (0..=1) as a percentage with `decimals` decimals, or, for a share too close to 0% or

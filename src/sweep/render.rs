@@ -59,9 +59,6 @@ pub(super) fn page(
         .map(|(set, name, r)| {
             let c = &r.curve;
             let s = &r.summary;
-            let pct = |sh: crate::stats::summary::Share| {
-                format!("{} ({})", grouped(sh.count), percent(sh.share, 3))
-            };
             let ended = match &s["finished_rounds"] {
                 Value::Null => &s["rounds"],
                 f => f,
@@ -76,8 +73,8 @@ pub(super) fn page(
                 s["shares"]["p1"]["share"]
                     .as_f64()
                     .map_or_else(String::new, |p| percent(p, 3)),
-                pct(c.looping()),
-                pct(c.capped()),
+                c.looping().text(),
+                c.capped().text(),
             ]
         })
         .collect();

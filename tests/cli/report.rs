@@ -2,6 +2,7 @@
 
 use crate::util::{fails, json, listing, ok, read, s, Scratch};
 use std::path::Path;
+use warsim::stats::summary::fixed;
 
 /// No `src=` or `href=` of `page` names a network address.
 fn assert_nothing_remote(page: &str) {
@@ -107,21 +108,10 @@ fn report_html_holds_what_ran_the_summary_and_every_chart_inline() {
     let mean = summary["rounds"]["mean"].as_f64().unwrap();
     let [lo, hi] = [0, 1].map(|i| summary["rounds"]["ci95"][i].as_f64().unwrap());
     // Numbers read as the terminal prints them: 1,908.222.
-    let fixed = |x: f64| {
-        let text = format!("{x:.3}");
-        let (whole, rest) = text.split_at(text.len() - 4);
-        let mut grouped = String::new();
-        for (i, c) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(c);
-        }
-        grouped + rest
-    };
-    assert!(page.contains(&fixed(mean)), "the mean {}", fixed(mean));
+    let shown = |x: f64| fixed(x, 3);
+    assert!(page.contains(&shown(mean)), "the mean {}", shown(mean));
     assert!(
-        page.contains(&format!("{} to {}", fixed(lo), fixed(hi))),
+        page.contains(&format!("{} to {}", shown(lo), shown(hi))),
         "its interval"
     );
     for what in [
