@@ -47,6 +47,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 print: Print::of(search.json, false, false),
                 progress: search.progress,
                 max_hours: search.max_hours,
+                loops: search.loops,
+                from: search.from,
             };
             crate::search::run(&game.game()?, &cfg)
         }

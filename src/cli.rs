@@ -307,6 +307,21 @@ pub struct SearchOptions {
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
           allow_negative_numbers = true, value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,
+    /// Search for cycles (games that never end) instead of long games: positions on known
+    /// cycles (Casella's 62-trick cycle for the standard deck, or the cycle of --from), each
+    /// changed by one to three moves and played forward; every new cycle found joins the
+    /// walker's starting points. --deals counts the tries.
+    #[arg(long, global = true)]
+    pub loops: bool,
+    /// Search around this deal, HAND1/HAND2 as `play bmn --deal` reads it: every climb starts
+    /// from it (equal hands); with --loops, the cycle it enters is where the search starts.
+    #[arg(
+        long,
+        global = true,
+        value_name = "HAND1/HAND2",
+        allow_hyphen_values = true
+    )]
+    pub from: Option<String>,
 }
 
 /// The options of `exact`: those of `simulate` that apply when every deal is played once (no

@@ -168,6 +168,14 @@ impl Bmn {
         )
     }
 
+    /// A position as a deal `play bmn --deal` replays: the leader's hand first, so that the
+    /// deal (player 1 leads) plays the position's game, the players' names swapped if player 2
+    /// leads.
+    pub fn show_position(&self, p: &Position) -> String {
+        let [a, b] = [&p.hands[p.leader], &p.hands[p.leader ^ 1]];
+        format!("{}/{}", self.show(a.cards()), self.show(b.cards()))
+    }
+
     fn result(&self, s: &mut BmnScratch) -> GameResult<BmnGame> {
         let deck = std::mem::take(&mut s.deck);
         let p = self.play_deck(&deck, s);

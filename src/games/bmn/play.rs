@@ -74,7 +74,8 @@ impl Position {
         p
     }
 
-    fn same(&self, other: &Position) -> bool {
+    /// Whether both hands and the leader are the same (the hands' rings may start anywhere).
+    pub fn same(&self, other: &Position) -> bool {
         self.leader == other.leader
             && self.hands[0].same(&other.hands[0])
             && self.hands[1].same(&other.hands[1])

@@ -32,6 +32,8 @@ use crate::sim::rng::{game_rng, GameRng};
 use crate::stats::summary::grouped;
 use crate::usage;
 
+mod loops;
+
 /// Swaps without a longer game before a walker starts again from a new deal.
 pub const RESTART: u64 = 50_000;
 /// Loops kept in search.json (every one found is counted).
@@ -61,6 +63,11 @@ pub struct SearchConfig {
     pub progress: When,
     /// The bound on the estimated time (`--max-hours`).
     pub max_hours: MaxHours,
+    /// Search for cycles instead of long games (`--loops`).
+    pub loops: bool,
+    /// The deal to search around (`--from`): every walker's climb starts from it, or (with
+    /// `--loops`) the cycle it enters is the seed.
+    pub from: Option<String>,
 }
 
 /// A deal found, as search.json lists it.
@@ -97,6 +104,9 @@ struct SearchJson<'a> {
     description: String,
     rules: &'a crate::games::bmn::BmnRules,
     seed: u64,
+    /// The deal every climb started from (`--from`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<&'a str>,
     deals: u64,
     walkers: u32,
     restart_after: u64,
@@ -121,6 +131,8 @@ struct Walker<'a> {
     rng: GameRng,
     s: <Bmn as Game>::Scratch,
     deck: Vec<u8>,
+    /// The deal every climb starts from (`--from`), or none: a random deal.
+    from: Option<Vec<u8>>,
     current: u64,
     stale: u64,
     done: u64,
@@ -128,7 +140,7 @@ struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(game: &'a Bmn, seed: u64, w: u32, keep: usize) -> Walker<'a> {
+    fn new(game: &'a Bmn, seed: u64, w: u32, keep: usize, from: Option<Vec<u8>>) -> Walker<'a> {
         Walker {
             game,
             w,
@@ -136,6 +148,7 @@ impl<'a> Walker<'a> {
             rng: game_rng(seed, u64::from(w)),
             s: game.scratch(),
             deck: game.deck().to_vec(),
+            from,
             current: 0,
             stale: RESTART,
             done: 0,
@@ -160,7 +173,10 @@ impl<'a> Walker<'a> {
         let mut reported = 0;
         while self.done < end {
             let swap = if self.stale >= RESTART {
-                crate::games::cards::shuffle(rng, deck);
+                match &self.from {
+                    Some(from) => deck.copy_from_slice(from),
+                    None => crate::games::cards::shuffle(rng, deck),
+                }
                 self.stale = 0;
                 self.current = 0;
                 None
@@ -277,8 +293,19 @@ fn sort(found: &mut [Found]) {
     found.sort_by(|a, b| b.cards.cmp(&a.cards).then_with(|| a.deal.cmp(&b.deal)));
 }
 
-/// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
-pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+/// A search ready to play: its output set begun, its walkers' share of the deals, the
+/// threads and the progress shown.
+pub(crate) struct Prepared {
+    set: OutputSet,
+    steps: u64,
+    threads: usize,
+    pool: rayon::ThreadPool,
+    progress: Progress,
+    start: Instant,
+}
+
+/// Checks `cfg`, begins the output set, estimates the search and holds it to `--max-hours`.
+fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
     let asked = match (cfg.deals, cfg.minutes) {
         (Some(d), _) => d,
         (None, Some(_)) => u64::MAX,
@@ -319,35 +346,106 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         Some(m) => ((m * 60.0 / per_deal.max(1e-12)) as u64).min(steps * u64::from(cfg.walkers)),
         None => steps * u64::from(cfg.walkers),
     };
-    let progress = Progress::counting(expected, cfg.progress, "deals");
-    let start = Instant::now();
-    let mut walkers: Vec<Walker> = (0..cfg.walkers)
-        .map(|w| Walker::new(game, cfg.seed, w, cfg.keep))
-        .collect();
-    // Every walker plays the same deals in each batch, so the deals played are a multiple of
-    // the walkers and the result is the one `--deals` of that number gives.
-    let mut played = 0u64;
-    while played < steps {
-        let batch = match cfg.minutes {
-            Some(_) => BATCH.min(steps - played),
-            None => steps,
-        };
-        pool.install(|| {
-            walkers
-                .par_iter_mut()
-                .for_each(|w| w.walk(batch, &progress))
-        });
-        played += batch;
-        if cfg
-            .minutes
-            .is_some_and(|m| start.elapsed().as_secs_f64() >= m * 60.0)
-        {
-            break;
+    let noun = if cfg.loops { "tries" } else { "deals" };
+    Ok(Prepared {
+        set,
+        steps,
+        threads,
+        pool,
+        progress: Progress::counting(expected, cfg.progress, noun),
+        start: Instant::now(),
+    })
+}
+
+impl Prepared {
+    /// Plays every walker's share: at once, or with `--minutes` in batches of [`BATCH`] until
+    /// the time is up. Every walker plays the same number in each batch, so the deals played
+    /// are a multiple of the walkers and the result is the one `--deals` of that number gives.
+    /// Returns the deals each walker played.
+    fn drive<W: Send>(
+        &self,
+        cfg: &SearchConfig,
+        walkers: &mut [W],
+        walk: impl Fn(&mut W, u64, &Progress) + Sync,
+    ) -> u64 {
+        let mut played = 0u64;
+        while played < self.steps {
+            let batch = match cfg.minutes {
+                Some(_) => BATCH.min(self.steps - played),
+                None => self.steps,
+            };
+            self.pool.install(|| {
+                walkers
+                    .par_iter_mut()
+                    .for_each(|w| walk(w, batch, &self.progress))
+            });
+            played += batch;
+            if cfg
+                .minutes
+                .is_some_and(|m| self.start.elapsed().as_secs_f64() >= m * 60.0)
+            {
+                break;
+            }
         }
+        self.progress.finish();
+        played
     }
+}
+
+/// The deal of `--from` as a deck (player 1's hand, then player 2's): a climb changes two
+/// of its cards at a time, so the hands must be equal, as in every deal the search plays.
+fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
+    let [a, b] = game
+        .parse_deal(deal)
+        .map_err(|e| usage!("search: --from: {}", e.0.trim_start_matches("--deal: ")))?;
+    if a.len() != b.len() {
+        return Err(usage!(
+            "search: --from: the hands hold {} and {} cards; a deal to climb from gives each \
+             player half the deck (--loops takes any position)",
+            a.len(),
+            b.len()
+        )
+        .into());
+    }
+    Ok([a, b].concat())
+}
+
+/// The first line of best.txt: what it lists, and the rule options its `play` lines need.
+fn replay_header(game: &Bmn, what: &str) -> String {
+    let options = crate::games::bmn::rule_args(game.rules());
+    format!(
+        "# {what}; each line replays one{}.\n",
+        if options.is_empty() {
+            String::new()
+        } else {
+            format!(" (with {options})")
+        }
+    )
+}
+
+/// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
+pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+    if cfg.loops {
+        return loops::run(game, cfg);
+    }
+    let from = cfg
+        .from
+        .as_deref()
+        .map(|d| from_deal(game, d))
+        .transpose()?;
+    let prepared = prepare(game, cfg)?;
+    let mut walkers: Vec<Walker> = (0..cfg.walkers)
+        .map(|w| Walker::new(game, cfg.seed, w, cfg.keep, from.clone()))
+        .collect();
+    let played = prepared.drive(cfg, &mut walkers, |w, n, p| w.walk(n, p));
+    let Prepared {
+        set,
+        threads,
+        start,
+        ..
+    } = prepared;
     let deals = played * u64::from(cfg.walkers);
     let walks: Vec<Walk> = walkers.into_iter().map(|w| w.out).collect();
-    progress.finish();
     let elapsed_s = start.elapsed().as_secs_f64();
     let mut best: Vec<Found> = walks.iter().flat_map(|w| w.best.clone()).collect();
     sort(&mut best);
@@ -362,6 +460,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         description: game.describe(),
         rules: game.rules(),
         seed: cfg.seed,
+        from: cfg.from.as_deref(),
         deals,
         walkers: cfg.walkers,
         restart_after: RESTART,
@@ -383,14 +482,9 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         };
         format!("warsim play bmn --deal '{}'   # {what}\n", f.deal)
     };
-    let options = crate::games::bmn::rule_args(game.rules());
-    let mut best_txt = format!(
-        "# The longest deals found, then the deals that never end; each line replays one{}.\n",
-        if options.is_empty() {
-            String::new()
-        } else {
-            format!(" (with {options})")
-        }
+    let mut best_txt = replay_header(
+        game,
+        "The longest deals found, then the deals that never end",
     );
     doc.best
         .iter()
