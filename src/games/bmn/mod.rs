@@ -17,6 +17,7 @@
 //! (`loop_from`, `cycle_len`) and in tricks. Only a card's demand matters to play, so hands are
 //! kept and compared as demands (0 for a card that demands nothing).
 
+pub mod backward;
 mod command;
 mod play;
 
