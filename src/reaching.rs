@@ -282,7 +282,7 @@ fn text(doc: &ReachingJson, cfg: &ReachingConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::bmn::{Penalties, DEFAULT_MAX_ROUNDS};
+    use crate::games::bmn::{BmnPreset, Penalties, DEFAULT_MAX_ROUNDS};
     use crate::games::Outcome;
 
     /// Every deal written replays, as `play bmn --deal` reads it, into a loop of the cycle's
@@ -290,6 +290,7 @@ mod tests {
     #[test]
     fn every_deal_written_replays_into_the_cycle() {
         let game = Bmn::new(BmnRules {
+            preset: BmnPreset::Britannica,
             ranks: 13,
             suits: 4,
             penalties: Penalties([1, 2, 3, 4]),

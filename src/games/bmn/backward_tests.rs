@@ -2,7 +2,7 @@
 //! replayed forward, and a basin against every position of a small deck played forward.
 
 use super::*;
-use crate::games::bmn::{Bmn, BmnRules, Penalties, DEFAULT_MAX_ROUNDS};
+use crate::games::bmn::{Bmn, BmnPreset, BmnRules, Penalties, DEFAULT_MAX_ROUNDS};
 use crate::games::cards::shuffle;
 use crate::sim::rng::game_rng;
 
@@ -40,6 +40,7 @@ fn a_position_has_the_predecessors_worked_out_by_hand() {
 #[test]
 fn every_predecessor_replays_forward_one_trick_to_the_position() {
     let game = Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         ranks: 13,
         suits: 4,
         penalties: Penalties([1, 2, 3, 4]),
@@ -146,6 +147,7 @@ fn a_game_that_ends_has_no_basin_and_a_small_bound_stops_the_walk() {
 #[test]
 fn casellas_cycle_is_reached_from_30_balanced_positions_either_player_leading() {
     let game = Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         ranks: 13,
         suits: 4,
         penalties: Penalties([1, 2, 3, 4]),
