@@ -262,7 +262,7 @@ pub fn basin(
         let found: u64 = per_depth.iter().sum();
         for n in &level {
             expanded += 1;
-            if expanded % every.max(1) == 0 {
+            if expanded.is_multiple_of(every.max(1)) {
                 let step = Step {
                     depth: depth + 1,
                     at_depth: next.len() as u64,
