@@ -563,6 +563,27 @@ def bmn_search():
     return '\n'.join(rows)
 
 
+def bmn_reaching():
+    """Basins walked back from cycles (scripts/bmn-reaching.sh): Casella's and Camicia's 15."""
+    t = load('bmn-reaching/table.json')
+    c = t['walks'][0]
+    rows = [f"Casella et al.'s cycle ({c['cycle_tricks']} tricks, {n(c['cycle_cards'])} cards, "
+            f"entered {c['entered_after_tricks']} tricks into their deal): {n(c['basin_positions'])} "
+            f"positions enter it, {c['cycle_tricks']} on the cycle and {n(c['leading_in'])} leading "
+            f"into it, at most {c['depth']} tricks from it. Balanced ones: {c['player_1_leads']} "
+            f"with player 1 to lead, {c['either_leads']} with either player to lead, the paper's "
+            f"{c['published']}. Every walk below took at most "
+            f"{1000 * max(w['elapsed_s'] for w in t['walks']):.0f} ms on one core of an {t['cpu']}.",
+            '', '| cycle | rules | a deal entering it | cycle tricks / cards | positions (off the cycle) | depth '
+            '| balanced deals, player 1 leads | either leads | published |',
+            '|---|---|---|---|---|---|---|---|---|']
+    for w in t['walks']:
+        rows.append(f"| {w['name']} | {w['preset']} | `{w['deal']}` | {w['cycle_tricks']} / {n(w['cycle_cards'])} "
+                    f"| {n(w['basin_positions'])} ({n(w['leading_in'])}) | {w['depth']} | {w['player_1_leads']} "
+                    f"| {w['either_leads']} | {w['published']} |")
+    return '\n'.join(rows)
+
+
 # math.stackexchange q. 1752876, "When can we quit a game of War?": 1,000,000 games of war.pl
 # (Games::Cards 1.45); for each n, the games whose loser never held n or more cards (w).
 SE_1752876 = {27: 117488, 28: 202416, 29: 280208, 30: 332080, 31: 396849, 32: 439204, 33: 502378,
@@ -630,7 +651,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-reaching': bmn_reaching, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table}

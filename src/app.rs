@@ -33,6 +33,19 @@ pub fn run(cli: Cli) -> Result<()> {
             game.run(exact::FlawlessGame(&RunConfig::from(&run)))
         }
         Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
+        Command::Search { search, game } if search.reaching.is_some() => {
+            let cfg = crate::reaching::ReachingConfig {
+                deal: search.reaching.unwrap_or_default(),
+                max_positions: search.max_positions,
+                minutes: search.minutes,
+                out: search.out.ok_or_else(|| {
+                    usage!("search: --out DIR is missing (a search writes a directory)")
+                })?,
+                print: Print::of(search.json, false, false),
+                progress: search.progress,
+            };
+            crate::reaching::run(&game.game()?, &cfg)
+        }
         Command::Search { search, game } => {
             let cfg = crate::search::SearchConfig {
                 deals: search.deals,

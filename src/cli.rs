@@ -293,7 +293,8 @@ pub struct SearchOptions {
     #[arg(long, global = true, value_name = "K", default_value_t = 10,
           allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub keep: u32,
-    /// Where to write search.json and best.txt (required).
+    /// Where to write search.json and best.txt, or with --reaching reaching.json and deals.txt
+    /// (required).
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print search.json on stdout.
@@ -302,6 +303,18 @@ pub struct SearchOptions {
     /// Progress on stderr: auto, log or never.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
+    /// Instead of searching: walk backward from the cycle that this deal's game enters (a deal
+    /// that never ends, as play bmn --deal reads it) to every position whose game enters it, and
+    /// write the balanced deals among them (deals.txt, reaching.json). --minutes bounds its time.
+    #[arg(long, global = true, value_name = "DEAL", allow_hyphen_values = true,
+          conflicts_with_all = ["deals", "walkers", "seed", "keep"])]
+    pub reaching: Option<String>,
+    /// With --reaching: the most positions held at once (about 70 bytes each); a basin that
+    /// needs more stops with an error.
+    #[arg(long, global = true, value_name = "N", requires = "reaching",
+          default_value_t = crate::reaching::DEFAULT_MAX_POSITIONS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_positions: u64,
     /// Refuse a search estimated to take more than H hours (from deals played for about 25 ms
     /// before it starts); `none` lifts the bound.
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,

@@ -28,6 +28,7 @@ pub mod output;
 pub mod play;
 #[cfg(feature = "python")]
 pub mod python;
+pub mod reaching;
 pub mod replay;
 pub mod run;
 pub mod search;

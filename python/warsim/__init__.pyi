@@ -202,32 +202,35 @@ def sweep(game: Literal["jitsu"], /, *, out: _Path, games: int | None = None, se
 
 @overload
 def simulate(game: Literal["bmn"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result:
+        out: _Path | None = None, svg: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """simulate bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
-        ranks: Ranks in the deck; the top four are J, Q, K and A
-        suits: Cards of each rank
-        penalties: The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
+        rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
+        ranks: Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10]
+        suits: Cards of each rank [default: 4]
+        penalties: The cards J, Q, K and A demand, in that order (0: the rank demands nothing) [default: 1,2,3,4; camicia: 1,2,3,0]
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 @overload
 def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+        svg: bool = False, flawless: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
-        ranks: Ranks in the deck; the top four are J, Q, K and A
-        suits: Cards of each rank
-        penalties: The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
+        rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
+        ranks: Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10]
+        suits: Cards of each rank [default: 4]
+        penalties: The cards J, Q, K and A demand, in that order (0: the rank demands nothing) [default: 1,2,3,4; camicia: 1,2,3,0]
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 @overload
 def sweep(game: Literal["bmn"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
-        max_rule_sets: int | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, rules: Literal['britannica', 'camicia'] | Sequence[Literal['britannica', 'camicia']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
         """sweep bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
-        ranks: Ranks in the deck; the top four are J, Q, K and A
-        suits: Cards of each rank
-        penalties: The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
+        rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
+        ranks: Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10]
+        suits: Cards of each rank [default: 4]
+        penalties: The cards J, Q, K and A demand, in that order (0: the rank demands nothing) [default: 1,2,3,4; camicia: 1,2,3,0]
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 

@@ -17,6 +17,8 @@
 //! (`loop_from`, `cycle_len`) and in tricks. Only a card's demand matters to play, so hands are
 //! kept and compared as demands (0 for a card that demands nothing).
 
+pub mod backward;
+pub mod camicia;
 mod command;
 mod play;
 
@@ -43,18 +45,50 @@ pub const PENALTY_NAMES: [char; 4] = ['J', 'Q', 'K', 'A'];
 /// The default card cap, a safety net only: loops are detected exactly.
 pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
 
+/// A named rule set of `--rules`; explicit options override its settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum BmnPreset {
+    /// The 1911 Britannica's game: 52 cards, J, Q, K, A demand 1, 2, 3, 4.
+    #[default]
+    Britannica,
+    /// The Italian Camicia: 40 cards, the ace, two and three demand 1, 2, 3 (warsim's J, Q, K;
+    /// docs/rules/bmn.md); deals written in its digit notation.
+    Camicia,
+}
+
+impl BmnPreset {
+    /// Ranks, suits and penalties of the preset.
+    fn deck(self) -> (usize, usize, Penalties) {
+        match self {
+            BmnPreset::Britannica => (13, 4, Penalties([1, 2, 3, 4])),
+            BmnPreset::Camicia => (camicia::RANKS, camicia::SUITS, camicia::PENALTIES),
+        }
+    }
+
+    fn is_britannica(&self) -> bool {
+        *self == BmnPreset::Britannica
+    }
+}
+
 /// The options of `simulate bmn` (and `exact bmn`).
 #[derive(Clone, Debug, clap::Args)]
 pub struct BmnOptions {
-    /// Ranks in the deck; the top four are J, Q, K and A.
-    #[arg(long, value_name = "R", default_value_t = 13)]
-    pub ranks: usize,
-    /// Cards of each rank.
-    #[arg(long, value_name = "S", default_value_t = 4)]
-    pub suits: usize,
-    /// The cards J, Q, K and A demand, in that order (0: the rank demands nothing).
-    #[arg(long, value_name = "J,Q,K,A", default_value = "1,2,3,4", value_parser = parse_penalties)]
-    pub penalties: Penalties,
+    /// Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian
+    /// 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's
+    /// demand); the options below override its settings [default: britannica].
+    #[arg(long = "rules", value_enum)]
+    pub preset: Option<BmnPreset>,
+    /// Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10].
+    #[arg(long, value_name = "R")]
+    pub ranks: Option<usize>,
+    /// Cards of each rank [default: 4].
+    #[arg(long, value_name = "S")]
+    pub suits: Option<usize>,
+    /// The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
+    /// [default: 1,2,3,4; camicia: 1,2,3,0].
+    #[arg(long, value_name = "J,Q,K,A", value_parser = parse_penalties)]
+    pub penalties: Option<Penalties>,
     /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
     #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
     pub max_rounds: u64,
@@ -87,6 +121,10 @@ impl std::fmt::Display for Penalties {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BmnRules {
+    /// The preset the settings started from (absent from the JSON for britannica, as before
+    /// presets).
+    #[serde(default, skip_serializing_if = "BmnPreset::is_britannica")]
+    pub preset: BmnPreset,
     /// Ranks in the deck.
     pub ranks: usize,
     /// Cards of each rank.
@@ -101,19 +139,21 @@ impl TryFrom<&BmnOptions> for BmnRules {
     type Error = UsageError;
 
     fn try_from(o: &BmnOptions) -> Result<Self, UsageError> {
-        let cards = o.ranks.saturating_mul(o.suits);
-        if o.ranks < 4 || o.suits == 0 || cards > MAX_CARDS || cards % 2 == 1 {
+        let preset = o.preset.unwrap_or_default();
+        let (ranks, suits, penalties) = preset.deck();
+        let (ranks, suits) = (o.ranks.unwrap_or(ranks), o.suits.unwrap_or(suits));
+        let cards = ranks.saturating_mul(suits);
+        if ranks < 4 || suits == 0 || cards > MAX_CARDS || cards % 2 == 1 {
             return Err(usage!(
-                "--ranks {} --suits {}: need at least 4 ranks (the top four are J, Q, K, A), \
-                 and an even number of cards, at most {MAX_CARDS}",
-                o.ranks,
-                o.suits
+                "--ranks {ranks} --suits {suits}: need at least 4 ranks (the top four are J, Q, \
+                 K, A), and an even number of cards, at most {MAX_CARDS}"
             ));
         }
         Ok(BmnRules {
-            ranks: o.ranks,
-            suits: o.suits,
-            penalties: o.penalties,
+            preset,
+            ranks,
+            suits,
+            penalties: o.penalties.unwrap_or(penalties),
             max_rounds: check_max_rounds(o.max_rounds, "card")?,
         })
     }
@@ -158,8 +198,12 @@ impl Bmn {
         })
     }
 
-    /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`.
+    /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`, or under the camicia
+    /// preset its digit notation.
     pub fn show_deal(&self, deck: &[u8]) -> String {
+        if self.rules.preset == BmnPreset::Camicia {
+            return camicia::digits(deck.iter().copied());
+        }
         let half = deck.len() / 2;
         format!(
             "{}/{}",
@@ -191,8 +235,11 @@ impl Bmn {
     }
 
     /// How a hand is written: `-` for a card that demands nothing, else the letter of the
-    /// lowest penalty rank with that demand.
+    /// lowest penalty rank with that demand; under the camicia preset, each card's demand.
     fn show(&self, cards: impl Iterator<Item = u8>) -> String {
+        if self.rules.preset == BmnPreset::Camicia {
+            return camicia::digits(cards);
+        }
         cards
             .map(|c| {
                 self.rules
@@ -207,11 +254,16 @@ impl Bmn {
 
     /// Reads a deal `HAND1/HAND2`, top card first: `-` (or `.`, a digit, `T`, `X`, `10`) for a
     /// card that is not J, Q, K or A; J, Q, K, A; spaces and commas ignored, and a suit letter
-    /// (s, h, d, c) or symbol after a card. The deal must hold this deck's cards.
+    /// (s, h, d, c) or symbol after a card. Or the digit notation ([`camicia`]): each card's
+    /// demand, player 1's half first, no `/`. The deal must hold this deck's cards.
     pub fn parse_deal(&self, text: &str) -> Result<[Vec<u8>; 2], UsageError> {
+        if let Some(read) = camicia::read_digits(text, &self.counts) {
+            return read.map_err(|e| usage!("--deal {text:?}: {e}"));
+        }
         let Some((a, b)) = text.split_once('/') else {
             return Err(usage!(
-                "--deal {text:?}: expected HAND1/HAND2, top card first, e.g. '--J-/Q---'"
+                "--deal {text:?}: expected HAND1/HAND2, top card first, e.g. '--J-/Q---', or \
+                 one digit per card (its demand), player 1's half first"
             ));
         };
         let hand = |h: &str, n: usize| -> Result<Vec<u8>, UsageError> {
@@ -276,13 +328,17 @@ impl Bmn {
 /// (`--ranks 10 --penalties 1,2,3,0`), so that a deal found under them replays under them.
 pub fn rule_args(rules: &BmnRules) -> String {
     let mut out = Vec::new();
-    if rules.ranks != 13 {
+    let (ranks, suits, penalties) = rules.preset.deck();
+    if !rules.preset.is_britannica() {
+        out.push(format!("--rules {}", super::setting_name(rules.preset)));
+    }
+    if rules.ranks != ranks {
         out.push(format!("--ranks {}", rules.ranks));
     }
-    if rules.suits != 4 {
+    if rules.suits != suits {
         out.push(format!("--suits {}", rules.suits));
     }
-    if rules.penalties != Penalties([1, 2, 3, 4]) {
+    if rules.penalties != penalties {
         out.push(format!("--penalties {}", rules.penalties));
     }
     if rules.max_rounds != DEFAULT_MAX_ROUNDS {
@@ -416,9 +472,10 @@ impl Game for Bmn {
 
     fn options_of(r: &BmnRules) -> BmnOptions {
         BmnOptions {
-            ranks: r.ranks,
-            suits: r.suits,
-            penalties: r.penalties,
+            preset: Some(r.preset),
+            ranks: Some(r.ranks),
+            suits: Some(r.suits),
+            penalties: Some(r.penalties),
             max_rounds: r.max_rounds,
         }
     }
@@ -471,12 +528,19 @@ impl Game for Bmn {
     fn describe(&self) -> String {
         let r = &self.rules;
         let [j, q, k, a] = r.penalties.0;
-        format!(
+        let text = format!(
             "{} ranks × {} suits, J Q K A demand {j} {q} {k} {a}, loops detected{}",
             r.ranks,
             r.suits,
             super::cap_unless_default(r.max_rounds, DEFAULT_MAX_ROUNDS)
-        )
+        );
+        // The preset is named only when its deck is unchanged, as War's are.
+        match r.preset {
+            BmnPreset::Camicia if r.preset.deck() == (r.ranks, r.suits, r.penalties) => {
+                format!("camicia: {text}")
+            }
+            _ => text,
+        }
     }
 
     fn detects_loops(&self) -> bool {

@@ -5,6 +5,7 @@ use crate::games::Outcome;
 
 fn standard() -> Bmn {
     Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         ranks: 13,
         suits: 4,
         penalties: Penalties([1, 2, 3, 4]),
@@ -112,6 +113,7 @@ fn casellas_deal_loops_with_its_62_trick_cycle() {
 #[test]
 fn the_forty_card_game_without_aces_loops_where_published() {
     let game = Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         ranks: 10,
         suits: 4,
         penalties: Penalties([1, 2, 3, 0]),
@@ -123,6 +125,7 @@ fn the_forty_card_game_without_aces_loops_where_published() {
 
 fn small() -> Bmn {
     Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         ranks: 4,
         suits: 1,
         penalties: Penalties([1, 2, 3, 4]),
@@ -216,6 +219,7 @@ fn deals_read_in_the_communitys_notation_and_full_card_names() {
 #[test]
 fn exact_deals_of_a_small_deck_each_once() {
     let game = Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         ranks: 5,
         suits: 2,
         penalties: Penalties([1, 2, 3, 4]),
@@ -230,4 +234,77 @@ fn exact_deals_of_a_small_deck_each_once() {
         assert!(seen.insert(s.deck.clone()));
         assert_eq!(s.deck.len(), 10);
     }
+}
+
+fn camicia() -> Bmn {
+    Bmn::from_options(&BmnOptions {
+        preset: Some(BmnPreset::Camicia),
+        ranks: None,
+        suits: None,
+        penalties: None,
+        max_rounds: DEFAULT_MAX_ROUNDS,
+    })
+    .unwrap()
+}
+
+/// Camicia's never-ending deals as published: the first found (drago-96/cavacamisa,
+/// infinite/20170217.txt, a loop from the deal itself; its log stops at the half-way mirror
+/// image, 42 tricks) and one of each of four cycles of the exhaustive search's table
+/// (N1k06/cudacamicia, docs/full_162_table.csv: cycle in cards and tricks, cards before it).
+#[test]
+fn camicias_published_never_ending_deals_loop_as_published() {
+    let game = camicia();
+    for (deal, cycle_cards, cycle_tricks, before) in [
+        ("0030202030310000031000100200002000000010", 546, 84, 0),
+        ("0000000203100000010020230203000100300010", 546, 84, 20),
+        ("0000000100000202021010000300301002030300", 156, 20, 3),
+        ("0000100032002001000132020000000010030003", 188, 36, 8),
+        ("0000000000001003030000020201203020310010", 233, 33, 23),
+    ] {
+        let p = play(&game, deal);
+        let (cards, tricks) = p.cycle.expect("a loop");
+        assert_eq!(
+            (cards.cycle_len, tricks.cycle_len, cards.loop_from),
+            (cycle_cards, cycle_tricks, before),
+            "{deal}"
+        );
+    }
+}
+
+#[test]
+fn the_camicia_preset_round_trips_through_its_json_rules_and_writes_digits() {
+    let game = camicia();
+    let json = serde_json::to_value(game.rules()).unwrap();
+    assert_eq!(json["preset"], "camicia");
+    assert_eq!(
+        (json["ranks"].as_u64(), json["suits"].as_u64()),
+        (Some(10), Some(4))
+    );
+    let back = crate::games::from_rules::<Bmn>(&json).unwrap();
+    assert_eq!(back.rules(), game.rules());
+    assert!(game
+        .describe()
+        .starts_with("camicia: 10 ranks × 4 suits, J Q K A demand 1 2 3 0"));
+    assert_eq!(rule_args(game.rules()), "--rules camicia");
+    // Britannica's JSON is as it was before presets.
+    let britannica = serde_json::to_value(standard().rules()).unwrap();
+    assert!(britannica.get("preset").is_none());
+    assert!(crate::games::from_rules::<Bmn>(&britannica).is_ok());
+    // The community's example reads, and a deal is written back in the same notation.
+    let example = "0130023302200030010000000010000000000021";
+    let [a, b] = game.parse_deal(example).unwrap();
+    assert_eq!(game.show_deal(&[a, b].concat()), example);
+    let e = game.parse_deal(&example[1..]).unwrap_err().0;
+    assert!(e.contains("needs 40 digits, not 39"), "{e}");
+    // A changed deck names no preset.
+    let more = Bmn::from_options(&BmnOptions {
+        penalties: Some(Penalties([1, 2, 3, 4])),
+        ..Bmn::options_of(game.rules())
+    })
+    .unwrap();
+    assert!(more.describe().starts_with("10 ranks"));
+    assert_eq!(
+        rule_args(more.rules()),
+        "--rules camicia --penalties 1,2,3,4"
+    );
 }

@@ -45,7 +45,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 30] = [
+pub const OUTPUT_FILES: [&str; 32] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -76,6 +76,8 @@ pub const OUTPUT_FILES: [&str; 30] = [
     "means.svg",
     "search.json",
     "best.txt",
+    "reaching.json",
+    "deals.txt",
 ];
 
 /// The hidden file in every output set (and every staging directory) naming the command that

@@ -1,0 +1,383 @@
+//! Backward play: the positions a trick can come from, and every position whose game enters a
+//! given cycle (its basin).
+//!
+//! The trick map (a position at the start of a trick to the next one) is a function but not a
+//! one-to-one map: a position has zero or more predecessors. The last trick's pile lies under the
+//! taker's hand, in the order laid, and the taker leads; so a predecessor takes a suffix of the
+//! leader's hand as the pile, a player to lead it, and gives each card of it back to the top of
+//! the hand of the player who laid it. Who laid each card follows from the cards alone (players
+//! alternate until a penalty card; a payer lays until a penalty card or the demand is paid), so
+//! for each suffix and each leader there is at most one predecessor, and it is one exactly when
+//! that replay ends with the pile's last card and gives the pile to the position's leader.
+//!
+//! Because every position has one successor, the positions leading into a cycle form trees
+//! hanging off it: a walk backward from the cycle meets no position twice, so it keeps only the
+//! frontier (one trick deeper each step), never a set of the positions seen.
+//!
+//! No I/O here: the command (`search bmn --reaching`) shows progress, bounds the time, writes.
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use super::play::Position;
+use super::MAX_CARDS;
+
+/// A position at the start of a trick, compact for holding many: both hands' demands one after
+/// the other (top card first) and who leads.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Node {
+    cards: [u8; MAX_CARDS],
+    len: [u8; 2],
+    leader: u8,
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:?}/{:?} p{} leads",
+            self.hand(0),
+            self.hand(1),
+            self.leader + 1
+        )
+    }
+}
+
+impl Node {
+    /// The position with these hands (top card first) and `leader` (0-based) to lead.
+    ///
+    /// Invariant: the hands hold at most [`MAX_CARDS`] cards together (a deck's bound).
+    pub fn new(hand1: &[u8], hand2: &[u8], leader: usize) -> Node {
+        let mut cards = [0u8; MAX_CARDS];
+        cards[..hand1.len()].copy_from_slice(hand1);
+        cards[hand1.len()..hand1.len() + hand2.len()].copy_from_slice(hand2);
+        Node {
+            cards,
+            len: [hand1.len() as u8, hand2.len() as u8],
+            leader: leader as u8,
+        }
+    }
+
+    /// Player `p`'s hand (0-based), top card first.
+    pub fn hand(&self, p: usize) -> &[u8] {
+        let start = if p == 0 { 0 } else { usize::from(self.len[0]) };
+        &self.cards[start..start + usize::from(self.len[p])]
+    }
+
+    /// Who leads (0-based).
+    pub fn leader(&self) -> usize {
+        usize::from(self.leader)
+    }
+
+    /// Both hands hold the same number of cards, as a deal's do.
+    pub fn balanced(&self) -> bool {
+        self.len[0] == self.len[1]
+    }
+
+    fn of(p: &Position) -> Node {
+        let a: Vec<u8> = p.hands[0].cards().collect();
+        let b: Vec<u8> = p.hands[1].cards().collect();
+        Node::new(&a, &b, p.leader)
+    }
+
+    fn position(&self) -> Position {
+        let mut p = Position::dealt(self.hand(0), self.hand(1));
+        p.leader = self.leader();
+        p
+    }
+
+    /// The position after one trick, or `None` when the trick ends the game.
+    pub fn forward(&self) -> Option<Node> {
+        let mut p = self.position();
+        p.trick(u64::MAX).ended.is_none().then(|| Node::of(&p))
+    }
+
+    /// Adds every position whose trick leads here to `out` (none when a hand is empty: that
+    /// position ends the game, so no trick leads to it as the game goes on).
+    pub fn predecessors(&self, out: &mut Vec<Node>) {
+        let taker = self.leader();
+        let hand = self.hand(taker);
+        if self.len[0] == 0 || self.len[1] == 0 {
+            return;
+        }
+        // A trick lays at least two cards: a penalty card and one paid for it.
+        for k in 2..=hand.len() {
+            let (kept, pile) = hand.split_at(hand.len() - k);
+            for leader in 0..2 {
+                let Some(laid) = replay(pile, leader, taker) else {
+                    continue;
+                };
+                let mut hands: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+                for (&c, &who) in pile.iter().zip(&laid) {
+                    hands[who].push(c);
+                }
+                let other = taker ^ 1;
+                hands[taker].extend_from_slice(kept);
+                hands[other].extend_from_slice(self.hand(other));
+                out.push(Node::new(&hands[0], &hands[1], leader));
+            }
+        }
+    }
+}
+
+/// Who lays each card of `pile` (0-based players) when `leader` leads a trick that lays exactly
+/// these cards, if that trick ends with its last card and gives the pile to `taker`.
+fn replay(pile: &[u8], leader: usize, taker: usize) -> Option<Vec<usize>> {
+    let mut who = Vec::with_capacity(pile.len());
+    let (mut turn, mut owed, mut claimant) = (leader, 0u8, None);
+    for (i, &c) in pile.iter().enumerate() {
+        who.push(turn);
+        if c > 0 {
+            // A penalty card: the other player owes its demand.
+            owed = c;
+            claimant = Some(turn);
+            turn ^= 1;
+        } else if owed == 0 {
+            // No demand yet: the players alternate.
+            turn ^= 1;
+        } else {
+            owed -= 1;
+            if owed == 0 {
+                // The demand is paid: the trick ends here, the claimant taking the pile.
+                return (i + 1 == pile.len() && claimant == Some(taker)).then_some(who);
+            }
+        }
+    }
+    None
+}
+
+/// Why a walk stopped before its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BasinError {
+    /// The start never enters a cycle: its game ends, after this many tricks.
+    Ends(u64),
+    /// The start's game neither ended nor repeated a position within this many tricks.
+    Capped(u64),
+    /// More positions than the bound would be held at once.
+    TooMany {
+        /// The bound.
+        limit: u64,
+        /// How many positions the walk had reached.
+        reached: u64,
+        /// The depth (tricks before the cycle) it had reached.
+        depth: u32,
+    },
+    /// The caller's progress callback asked to stop (its time ran out).
+    Stopped {
+        /// How many positions the walk had reached.
+        reached: u64,
+        /// The depth it had reached.
+        depth: u32,
+    },
+}
+
+/// A balanced position of the basin, with the tricks its game plays before it enters the cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The position.
+    pub node: Node,
+    /// Tricks before its game stands on the cycle (0: it is on the cycle).
+    pub depth: u32,
+}
+
+/// Every position whose game enters one cycle.
+#[derive(Clone, Debug)]
+pub struct Basin {
+    /// The cycle, in play order from the first of its positions the start's game reaches.
+    pub cycle: Vec<Node>,
+    /// The cards laid over one turn of the cycle.
+    pub cycle_cards: u64,
+    /// Tricks the start's game plays before it stands on the cycle.
+    pub start_depth: u64,
+    /// Positions at each depth: `per_depth[0]` is the cycle's length, `per_depth[d]` the
+    /// positions whose game enters the cycle after `d` tricks. The last entry is non-zero.
+    pub per_depth: Vec<u64>,
+    /// Its balanced positions (hands of equal size), either player to lead.
+    pub balanced: Vec<Found>,
+    /// The most positions held at once (the cycle's set, two depths and the balanced ones).
+    pub peak_held: u64,
+}
+
+impl Basin {
+    /// Positions in all, the cycle's included.
+    pub fn positions(&self) -> u64 {
+        self.per_depth.iter().sum()
+    }
+
+    /// The greatest number of tricks a position of the basin plays before the cycle.
+    pub fn depth(&self) -> u32 {
+        (self.per_depth.len() - 1) as u32
+    }
+}
+
+/// Where a walk stands, for progress and for stopping it: after each depth, and every so many
+/// positions expanded within one.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    /// Tricks before the cycle of the depth being found.
+    pub depth: u32,
+    /// Positions found at this depth so far.
+    pub at_depth: u64,
+    /// Positions found so far, the cycle's included.
+    pub so_far: u64,
+    /// Whether this depth is complete.
+    pub finished: bool,
+}
+
+/// The basin of the cycle that the game from `start` enters: walks backward from the cycle one
+/// trick at a time, holding at most `limit` positions at once; `each` hears of every depth done,
+/// and of the depth being found every `every` positions expanded, and may stop the walk.
+///
+/// The start's game is played forward first (Brent's cycle detection over its positions), at
+/// most `max_tricks` tricks; a game that ends has no cycle ([`BasinError::Ends`]).
+pub fn basin(
+    start: Node,
+    max_tricks: u64,
+    limit: u64,
+    every: u64,
+    each: &mut dyn FnMut(Step) -> ControlFlow<()>,
+) -> Result<Basin, BasinError> {
+    let (cycle, start_depth) = find_cycle(start, max_tricks)?;
+    let cycle_cards = cycle
+        .iter()
+        .map(|n| {
+            let mut p = n.position();
+            p.trick(u64::MAX).laid
+        })
+        .sum();
+    let on_cycle: HashSet<Node> = cycle.iter().copied().collect();
+    let mut per_depth = vec![cycle.len() as u64];
+    let mut balanced: Vec<Found> = cycle
+        .iter()
+        .filter(|n| n.balanced())
+        .map(|&node| Found { node, depth: 0 })
+        .collect();
+    let mut level = cycle.clone();
+    let mut next = Vec::new();
+    let mut peak = 0u64;
+    let mut depth = 0u32;
+    let mut expanded = 0u64;
+    while !level.is_empty() {
+        next.clear();
+        let found: u64 = per_depth.iter().sum();
+        for n in &level {
+            expanded += 1;
+            if expanded.is_multiple_of(every.max(1)) {
+                let step = Step {
+                    depth: depth + 1,
+                    at_depth: next.len() as u64,
+                    so_far: found + next.len() as u64,
+                    finished: false,
+                };
+                if each(step).is_break() {
+                    return Err(BasinError::Stopped {
+                        reached: step.so_far,
+                        depth: step.depth,
+                    });
+                }
+            }
+            let before = next.len();
+            n.predecessors(&mut next);
+            // A cycle position's own predecessor on the cycle is no new position.
+            if depth == 0 {
+                let mut i = before;
+                while i < next.len() {
+                    if on_cycle.contains(&next[i]) {
+                        next.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            let held = (on_cycle.len() + level.len() + next.len() + balanced.len()) as u64;
+            peak = peak.max(held);
+            if held > limit {
+                return Err(BasinError::TooMany {
+                    limit,
+                    reached: found + next.len() as u64,
+                    depth: depth + 1,
+                });
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        depth += 1;
+        per_depth.push(next.len() as u64);
+        balanced.extend(
+            next.iter()
+                .filter(|n| n.balanced())
+                .map(|&node| Found { node, depth }),
+        );
+        std::mem::swap(&mut level, &mut next);
+        let step = Step {
+            depth,
+            at_depth: level.len() as u64,
+            so_far: per_depth.iter().sum(),
+            finished: true,
+        };
+        if each(step).is_break() {
+            return Err(BasinError::Stopped {
+                reached: step.so_far,
+                depth,
+            });
+        }
+    }
+    Ok(Basin {
+        cycle,
+        cycle_cards,
+        start_depth,
+        per_depth,
+        balanced,
+        peak_held: peak,
+    })
+}
+
+/// The cycle the game from `start` enters (its positions in play order, from the first one
+/// reached) and the tricks played before it: Brent's algorithm over positions.
+fn find_cycle(start: Node, max_tricks: u64) -> Result<(Vec<Node>, u64), BasinError> {
+    let (mut power, mut lam) = (1u64, 0u64);
+    let mut saved = start;
+    let mut game = start;
+    let mut played = 0u64;
+    loop {
+        if played == max_tricks {
+            return Err(BasinError::Capped(max_tricks));
+        }
+        game = game.forward().ok_or(BasinError::Ends(played + 1))?;
+        played += 1;
+        lam += 1;
+        if game == saved {
+            break;
+        }
+        if lam == power {
+            saved = game;
+            power *= 2;
+            lam = 0;
+        }
+    }
+    // Two positions `lam` tricks apart, walked together, meet where the cycle starts.
+    let step = |n: Node| n.forward().unwrap_or(n);
+    let mut ahead = start;
+    for _ in 0..lam {
+        ahead = step(ahead);
+    }
+    let mut behind = start;
+    let mut from = 0u64;
+    while behind != ahead {
+        behind = step(behind);
+        ahead = step(ahead);
+        from += 1;
+    }
+    let mut cycle = vec![behind];
+    let mut n = step(behind);
+    while n != behind {
+        cycle.push(n);
+        n = step(n);
+    }
+    Ok((cycle, from))
+}
+
+#[cfg(test)]
+#[path = "backward_tests.rs"]
+mod tests;

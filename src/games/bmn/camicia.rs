@@ -1,0 +1,104 @@
+//! Camicia (Straccia camicia, cavacamisa), the Italian 40-card Beggar-my-neighbour: its preset's
+//! settings and its community's digit notation of a deal.
+//!
+//! The deck is the Italian one of 40 cards, ten ranks in four suits; the ace, the two and the
+//! three demand 1, 2 and 3 cards, the other 28 nothing (Paulhus 1999: "a 40 card deck with 12
+//! court cards (4 each of values 1, 2, and 3)"); play is Beggar-my-neighbour's. Only demands
+//! matter to play, so warsim plays it as its 40-card deck whose J, Q, K demand 1, 2, 3 and A
+//! nothing (`--ranks 10 --penalties 1,2,3,0`): the same twelve cards by demand.
+//!
+//! The digit notation writes each card as its demand, top card first, player 1's twenty then
+//! player 2's, with no separator: `0130023302200030010000000010000000000021`. It is how the
+//! published searches of Camicia list their deals (drago-96/cavacamisa, N1k06/cudacamicia).
+
+use super::Penalties;
+
+/// The preset's deck: ranks, suits and what J, Q, K and A demand.
+pub const RANKS: usize = 10;
+/// Cards of each rank.
+pub const SUITS: usize = 4;
+/// The ace, two and three demand 1, 2 and 3: in warsim's deck J, Q and K; its A demands nothing.
+pub const PENALTIES: Penalties = Penalties([1, 2, 3, 0]);
+
+/// Reads a deal in the digit notation: `None` when `text` is not in it (it holds a `/` or a
+/// character other than a digit or a space), else both hands or what is wrong with it.
+/// `counts[d]` is how many cards of the deck demand `d`: every digit must be one of them, and
+/// there must be one digit per card.
+pub fn read_digits(text: &str, counts: &[u32]) -> Option<Result<[Vec<u8>; 2], String>> {
+    let digits: Vec<u8> = text
+        .chars()
+        .filter(|c| *c != ' ')
+        .map(|c| c.to_digit(10).map(|d| d as u8))
+        .collect::<Option<_>>()?;
+    let cards: usize = counts.iter().map(|&c| c as usize).sum();
+    if digits.len() != cards {
+        return Some(Err(format!(
+            "the digit notation has one digit per card (its demand), player 1's half first: \
+             this deck needs {cards} digits, not {}",
+            digits.len()
+        )));
+    }
+    if let Some((i, &d)) = digits
+        .iter()
+        .enumerate()
+        .find(|&(_, &d)| counts.get(usize::from(d)).is_none_or(|&n| n == 0))
+    {
+        let demands: Vec<String> = (0..counts.len())
+            .filter(|&d| counts[d] > 0)
+            .map(|d| d.to_string())
+            .collect();
+        return Some(Err(format!(
+            "digit {} ({d}) is a card demanding {d}, and this deck's cards demand {}",
+            i + 1,
+            demands.join(", ")
+        )));
+    }
+    let (a, b) = digits.split_at(cards / 2);
+    Some(Ok([a.to_vec(), b.to_vec()]))
+}
+
+/// Cards written in the digit notation: each card's demand.
+pub fn digits(cards: impl Iterator<Item = u8>) -> String {
+    cards.map(|d| char::from(b'0' + d)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 28 cards demand nothing, four each demand 1, 2 and 3.
+    const COUNTS: [u32; 4] = [28, 4, 4, 4];
+
+    #[test]
+    fn the_communitys_example_reads_as_each_cards_demand_player_1s_half_first() {
+        let [a, b] = read_digits("0130023302200030010000000010000000000021", &COUNTS)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            a,
+            [0, 1, 3, 0, 0, 2, 3, 3, 0, 2, 2, 0, 0, 0, 3, 0, 0, 1, 0, 0]
+        );
+        assert_eq!(
+            b,
+            [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1]
+        );
+        assert_eq!(
+            digits(a.into_iter().chain(b)),
+            "0130023302200030010000000010000000000021"
+        );
+    }
+
+    #[test]
+    fn a_wrong_length_or_digit_says_what_is_wrong_and_other_notations_pass_by() {
+        let e = read_digits("013", &COUNTS).unwrap().unwrap_err();
+        assert!(e.contains("needs 40 digits, not 3"), "{e}");
+        let four = "0430023302200030010000000010000000000021";
+        let e = read_digits(four, &COUNTS).unwrap().unwrap_err();
+        assert!(
+            e.contains("digit 2 (4)") && e.contains("demand 0, 1, 2, 3"),
+            "{e}"
+        );
+        assert!(read_digits("--J-/Q---", &COUNTS).is_none());
+        assert!(read_digits("2345/6789", &COUNTS).is_none());
+    }
+}

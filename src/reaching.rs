@@ -1,0 +1,345 @@
+//! `search bmn --reaching DEAL`: every position whose game enters the cycle DEAL's game enters
+//! (its basin, walked backward by [`crate::games::bmn::backward`]), and the balanced deals
+//! (hands of equal size) among them, written so that `play bmn --deal` replays each.
+//!
+//! A deal is a position at the start of a game, so player 1 leads it; a balanced position with
+//! player 2 to lead is the deal with the seats swapped (player 2's hand first), whose game is
+//! the mirror image of the position's and enters the mirror image of the cycle. Both counts are
+//! reported: player 1 to lead only, and either player to lead (Casella et al.'s count of 30
+//! for their cycle is the second).
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::games::bmn::backward::{basin, Basin, BasinError, Found, Node, Step};
+use crate::games::bmn::{rule_args, Bmn, BmnRules};
+use crate::games::Game;
+use crate::output::atomic::{Kind, OutputSet};
+use crate::output::progress::{note, When};
+use crate::output::stdout::{self, Print};
+use crate::output::summary::Provenance;
+use crate::stats::summary::grouped;
+use crate::usage;
+
+/// Positions a walk holds at most by default: about 70 bytes each, so some 0.35 GB (twice that
+/// while a depth's list grows).
+pub const DEFAULT_MAX_POSITIONS: u64 = 5_000_000;
+
+/// Positions expanded between two looks at the clock.
+const CLOCK_EVERY: u64 = 1 << 16;
+
+/// What `search bmn --reaching` is asked to do.
+#[derive(Clone, Debug)]
+pub struct ReachingConfig {
+    /// The deal whose cycle is walked, as `play bmn --deal` reads it.
+    pub deal: String,
+    /// The most positions held at once.
+    pub max_positions: u64,
+    /// Give up after this many minutes.
+    pub minutes: Option<f64>,
+    /// Where reaching.json and deals.txt go.
+    pub out: PathBuf,
+    /// What is printed when done.
+    pub print: Print,
+    /// How progress is shown.
+    pub progress: When,
+}
+
+/// One balanced deal of the basin, as reaching.json lists it.
+#[derive(Debug, Serialize)]
+struct DealJson {
+    /// `HAND1/HAND2` for `play bmn --deal`, player 1 to lead (seats swapped when the position
+    /// has player 2 to lead).
+    deal: String,
+    /// Who leads the position in the basin: 1, or 2 (then `deal` is the mirror image).
+    leader: usize,
+    /// Tricks before the game stands on the cycle.
+    depth: u32,
+}
+
+/// reaching.json.
+#[derive(Debug, Serialize)]
+struct ReachingJson<'a> {
+    game: &'static str,
+    description: String,
+    rules: &'a BmnRules,
+    deal: String,
+    cycle_tricks: u64,
+    cycle_cards: u64,
+    /// Tricks the deal's game plays before it stands on the cycle.
+    entered_after_tricks: u64,
+    /// Positions whose game enters the cycle, the cycle's own included.
+    basin_positions: u64,
+    /// Those not on the cycle.
+    leading_in: u64,
+    /// The most tricks a position of the basin plays before the cycle.
+    depth: u32,
+    /// Positions at each depth, the cycle's first.
+    per_depth: Vec<u64>,
+    /// Balanced positions (hands of equal size) with player 1 to lead: deals as dealt.
+    balanced_player_1_leads: usize,
+    /// Balanced positions with either player to lead.
+    balanced_either_leads: usize,
+    deals: Vec<DealJson>,
+    max_positions: u64,
+    peak_positions_held: u64,
+    elapsed_s: f64,
+    provenance: Provenance,
+}
+
+/// `search bmn --reaching`: walks the basin, writes reaching.json and deals.txt into `cfg.out`.
+pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
+    if let Some(m) = cfg.minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
+        return Err(usage!("search: --minutes {m}: expected minutes above 0, such as 10").into());
+    }
+    let [a, b] = game.parse_deal(&cfg.deal)?;
+    let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
+    let start = Instant::now();
+    let mut each = |step: Step| {
+        if step.finished {
+            note(
+                cfg.progress,
+                &format!(
+                    "depth {}: {} positions, {} so far ({:.2} s)",
+                    step.depth,
+                    grouped(step.at_depth),
+                    grouped(step.so_far),
+                    start.elapsed().as_secs_f64()
+                ),
+            );
+        }
+        match cfg.minutes {
+            Some(m) if start.elapsed().as_secs_f64() > m * 60.0 => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    };
+    let found = basin(
+        Node::new(&a, &b, 0),
+        game.max_rounds(),
+        cfg.max_positions,
+        CLOCK_EVERY,
+        &mut each,
+    )
+    .map_err(|e| explain(e, cfg))?;
+    let elapsed_s = start.elapsed().as_secs_f64();
+    let doc = document(game, cfg, &[a, b].concat(), &found, elapsed_s);
+    let dir = set.dir();
+    dir.write_json("reaching.json", &doc)?;
+    dir.write("deals.txt", deals_txt(game, &doc).as_bytes())?;
+    set.commit()?;
+    match cfg.print {
+        Print::Json => stdout::print_json(&doc)?,
+        Print::Nothing => {}
+        Print::Text | Print::Markdown => stdout::write_all(text(&doc, cfg).as_bytes())?,
+    }
+    Ok(())
+}
+
+/// A walk that stopped, as a message that says what to change.
+fn explain(e: BasinError, cfg: &ReachingConfig) -> anyhow::Error {
+    let deal = &cfg.deal;
+    match e {
+        BasinError::Ends(tricks) => usage!(
+            "search bmn --reaching {deal:?}: its game ends after {tricks} tricks, so it enters \
+             no cycle; give a deal that never ends (play bmn --deal shows which)"
+        ),
+        BasinError::Capped(tricks) => usage!(
+            "search bmn --reaching {deal:?}: its game neither ends nor repeats a position \
+             within {} tricks; raise --max-rounds",
+            grouped(tricks)
+        ),
+        BasinError::TooMany {
+            limit,
+            reached,
+            depth,
+        } => usage!(
+            "search bmn --reaching: the walk would hold more than {} positions (--max-positions) \
+             at depth {depth}, after {} found; raise --max-positions (about 70 bytes each)",
+            grouped(limit),
+            grouped(reached)
+        ),
+        BasinError::Stopped { reached, depth } => usage!(
+            "search bmn --reaching: --minutes {} ran out at depth {depth}, after {} positions; \
+             raise --minutes",
+            cfg.minutes.unwrap_or(0.0),
+            grouped(reached)
+        ),
+    }
+    .into()
+}
+
+/// The deal a balanced position is, player 1 to lead: its hands, or swapped when player 2 leads.
+fn deal_of(game: &Bmn, f: &Found) -> String {
+    let n = &f.node;
+    let (first, second) = (n.leader(), n.leader() ^ 1);
+    let deck: Vec<u8> = n
+        .hand(first)
+        .iter()
+        .chain(n.hand(second))
+        .copied()
+        .collect();
+    game.show_deal(&deck)
+}
+
+/// reaching.json's content for the walk `b` from the deal `deck` (both hands, player 1's first).
+fn document<'a>(
+    game: &'a Bmn,
+    cfg: &ReachingConfig,
+    deck: &[u8],
+    b: &Basin,
+    elapsed_s: f64,
+) -> ReachingJson<'a> {
+    let mut deals: Vec<DealJson> = b
+        .balanced
+        .iter()
+        .map(|f| DealJson {
+            deal: deal_of(game, f),
+            leader: f.node.leader() + 1,
+            depth: f.depth,
+        })
+        .collect();
+    deals.sort_by(|x, y| (x.leader, x.depth, &x.deal).cmp(&(y.leader, y.depth, &y.deal)));
+    ReachingJson {
+        game: Bmn::NAME,
+        description: game.describe(),
+        rules: game.rules(),
+        deal: game.show_deal(deck),
+        cycle_tricks: b.cycle.len() as u64,
+        cycle_cards: b.cycle_cards,
+        entered_after_tricks: b.start_depth,
+        basin_positions: b.positions(),
+        leading_in: b.positions() - b.cycle.len() as u64,
+        depth: b.depth(),
+        per_depth: b.per_depth.clone(),
+        balanced_player_1_leads: deals.iter().filter(|d| d.leader == 1).count(),
+        balanced_either_leads: deals.len(),
+        deals,
+        max_positions: cfg.max_positions,
+        peak_positions_held: b.peak_held,
+        elapsed_s,
+        provenance: Provenance::now(),
+    }
+}
+
+/// deals.txt: one `play bmn` command per balanced deal, player 1's first.
+fn deals_txt(game: &Bmn, doc: &ReachingJson) -> String {
+    let options = match rule_args(game.rules()) {
+        o if o.is_empty() => o,
+        o => format!(" {o}"),
+    };
+    let mut out = format!(
+        "# The balanced deals whose game enters the {}-trick ({}-card) cycle of {}.\n\
+         # Player 1 to lead: {}; with player 2 to lead too: {} (a position with player 2 to \
+         lead is written seats swapped, player 2's hand first: its game is the mirror image).\n",
+        doc.cycle_tricks,
+        doc.cycle_cards,
+        doc.deal,
+        doc.balanced_player_1_leads,
+        doc.balanced_either_leads
+    );
+    for d in &doc.deals {
+        let whose = if d.leader == 1 {
+            "the cycle"
+        } else {
+            "its mirror image (player 2 led, seats swapped)"
+        };
+        out.push_str(&format!(
+            "warsim play bmn{options} --deal '{}'   # on {whose} after {} tricks\n",
+            d.deal, d.depth
+        ));
+    }
+    out
+}
+
+fn text(doc: &ReachingJson, cfg: &ReachingConfig) -> String {
+    format!(
+        "search bmn --reaching — {}\n\
+         cycle     {} tricks ({} cards), entered after {} tricks of {}\n\
+         basin     {} positions ({} on the cycle, {} leading into it), at most {} tricks deep, \
+         {:.3} s\n\
+         balanced  {} deals with player 1 to lead; {} with either player to lead\n\
+         written   {}/ (reaching.json, deals.txt)\n",
+        doc.description,
+        doc.cycle_tricks,
+        grouped(doc.cycle_cards),
+        doc.entered_after_tricks,
+        doc.deal,
+        grouped(doc.basin_positions),
+        doc.cycle_tricks,
+        grouped(doc.leading_in),
+        doc.depth,
+        doc.elapsed_s,
+        doc.balanced_player_1_leads,
+        doc.balanced_either_leads,
+        cfg.out.display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bmn::{BmnPreset, Penalties, DEFAULT_MAX_ROUNDS};
+    use crate::games::Outcome;
+
+    /// Every deal written replays, as `play bmn --deal` reads it, into a loop of the cycle's
+    /// length that starts where the walk says.
+    #[test]
+    fn every_deal_written_replays_into_the_cycle() {
+        let game = Bmn::new(BmnRules {
+            preset: BmnPreset::Britannica,
+            ranks: 13,
+            suits: 4,
+            penalties: Penalties([1, 2, 3, 4]),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        });
+        let cfg = ReachingConfig {
+            deal: "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA".into(),
+            max_positions: DEFAULT_MAX_POSITIONS,
+            minutes: None,
+            out: PathBuf::new(),
+            print: Print::Nothing,
+            progress: When::Never,
+        };
+        let [a, b] = game.parse_deal(&cfg.deal).unwrap();
+        let walk = basin(Node::new(&a, &b, 0), 100_000, 100_000, 1024, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let doc = document(&game, &cfg, &[a, b].concat(), &walk, 0.0);
+        let txt = deals_txt(&game, &doc);
+        let written: Vec<&str> = txt
+            .lines()
+            .filter(|l| l.starts_with("warsim play bmn"))
+            .filter_map(|l| l.split('\'').nth(1))
+            .collect();
+        assert_eq!(written.len(), doc.deals.len());
+        assert_eq!(doc.balanced_either_leads, doc.deals.len());
+        let mut s = game.scratch();
+        for (deal, d) in written.iter().zip(&doc.deals) {
+            let [a, b] = game.parse_deal(deal).unwrap();
+            let p = game.play_deck(&[a, b].concat(), &mut s);
+            let (cards, tricks) = p.cycle.expect("a loop");
+            assert_eq!(p.outcome, Outcome::Loop);
+            assert_eq!(
+                (tricks.cycle_len, cards.cycle_len, tricks.loop_from),
+                (doc.cycle_tricks, doc.cycle_cards, u64::from(d.depth)),
+                "{deal}"
+            );
+        }
+        // Player 1's deals enter the very cycle: the deal's position after `depth` tricks is
+        // one of the cycle's.
+        let on_cycle: std::collections::HashSet<Node> = walk.cycle.iter().copied().collect();
+        for d in doc.deals.iter().filter(|d| d.leader == 1) {
+            let [a, b] = game.parse_deal(&d.deal).unwrap();
+            let mut n = Node::new(&a, &b, 0);
+            for _ in 0..d.depth {
+                n = n.forward().unwrap();
+            }
+            assert!(on_cycle.contains(&n), "{}", d.deal);
+        }
+    }
+}
