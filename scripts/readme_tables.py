@@ -552,14 +552,46 @@ def bmn_exact():
 
 
 def bmn_search():
-    s = load('bmn/search/search.json')
+    """The searches of scripts/bmn-search.sh: the record climb, backward play, the loop search."""
+    s = load('bmn/search/climb/search.json')
     rows = [f"`search bmn --deals {s['deals']:,} --walkers {s['walkers']} --seed {s['seed']}` on "
             f"{s['threads']} threads took {s['elapsed_s'] / 60:.1f} minutes, "
             f"{s['deals_per_s']:,.0f} deals/s; it found {n(s['loops_found'])} deals that never end "
-            f"and these longest games (`results/bmn/search/best.txt` replays them):", '',
-            '| deal | cards | tricks |', '|---|---|---|']
+            f"and these longest games (`results/bmn/search/climb/best.txt` replays them; a deal "
+            f"found by backward play names the deal its game reaches):", '',
+            '| deal | cards | tricks | found |', '|---|---|---|---|']
     for f in s['best'][:5]:
+        how = f"backward from `{f['ancestor_of']}`" if 'ancestor_of' in f else f"walker {f['walker']}"
+        rows.append(f"| `{f['deal']}` | {n(f['cards'])} | {n(f['tricks'])} | {how} |")
+    b = load('bmn/search/backward/search.json')
+    start = next(f for f in b['best'] if f['deal'] == b['from'])
+    longer = [f for f in b['best'] if f.get('ancestor_of')]
+    rows += ['', f"Backward play from Mann and Wu's 2007 record deal (`{b['from']}`, "
+             f"{n(start['cards'])} cards) finds {len(longer)} longer deals; the longest:", '',
+             '| deal | cards | tricks |', '|---|---|---|']
+    for f in longer[:3]:
         rows.append(f"| `{f['deal']}` | {n(f['cards'])} | {n(f['tricks'])} |")
+    return '\n'.join(rows)
+
+
+def bmn_loops():
+    """The loop search of scripts/bmn-search.sh: the standard deck from Casella's cycle, and a 14-card deck."""
+    rows = ['| deck | started from | tries | fell into a cycle | ended | undecided | new cycles | tries/s | threads |',
+            '|---|---|---|---|---|---|---|---|---|']
+    for path, deck in (('bmn/search/loops/search.json', '52 cards'),
+                       ('bmn/search/loops-small/search.json', '14 cards (`--ranks 7 --suits 2`)')):
+        s = load(path)
+        seeds = ', '.join(f"cycle `{c['id']}` ({c['tricks']} tricks)" for c in s['seeds']) or 'random positions'
+        rows.append(f"| {deck} | {seeds} | {n(s['tries'])} | {n(s['looped'])} | {n(s['ended'])} "
+                    f"| {n(s['undecided'])} | {len(s['cycles'])} | {s['tries_per_s']:,.0f} | {s['threads']} |")
+    small = load('bmn/search/loops-small/search.json')
+    rows += ['', f"The 14-card deck's cycles, by length (`results/bmn/search/loops-small/best.txt` replays "
+             f"each canonical position):", '', '| tricks | cards | cycles | one of them |', '|---|---|---|---|']
+    by = {}
+    for c in small['cycles']:
+        by.setdefault((c['tricks'], c['cards']), []).append(c)
+    for (t, cards), cs in sorted(by.items()):
+        rows.append(f"| {t} | {cards} | {len(cs)} | `{cs[0]['position']}` |")
     return '\n'.join(rows)
 
 
@@ -651,7 +683,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-reaching': bmn_reaching, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-loops': bmn_loops, 'bmn-reaching': bmn_reaching, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table}

@@ -98,7 +98,9 @@ pub enum Command {
     #[command(
         after_help = "Each walker starts from a random deal drawn from (seed, walker) and swaps \
         two cards at a time, keeping a swap when the game is at least as long, and starts again \
-        after 50,000 swaps without a longer game; deals that never end are recorded. The result \
+        after 50,000 swaps without a longer game; deals that never end are recorded. Then backward \
+        play: every balanced position whose game reaches a kept deal after some tricks is a \
+        longer deal, and joins the list (search.json names it with `ancestor_of`). The result \
         depends on --seed, --deals and --walkers only, never on --threads (with --minutes, on \
         the deals the time allowed, which search.json records). Deals whose game reaches the \
         round cap are counted, never listed. Writes search.json (the longest deals, the loops, \

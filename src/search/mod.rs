@@ -6,7 +6,11 @@
 //! game is at least as long (equal lengths let it cross plateaus); after `RESTART` swaps with no
 //! longer game it starts again from a new random deal. A deal that never ends is recorded and
 //! the swap undone; a deal whose game reaches the round cap is counted and undone too (it did
-//! not end, so it has no length). Walkers draw only from their own generator and play a fixed
+//! not end, so it has no length). When the walkers are done, backward play extends the longest
+//! deals kept: a balanced position whose game reaches one of them after some tricks is a deal
+//! whose game is longer by those tricks ([`longer_ancestors`]). `--from DEAL` starts every
+//! climb from one deal instead of random ones; `--loops` searches for cycles instead
+//! ([`loops`]). Walkers draw only from their own generator and play a fixed
 //! number of deals each, so the result depends on the seed, the deals and the walkers, never on
 //! the threads. A search for a time (`--minutes`) plays whole batches of deals on every walker
 //! until the time is up: how many depends on the machine, and search.json says how many, so
@@ -20,6 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::estimate::{Estimate, MaxHours};
+use crate::games::bmn::backward::{ancestors, Node};
 use crate::games::bmn::{Bmn, Played};
 use crate::games::cards::bounded;
 use crate::games::{Game, Outcome};
@@ -86,6 +91,10 @@ pub struct Found {
     pub walker: u32,
     /// The walker's deals played when it found it.
     pub at: u64,
+    /// For a deal found by backward play: the deal found by the walker whose game it reaches
+    /// (its game is that game with tricks before it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ancestor_of: Option<String>,
 }
 
 /// What one walker found.
@@ -167,6 +176,7 @@ impl<'a> Walker<'a> {
             cycle: p.cycle.map(|(c, t)| (c.cycle_len, t.cycle_len)),
             walker: w,
             at,
+            ancestor_of: None,
         };
         let (deck, out, rng) = (&mut self.deck, &mut self.out, &mut self.rng);
         let end = self.done + steps;
@@ -410,6 +420,48 @@ fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
     Ok([a, b].concat())
 }
 
+/// Positions a backward walk from one deal may hold at once (about 70 bytes each): the walks
+/// from the published records hold at most a few hundred.
+const ANCESTOR_LIMIT: u64 = 1 << 20;
+
+/// The deals whose game reaches one of `best`'s deals after some tricks and so is longer: the
+/// balanced positions among its predecessors, theirs and so on (backward play), each written
+/// with its leader's hand first and played again to count it. Backward play from Mann and
+/// Wu's 2007 record deal finds Anderson's 2013 record this way.
+fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
+    let mut s = game.scratch();
+    let mut out = Vec::new();
+    for f in best {
+        let Ok([a, b]) = game.parse_deal(&f.deal) else {
+            continue;
+        };
+        // A walk that outgrows its bound finds nothing: the search keeps what it has.
+        let Ok(found) = ancestors(Node::new(&a, &b, 0), ANCESTOR_LIMIT) else {
+            continue;
+        };
+        for n in found {
+            let deck = [
+                n.node.hand(n.node.leader()),
+                n.node.hand(n.node.leader() ^ 1),
+            ]
+            .concat();
+            let p = game.play_deck(&deck, &mut s);
+            if matches!(p.outcome, Outcome::Player(_)) && p.cards > f.cards {
+                out.push(Found {
+                    deal: game.show_deal(&deck),
+                    cards: p.cards,
+                    tricks: p.tricks,
+                    cycle: None,
+                    walker: f.walker,
+                    at: f.at,
+                    ancestor_of: Some(f.deal.clone()),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The first line of best.txt: what it lists, and the rule options its `play` lines need.
 fn replay_header(game: &Bmn, what: &str) -> String {
     let options = crate::games::bmn::rule_args(game.rules());
@@ -448,6 +500,11 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     let walks: Vec<Walk> = walkers.into_iter().map(|w| w.out).collect();
     let elapsed_s = start.elapsed().as_secs_f64();
     let mut best: Vec<Found> = walks.iter().flat_map(|w| w.best.clone()).collect();
+    sort(&mut best);
+    best.dedup_by(|a, b| a.deal == b.deal);
+    best.truncate(cfg.keep);
+    let ancestors = longer_ancestors(game, &best);
+    best.extend(ancestors);
     sort(&mut best);
     best.dedup_by(|a, b| a.deal == b.deal);
     best.truncate(cfg.keep);

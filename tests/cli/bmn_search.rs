@@ -146,3 +146,45 @@ fn a_search_refuses_a_deal_it_cannot_start_from() {
     assert!(line.contains("27 and 25"), "{line}");
     assert!(!std::path::Path::new(out).exists(), "nothing written");
 }
+
+/// Backward play from Mann and Wu's 2007 record deal (7,157 cards) finds Anderson's 2013
+/// record (7,225 cards), a deal whose game reaches theirs after some tricks.
+#[test]
+fn backward_play_from_a_record_finds_a_longer_one() {
+    let dir = Scratch::new("search-backward");
+    let out = dir.path("s");
+    let mann_wu = "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--";
+    let anderson = "--A-Q--J--J---Q--AJ-K---K-/-J-------Q------A--A--QKK-";
+    ok(&[
+        "search",
+        "bmn",
+        "--from",
+        mann_wu,
+        "--deals",
+        "1",
+        "--walkers",
+        "1",
+        "--keep",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let v = stable(&out);
+    let best = v["best"].as_array().unwrap();
+    let found = best
+        .iter()
+        .find(|f| f["deal"] == anderson)
+        .unwrap_or_else(|| panic!("Anderson's deal among {v}"));
+    assert_eq!(
+        (found["cards"].as_u64(), found["tricks"].as_u64()),
+        (Some(7225), Some(1016))
+    );
+    assert_eq!(found["ancestor_of"], mann_wu);
+    // Every deal found by backward play is longer than the deal it reaches, and replays so.
+    for f in best.iter().filter(|f| f["ancestor_of"].is_string()) {
+        let deal = f["deal"].as_str().unwrap();
+        let r = json(&ok(&["play", "bmn", "--deal", deal, "--json"]));
+        assert_eq!(r["rounds"], f["cards"], "{deal}");
+        assert!(f["cards"].as_u64() > Some(7157), "{f}");
+    }
+}

@@ -246,13 +246,42 @@ pub fn basin(
         })
         .sum();
     let on_cycle: HashSet<Node> = cycle.iter().copied().collect();
-    let mut per_depth = vec![cycle.len() as u64];
-    let mut balanced: Vec<Found> = cycle
+    let back = walk_back(cycle.clone(), &on_cycle, limit, every, each)?;
+    Ok(Basin {
+        cycle,
+        cycle_cards,
+        start_depth,
+        per_depth: back.per_depth,
+        balanced: back.balanced,
+        peak_held: back.peak_held,
+    })
+}
+
+/// What a walk backward found: positions at each depth (`per_depth[0]` the starting ones),
+/// the balanced ones, and the most positions held at once.
+struct Back {
+    per_depth: Vec<u64>,
+    balanced: Vec<Found>,
+    peak_held: u64,
+}
+
+/// Walks backward from the positions `level` one trick at a time (their predecessors, then
+/// theirs ...) until none has any, holding at most `limit` positions at once (with the set
+/// `exclude`, positions not to count again: a cycle's own); `each` hears of every depth done,
+/// and of the depth being found every `every` positions expanded, and may stop the walk.
+fn walk_back(
+    mut level: Vec<Node>,
+    exclude: &HashSet<Node>,
+    limit: u64,
+    every: u64,
+    each: &mut dyn FnMut(Step) -> ControlFlow<()>,
+) -> Result<Back, BasinError> {
+    let mut per_depth = vec![level.len() as u64];
+    let mut balanced: Vec<Found> = level
         .iter()
         .filter(|n| n.balanced())
         .map(|&node| Found { node, depth: 0 })
         .collect();
-    let mut level = cycle.clone();
     let mut next = Vec::new();
     let mut peak = 0u64;
     let mut depth = 0u32;
@@ -279,17 +308,17 @@ pub fn basin(
             let before = next.len();
             n.predecessors(&mut next);
             // A cycle position's own predecessor on the cycle is no new position.
-            if depth == 0 {
+            if depth == 0 && !exclude.is_empty() {
                 let mut i = before;
                 while i < next.len() {
-                    if on_cycle.contains(&next[i]) {
+                    if exclude.contains(&next[i]) {
                         next.swap_remove(i);
                     } else {
                         i += 1;
                     }
                 }
             }
-            let held = (on_cycle.len() + level.len() + next.len() + balanced.len()) as u64;
+            let held = (exclude.len() + level.len() + next.len() + balanced.len()) as u64;
             peak = peak.max(held);
             if held > limit {
                 return Err(BasinError::TooMany {
@@ -323,14 +352,22 @@ pub fn basin(
             });
         }
     }
-    Ok(Basin {
-        cycle,
-        cycle_cards,
-        start_depth,
+    Ok(Back {
         per_depth,
         balanced,
         peak_held: peak,
     })
+}
+
+/// The balanced positions whose game reaches `start` (a deal, say) after one trick or more,
+/// with the tricks before it: every one of them is a deal whose game is the game of `start`
+/// with those tricks before it, so longer. The positions leading to a position that is on no
+/// cycle form a tree, so the walk meets none twice; it holds at most `limit` at once.
+pub fn ancestors(start: Node, limit: u64) -> Result<Vec<Found>, BasinError> {
+    let back = walk_back(vec![start], &HashSet::new(), limit, u64::MAX, &mut |_| {
+        ControlFlow::Continue(())
+    })?;
+    Ok(back.balanced.into_iter().filter(|f| f.depth > 0).collect())
 }
 
 /// The cycle the game from `start` enters (its positions in play order, from the first one
