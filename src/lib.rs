@@ -8,7 +8,8 @@
 //! holds the usage error (exit status 2) and the one-line rendering of every error, and [`app`]
 //! dispatches each command: `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`],
 //! `merge` to [`merge`] (which also reads any run folder back), `compare` to [`compare`],
-//! `replay` to [`replay`], `play` to [`play`], `search` to [`search`], `games` to [`list`]; `completions` and `manpage`
+//! `replay` to [`replay`], `play` to [`play`], `search` to [`search`] (with `--reaching` to
+//! [`reaching`]), `games` to [`list`]; `completions` and `manpage`
 //! are generated from [`cli`] in [`app`] itself. `python` (feature `python`) is the Python
 //! extension module over the same commands. The binary is `main.rs` over [`app`]. Only the
 //! commands and `output` touch files, stdin, stdout or stderr.

@@ -120,6 +120,8 @@ mod tests {
                 "flawless.json",
                 "search.json",
                 "best.txt",
+                "reaching.json",
+                "deals.txt",
             ]
             .iter()
             .any(|p| f.starts_with(p))
