@@ -18,9 +18,9 @@
 //! kept and compared as demands (0 for a card that demands nothing).
 //!
 //! Two engines play a deal and report the same game: [`play`] lays a card at a time (the
-//! reference, and `play bmn`'s trace), [`phase`] a phase at a time, about 2.5 times as fast,
-//! for every deck it holds (the standard one included): `simulate`, `exact` and `search bmn`
-//! use it wherever it fits ([`Bmn::engine`]).
+//! reference, and `play bmn`'s trace), [`phase`] a phase at a time, with far fewer steps (the
+//! speed of each: docs/bmn.md), for every deck it holds (the standard one included):
+//! `simulate`, `exact` and `search bmn` use it wherever it fits ([`Bmn::engine`]).
 
 mod command;
 mod phase;
