@@ -1,60 +1,144 @@
 #!/usr/bin/env bash
-# Beggar-my-neighbour deals per second on one thread: warsim's `simulate bmn` (a uniform
-# shuffle per deal, loop detection every trick) beside acinnes/bmn's CPU engines (a swap of two
-# cards per deal, no loop detection), compiled here with g++ -O3 -march=native. Runs alternate,
-# REPS each, medians printed. The reference is read from a local copy of
-# github.com/acinnes/bmn (it has no licence to vendor it): PEER_DIR, a git clone or a bare git
-# directory of it (this script never fetches: `git clone https://github.com/acinnes/bmn DIR`
-# makes one), whose HEAD is built; without it (or with "") only warsim is measured, and the
-# first line says how to pass the reference. results/bmn-speed.txt:
-# scripts/bmn-speed.sh 5 PEER_DIR > results/bmn-speed.txt
-# Usage: scripts/bmn-speed.sh [REPS=5] [PEER_DIR] [SECONDS=6]
+# Beggar-my-neighbour deals per second on one thread, from CPU time (this machine is shared):
+# warsim's `simulate bmn` on each engine path (`phase`, the default, and `cards`, the
+# card-by-card reference, by WARSIM_PATH=cards; a uniform shuffle per deal, loop detection every
+# trick), beside two optional references, each built here into a temporary folder:
+#  - PEER_DIR, a git clone (or bare git directory) of github.com/acinnes/bmn, whose HEAD's CPU
+#    engines playbmn and playbmn_cpu are compiled with g++ -O3 -march=native (a swap of two
+#    cards per deal, no loop detection). It has no licence to vendor it, and this script never
+#    fetches: `git clone https://github.com/acinnes/bmn DIR` makes one.
+#  - C_REF_DIR, the folder of issue 40's C reference (its README.md, common.h, ref.h,
+#    phase.h): its card-by-card engine (ref.h) and its phase engine (phase.h) on warsim's own
+#    deals (deal_warsim, the scalar shuffle), through a small driver written below, with
+#    phase.h's AVX-512 hand_bits replaced by a portable loop (the only AVX-512 it uses), so it
+#    runs on any x86-64 CPU. Its AVX-512 lanes are timed by its own bench.sh.
+# Runs alternate, REPS each, medians printed. results/bmn-speed.txt:
+# scripts/bmn-speed.sh 5 PEER_DIR C_REF_DIR > results/bmn-speed.txt
+# Usage: scripts/bmn-speed.sh [REPS=5] [PEER_DIR] [C_REF_DIR] [SECONDS=6]   ("" skips one)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 reps=${1:-5}
 ref=${2:-}
-secs=${3:-6}
+cref=${3:-}
+secs=${4:-6}
+games=4000000
 if [ -n "$ref" ] && ! git -C "$ref" rev-parse --verify -q HEAD >/dev/null 2>&1; then
   echo "bmn-speed: $ref is not a git clone (or bare git directory) of acinnes/bmn" >&2
+  exit 2
+fi
+if [ -n "$cref" ] && { ! [ -f "$cref/phase.h" ] || ! [ -f "$cref/ref.h" ]; }; then
+  echo "bmn-speed: $cref holds no phase.h and ref.h (issue 40's C reference)" >&2
   exit 2
 fi
 build_speed
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-engines=()
+peers=()
 if [ -n "$ref" ]; then
   need g++ g++
   for e in playbmn playbmn_cpu; do
     git -C "$ref" show "HEAD:$e.cpp" > "$work/$e.cpp"
     # -include cstring: the sources call memcmp and strlen without including it.
     g++ -O3 -march=native -DNDEBUG -std=c++17 -pthread -include cstring -o "$work/$e" "$work/$e.cpp"
-    engines+=("$e")
+    peers+=("$e")
   done
   echo "reference: acinnes/bmn $(git -C "$ref" rev-parse --short HEAD), g++ $(g++ -dumpversion)"
 else
-  echo "reference: none (pass a clone of github.com/acinnes/bmn:" \
-    "scripts/bmn-speed.sh $reps PEER_DIR)"
+  echo "reference: acinnes/bmn not given (scripts/bmn-speed.sh $reps PEER_DIR C_REF_DIR)"
 fi
-reference() { # ENGINE -> its last "N per second" after $secs seconds on one thread
-  timeout "$secs" stdbuf -o0 "$work/$1" -t 1 | tr '\r' '\n' |
-    sed -n 's/.*(\([0-9.e+]*\) per second).*/\1/p' | tail -1 || true
+cengines=()
+if [ -n "$cref" ]; then
+  need gcc gcc
+  cp "$cref"/*.h "$work/"
+  python3 - "$work/phase.h" <<'PY'
+import sys
+path = sys.argv[1]
+src = open(path).read()
+start = src.index('static inline void hand_bits')
+end = src.index('static inline ppos_t ppos_deal')
+portable = '''static inline void hand_bits(const uint8_t *h, int n, uint64_t *p, uint32_t *q) {
+  uint64_t m = 0; uint32_t qq = 0; int k = 0;
+  for (int i = 0; i < n; i++) if (h[i]) { m |= 1ULL << i; qq |= (uint32_t)(h[i] - 1) << (2 * k++); }
+  *p = m; *q = qq;
 }
-ours() {
-  "$warsim" simulate bmn --games 3000000 --threads 1 --seed "$1" --json |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["games_per_s"])'
+'''
+open(path, 'w').write(src[:start] + portable + src[end:])
+PY
+  cat > "$work/driver.c" <<'C'
+#include "common.h"
+#include "ref.h"
+#include "phase.h"
+int main(int argc, char **argv) {  /* ref|phase N SEED: deal and play N deals, CPU time */
+  int ph = !strcmp(argv[1], "phase");
+  uint64_t n = atoll(argv[2]), seed = atoll(argv[3]), cards = 0;  /* cards: kept live */
+  uint8_t deck[96] = {0};
+  double t0 = cpu_s();
+  for (uint64_t g = 0; g < n; g++) {
+    deal_warsim(seed, g, deck);
+    cards += (ph ? ph_play(ppos_deal(deck)) : ref_play_deck(deck)).cards;
+  }
+  printf("%.0f %lu\n", n / (cpu_s() - t0), cards);  /* deals per CPU second, total cards */
+  return 0;
+}
+C
+  gcc -O3 -march=native -w -o "$work/cref" "$work/driver.c"
+  cengines=(ref phase)
+  echo "reference: issue 40's C reference ($(basename "$cref")), ref.h and phase.h (hand_bits" \
+    "portable) with warsim's scalar deal, gcc $(gcc -dumpversion) -O3 -march=native"
+else
+  echo "reference: the C reference not given (scripts/bmn-speed.sh $reps PEER_DIR C_REF_DIR)"
+fi
+ours() { # ENGINE SEED -> deals per CPU second of `simulate bmn` on that engine path
+  local t=$work/time
+  WARSIM_PATH=$1 /usr/bin/time -f '%U %S' -o "$t" \
+    "$warsim" simulate bmn --games "$games" --threads 1 --seed "$2" --json > "$work/json"
+  python3 - "$work/json" "$1" "$games" "$t" <<'PY'
+import json, sys
+run, want, games, t = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+engine = run['provenance']['engine']
+if engine != want:
+    sys.exit(f'bmn-speed: asked for the {want} path, summary.json says {engine}')
+print(games / sum(map(float, open(t).read().split())))
+PY
+}
+peer() { # ENGINE -> its last count of deals over its CPU time (its own count is by wall clock)
+  local t=$work/time
+  /usr/bin/time -f '%e %U %S' -o "$t" timeout "$secs" stdbuf -o0 "$work/$1" -t 1 > "$work/out" || true
+  tr '\r' '\n' < "$work/out" | awk -v times="$(tail -1 "$t")" '
+    /deals tested/ { s = $1; n = $3 }
+    END { split(times, x, " "); if (s > 0) print n / (s * (x[2] + x[3]) / x[1]) }'
 }
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 declare -A runs
 for r in $(seq "$reps"); do
-  runs[warsim]+="$(ours "$r") "
-  for e in "${engines[@]}"; do
-    runs[$e]+="$(reference "$e") "
+  for e in phase cards; do
+    runs[$e]+="$(ours "$e" "$r") "
+  done
+  for e in "${peers[@]}"; do
+    runs[$e]+="$(peer "$e") "
+  done
+  for e in "${cengines[@]}"; do
+    runs[c$e]+="$("$work/cref" "$e" "$games" "$r" | cut -d' ' -f1) "
   done
 done
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); one thread, median of $reps"
-w=$(tr ' ' '\n' <<< "${runs[warsim]}" | grep . | median)
-printf '%-34s %12.0f deals/s\n' "warsim simulate bmn" "$w"
-for e in "${engines[@]}"; do
-  v=$(tr ' ' '\n' <<< "${runs[$e]}" | grep . | median)
-  printf '%-34s %12.0f deals/s   warsim is %.2fx\n' "acinnes/bmn $e" "$v" "$(python3 -c "print($w / $v)")"
+flags=$(grep -m1 '^flags' /proc/cpuinfo)
+has() { if [[ " $flags " == *" $1 "* ]]; then echo "$1"; else echo "no $1"; fi; }
+simd="$(has avx2), $(has avx512f)"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" \
+  "($simd); one thread, median of $reps alternating runs, deals per CPU second;" \
+  "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+med() { tr ' ' '\n' <<< "${runs[$1]}" | grep . | median; }
+w=$(med phase)
+row() { # LABEL KEY
+  local v
+  v=$(med "$2")
+  printf '%-40s %12.0f deals/s   warsim phase is %.2fx\n' "$1" "$v" "$(python3 -c "print($w / $v)")"
+}
+row "warsim simulate bmn [phase]" phase
+row "warsim simulate bmn [cards]" cards
+for e in "${cengines[@]}"; do
+  row "C reference $e.h (scalar deal)" "c$e"
+done
+for e in "${peers[@]}"; do
+  row "acinnes/bmn $e" "$e"
 done

@@ -412,11 +412,12 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::bmn::{Penalties, DEFAULT_MAX_ROUNDS};
+    use crate::games::bmn::{BmnPreset, Penalties, DEFAULT_MAX_ROUNDS};
     use crate::output::progress::When;
 
     fn standard() -> Bmn {
         Bmn::new(BmnRules {
+            preset: BmnPreset::Britannica,
             ranks: 13,
             suits: 4,
             penalties: Penalties([1, 2, 3, 4]),

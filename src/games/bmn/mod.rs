@@ -16,10 +16,16 @@
 //! Brent's algorithm, exactly, and reports where the loop starts and its length in cards
 //! (`loop_from`, `cycle_len`) and in tricks. Only a card's demand matters to play, so hands are
 //! kept and compared as demands (0 for a card that demands nothing).
+//!
+//! Two engines play a deal and report the same game: [`play`] lays a card at a time (the
+//! reference, and `play bmn`'s trace), [`phase`] a phase at a time, with far fewer steps (the
+//! speed of each: docs/bmn.md), for every deck it holds (the standard one included):
+//! `simulate`, `exact` and `search bmn` use it wherever it fits ([`Bmn::engine`]).
 
 pub mod backward;
 pub mod camicia;
 mod command;
+mod phase;
 mod play;
 
 use std::ops::ControlFlow;
@@ -167,6 +173,27 @@ pub struct Bmn {
     deck: Vec<u8>,
     /// Cards of each demand, for `exact bmn`.
     counts: Vec<u32>,
+    /// Which engine plays the deals.
+    engine: Engine,
+}
+
+/// The engine that plays a rule set's deals; both give the same game for every deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// A phase at a time ([`phase`]): every deck it holds ([`phase::fits`]).
+    Phase,
+    /// A card at a time ([`play`]): the reference, for the other decks, or when the
+    /// environment variable `WARSIM_PATH` is `cards` (to time or check the reference).
+    Cards,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Phase => "phase",
+            Engine::Cards => "cards",
+        }
+    }
 }
 
 impl Bmn {
@@ -177,10 +204,17 @@ impl Bmn {
             .flat_map(|_| std::iter::repeat_n(0, plain).chain(rules.penalties.0.iter().copied()))
             .collect();
         let counts = arrange::counts(deck.iter().copied(), 9);
+        let reference = std::env::var("WARSIM_PATH").as_deref() == Ok("cards");
+        let engine = if phase::fits(&deck) && !reference {
+            Engine::Phase
+        } else {
+            Engine::Cards
+        };
         Bmn {
             rules,
             deck,
             counts,
+            engine,
         }
     }
 
@@ -192,6 +226,9 @@ impl Bmn {
     /// Plays the deal `deck` (its first half player 1's hand, top card first) to its end.
     pub fn play_deck(&self, deck: &[u8], s: &mut BmnScratch) -> Played {
         let half = deck.len() / 2;
+        if self.engine == Engine::Phase {
+            return phase::play(&deck[..half], &deck[half..], self.rules.max_rounds);
+        }
         s.start = Position::dealt(&deck[..half], &deck[half..]);
         play_from(s, self.rules.max_rounds, &mut |_, _, _| {
             ControlFlow::Continue(())
@@ -545,6 +582,11 @@ impl Game for Bmn {
 
     fn detects_loops(&self) -> bool {
         true
+    }
+
+    /// `phase` or `cards` (the reference): the speed differs, never the games.
+    fn engine(&self) -> Option<String> {
+        Some(self.engine.name().to_string())
     }
 
     /// Plays given hands, or game I of seed S as `simulate` deals it ([`command::play`]).

@@ -179,6 +179,7 @@ fn the_game_ends_when_the_taker_holds_every_card() {
 #[test]
 fn the_card_cap_ends_a_game_as_capped_at_the_cap() {
     let game = Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
         max_rounds: 100,
         ..standard().rules
     });
@@ -307,4 +308,165 @@ fn the_camicia_preset_round_trips_through_its_json_rules_and_writes_digits() {
         rule_args(more.rules()),
         "--rules camicia --penalties 1,2,3,4"
     );
+}
+
+/// Plays `deck` (halves to the players) with cap `max_rounds` on the reference and on the phase
+/// engine, checks they agree on everything they report, and returns the result.
+fn both_engines(game: &Bmn, deck: &[u8], max_rounds: u64) -> Played {
+    let half = deck.len() / 2;
+    let mut s = game.scratch();
+    s.start = Position::dealt(&deck[..half], &deck[half..]);
+    let reference = play_from(&mut s, max_rounds, &mut |_, _, _| ControlFlow::Continue(()));
+    let fast = phase::play(&deck[..half], &deck[half..], max_rounds);
+    assert_eq!(
+        fast,
+        reference,
+        "deal {} with cap {max_rounds}",
+        game.show_deal(deck)
+    );
+    reference
+}
+
+fn deck_of(game: &Bmn, deal: &str) -> Vec<u8> {
+    game.parse_deal(deal).unwrap().concat()
+}
+
+/// Caps around a game's end and inside it: the cap one card before the end, at it, after it,
+/// and a few small ones (a capped trick is not counted, and its cards stop at the cap).
+fn caps_around(cards: u64) -> [u64; 6] {
+    [
+        1,
+        2,
+        cards / 2 + 1,
+        cards.saturating_sub(1).max(1),
+        cards.max(1),
+        cards + 1,
+    ]
+}
+
+#[test]
+fn the_phase_engine_replays_every_record_and_loop_as_the_reference_does() {
+    let game = standard();
+    for (who, deal, cards, tricks) in RECORDS {
+        let deck = deck_of(&game, deal);
+        let p = both_engines(&game, &deck, DEFAULT_MAX_ROUNDS);
+        assert_eq!((p.cards, p.tricks), (cards, tricks), "{who}");
+        for cap in caps_around(cards) {
+            both_engines(&game, &deck, cap);
+        }
+    }
+    let casella = deck_of(
+        &game,
+        "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
+    );
+    let p = both_engines(&game, &casella, DEFAULT_MAX_ROUNDS);
+    assert_eq!(
+        (p.outcome, p.cycle.unwrap().1.cycle_len),
+        (Outcome::Loop, 62)
+    );
+    // Caps before the loop is seen, and after (a loop is reported whatever the cap past it).
+    for cap in [1, 33, 34, 35, 200, 473, 474, 475, 1000] {
+        both_engines(&game, &casella, cap);
+    }
+    let forty = Bmn::new(BmnRules {
+        preset: BmnPreset::Britannica,
+        ranks: 10,
+        suits: 4,
+        penalties: Penalties([1, 2, 3, 0]),
+        max_rounds: DEFAULT_MAX_ROUNDS,
+    });
+    let deck = deck_of(&forty, "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--");
+    let p = both_engines(&forty, &deck, DEFAULT_MAX_ROUNDS);
+    assert_eq!((p.outcome, p.cards, p.tricks), (Outcome::Loop, 197, 37));
+}
+
+/// Random deals of `game` as `simulate` deals them (seed `seed`), each played on both engines
+/// without a cap and with a cap inside the game; returns how many looped.
+fn random_deals_on_both_engines(game: &Bmn, seed: u64, deals: u64) -> u64 {
+    let mut deck = game.deck().to_vec();
+    let mut loops = 0;
+    for i in 0..deals {
+        deck.copy_from_slice(game.deck());
+        shuffle(&mut crate::sim::rng::game_rng(seed, i), &mut deck);
+        let p = both_engines(game, &deck, DEFAULT_MAX_ROUNDS);
+        loops += u64::from(p.outcome == Outcome::Loop);
+        both_engines(game, &deck, 1 + i % p.cards.max(1));
+    }
+    loops
+}
+
+/// Fewer deals unoptimised: the release test run plays them all.
+fn deals(release: u64) -> u64 {
+    if cfg!(debug_assertions) {
+        release / 20
+    } else {
+        release
+    }
+}
+
+#[test]
+fn the_phase_engine_gives_the_reference_game_for_every_random_deal() {
+    random_deals_on_both_engines(&standard(), 7, deals(200_000));
+}
+
+#[test]
+fn the_phase_engine_gives_the_reference_game_on_small_decks_and_other_penalties() {
+    // (ranks, suits, demands of J Q K A): small decks, demands of 0 (the rank is a plain
+    // card), a lone demanding rank (where about 1 deal in 150 loops, with cycles of some
+    // thousand cards), 32 penalty cards (the most the phase engine takes, with plain cards
+    // beside them and without), and a 64-card deck.
+    let decks: [(usize, usize, [u8; 4]); 11] = [
+        (4, 1, [1, 2, 3, 4]),
+        (6, 2, [1, 2, 3, 4]),
+        (7, 2, [1, 2, 3, 4]),
+        (8, 2, [1, 2, 3, 4]),
+        (10, 4, [1, 2, 3, 0]),
+        (13, 4, [4, 4, 4, 4]),
+        (13, 4, [2, 0, 0, 0]),
+        (7, 4, [2, 0, 0, 0]),
+        (5, 8, [1, 2, 3, 4]),
+        (4, 8, [1, 2, 3, 4]),
+        (16, 4, [2, 1, 4, 3]),
+    ];
+    let mut loops = 0;
+    for (ranks, suits, penalties) in decks {
+        let game = Bmn::new(BmnRules {
+            preset: BmnPreset::Britannica,
+            ranks,
+            suits,
+            penalties: Penalties(penalties),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        });
+        assert!(phase::fits(game.deck()), "{ranks}x{suits}");
+        assert_eq!(game.engine().as_deref(), Some("phase"));
+        loops += random_deals_on_both_engines(&game, 3, deals(20_000));
+    }
+    assert!(
+        loops >= deals(20_000) / 200,
+        "only {loops} loops: the test should exercise many"
+    );
+}
+
+#[test]
+fn decks_the_phase_engine_cannot_hold_are_played_by_the_reference() {
+    // (ranks, suits, demands): 36 and 64 penalty cards (over 32), a demand of 5 (over 4).
+    for (ranks, suits, penalties) in [
+        (4, 9, [1, 2, 3, 4]),
+        (4, 16, [1, 2, 3, 4]),
+        (13, 4, [1, 2, 3, 5]),
+    ] {
+        let game = Bmn::new(BmnRules {
+            preset: BmnPreset::Britannica,
+            ranks,
+            suits,
+            penalties: Penalties(penalties),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        });
+        assert!(!phase::fits(game.deck()), "{ranks}x{suits} {penalties:?}");
+        assert_eq!(game.engine().as_deref(), Some("cards"));
+        // It still plays: every deal of the reference's, through the game's own entry.
+        let mut s = game.scratch();
+        let r = game.play(&mut crate::sim::rng::game_rng(1, 0), &mut s);
+        assert!(r.rounds > 0);
+    }
 }
