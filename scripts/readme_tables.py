@@ -584,6 +584,19 @@ def bmn_loops():
         seeds = ', '.join(f"cycle `{c['id']}` ({c['tricks']} tricks)" for c in s['seeds']) or 'random positions'
         rows.append(f"| {deck} | {seeds} | {n(s['tries'])} | {n(s['looped'])} | {n(s['ended'])} "
                     f"| {n(s['undecided'])} | {len(s['cycles'])} | {s['tries_per_s']:,.0f} | {s['threads']} |")
+    big = load('bmn/search/loops/search.json')
+    if big['cycles']:
+        rows += ['', "The 52-card cycles found besides the seed, each with what backward play from it finds "
+                 "(`search bmn --reaching`, `results/bmn/search/loops-reaching/ID/`):", '',
+                 '| cycle | tricks / cards | canonical position | found by | positions entering it | depth '
+                 '| balanced deals, player 1 leads | either leads | one of them |',
+                 '|---|---|---|---|---|---|---|---|---|']
+        for c in big['cycles']:
+            r = load(f"bmn/search/loops-reaching/{c['id']}/reaching.json")
+            one = r['deals'][0]['deal'] if r['deals'] else '-'
+            rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` "
+                        f"| walker {c['walker']}, try {n(c['at'])} | {n(r['basin_positions'])} | {r['depth']} "
+                        f"| {r['balanced_player_1_leads']} | {r['balanced_either_leads']} | `{one}` |")
     small = load('bmn/search/loops-small/search.json')
     rows += ['', f"The 14-card deck's cycles, by length (`results/bmn/search/loops-small/best.txt` replays "
              f"each canonical position):", '', '| tricks | cards | cycles | one of them |', '|---|---|---|---|']

@@ -282,20 +282,13 @@ fn text(doc: &ReachingJson, cfg: &ReachingConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::bmn::{BmnPreset, Penalties, DEFAULT_MAX_ROUNDS};
     use crate::games::Outcome;
 
     /// Every deal written replays, as `play bmn --deal` reads it, into a loop of the cycle's
     /// length that starts where the walk says.
     #[test]
     fn every_deal_written_replays_into_the_cycle() {
-        let game = Bmn::new(BmnRules {
-            preset: BmnPreset::Britannica,
-            ranks: 13,
-            suits: 4,
-            penalties: Penalties([1, 2, 3, 4]),
-            max_rounds: DEFAULT_MAX_ROUNDS,
-        });
+        let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
         let cfg = ReachingConfig {
             deal: "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA".into(),
             max_positions: DEFAULT_MAX_POSITIONS,

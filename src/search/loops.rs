@@ -412,17 +412,10 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::bmn::{BmnPreset, Penalties, DEFAULT_MAX_ROUNDS};
     use crate::output::progress::When;
 
     fn standard() -> Bmn {
-        Bmn::new(BmnRules {
-            preset: BmnPreset::Britannica,
-            ranks: 13,
-            suits: 4,
-            penalties: Penalties([1, 2, 3, 4]),
-            max_rounds: DEFAULT_MAX_ROUNDS,
-        })
+        Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]))
     }
 
     fn position(game: &Bmn, deal: &str) -> Position {

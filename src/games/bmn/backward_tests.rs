@@ -2,7 +2,7 @@
 //! replayed forward, and a basin against every position of a small deck played forward.
 
 use super::*;
-use crate::games::bmn::{Bmn, BmnPreset, BmnRules, Penalties, DEFAULT_MAX_ROUNDS};
+use crate::games::bmn::{Bmn, BmnRules};
 use crate::games::cards::shuffle;
 use crate::sim::rng::game_rng;
 
@@ -39,13 +39,7 @@ fn a_position_has_the_predecessors_worked_out_by_hand() {
 /// predecessors, and every predecessor found plays forward one trick to that successor.
 #[test]
 fn every_predecessor_replays_forward_one_trick_to_the_position() {
-    let game = Bmn::new(BmnRules {
-        preset: BmnPreset::Britannica,
-        ranks: 13,
-        suits: 4,
-        penalties: Penalties([1, 2, 3, 4]),
-        max_rounds: DEFAULT_MAX_ROUNDS,
-    });
+    let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
     let mut checked = 0;
     for i in 0..40 {
         let mut deck = game.deck().to_vec();
@@ -146,13 +140,7 @@ fn a_game_that_ends_has_no_basin_and_a_small_bound_stops_the_walk() {
 /// them the cycle's, at most 6 tricks from it; the published deal is 4 tricks from it.
 #[test]
 fn casellas_cycle_is_reached_from_30_balanced_positions_either_player_leading() {
-    let game = Bmn::new(BmnRules {
-        preset: BmnPreset::Britannica,
-        ranks: 13,
-        suits: 4,
-        penalties: Penalties([1, 2, 3, 4]),
-        max_rounds: DEFAULT_MAX_ROUNDS,
-    });
+    let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
     let [a, b] = game
         .parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
         .unwrap();

@@ -196,6 +196,20 @@ impl Engine {
     }
 }
 
+impl BmnRules {
+    /// The Britannica rules on a deck of `ranks` ranks × `suits` suits whose J, Q, K and A
+    /// demand `penalties`, with the default card cap: the rule sets of the tests and searches.
+    pub fn britannica(ranks: usize, suits: usize, penalties: [u8; 4]) -> BmnRules {
+        BmnRules {
+            preset: BmnPreset::Britannica,
+            ranks,
+            suits,
+            penalties: Penalties(penalties),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+}
+
 impl Bmn {
     /// The game for validated rules.
     pub fn new(rules: BmnRules) -> Self {

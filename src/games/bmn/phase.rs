@@ -24,7 +24,7 @@
 
 use super::play::Played;
 use super::MAX_CARDS;
-use crate::games::{Cycle, Outcome};
+use crate::games::Outcome;
 
 /// The most penalty cards a deck may hold: a hand's queue is a u64 of 2-bit fields.
 pub const MAX_PENALTIES: usize = 32;
@@ -263,19 +263,5 @@ fn cycle_of(start: Phases, lam: u64) -> Played {
         from_tricks += 1;
     }
     let cycle_cards = ahead_cards - from_cards;
-    Played {
-        cards: from_cards + cycle_cards,
-        tricks: from_tricks + lam,
-        outcome: Outcome::Loop,
-        cycle: Some((
-            Cycle {
-                loop_from: from_cards,
-                cycle_len: cycle_cards,
-            },
-            Cycle {
-                loop_from: from_tricks,
-                cycle_len: lam,
-            },
-        )),
-    }
+    Played::looped(from_cards, cycle_cards, from_tricks, lam)
 }

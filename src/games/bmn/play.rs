@@ -217,6 +217,33 @@ pub struct Played {
     pub cycle: Option<(Cycle, Cycle)>,
 }
 
+impl Played {
+    /// A loop that starts after `from_cards` cards (`from_tricks` tricks) and returns every
+    /// `cycle_cards` cards (`cycle_tricks` tricks), counted to the repeat as the records count.
+    pub(super) fn looped(
+        from_cards: u64,
+        cycle_cards: u64,
+        from_tricks: u64,
+        cycle_tricks: u64,
+    ) -> Played {
+        Played {
+            cards: from_cards + cycle_cards,
+            tricks: from_tricks + cycle_tricks,
+            outcome: Outcome::Loop,
+            cycle: Some((
+                Cycle {
+                    loop_from: from_cards,
+                    cycle_len: cycle_cards,
+                },
+                Cycle {
+                    loop_from: from_tricks,
+                    cycle_len: cycle_tricks,
+                },
+            )),
+        }
+    }
+}
+
 /// One worker's positions: the game, Brent's saved copy, and the deal (to find where a loop
 /// starts).
 #[derive(Clone, Debug)]
@@ -293,19 +320,5 @@ fn cycle_of(s: &mut BmnScratch, lam: u64) -> Played {
         from_tricks += 1;
     }
     let cycle_cards = ahead_cards - from_cards;
-    Played {
-        cards: from_cards + cycle_cards,
-        tricks: from_tricks + lam,
-        outcome: Outcome::Loop,
-        cycle: Some((
-            Cycle {
-                loop_from: from_cards,
-                cycle_len: cycle_cards,
-            },
-            Cycle {
-                loop_from: from_tricks,
-                cycle_len: lam,
-            },
-        )),
-    }
+    Played::looped(from_cards, cycle_cards, from_tricks, lam)
 }
