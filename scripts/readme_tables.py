@@ -587,7 +587,7 @@ def bmn_loops():
     big = load('bmn/search/loops/search.json')
     if big['cycles']:
         rows += ['', "The 52-card cycles found besides the seed, each with what backward play from it finds "
-                 "(`search bmn --reaching`, `results/bmn/search/loops-reaching/ID/`):", '',
+                 "(`search bmn --reaching`; `results/bmn/search/loops-reaching/` has a folder per cycle id):", '',
                  '| cycle | tricks / cards | canonical position | found by | positions entering it | depth '
                  '| balanced deals, player 1 leads | either leads | one of them |',
                  '|---|---|---|---|---|---|---|---|---|']
