@@ -188,3 +188,35 @@ fn backward_play_from_a_record_finds_a_longer_one() {
         assert!(f["cards"].as_u64() > Some(7157), "{f}");
     }
 }
+
+/// `--reaching` refuses, in one line with exit status 2 and nothing written, a deal whose game
+/// ends, an option of the other searches, and a basin larger than `--max-positions`.
+#[test]
+fn reaching_refuses_what_it_cannot_walk() {
+    let dir = Scratch::new("search-reaching-bad");
+    let out = dir.path("r");
+    let out = out.to_str().unwrap();
+    let ends = format!("--reaching={}/JJJJQQQQKKKKAAAA----------", "-".repeat(26));
+    let line = fails(2, &["search", "bmn", &ends, "--out", out]);
+    assert!(line.contains("ends after 13 tricks"), "{line}");
+    let casella = format!("--reaching={CASELLA}");
+    let line = fails(
+        2,
+        &["search", "bmn", &casella, "--deals", "5", "--out", out],
+    );
+    assert!(line.contains("--deals"), "{line}");
+    let line = fails(
+        2,
+        &[
+            "search",
+            "bmn",
+            &casella,
+            "--max-positions",
+            "100",
+            "--out",
+            out,
+        ],
+    );
+    assert!(line.contains("--max-positions"), "{line}");
+    assert!(!std::path::Path::new(out).exists(), "nothing written");
+}
