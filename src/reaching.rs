@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::games::bmn::backward::{basin, Basin, BasinError, Found, Node, Step};
+use crate::games::bmn::backward::{basin, Basin, BasinError, Node, Step};
 use crate::games::bmn::{rule_args, Bmn, BmnRules};
 use crate::games::Game;
 use crate::output::atomic::{Kind, OutputSet};
@@ -93,9 +93,7 @@ struct ReachingJson<'a> {
 
 /// `search bmn --reaching`: walks the basin, writes reaching.json and deals.txt into `cfg.out`.
 pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
-    if let Some(m) = cfg.minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
-        return Err(usage!("search: --minutes {m}: expected minutes above 0, such as 10").into());
-    }
+    crate::search::check_minutes(cfg.minutes)?;
     let [a, b] = game.parse_deal(&cfg.deal)?;
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
     let start = Instant::now();
@@ -172,19 +170,6 @@ fn explain(e: BasinError, cfg: &ReachingConfig) -> anyhow::Error {
     .into()
 }
 
-/// The deal a balanced position is, player 1 to lead: its hands, or swapped when player 2 leads.
-fn deal_of(game: &Bmn, f: &Found) -> String {
-    let n = &f.node;
-    let (first, second) = (n.leader(), n.leader() ^ 1);
-    let deck: Vec<u8> = n
-        .hand(first)
-        .iter()
-        .chain(n.hand(second))
-        .copied()
-        .collect();
-    game.show_deal(&deck)
-}
-
 /// reaching.json's content for the walk `b` from the deal `deck` (both hands, player 1's first).
 fn document<'a>(
     game: &'a Bmn,
@@ -197,7 +182,7 @@ fn document<'a>(
         .balanced
         .iter()
         .map(|f| DealJson {
-            deal: deal_of(game, f),
+            deal: game.show_deal(&f.node.leader_first()),
             leader: f.node.leader() + 1,
             depth: f.depth,
         })

@@ -21,6 +21,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::SearchConfig;
+use crate::games::bmn::backward::{fate, Fate};
 use crate::games::bmn::{Bmn, BmnRules, Position};
 use crate::games::cards::{bounded, shuffle};
 use crate::games::Game;
@@ -38,40 +39,6 @@ pub const CASELLA: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA
 /// Tricks a changed position is played for before it counts as undecided: random positions
 /// end within about 1,200 tricks, and the cycles known are 62 tricks (52 cards) or shorter.
 pub const MAX_TRICKS: u64 = 1 << 16;
-
-/// Where play from a position leads.
-#[derive(Clone, Debug)]
-pub enum Fate {
-    /// A player ran out of cards.
-    Ends,
-    /// Into a cycle: a position on it and its length in tricks.
-    Cycle(Position, u64),
-    /// Neither within `max_tricks` tricks.
-    Undecided,
-}
-
-/// Plays `start` forward for at most `max_tricks` tricks with Brent's algorithm (positions at
-/// the start of a trick are compared exactly), and says where it leads.
-pub fn fate(start: &Position, max_tricks: u64) -> Fate {
-    let mut saved = *start;
-    let mut hare = *start;
-    let (mut power, mut lam) = (1u64, 0u64);
-    for _ in 0..max_tricks {
-        if hare.trick(u64::MAX).ended.is_some() {
-            return Fate::Ends;
-        }
-        lam += 1;
-        if hare.same(&saved) {
-            return Fate::Cycle(hare, lam);
-        }
-        if lam == power {
-            saved = hare;
-            power *= 2;
-            lam = 0;
-        }
-    }
-    Fate::Undecided
-}
 
 /// A cycle, as search.json lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -130,6 +97,15 @@ pub fn canonical(game: &Bmn, on: &Position, tricks: u64) -> CycleFound {
     }
 }
 
+/// Adds the key of every position of the cycle through `on`, `tricks` tricks long, to `known`.
+fn learn(known: &mut HashSet<Vec<u8>>, on: &Position, tricks: u64) {
+    let mut p = *on;
+    for _ in 0..tricks {
+        known.insert(key(&p));
+        p.trick(u64::MAX);
+    }
+}
+
 /// What one walker found, and how its tries ended.
 #[derive(Debug, Default)]
 pub struct LoopWalk {
@@ -150,7 +126,9 @@ pub struct LoopWalker<'a> {
     w: u32,
     rng: GameRng,
     pool: Vec<(Position, u64)>,
-    ids: HashSet<String>,
+    /// Every position of every cycle the walker knows, as [`key`] writes it: a try that falls
+    /// into a known cycle is told by one lookup, without walking the cycle to name it.
+    known: HashSet<Vec<u8>>,
     cards: Vec<u8>,
     done: u64,
     /// What it found so far.
@@ -161,16 +139,16 @@ impl<'a> LoopWalker<'a> {
     /// Walker `w` of a search with base `seed`, starting from the cycles `seeds` (positions
     /// on them and their lengths in tricks); with none, from random positions.
     pub fn new(game: &'a Bmn, seed: u64, w: u32, seeds: &[(Position, u64)]) -> Self {
-        let ids = seeds
-            .iter()
-            .map(|(p, t)| canonical(game, p, *t).id)
-            .collect();
+        let mut known = HashSet::new();
+        for (p, t) in seeds {
+            learn(&mut known, p, *t);
+        }
         LoopWalker {
             game,
             w,
             rng: game_rng(seed, u64::from(w)),
             pool: seeds.to_vec(),
-            ids,
+            known,
             cards: Vec::with_capacity(game.deck().len()),
             done: 0,
             out: LoopWalk::default(),
@@ -236,12 +214,13 @@ impl<'a> LoopWalker<'a> {
                 reported += 1024;
             }
             match fate(&p, MAX_TRICKS) {
-                Fate::Ends => self.out.ended += 1,
+                Fate::Ends(_) => self.out.ended += 1,
                 Fate::Undecided => self.out.undecided += 1,
                 Fate::Cycle(on, tricks) => {
                     self.out.looped += 1;
-                    let mut c = canonical(self.game, &on, tricks);
-                    if self.ids.insert(c.id.clone()) {
+                    if !self.known.contains(&key(&on)) {
+                        learn(&mut self.known, &on, tricks);
+                        let mut c = canonical(self.game, &on, tricks);
                         c.walker = Some(self.w);
                         c.at = Some(self.done);
                         self.out.found.push(c);
@@ -284,15 +263,10 @@ struct LoopsJson<'a> {
 
 /// The cycle the position of `deal` enters, as a seed of the search.
 fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64)> {
-    let [a, b] = game.parse_deal(deal).map_err(|e| {
-        usage!(
-            "search --loops: --from: {}",
-            e.0.trim_start_matches("--deal: ")
-        )
-    })?;
+    let [a, b] = super::parse_from(game, deal, "search --loops")?;
     match fate(&Position::dealt(&a, &b), MAX_TRICKS) {
         Fate::Cycle(on, tricks) => Ok((on, tricks)),
-        Fate::Ends => Err(usage!(
+        Fate::Ends(_) => Err(usage!(
             "search --loops: --from {deal:?}: this deal's game ends; give a deal that never ends \
              (its cycle seeds the search)"
         )
@@ -458,7 +432,7 @@ mod tests {
             &game,
             &format!("{}/{}", "-".repeat(26), "JJJJQQQQKKKKAAAA----------"),
         );
-        assert!(matches!(fate(&ends, MAX_TRICKS), Fate::Ends));
+        assert!(matches!(fate(&ends, MAX_TRICKS), Fate::Ends(_)));
         assert!(matches!(
             fate(&position(&game, CASELLA), 3),
             Fate::Undecided

@@ -314,6 +314,16 @@ pub(crate) struct Prepared {
     start: Instant,
 }
 
+/// Refuses a `--minutes` that is no time: every search (`--reaching` too) is bounded by it.
+pub(crate) fn check_minutes(minutes: Option<f64>) -> Result<()> {
+    match minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
+        Some(m) => {
+            Err(usage!("search: --minutes {m}: expected minutes above 0, such as 10").into())
+        }
+        None => Ok(()),
+    }
+}
+
 /// Checks `cfg`, begins the output set, estimates the search and holds it to `--max-hours`.
 fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
     let asked = match (cfg.deals, cfg.minutes) {
@@ -330,9 +340,7 @@ fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
         )
         .into());
     }
-    if let Some(m) = cfg.minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
-        return Err(usage!("search: --minutes {m}: expected minutes above 0, such as 10").into());
-    }
+    check_minutes(cfg.minutes)?;
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
     let steps = asked / u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
@@ -402,12 +410,17 @@ impl Prepared {
     }
 }
 
+/// The hands of `--from DEAL`, or `play bmn --deal`'s message about them, said of `--from`
+/// by the search `what` (`search`, `search --loops`).
+fn parse_from(game: &Bmn, deal: &str, what: &str) -> Result<[Vec<u8>; 2]> {
+    game.parse_deal(deal)
+        .map_err(|e| usage!("{what}: --from: {}", e.0.trim_start_matches("--deal: ")).into())
+}
+
 /// The deal of `--from` as a deck (player 1's hand, then player 2's): a climb changes two
 /// of its cards at a time, so the hands must be equal, as in every deal the search plays.
 fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
-    let [a, b] = game
-        .parse_deal(deal)
-        .map_err(|e| usage!("search: --from: {}", e.0.trim_start_matches("--deal: ")))?;
+    let [a, b] = parse_from(game, deal, "search")?;
     if a.len() != b.len() {
         return Err(usage!(
             "search: --from: the hands hold {} and {} cards; a deal to climb from gives each \
@@ -440,11 +453,7 @@ fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
             continue;
         };
         for n in found {
-            let deck = [
-                n.node.hand(n.node.leader()),
-                n.node.hand(n.node.leader() ^ 1),
-            ]
-            .concat();
+            let deck = n.node.leader_first();
             let p = game.play_deck(&deck, &mut s);
             if matches!(p.outcome, Outcome::Player(_)) && p.cards > f.cards {
                 out.push(Found {

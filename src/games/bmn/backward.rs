@@ -69,6 +69,12 @@ impl Node {
         usize::from(self.leader)
     }
 
+    /// Both hands, the leader's first: the deal (player 1 to lead) whose game is this
+    /// position's, the seats swapped when player 2 leads.
+    pub fn leader_first(&self) -> Vec<u8> {
+        [self.hand(self.leader()), self.hand(self.leader() ^ 1)].concat()
+    }
+
     /// Both hands hold the same number of cards, as a deal's do.
     pub fn balanced(&self) -> bool {
         self.len[0] == self.len[1]
@@ -370,29 +376,50 @@ pub fn ancestors(start: Node, limit: u64) -> Result<Vec<Found>, BasinError> {
     Ok(back.balanced.into_iter().filter(|f| f.depth > 0).collect())
 }
 
-/// The cycle the game from `start` enters (its positions in play order, from the first one
-/// reached) and the tricks played before it: Brent's algorithm over positions.
-fn find_cycle(start: Node, max_tricks: u64) -> Result<(Vec<Node>, u64), BasinError> {
+/// Where play from a position leads.
+#[derive(Clone, Debug)]
+pub enum Fate {
+    /// A player ran out of cards, in this trick (counted from 1).
+    Ends(u64),
+    /// Into a cycle: a position on it and its length in tricks.
+    Cycle(Position, u64),
+    /// Neither within `max_tricks` tricks.
+    Undecided,
+}
+
+/// Plays `start` forward for at most `max_tricks` tricks with Brent's algorithm (positions at
+/// the start of a trick are compared exactly), and says where it leads: the first half of
+/// [`find_cycle`], and all that the loop search needs of a try.
+pub fn fate(start: &Position, max_tricks: u64) -> Fate {
+    let mut saved = *start;
+    let mut hare = *start;
     let (mut power, mut lam) = (1u64, 0u64);
-    let mut saved = start;
-    let mut game = start;
-    let mut played = 0u64;
-    loop {
-        if played == max_tricks {
-            return Err(BasinError::Capped(max_tricks));
+    for played in 1..=max_tricks {
+        if hare.trick(u64::MAX).ended.is_some() {
+            return Fate::Ends(played);
         }
-        game = game.forward().ok_or(BasinError::Ends(played + 1))?;
-        played += 1;
         lam += 1;
-        if game == saved {
-            break;
+        if hare.same(&saved) {
+            return Fate::Cycle(hare, lam);
         }
         if lam == power {
-            saved = game;
+            saved = hare;
             power *= 2;
             lam = 0;
         }
     }
+    Fate::Undecided
+}
+
+/// The cycle the game from `start` enters (its positions in play order, from the first one
+/// reached) and the tricks played before it: Brent's algorithm over positions ([`fate`]), then
+/// its second phase.
+fn find_cycle(start: Node, max_tricks: u64) -> Result<(Vec<Node>, u64), BasinError> {
+    let lam = match fate(&start.position(), max_tricks) {
+        Fate::Cycle(_, lam) => lam,
+        Fate::Ends(tricks) => return Err(BasinError::Ends(tricks)),
+        Fate::Undecided => return Err(BasinError::Capped(max_tricks)),
+    };
     // Two positions `lam` tricks apart, walked together, meet where the cycle starts.
     let step = |n: Node| n.forward().unwrap_or(n);
     let mut ahead = start;
