@@ -10,11 +10,12 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::cell::RefCell;
 
-use warsim::games::kind::{self, WithGameType};
+use warsim::face::GameCli;
 use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
+use warsim::kind::{self, WithGameType};
 use warsim::list::game_from_args;
-use warsim::sim::rng::game_rng;
+use warsim::rng::game_rng;
 
 fn war(options: WarOptions) -> War {
     War::new(WarRules::try_from(&options).expect("valid rules"))
@@ -154,7 +155,7 @@ fn every_game(c: &mut Criterion) {
     struct Bench<'a>(&'a RefCell<&'a mut Criterion>);
     impl WithGameType for Bench<'_> {
         type Output = ();
-        fn with<G: Game>(self) {
+        fn with<G: GameCli>(self) {
             let game = game_from_args::<G, _>(G::EXAMPLE).expect("a valid example");
             bench_game(&mut self.0.borrow_mut(), G::NAME, "example", &game);
         }

@@ -37,7 +37,7 @@ rate() { # ARGS... -> median "games/s rounds/s" over $reps runs
   done | sort -g | awk '{g[NR]=$1; r[NR]=$2} END {m=int((NR+1)/2); print g[m], r[m]}'
 }
 
-# The paths War picks here (src/games/war/fast.rs, Path::detect): the AVX-512 block path needs
+# The paths War picks here (core/src/games/war/fast.rs, Path::detect): the AVX-512 block path needs
 # F, BW, VL and VBMI2; the lanes need DQ and POPCNT besides; the AVX2 lanes (the lanes of CPUs
 # without AVX-512, timed here too where AVX-512 is present) need AVX2 and POPCNT.
 flags=$(grep -m1 '^flags' /proc/cpuinfo)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for warsim's game_rng (src/sim/rng.rs): SplitMix64 finaliser of the
+"""Independent reference for warsim's game_rng (core/src/rng.rs): SplitMix64 finaliser of the
 seed, xor the game index, rand_xoshiro's seed_from_u64 (SplitMix64 expansion), then the first
 xoshiro256++ output. Prints the words pinned in game_rng_value_stability."""
 M = (1 << 64) - 1

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
-use crate::games::kind::{self, WithGame, WithGameType};
-use crate::games::Game;
+use crate::face::GameCli;
+use crate::kind::{self, WithGame, WithGameType};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::stdout::Print;
 use crate::output::{self, progress};
@@ -154,7 +154,7 @@ pub struct Simulate<'a>(pub &'a RunConfig);
 impl WithGame for Simulate<'_> {
     type Output = Result<()>;
 
-    fn with<G: Game>(self, game: G) -> Result<()> {
+    fn with<G: GameCli>(self, game: G) -> Result<()> {
         let opts = self.0;
         opts.check_outputs()?;
         let info = runs::plan(&game, opts)?;
@@ -191,7 +191,7 @@ pub struct Merge<'a> {
 impl WithGameType for &Merge<'_> {
     type Output = Result<()>;
 
-    fn with<G: Game>(self) -> Result<()> {
+    fn with<G: GameCli>(self) -> Result<()> {
         let out = OutputSet::begin(self.out, Kind::Merge, self.dirs)?;
         let (info, tally, timing) = merge::merge::<G>(self.dirs)?;
         output::finish(&info, &tally, &timing, Some(out), self.print, self.svg)

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::games::kind::{self, WithGameType};
-use crate::games::Game;
+use crate::face::GameCli;
+use crate::kind::{self, WithGameType};
 use crate::merge;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;
@@ -42,7 +42,7 @@ struct Load<'a>(&'a Path);
 
 impl WithGameType for Load<'_> {
     type Output = Result<Run>;
-    fn with<G: Game>(self) -> Result<Run> {
+    fn with<G: GameCli>(self) -> Result<Run> {
         let part = merge::load::<G>(self.0)?;
         let report = Report::new(&part.info, &part.tally);
         Ok(Run {

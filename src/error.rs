@@ -3,16 +3,8 @@
 //! Everything else (I/O, a full disk) travels as an `anyhow::Error` with context and exits 1.
 //! `main` tells the two apart by downcasting.
 
-/// Bad usage or bad input: exit status 2, one line on stderr, nothing written.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
-
-/// Builds a [`UsageError`] from `format!` arguments.
-#[macro_export]
-macro_rules! usage {
-    ($($arg:tt)*) => { $crate::error::UsageError(format!($($arg)*)) };
-}
+pub use warsim_core::error::UsageError;
+pub use warsim_core::usage;
 
 /// An error message as one printable line: a line break as `\n`, any other control character
 /// (a terminal escape in a file name, say) as `\u{..}`, so no message can move the cursor,

@@ -3,16 +3,15 @@
 //! tallies and output files as `simulate`: game i is deal number i of the game's enumeration
 //! ([`Game::deal_count`], [`Game::play_deal_number`]).
 
+use std::io::Write;
+
 use anyhow::Result;
 use serde_json::{json, Map, Value};
 
 use crate::config::RunConfig;
-use crate::games::kind::WithGame;
-use std::any::Any;
-use std::io::Write;
-
-use crate::games::war::War;
+use crate::face::GameCli;
 use crate::games::{ChainSolution, Game};
+use crate::kind::WithGame;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
 use crate::output::stdout::Print;
@@ -20,7 +19,7 @@ use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::stats::summary::{grouped, grouped_in};
+use crate::stats::summary::{fraction, grouped, grouped_in};
 use crate::{run, usage};
 
 /// Deals an exact run may play: about half an hour on two cores at a microsecond a deal.
@@ -32,7 +31,7 @@ pub struct Exact<'a>(pub &'a RunConfig);
 impl WithGame for Exact<'_> {
     type Output = Result<()>;
 
-    fn with<G: Game>(self, game: G) -> Result<()> {
+    fn with<G: GameCli>(self, game: G) -> Result<()> {
         let opts = self.0;
         opts.check_outputs()?;
         // The command line's `exact` has none of these options; a library caller's RunConfig
@@ -161,9 +160,9 @@ pub struct FlawlessGame<'a>(pub &'a RunConfig);
 impl WithGame for FlawlessGame<'_> {
     type Output = Result<()>;
 
-    fn with<G: Game>(self, game: G) -> Result<()> {
+    fn with<G: GameCli>(self, game: G) -> Result<()> {
         let opts = self.0;
-        let Some(war) = (&game as &dyn Any).downcast_ref::<War>() else {
+        let Some(war) = game.flawless() else {
             return Err(usage!(
                 "exact {}: --flawless is War's (one player wins every battle); {} has none",
                 G::NAME,
@@ -263,27 +262,4 @@ fn finish_doc(
         stdout.flush()?;
     }
     Ok(())
-}
-
-/// `k/n` in lowest terms.
-pub fn fraction(k: u64, n: u64) -> String {
-    let (mut a, mut b) = (k, n);
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    let g = a.max(1);
-    format!("{}/{}", k / g, n / g)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fraction;
-
-    #[test]
-    fn fractions_in_lowest_terms() {
-        assert_eq!(fraction(6, 8), "3/4");
-        assert_eq!(fraction(0, 8), "0/1");
-        assert_eq!(fraction(7, 7), "1/1");
-        assert_eq!(fraction(34_650, 369_600), "3/32");
-    }
 }

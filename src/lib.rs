@@ -1,18 +1,19 @@
 //! warsim: Monte Carlo simulation and exact statistics for War and other small card and hand
 //! games.
 //!
-//! The library holds the rules ([`games`], listed once in [`games::kind`]), the parallel engine
-//! ([`sim`]), the exact tallies and statistics ([`stats`]), the output formats and the output
-//! sets ([`output`]), and the commands: [`cli`] defines the command line, [`config`] is what a
-//! run is asked as plain data, [`estimate`] foresees a run's time before it starts, [`error`]
-//! holds the usage error (exit status 2) and the one-line rendering of every error, and [`app`]
-//! dispatches each command: `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`],
-//! `merge` to [`merge`] (which also reads any run folder back), `compare` to [`compare`],
-//! `replay` to [`replay`], `play` to [`play`], `search` to [`search`] (with `--reaching` to
-//! [`reaching`]), `games` to [`list`]; `completions` and `manpage`
-//! are generated from [`cli`] in [`app`] itself. `python` (feature `python`) is the Python
-//! extension module over the same commands. The binary is `main.rs` over [`app`]. Only the
-//! commands and `output` touch files, stdin, stdout or stderr.
+//! The rules, the parallel engine and the exact tallies are the `warsim-core` crate, re-exported
+//! here as [`games`], [`sim`] and [`stats`]; it has no command line and no files. This crate is
+//! the command over it: [`kind`] is the one list of games, [`face`] each game's command-line face
+//! (its rule flags, help and `play` command), [`cli`] defines the command line, [`config`] is
+//! what a run is asked as plain data, [`estimate`] foresees a run's time before it starts,
+//! [`error`] holds the one-line rendering of every error (a usage error exits with status 2),
+//! [`output`] the output formats and the output sets, and [`app`] dispatches each command:
+//! `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`], `merge` to [`merge`]
+//! (which also reads any run folder back), `compare` to [`compare`], `replay` to [`replay`],
+//! `play` to [`play`], `search` to [`search`] (with `--reaching` to [`reaching`]), `games` to
+//! [`list`]; `completions` and `manpage` are generated from [`cli`] in [`app`] itself. `python`
+//! (feature `python`) is the Python extension module over the same commands. The binary is
+//! `main.rs` over [`app`]. Only the commands and `output` touch files, stdin, stdout or stderr.
 #![warn(missing_docs)]
 
 pub mod app;
@@ -22,7 +23,8 @@ pub mod config;
 pub mod error;
 pub mod estimate;
 pub mod exact;
-pub mod games;
+pub mod face;
+pub mod kind;
 pub mod list;
 pub mod merge;
 pub mod output;
@@ -33,9 +35,9 @@ pub mod reaching;
 pub mod replay;
 pub mod run;
 pub mod search;
-pub mod sim;
-pub mod stats;
 pub mod sweep;
+
+pub use warsim_core::{cancel, games, rng, sim, stats, usage};
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,4 @@
-//! `warsim games`: the games as the program lists them ([`crate::games::kind`]), for people and
+//! `warsim games`: the games as the program lists them ([`crate::kind`]), for people and
 //! for scripts (CI's interface check, the Python tests, the conformance suite), so that no
 //! list of games is kept anywhere else.
 
@@ -9,8 +9,8 @@ use clap::{Args, FromArgMatches};
 use serde::Serialize;
 
 use crate::error::UsageError;
-use crate::games::kind::{self, WithGame, WithGameType};
-use crate::games::Game;
+use crate::face::GameCli;
+use crate::kind::{self, WithGame, WithGameType};
 use crate::usage;
 
 /// One game as `warsim games --json` lists it.
@@ -22,7 +22,7 @@ pub struct Listed {
     pub about: &'static str,
     /// What `play` does.
     pub play: &'static str,
-    /// A small rule set ([`Game::EXAMPLE`]).
+    /// A small rule set ([`GameCli::EXAMPLE`]).
     pub example: &'static [&'static str],
     /// Whether `exact` plays the example rule set (every deal once).
     pub exact: bool,
@@ -47,8 +47,8 @@ pub struct OptionDoc {
 }
 
 /// The rule options of game `G`, from the command line's own definition of them.
-pub fn options_of<G: Game>() -> Vec<OptionDoc> {
-    let cmd = <G::Options as Args>::augment_args(clap::Command::new(G::NAME));
+pub fn options_of<G: GameCli>() -> Vec<OptionDoc> {
+    let cmd = <G::Flags as Args>::augment_args(clap::Command::new(G::NAME));
     cmd.get_arguments()
         .filter_map(|a| {
             let name = a.get_long()?.to_string();
@@ -83,8 +83,8 @@ pub fn options_of<G: Game>() -> Vec<OptionDoc> {
 
 /// The game that rule options `args` of `simulate GAME` describe, or the command line's
 /// one-line message for the first bad one.
-pub fn game_from_args<G: Game, A: AsRef<str>>(args: &[A]) -> Result<G, UsageError> {
-    G::from_options(&parse_args::<G::Options, A>(G::NAME, args)?)
+pub fn game_from_args<G: GameCli, A: AsRef<str>>(args: &[A]) -> Result<G, UsageError> {
+    G::from_flags(&parse_args::<G::Flags, A>(G::NAME, args)?)
 }
 
 /// Arguments `args` (no program name) read as the clap arguments `T` of a command called
@@ -116,7 +116,7 @@ pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
     struct Build<'a, T, A>(&'a [A], T);
     impl<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>> WithGameType for Build<'_, T, A> {
         type Output = anyhow::Result<R>;
-        fn with<G: Game>(self) -> anyhow::Result<R> {
+        fn with<G: GameCli>(self) -> anyhow::Result<R> {
             self.1.with(game_from_args::<G, _>(self.0)?)
         }
     }
@@ -131,7 +131,7 @@ struct List;
 impl WithGameType for List {
     type Output = Result<Listed, UsageError>;
 
-    fn with<G: Game>(self) -> Result<Listed, UsageError> {
+    fn with<G: GameCli>(self) -> Result<Listed, UsageError> {
         let example = game_from_args::<G, _>(G::EXAMPLE)
             .map_err(|e| usage!("{} {:?}: {e}", G::NAME, G::EXAMPLE))?;
         Ok(Listed {

@@ -9,10 +9,11 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::games::kind::{self, WithGameType};
-use crate::games::{Game, Outcome};
+use crate::face::GameCli;
+use crate::games::Outcome;
+use crate::kind::{self, WithGameType};
 use crate::merge;
-use crate::sim::rng::game_rng;
+use crate::rng::game_rng;
 use crate::usage;
 
 /// What `replay --json` prints.
@@ -43,7 +44,7 @@ struct Replay<'a> {
 impl WithGameType for Replay<'_> {
     type Output = Result<Replayed>;
 
-    fn with<G: Game>(self) -> Result<Replayed> {
+    fn with<G: GameCli>(self) -> Result<Replayed> {
         let part = merge::load::<G>(self.dir)?;
         let info = &part.info;
         let replaying = part

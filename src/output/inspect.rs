@@ -18,8 +18,8 @@ use super::table::{self, Row};
 use super::text;
 use super::RunChart;
 
-use crate::games::kind::WithGame;
-use crate::games::Game;
+use crate::face::GameCli;
+use crate::kind::WithGame;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
 use crate::stats::summary::{fixed, grouped};
@@ -261,7 +261,7 @@ struct Play(u64);
 
 impl WithGame for Play {
     type Output = anyhow::Result<Checked>;
-    fn with<G: Game>(self, game: G) -> anyhow::Result<Checked> {
+    fn with<G: GameCli>(self, game: G) -> anyhow::Result<Checked> {
         let tally = engine::simulate(&game, 0, 0..self.0, 2, &|_| {}, &Default::default())?;
         let info = RunInfo::new(&game, 0, self.0, Shard::WHOLE)?;
         let r = Report::new(&info, &tally);

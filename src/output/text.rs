@@ -222,7 +222,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
                 s,
                 "loops     {} of the deals never end ({}, {:.4}%)",
                 grouped(l.count),
-                crate::exact::fraction(l.count, games),
+                crate::stats::summary::fraction(l.count, games),
                 100.0 * l.share
             )
         } else {

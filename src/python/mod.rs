@@ -25,8 +25,10 @@ use crate::app::{self, Merge, Simulate};
 use crate::cli::{Cli, Command};
 use crate::error::{one_line, pythonic, UsageError};
 use crate::exact::{Exact, FlawlessGame};
-use crate::games::kind::{self, WithGameType};
-use crate::games::{Game, PlayIo};
+use crate::face::GameCli;
+use crate::face::PlayIo;
+use crate::games::Game;
+use crate::kind::{self, WithGameType};
 use crate::list::{self, OptionDoc};
 use crate::output::private::PrivateDir;
 use crate::output::stdout::Print;
@@ -115,7 +117,7 @@ fn options(name: &str) -> PyResult<Vec<OptionDoc>> {
     struct Options;
     impl WithGameType for Options {
         type Output = Vec<OptionDoc>;
-        fn with<G: Game>(self) -> Vec<OptionDoc> {
+        fn with<G: GameCli>(self) -> Vec<OptionDoc> {
             list::options_of::<G>()
         }
     }
@@ -427,7 +429,7 @@ fn play<'py>(
         struct Play<'a>(&'a [String], bool);
         impl WithGameType for Play<'_> {
             type Output = anyhow::Result<serde_json::Value>;
-            fn with<G: Game>(self) -> anyhow::Result<serde_json::Value> {
+            fn with<G: GameCli>(self) -> anyhow::Result<serde_json::Value> {
                 let args = list::parse_args::<G::PlayArgs, _>(G::NAME, self.0)?;
                 let mut lines = Vec::new();
                 let report = G::play_command(

@@ -9,8 +9,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::games::kind::{self, WithGameType};
+use crate::face::GameCli;
 use crate::games::Game;
+use crate::kind::{self, WithGameType};
 use crate::merge::{self, Part};
 use crate::output::private::PrivateDir;
 use crate::output::reader;
@@ -63,7 +64,7 @@ struct Load<'a>(&'a Path);
 impl WithGameType for Load<'_> {
     type Output = Result<Box<dyn Loaded>>;
 
-    fn with<G: Game>(self) -> Result<Box<dyn Loaded>> {
+    fn with<G: GameCli>(self) -> Result<Box<dyn Loaded>> {
         Ok(Box::new(merge::load::<G>(self.0)?))
     }
 }

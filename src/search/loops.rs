@@ -28,7 +28,7 @@ use crate::games::Game;
 use crate::output::progress::Progress;
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
-use crate::sim::rng::{game_rng, GameRng};
+use crate::rng::{game_rng, GameRng};
 use crate::stats::summary::grouped;
 use crate::usage;
 

@@ -32,8 +32,8 @@ use crate::output::atomic::{Kind, OutputSet};
 use crate::output::progress::{Progress, When};
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
+use crate::rng::{game_rng, GameRng};
 use crate::sim::pilot::Measured;
-use crate::sim::rng::{game_rng, GameRng};
 use crate::stats::summary::grouped;
 use crate::usage;
 

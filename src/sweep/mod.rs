@@ -23,8 +23,8 @@ use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
-use crate::games::kind::{SimulateGame, WithGame};
-use crate::games::Game;
+use crate::face::GameCli;
+use crate::kind::{SimulateGame, WithGame};
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::html::Page;
@@ -551,7 +551,7 @@ struct Check<'a>(&'a RunConfig);
 
 impl WithGame for Check<'_> {
     type Output = Result<()>;
-    fn with<G: Game>(self, game: G) -> Result<()> {
+    fn with<G: GameCli>(self, game: G) -> Result<()> {
         run::plan(&game, self.0).map(|_| ())
     }
 }
@@ -566,7 +566,7 @@ struct Pilot<'a> {
 
 impl WithGame for Pilot<'_> {
     type Output = Result<Estimate>;
-    fn with<G: Game>(self, game: G) -> Result<Estimate> {
+    fn with<G: GameCli>(self, game: G) -> Result<Estimate> {
         let info = run::plan(&game, self.run)?;
         Ok(run::estimate(&game, self.run, &info, self.budget, self.already)?.1)
     }
@@ -592,7 +592,7 @@ struct Done {
 
 impl WithGame for One<'_> {
     type Output = Result<Done>;
-    fn with<G: Game>(self, game: G) -> Result<Done> {
+    fn with<G: GameCli>(self, game: G) -> Result<Done> {
         let run = self.run;
         let info = run::plan(&game, run)?;
         let head = run::Head::none(game.players());

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use serde_json::Value;
-use warsim::games::kind::{self, WithGameType};
-use warsim::games::{Game, GameStats};
+use warsim::face::GameCli;
+use warsim::games::GameStats;
+use warsim::kind::{self, WithGameType};
 use warsim::list::game_from_args;
 use warsim::output::summary::Summary;
 
@@ -134,7 +135,7 @@ struct RoundTrip(String);
 
 impl WithGameType for RoundTrip {
     type Output = String;
-    fn with<G: Game>(self) -> String {
+    fn with<G: GameCli>(self) -> String {
         let typed: Summary<<G::Stats as GameStats>::Json> =
             serde_json::from_str(&self.0).expect("a summary of its game");
         let mut text = serde_json::to_string_pretty(&typed).unwrap();
@@ -180,7 +181,7 @@ struct Described(Vec<String>);
 
 impl WithGameType for Described {
     type Output = (Value, String);
-    fn with<G: Game>(self) -> (Value, String) {
+    fn with<G: GameCli>(self) -> (Value, String) {
         let game = game_from_args::<G, _>(&self.0).expect("valid options");
         (serde_json::to_value(game.rules()).unwrap(), game.describe())
     }

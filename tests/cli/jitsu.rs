@@ -1,5 +1,5 @@
 //! `play jitsu`: the transcript checked line by line against the rules of docs/rules/jitsu.md, with
-//! the rules written again here, independently of src/games/jitsu/, and its labels on stderr
+//! the rules written again here, independently of core/src/games/jitsu/, and its labels on stderr
 //! against the transcript.
 
 use crate::util::{ok, warsim_input};

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use warsim::face::GameCli;
 use warsim::games::war::War;
-use warsim::games::Game;
 
 use crate::util::{fails, fails_within, json, listing, ok, read, s, Scratch};
 

@@ -1,0 +1,624 @@
+//! Beggar-my-neighbour, as the 1911 Encyclopaedia Britannica states it (and docs/rules/bmn.md): two
+//! players; J, Q, K and A are penalty cards demanding 1, 2, 3 and 4 cards. A player laying a
+//! penalty card while paying a demand stops paying and passes a new demand back; a demand paid
+//! with no penalty card gives the whole pile to the player who laid the last penalty card,
+//! under their hand in the order laid (the first card laid goes under first), and they lead the
+//! next trick. Player 1 (the first hand of the deal) leads the first trick. The game ends as
+//! soon as one player holds every card; a player who must play and has no card loses, the other
+//! taking the pile.
+//!
+//! Counts, as the published records count them: `rounds` are the **cards** laid, and the
+//! game's own statistic is **tricks**, the piles taken (the last one included, also when it is
+//! taken because the other player has no card to lay).
+//!
+//! Play after the deal is deterministic, so a position that repeats repeats forever: a game is
+//! checked for a repeated position at the start of a trick (both hands and who leads) with
+//! Brent's algorithm, exactly, and reports where the loop starts and its length in cards
+//! (`loop_from`, `cycle_len`) and in tricks. Only a card's demand matters to play, so hands are
+//! kept and compared as demands (0 for a card that demands nothing).
+//!
+//! Two engines play a deal and report the same game: [`play`] lays a card at a time (the
+//! reference, and `play bmn`'s trace), [`phase`] a phase at a time, with far fewer steps (the
+//! speed of each: docs/bmn.md), for every deck it holds (the standard one included):
+//! `simulate`, `exact` and `search bmn` use it wherever it fits ([`Bmn::engine`]).
+
+pub mod backward;
+pub mod camicia;
+mod phase;
+mod play;
+
+use std::ops::ControlFlow;
+
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+
+use super::arrange;
+use super::cards::shuffle;
+use super::{check_max_rounds, Game, GameResult, GameStats};
+use crate::error::UsageError;
+use crate::stats::histogram::{add_to, Overflow};
+use crate::usage;
+use play::play_from;
+pub use play::{BmnScratch, Hand, Played, Position, Trick};
+
+/// Most cards in a deck (a hand is a ring of this many).
+pub const MAX_CARDS: usize = 64;
+/// The penalty ranks, lowest first: the top four ranks of the deck.
+pub const PENALTY_NAMES: [char; 4] = ['J', 'Q', 'K', 'A'];
+/// The default card cap, a safety net only: loops are detected exactly.
+pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
+
+crate::choice! {
+    /// A named rule set of `--rules`; explicit options override its settings.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum BmnPreset {
+        /// The 1911 Britannica's game: 52 cards, J, Q, K, A demand 1, 2, 3, 4.
+        Britannica,
+        /// The Italian Camicia: 40 cards, the ace, two and three demand 1, 2, 3 (warsim's J, Q, K;
+        /// docs/rules/bmn.md); deals written in its digit notation.
+        Camicia,
+    }
+}
+
+impl Default for BmnPreset {
+    /// The 1911 Britannica's game.
+    fn default() -> Self {
+        BmnPreset::Britannica
+    }
+}
+
+impl BmnPreset {
+    /// Ranks, suits and penalties of the preset.
+    fn deck(self) -> (usize, usize, Penalties) {
+        match self {
+            BmnPreset::Britannica => (13, 4, Penalties([1, 2, 3, 4])),
+            BmnPreset::Camicia => (camicia::RANKS, camicia::SUITS, camicia::PENALTIES),
+        }
+    }
+
+    fn is_britannica(&self) -> bool {
+        *self == BmnPreset::Britannica
+    }
+}
+
+/// The rule settings of a Beggar-my-neighbour run as asked: each `None` takes its preset's
+/// ([`BmnRules::try_from`] checks them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BmnOptions {
+    /// The preset the settings start from.
+    pub preset: Option<BmnPreset>,
+    /// Ranks in the deck; the top four are J, Q, K and A.
+    pub ranks: Option<usize>,
+    /// Cards of each rank.
+    pub suits: Option<usize>,
+    /// What J, Q, K and A demand.
+    pub penalties: Option<Penalties>,
+    /// The card cap.
+    pub max_rounds: u64,
+}
+
+impl Default for BmnOptions {
+    /// The Britannica game.
+    fn default() -> Self {
+        BmnOptions {
+            preset: None,
+            ranks: None,
+            suits: None,
+            penalties: None,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+}
+
+/// What J, Q, K and A demand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Penalties(pub [u8; 4]);
+
+impl std::str::FromStr for Penalties {
+    type Err = String;
+
+    /// Four demands from 0 to 9, for J, Q, K and A: `1,2,3,4`.
+    fn from_str(text: &str) -> Result<Penalties, String> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let values: Vec<u8> = parts
+            .iter()
+            .filter_map(|p| p.parse::<u8>().ok().filter(|&v| v <= 9))
+            .collect();
+        match <[u8; 4]>::try_from(values) {
+            Ok(v) if parts.len() == 4 => Ok(Penalties(v)),
+            _ => Err("expected four demands from 0 to 9, for J, Q, K and A: 1,2,3,4".into()),
+        }
+    }
+}
+
+impl std::fmt::Display for Penalties {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [j, q, k, a] = self.0;
+        write!(f, "{j},{q},{k},{a}")
+    }
+}
+
+/// The rules of a `simulate bmn` run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BmnRules {
+    /// The preset the settings started from (absent from the JSON for britannica, as before
+    /// presets).
+    #[serde(default, skip_serializing_if = "BmnPreset::is_britannica")]
+    pub preset: BmnPreset,
+    /// Ranks in the deck.
+    pub ranks: usize,
+    /// Cards of each rank.
+    pub suits: usize,
+    /// What J, Q, K and A demand.
+    pub penalties: Penalties,
+    /// Card cap.
+    pub max_rounds: u64,
+}
+
+impl TryFrom<&BmnOptions> for BmnRules {
+    type Error = UsageError;
+
+    fn try_from(o: &BmnOptions) -> Result<Self, UsageError> {
+        let preset = o.preset.unwrap_or_default();
+        let (ranks, suits, penalties) = preset.deck();
+        let (ranks, suits) = (o.ranks.unwrap_or(ranks), o.suits.unwrap_or(suits));
+        let cards = ranks.saturating_mul(suits);
+        if ranks < 4 || suits == 0 || cards > MAX_CARDS || cards % 2 == 1 {
+            return Err(usage!(
+                "--ranks {ranks} --suits {suits}: need at least 4 ranks (the top four are J, Q, \
+                 K, A), and an even number of cards, at most {MAX_CARDS}"
+            ));
+        }
+        Ok(BmnRules {
+            preset,
+            ranks,
+            suits,
+            penalties: o.penalties.unwrap_or(penalties),
+            max_rounds: check_max_rounds(o.max_rounds, "card")?,
+        })
+    }
+}
+
+/// Beggar-my-neighbour on random deals: the [`Game`] of `simulate bmn`.
+#[derive(Clone, Debug)]
+pub struct Bmn {
+    rules: BmnRules,
+    /// The deck as demands, in rank order.
+    deck: Vec<u8>,
+    /// Cards of each demand, for `exact bmn`.
+    counts: Vec<u32>,
+    /// Which engine plays the deals.
+    engine: Engine,
+}
+
+/// The engine that plays a rule set's deals; both give the same game for every deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// A phase at a time ([`phase`]): every deck it holds ([`phase::fits`]).
+    Phase,
+    /// A card at a time ([`play`]): the reference, for the other decks, or when the
+    /// environment variable `WARSIM_PATH` is `cards` (to time or check the reference).
+    Cards,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Phase => "phase",
+            Engine::Cards => "cards",
+        }
+    }
+}
+
+impl BmnRules {
+    /// The Britannica rules on a deck of `ranks` ranks × `suits` suits whose J, Q, K and A
+    /// demand `penalties`, with the default card cap: the rule sets of the tests and searches.
+    pub fn britannica(ranks: usize, suits: usize, penalties: [u8; 4]) -> BmnRules {
+        BmnRules {
+            preset: BmnPreset::Britannica,
+            ranks,
+            suits,
+            penalties: Penalties(penalties),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+}
+
+impl Bmn {
+    /// The game for validated rules.
+    pub fn new(rules: BmnRules) -> Self {
+        let plain = rules.ranks - 4;
+        let deck: Vec<u8> = (0..rules.suits)
+            .flat_map(|_| std::iter::repeat_n(0, plain).chain(rules.penalties.0.iter().copied()))
+            .collect();
+        let counts = arrange::counts(deck.iter().copied(), 9);
+        let reference = std::env::var("WARSIM_PATH").as_deref() == Ok("cards");
+        let engine = if phase::fits(&deck) && !reference {
+            Engine::Phase
+        } else {
+            Engine::Cards
+        };
+        Bmn {
+            rules,
+            deck,
+            counts,
+            engine,
+        }
+    }
+
+    /// The deck as demands, in rank order: what a deal arranges.
+    pub fn deck(&self) -> &[u8] {
+        &self.deck
+    }
+
+    /// Plays the deal `deck` (its first half player 1's hand, top card first) to its end.
+    pub fn play_deck(&self, deck: &[u8], s: &mut BmnScratch) -> Played {
+        let half = deck.len() / 2;
+        if self.engine == Engine::Phase {
+            return phase::play(&deck[..half], &deck[half..], self.rules.max_rounds);
+        }
+        s.start = Position::dealt(&deck[..half], &deck[half..]);
+        play_from(s, self.rules.max_rounds, &mut |_, _, _| {
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Plays `hands` card by card (the reference engine), calling `each` after every trick
+    /// with the position, the trick and the cards laid so far; a `Break` from it (the trace's
+    /// reader has gone) stops the game there (`play bmn --trace`).
+    pub fn play_hands(
+        &self,
+        hands: &[Vec<u8>; 2],
+        each: &mut dyn FnMut(&Position, &Trick, u64) -> ControlFlow<()>,
+    ) -> Played {
+        let mut s = self.scratch();
+        s.start = Position::dealt(&hands[0], &hands[1]);
+        play_from(&mut s, self.rules.max_rounds, each)
+    }
+
+    /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`, or under the camicia
+    /// preset its digit notation.
+    pub fn show_deal(&self, deck: &[u8]) -> String {
+        if self.rules.preset == BmnPreset::Camicia {
+            return camicia::digits(deck.iter().copied());
+        }
+        let half = deck.len() / 2;
+        format!(
+            "{}/{}",
+            self.show(deck[..half].iter().copied()),
+            self.show(deck[half..].iter().copied())
+        )
+    }
+
+    /// A position as a deal `play bmn --deal` replays: the leader's hand first, so that the
+    /// deal (player 1 leads) plays the position's game, the players' names swapped if player 2
+    /// leads.
+    pub fn show_position(&self, p: &Position) -> String {
+        let [a, b] = [&p.hands[p.leader], &p.hands[p.leader ^ 1]];
+        format!("{}/{}", self.show(a.cards()), self.show(b.cards()))
+    }
+
+    fn result(&self, s: &mut BmnScratch) -> GameResult<BmnGame> {
+        let deck = std::mem::take(&mut s.deck);
+        let p = self.play_deck(&deck, s);
+        s.deck = deck;
+        GameResult {
+            rounds: p.cards,
+            outcome: p.outcome,
+            cycle: p.cycle.map(|c| c.0),
+            stats: BmnGame {
+                tricks: p.tricks as u32,
+            },
+        }
+    }
+
+    /// How a hand is written: `-` for a card that demands nothing, else the letter of the
+    /// lowest penalty rank with that demand; under the camicia preset, each card's demand.
+    pub fn show(&self, cards: impl Iterator<Item = u8>) -> String {
+        if self.rules.preset == BmnPreset::Camicia {
+            return camicia::digits(cards);
+        }
+        cards
+            .map(|c| {
+                self.rules
+                    .penalties
+                    .0
+                    .iter()
+                    .position(|&d| d == c && c > 0)
+                    .map_or('-', |i| PENALTY_NAMES[i])
+            })
+            .collect()
+    }
+
+    /// Reads a deal `HAND1/HAND2`, top card first: `-` (or `.`, a digit, `T`, `X`, `10`) for a
+    /// card that is not J, Q, K or A; J, Q, K, A; spaces and commas ignored, and a suit letter
+    /// (s, h, d, c) or symbol after a card. Or the digit notation ([`camicia`]): each card's
+    /// demand, player 1's half first, no `/`. The deal must hold this deck's cards.
+    pub fn parse_deal(&self, text: &str) -> Result<[Vec<u8>; 2], UsageError> {
+        if let Some(read) = camicia::read_digits(text, &self.counts) {
+            return read.map_err(|e| usage!("--deal {text:?}: {e}"));
+        }
+        let Some((a, b)) = text.split_once('/') else {
+            return Err(usage!(
+                "--deal {text:?}: expected HAND1/HAND2, top card first, e.g. '--J-/Q---', or \
+                 one digit per card (its demand), player 1's half first"
+            ));
+        };
+        let hand = |h: &str, n: usize| -> Result<Vec<u8>, UsageError> {
+            let mut out = Vec::new();
+            let mut chars = h.chars().peekable();
+            while let Some(c) = chars.next() {
+                let demand = match c.to_ascii_uppercase() {
+                    ' ' | ',' => continue,
+                    '-' | '.' | 'T' | 'X' | '2'..='9' => 0,
+                    '1' if chars.peek() == Some(&'0') => {
+                        chars.next();
+                        0
+                    }
+                    r @ ('J' | 'Q' | 'K' | 'A') => {
+                        let i = PENALTY_NAMES.iter().position(|&p| p == r).unwrap_or(0);
+                        self.rules.penalties.0[i]
+                    }
+                    _ => {
+                        return Err(usage!(
+                            "--deal: hand {n} has {c:?}, which is no card: write - for a card \
+                             that is not J, Q, K or A"
+                        ))
+                    }
+                };
+                out.push(demand);
+                if let Some(&s) = chars.peek() {
+                    if "sShHdDcC♠♥♦♣".contains(s) {
+                        chars.next();
+                    }
+                }
+            }
+            Ok(out)
+        };
+        let hands = [hand(a, 1)?, hand(b, 2)?];
+        let mut dealt = arrange::counts(hands.iter().flatten().copied(), 9);
+        dealt.resize(self.counts.len(), 0);
+        if dealt != self.counts {
+            let name = |d: usize| {
+                if d == 0 {
+                    "plain cards".to_string()
+                } else {
+                    format!("cards demanding {d}")
+                }
+            };
+            let d = (0..dealt.len())
+                .find(|&d| dealt[d] != self.counts[d])
+                .unwrap_or(0);
+            return Err(usage!(
+                "--deal: the hands hold {} {}, the deck ({} ranks × {} suits) {}",
+                dealt[d],
+                name(d),
+                self.rules.ranks,
+                self.rules.suits,
+                self.counts[d]
+            ));
+        }
+        Ok(hands)
+    }
+}
+
+/// The rule options of `rules` that differ from the defaults, as command-line text
+/// (`--ranks 10 --penalties 1,2,3,0`), so that a deal found under them replays under them.
+pub fn rule_args(rules: &BmnRules) -> String {
+    let mut out = Vec::new();
+    let (ranks, suits, penalties) = rules.preset.deck();
+    if !rules.preset.is_britannica() {
+        out.push(format!("--rules {}", super::setting_name(rules.preset)));
+    }
+    if rules.ranks != ranks {
+        out.push(format!("--ranks {}", rules.ranks));
+    }
+    if rules.suits != suits {
+        out.push(format!("--suits {}", rules.suits));
+    }
+    if rules.penalties != penalties {
+        out.push(format!("--penalties {}", rules.penalties));
+    }
+    if rules.max_rounds != DEFAULT_MAX_ROUNDS {
+        out.push(format!("--max-rounds {}", rules.max_rounds));
+    }
+    out.join(" ")
+}
+
+/// What one game of BMN counts besides cards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BmnGame {
+    /// Tricks (piles taken).
+    pub tricks: u32,
+}
+
+/// BMN's statistics over many games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BmnStats {
+    /// Tricks over all games.
+    pub tricks: u64,
+    /// The most tricks of a game.
+    pub most: u64,
+}
+
+/// BMN's part of summary.json: the `tricks` object.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TricksJson {
+    /// Trick statistics.
+    pub tricks: TricksObject,
+}
+
+/// The `tricks` object of summary.json.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TricksObject {
+    /// Tricks per game.
+    pub mean: f64,
+    /// Tricks over all games.
+    pub total: u64,
+    /// The most tricks of a game.
+    pub max: u64,
+}
+
+impl GameStats for BmnStats {
+    type PerGame = BmnGame;
+    type Json = TricksJson;
+
+    #[inline]
+    fn record(&mut self, g: &BmnGame) {
+        self.tricks += u64::from(g.tricks);
+        self.most = self.most.max(u64::from(g.tricks));
+    }
+
+    fn merge(&mut self, other: &Self) -> Result<(), Overflow> {
+        add_to(&mut self.tricks, other.tricks)?;
+        self.most = self.most.max(other.most);
+        Ok(())
+    }
+
+    fn to_json(&self, games: u64) -> TricksJson {
+        TricksJson {
+            tricks: TricksObject {
+                mean: self.tricks as f64 / games.max(1) as f64,
+                total: self.tricks,
+                max: self.most,
+            },
+        }
+    }
+
+    fn from_json(json: TricksJson, games: u64) -> Result<Self, String> {
+        let t = json.tricks;
+        // Every game takes at least one trick, and none more than the total.
+        if t.total < games || t.max > t.total || (games > 0 && t.max == 0) {
+            return Err(format!(
+                "tricks: total {} and max {} cannot be those of {games} games",
+                t.total, t.max
+            ));
+        }
+        Ok(BmnStats {
+            tricks: t.total,
+            most: t.max,
+        })
+    }
+
+    fn csv(&self, games: u64) -> Vec<(String, String)> {
+        vec![
+            (
+                "tricks_mean".into(),
+                (self.tricks as f64 / games.max(1) as f64).to_string(),
+            ),
+            ("tricks_max".into(), self.most.to_string()),
+        ]
+    }
+
+    fn text(&self, games: u64) -> Vec<String> {
+        vec![format!(
+            "tricks    mean {:.3} per game, at most {}",
+            self.tricks as f64 / games.max(1) as f64,
+            self.most
+        )]
+    }
+}
+
+impl Game for Bmn {
+    const NAME: &'static str = "bmn";
+    type Options = BmnOptions;
+    type Rules = BmnRules;
+    type Stats = BmnStats;
+    type Scratch = BmnScratch;
+
+    fn from_options(o: &BmnOptions) -> Result<Self, UsageError> {
+        Ok(Bmn::new(BmnRules::try_from(o)?))
+    }
+
+    fn rules(&self) -> &BmnRules {
+        &self.rules
+    }
+
+    fn options_of(r: &BmnRules) -> BmnOptions {
+        BmnOptions {
+            preset: Some(r.preset),
+            ranks: Some(r.ranks),
+            suits: Some(r.suits),
+            penalties: Some(r.penalties),
+            max_rounds: r.max_rounds,
+        }
+    }
+
+    fn scratch(&self) -> BmnScratch {
+        let empty = Position::dealt(&[], &[]);
+        BmnScratch {
+            deck: self.deck.clone(),
+            counts: Vec::with_capacity(self.counts.len()),
+            game: empty,
+            saved: empty,
+            start: empty,
+        }
+    }
+
+    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut BmnScratch) -> GameResult<BmnGame> {
+        s.deck.copy_from_slice(&self.deck);
+        shuffle(rng, &mut s.deck);
+        self.result(s)
+    }
+
+    /// BMN draws nothing after the deal: every arrangement of the deck's demands, the first
+    /// half to player 1.
+    fn deal_count(&self) -> Result<u128, UsageError> {
+        arrange::arrangements(&self.counts).ok_or_else(|| {
+            usage!(
+                "exact bmn: a deck of {} cards has more than 10^38 deals; use simulate",
+                self.deck.len()
+            )
+        })
+    }
+
+    fn play_deal_number(&self, i: u64, s: &mut BmnScratch) -> Option<GameResult<BmnGame>> {
+        s.counts.clone_from(&self.counts);
+        let mut deck = std::mem::take(&mut s.deck);
+        deck.clear();
+        arrange::unrank(u128::from(i), &mut s.counts, &mut deck);
+        s.deck = deck;
+        Some(self.result(s))
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn max_rounds(&self) -> u64 {
+        self.rules.max_rounds
+    }
+
+    fn describe(&self) -> String {
+        let r = &self.rules;
+        let [j, q, k, a] = r.penalties.0;
+        let text = format!(
+            "{} ranks × {} suits, J Q K A demand {j} {q} {k} {a}, loops detected{}",
+            r.ranks,
+            r.suits,
+            super::cap_unless_default(r.max_rounds, DEFAULT_MAX_ROUNDS)
+        );
+        // The preset is named only when its deck is unchanged, as War's are.
+        match r.preset {
+            BmnPreset::Camicia if r.preset.deck() == (r.ranks, r.suits, r.penalties) => {
+                format!("camicia: {text}")
+            }
+            _ => text,
+        }
+    }
+
+    fn detects_loops(&self) -> bool {
+        true
+    }
+
+    /// `phase` or `cards` (the reference): the speed differs, never the games.
+    fn engine(&self) -> Option<String> {
+        Some(self.engine.name().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,274 @@
+//! The games: each one a module with its rules, its deal, its adjudication, its statistics and
+//! its tests.
+//!
+//! Every game implements [`Game`]; the engine ([`crate::sim::engine`]), the tallies and the
+//! command crate's outputs and `merge` handle any of them without knowing which it is. Where a
+//! game can be solved exactly it says so through [`Game::deal_count`] and
+//! [`Game::solve_chain`].
+
+pub mod arrange;
+pub mod bmn;
+pub mod cards;
+pub mod choice;
+pub mod cycle;
+pub mod jitsu;
+pub mod rps;
+pub mod shotgun;
+pub mod snap;
+pub mod war;
+
+use std::fmt::Debug;
+use std::ops::ControlFlow;
+
+use rand::RngCore;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::error::UsageError;
+pub use crate::stats::game::{
+    Cycle, GameResult, GameStats, NoStats, Outcome, ShareChart, StatsTable,
+};
+use crate::usage;
+
+/// [`Game::play_range`] one game at a time: the default, and where a game's faster way does
+/// not apply.
+pub fn each_game<G: Game>(
+    game: &G,
+    seed: u64,
+    range: std::ops::Range<u64>,
+    s: &mut G::Scratch,
+    record: &mut dyn FnMut(u64, &Result1<G>),
+) {
+    for i in range {
+        record(i, &game.play(&mut crate::rng::game_rng(seed, i), s));
+    }
+}
+
+/// [`Game::play_deal_range`] one deal at a time: the default, and where a game's faster way
+/// does not apply.
+pub fn each_deal<G: Game>(
+    game: &G,
+    range: std::ops::Range<u64>,
+    s: &mut G::Scratch,
+    record: &mut dyn FnMut(u64, &Result1<G>),
+) -> Result<(), u64> {
+    for i in range {
+        record(i, &game.play_deal_number(i, s).ok_or(i)?);
+    }
+    Ok(())
+}
+
+/// The rules of one game: deal, then play to the end, with no I/O. Its command-line face (rule
+/// flags, help, the `play` command) lives in the command crate.
+pub trait Game: Send + Sync + Sized + 'static {
+    /// The game's name on the command line and in the JSON summary.
+    const NAME: &'static str;
+    /// The rule settings asked for, each left out taking its preset's or its default (the
+    /// command line's rule options are one way to fill them in).
+    type Options: Clone + Debug + Default;
+    /// Every rule setting in use (preset expanded): the JSON `rules` object, read back by
+    /// [`from_rules`].
+    type Rules: Serialize + DeserializeOwned + PartialEq;
+    /// What the game counts besides rounds and outcomes (`()` for nothing).
+    type Stats: GameStats;
+    /// Reusable buffers, one per worker, so the hot loop never allocates.
+    type Scratch: Send;
+    /// The game for these options, or a usage error naming the bad option.
+    fn from_options(options: &Self::Options) -> Result<Self, UsageError>;
+
+    /// The rule set.
+    fn rules(&self) -> &Self::Rules;
+
+    /// The rule options that give `rules`, so that rules read back from a file pass the same
+    /// checks as options typed on the command line ([`from_rules`]).
+    fn options_of(rules: &Self::Rules) -> Self::Options;
+
+    /// Fresh buffers for one worker.
+    fn scratch(&self) -> Self::Scratch;
+
+    /// Plays one whole game, drawing all randomness from `rng`.
+    fn play<R: RngCore + ?Sized>(&self, rng: &mut R, s: &mut Self::Scratch) -> Result1<Self>;
+
+    /// Plays games `range` of the run with base `seed` and hands each result with its index to
+    /// `record`, in any order. Game `i` must be exactly the game [`Game::play`] plays from
+    /// [`game_rng`](crate::rng::game_rng)`(seed, i)`: the engine's tallies are sums, so
+    /// the order does not matter, but every game's draws do. The default plays them one at a
+    /// time; War plays many at once in SIMD lanes where its rules allow.
+    fn play_range(
+        &self,
+        seed: u64,
+        range: std::ops::Range<u64>,
+        s: &mut Self::Scratch,
+        record: &mut dyn FnMut(u64, &Result1<Self>),
+    ) {
+        each_game(self, seed, range, s, record);
+    }
+
+    /// Number of players, which fixes the outcome names `p1`…`pN`.
+    fn players(&self) -> usize;
+
+    /// A short human description of the rule set, for chart titles and terminal summaries.
+    fn describe(&self) -> String;
+
+    /// Exact values of the statistics the simulation estimates, where the rules allow an exact
+    /// computation (reported as JSON key `exact`, beside the estimates).
+    fn exact(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// The exact expected rounds of a game before any cap, where the rules give it: lets a run
+    /// that would take days be refused up front with the estimate.
+    fn expected_rounds(&self) -> Option<f64> {
+        None
+    }
+
+    /// The round cap (outcome `capped`).
+    fn max_rounds(&self) -> u64;
+
+    /// How many distinct deals these rules have, for `exact`: every deal is played once, which
+    /// answers exactly when play after the deal uses no randomness. A usage error says why a
+    /// rule set cannot be enumerated (a random pickup, say).
+    fn deal_count(&self) -> Result<u128, UsageError> {
+        Err(usage!(
+            "exact {}: this game's deals are not enumerated; use simulate",
+            Self::NAME
+        ))
+    }
+
+    /// For a rule set with randomness after the deal, the exact answer from the game's Markov
+    /// chain over positions, where the game can build it (`exact`); `None` where it cannot.
+    fn solve_chain(&self) -> Option<Result<ChainSolution, UsageError>> {
+        None
+    }
+
+    /// Plays distinct deal number `i` (0-based, in the order of [`Game::deal_count`]'s
+    /// enumeration) to its end; `None` where the game has no enumeration.
+    fn play_deal_number(&self, _i: u64, _s: &mut Self::Scratch) -> Option<Result1<Self>> {
+        None
+    }
+
+    /// Plays distinct deals `range` ([`Game::play_deal_number`]) and hands each result with its
+    /// index to `record`, in any order, as [`Game::play_range`] plays a run's games; the
+    /// number of a deal the game cannot play is the error. The default plays them one at a
+    /// time; War plays many at once in SIMD lanes where its rules allow.
+    fn play_deal_range(
+        &self,
+        range: std::ops::Range<u64>,
+        s: &mut Self::Scratch,
+        record: &mut dyn FnMut(u64, &Result1<Self>),
+    ) -> Result<(), u64> {
+        each_deal(self, range, s, record)
+    }
+
+    /// The engine path that plays this rule set's simulations on this machine, where a game
+    /// has more than one (War: the lanes, the AVX-512 block path, the AVX2 lanes or the scalar
+    /// reference): summary.json's provenance names it, since the speed depends on it (the
+    /// games never do).
+    fn engine(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether loop detection is on, so that loop statistics are reported.
+    fn detects_loops(&self) -> bool {
+        false
+    }
+
+    /// What the groups of a run count, when it groups its games ([`GameStats::group`]).
+    fn grouping(&self) -> Option<String> {
+        None
+    }
+
+    /// How many groups its games can fall in (groups `0..n`), when it groups them: a run read
+    /// back holds no other.
+    fn groups(&self) -> u64 {
+        0
+    }
+}
+
+/// The exact answer of an absorbing Markov chain over a game's positions (`exact` with a
+/// random pickup): averaged over the equally likely deals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainSolution {
+    /// Positions reachable from the deals.
+    pub states: usize,
+    /// Distinct deals (the chain's starting positions, equally likely).
+    pub deals: u128,
+    /// The chance of each way the game can end.
+    pub outcomes: Vec<(Outcome, f64)>,
+    /// Expected rounds (no round cap).
+    pub mean_rounds: f64,
+    /// Gauss–Seidel sweeps until no value moved by more than `tolerance` of itself.
+    pub sweeps: u64,
+    /// That tolerance.
+    pub tolerance: f64,
+}
+
+/// The result of one game of `G`.
+pub type Result1<G> = GameResult<<<G as Game>::Stats as GameStats>::PerGame>;
+
+/// The game whose summary holds `rules` (`merge`, `compare`, `play --from`): read as the game's
+/// rule type, then built by the game's own option checks, which must give back the same rules
+/// (floats to 12 significant digits: a normalised mix read back normalises again).
+pub fn from_rules<G: Game>(rules: &serde_json::Value) -> Result<G, String> {
+    let read: G::Rules = serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
+    let game = G::from_options(&G::options_of(&read)).map_err(|e| e.0)?;
+    let again = serde_json::to_value(game.rules()).map_err(|e| e.to_string())?;
+    if game.rules() == &read || same_values(&again, rules) {
+        Ok(game)
+    } else {
+        Err("its settings do not form one rule set".into())
+    }
+}
+
+/// Whether two JSON values are equal, floats to a relative 1e-12.
+pub fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
+            (x - y).abs() <= 1e-12 * x.abs().max(y.abs())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_values(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_values(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The name a rule setting has in the JSON `rules` object (and on the command line), such as
+/// `last-card` for a variant `LastCard`: its serde name, so the two never disagree.
+pub fn setting_name<T: Serialize>(setting: T) -> String {
+    serde_json::to_value(setting)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// `, cap N` for a description when the round cap `max_rounds` is not the game's `default`:
+/// two rule sets that differ only in their cap never read alike.
+pub fn cap_unless_default(max_rounds: u64, default: u64) -> String {
+    if max_rounds == default {
+        String::new()
+    } else {
+        format!(", cap {}", crate::stats::summary::grouped(max_rounds))
+    }
+}
+
+/// Checks a `--max-rounds` value: every game needs at least one round (`unit` names it).
+pub fn check_max_rounds(max_rounds: u64, unit: &str) -> Result<u64, UsageError> {
+    if max_rounds == 0 {
+        return Err(usage!("--max-rounds 0: a game needs at least one {unit}"));
+    }
+    Ok(max_rounds)
+}
+
+/// Where a traced game sends its lines; `Break` means the reader has gone and the game stops.
+pub type Trace<'a> = &'a mut dyn FnMut(String) -> ControlFlow<()>;

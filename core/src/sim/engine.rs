@@ -1,0 +1,233 @@
+//! The parallel engine: any [`Game`], many games, one exact [`Tally`].
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+
+use crate::games::{Game, Result1};
+use crate::stats::histogram::Tally;
+
+/// The most games a thread claims at once (fast games; slow ones are claimed a few at a time,
+/// [`CLAIM_TIME`]). How the games are cut never changes a result: game `i` draws from its own
+/// generator and tallies are merged by adding integers.
+pub const CHUNK: u64 = 4096;
+
+pub use crate::cancel::{Cancel, Cancelled};
+
+/// Plays games `range` (global indices) of the run with base `seed` on `threads` threads,
+/// until `cancel` is set.
+///
+/// Game `i` draws only from [`game_rng`](crate::rng::game_rng)`(seed, i)`; the threads'
+/// tallies are merged by adding integers; so the result is identical for every thread count,
+/// every cut into claims and every split into shards. `progress` is called with the number of
+/// games of each finished claim (about every [`CLAIM_TIME`] per thread, or every game).
+pub fn simulate<G: Game>(
+    game: &G,
+    seed: u64,
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+) -> anyhow::Result<Tally<G::Stats>> {
+    play_each(
+        game,
+        range,
+        threads,
+        progress,
+        cancel,
+        &|games, scratch, record| {
+            game.play_range(seed, games, scratch, record);
+            Ok(())
+        },
+    )
+}
+
+/// Plays distinct deals `range` of `game` (`exact`): game `i` is deal number `i` of the
+/// game's enumeration ([`Game::play_deal_number`]), with no randomness. Same claims and merge
+/// as [`simulate`], so the tally does not depend on the threads either.
+pub fn enumerate<G: Game>(
+    game: &G,
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+) -> anyhow::Result<Tally<G::Stats>> {
+    play_each(
+        game,
+        range,
+        threads,
+        progress,
+        cancel,
+        &|games, scratch, record| {
+            game.play_deal_range(games, scratch, record)
+                .map_err(|i| anyhow::anyhow!("{}: game {i} cannot be played", G::NAME))
+        },
+    )
+}
+
+/// How a claim is played: games `range` of the run with a worker's buffers, each result handed
+/// to the recorder with its index (in any order), or an error if a game cannot be played.
+type PlayChunk<'a, G> = dyn Fn(
+        Range<u64>,
+        &mut <G as Game>::Scratch,
+        &mut dyn FnMut(u64, &Result1<G>),
+    ) -> anyhow::Result<()>
+    + Sync
+    + 'a;
+
+/// Plays the games of `range` with `chunk(games, scratch, record)` on `threads` threads until
+/// `cancel` is set or a thread fails: each thread claims the next games of the range (see
+/// [`Claims`]), keeps one tally, and the threads' tallies are merged by adding integers at the
+/// end.
+fn play_each<G: Game>(
+    game: &G,
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+    chunk: &PlayChunk<'_, G>,
+) -> anyhow::Result<Tally<G::Stats>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let claims = Claims::new(range);
+    let players = game.players();
+    // A failed thread's error is the run's; the others stop at their next claim.
+    let failed = AtomicBool::new(false);
+    let worker = || -> anyhow::Result<Tally<G::Stats>> {
+        let mut scratch = game.scratch();
+        let mut tally = Tally::new(players);
+        let mut size = 1;
+        loop {
+            if cancel.is_set() {
+                return Err(Cancelled.into());
+            }
+            let Some(games) = claims
+                .next(size)
+                .filter(|_| !failed.load(Ordering::Relaxed))
+            else {
+                return Ok(tally);
+            };
+            let n = games.end - games.start;
+            let started = Instant::now();
+            if let Err(e) = chunk(games, &mut scratch, &mut |i, result| {
+                tally.record(i, result)
+            }) {
+                failed.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+            progress(n);
+            size = next_claim(size, started.elapsed());
+        }
+    };
+    pool.broadcast(|_| worker())
+        .into_iter()
+        .try_fold(Tally::new(players), |all, t| Ok(all.merge(t?)?))
+}
+
+/// How long a claim of games should take: long enough that a claim's bookkeeping (a clock
+/// read, an atomic add, a progress update) is lost in its games' time, short enough that
+/// progress moves, a cancel is seen and every thread gets games even when a game takes
+/// milliseconds (a run of 2,000 games of 30-player rps once sat in one chunk of 4,096 games on
+/// one thread, its progress frozen for the whole run).
+const CLAIM_TIME: Duration = Duration::from_millis(40);
+
+/// The games the next claim takes after one of `size` games took `took`: twice as many when
+/// it took under half of [`CLAIM_TIME`], half as many when it took over twice that, from 1 to
+/// [`CHUNK`]. Only how the work is cut depends on the clock; each game's draws and the summed
+/// tally do not.
+fn next_claim(size: u64, took: Duration) -> u64 {
+    if took < CLAIM_TIME / 2 {
+        (size * 2).min(CHUNK)
+    } else if took > CLAIM_TIME * 2 {
+        (size / 2).max(1)
+    } else {
+        size
+    }
+}
+
+/// The games of a run not yet claimed by a thread: each thread takes the next few indices at a
+/// time, as many as its last claim suggests ([`next_claim`]).
+struct Claims {
+    range: Range<u64>,
+    /// Games of `range` claimed so far.
+    taken: AtomicU64,
+}
+
+impl Claims {
+    fn new(range: Range<u64>) -> Self {
+        Claims {
+            range,
+            taken: AtomicU64::new(0),
+        }
+    }
+
+    /// The next at most `size` games, or `None` when every game is claimed.
+    fn next(&self, size: u64) -> Option<Range<u64>> {
+        let len = self.range.end - self.range.start;
+        let from = self
+            .taken
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+                (t < len).then(|| t.saturating_add(size).min(len))
+            })
+            .ok()?;
+        let lo = self.range.start + from;
+        Some(lo..lo + size.min(len - from))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_cover_the_range_once_in_order() {
+        let claims = Claims::new(10..25);
+        let got: Vec<_> = [4, 1, 8, 4, 4].iter().map(|&n| claims.next(n)).collect();
+        assert_eq!(
+            got,
+            [Some(10..14), Some(14..15), Some(15..23), Some(23..25), None]
+        );
+        assert_eq!(Claims::new(5..5).next(1), None);
+        let end = Claims::new(u64::MAX - 3..u64::MAX);
+        assert_eq!(end.next(CHUNK), Some(u64::MAX - 3..u64::MAX));
+        assert_eq!(end.next(CHUNK), None);
+    }
+
+    #[test]
+    fn claims_grow_to_a_chunk_for_fast_games_and_shrink_to_one_for_slow_ones() {
+        let fast = (0..20).fold(1, |n, _| next_claim(n, Duration::from_micros(10)));
+        assert_eq!(fast, CHUNK);
+        let slow = (0..20).fold(CHUNK, |n, _| next_claim(n, Duration::from_secs(1)));
+        assert_eq!(slow, 1);
+        assert_eq!(next_claim(64, CLAIM_TIME), 64);
+    }
+
+    /// However the threads cut the games into claims, the tally is the same; progress hears
+    /// of every game once, of the first game alone (a claim starts at one game: a slow game is
+    /// counted when it ends, not with 4,095 more).
+    #[test]
+    fn any_thread_count_gives_the_same_tally_and_counts_every_game() {
+        let game = crate::games::shotgun::Shotgun::new(crate::games::shotgun::ShotgunRules {
+            mix: [1.0 / 3.0; 3],
+            max_rounds: 1_000_000,
+        });
+        let run = |threads| {
+            let (games, first) = (AtomicU64::new(0), AtomicU64::new(0));
+            let progress = |n| {
+                let _ = first.compare_exchange(0, n, Ordering::Relaxed, Ordering::Relaxed);
+                games.fetch_add(n, Ordering::Relaxed);
+            };
+            let tally = simulate(&game, 7, 3..20_003, threads, &progress, &Cancel::default());
+            (tally.unwrap(), games.into_inner(), first.into_inner())
+        };
+        let (one, games, first) = run(1);
+        assert_eq!((one.games, games, first), (20_000, 20_000, 1));
+        let (three, games, first) = run(3);
+        assert_eq!((three, games, first), (one, 20_000, 1));
+    }
+}

@@ -1,0 +1,266 @@
+//! A pilot: the first games of a run, played on one thread for a few milliseconds before the
+//! run starts, to measure what a game costs on this machine.
+//!
+//! The pilot plays the run's own games (indices from the start of its slice, each with
+//! [`game_rng`]`(seed, i)` as the engine would), so its tally is the run's first games and the
+//! run goes on from where the pilot stopped: a pilot costs no game twice.
+//!
+//! A pilot is bounded in time, not in games: a game that may never end (a first game that loops
+//! for 10^12 rounds) is played under round caps that double, [`FIRST_CAP`] first, each try
+//! from the game's own generator again, until it ends before the cap or the time it has taken
+//! already proves the run too long. So `--max-hours` refuses such a run within about twice the
+//! time that proves it (the estimate then a lower bound: the game has not ended), and a
+//! cancelled run stops between two tries.
+
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use super::engine::{Cancel, Cancelled};
+use crate::games::{Game, Outcome};
+use crate::rng::game_rng;
+use crate::stats::histogram::Tally;
+
+/// How long a pilot plays: long enough for thousands of games of most rule sets (the first
+/// few hundred games of War already give its mean within a few per cent), short enough to
+/// go unnoticed in a command that runs in well under a second.
+pub const BUDGET: Duration = Duration::from_millis(25);
+
+/// The round cap of a pilot's first try at a game: most games of every rule set end well
+/// within it, so most games are played once, as the run plays them.
+pub const FIRST_CAP: u64 = 1 << 16;
+
+/// How much each new try at a game raises its cap: the tries before the last cost at most as
+/// much as it, and a refusal (or a cancel) comes at most twice the time that proves it.
+const GROWTH: u64 = 2;
+
+/// What a pilot played and how long it took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// Games played to their end.
+    pub games: u64,
+    /// Their rounds, summed, with the rounds of the game left open.
+    pub rounds: u64,
+    /// Wall time on one thread.
+    pub seconds: f64,
+    /// A game the pilot left before its end, as (index, rounds played): it had taken long
+    /// enough to decide the estimate.
+    pub open: Option<(u64, u64)>,
+}
+
+impl Measured {
+    /// Games the time was spent on: those played and the one left open, which costs at least
+    /// the time spent on it.
+    pub fn games_timed(&self) -> u64 {
+        self.games + u64::from(self.open.is_some())
+    }
+}
+
+/// A pilot's measurement and the games it played, which are the first games of the run.
+pub struct Pilot<S> {
+    /// What it measured.
+    pub measured: Measured,
+    /// Its games: indices `range.start ..` of the run, `measured.games` of them.
+    pub tally: Tally<S>,
+}
+
+/// The rules of `game` with round cap `cap`, or `None` for a game whose rules have no cap.
+fn capped<G: Game>(game: &G, cap: u64) -> Option<G> {
+    let mut rules = serde_json::to_value(game.rules()).ok()?;
+    *rules.get_mut("max_rounds")? = cap.into();
+    crate::games::from_rules::<G>(&rules).ok()
+}
+
+/// The rule sets a pilot tries a long game with: caps [`FIRST_CAP`], eight times that, ...,
+/// below the game's own, each built once when first needed, with its buffers.
+struct Tries<G: Game> {
+    games: Vec<(u64, G, G::Scratch)>,
+    /// Time spent building them, which is not time spent playing: rules built from their
+    /// description can take longer than a game (rps's exact distribution for 12 players takes
+    /// 50 ms, which counted as one game's time made a 4 s sweep an estimated 25 h).
+    building: Duration,
+}
+
+impl<G: Game> Tries<G> {
+    /// The capped game of try `k`, or `None` when try `k` is the game itself.
+    fn get(&mut self, game: &G, k: usize) -> Option<&mut (u64, G, G::Scratch)> {
+        while self.games.len() <= k {
+            let cap = match self.games.last() {
+                None => FIRST_CAP,
+                Some((c, _, _)) => c.saturating_mul(GROWTH),
+            };
+            let started = Instant::now();
+            let g = (cap < game.max_rounds())
+                .then(|| capped(game, cap))
+                .flatten()?;
+            let s = g.scratch();
+            self.games.push((cap, g, s));
+            self.building += started.elapsed();
+        }
+        self.games.get_mut(k)
+    }
+}
+
+/// Plays games `range.start, range.start + 1, …` of the run with base `seed` on this thread
+/// until `budget` has passed or `range` is done; at least one game unless `range` is empty.
+/// A game is tried under growing caps (see the module's docs); when the time it has taken
+/// makes `refuses` true of the measurement (the open game counted as one game), the pilot
+/// stops there and says so in [`Measured::open`]. `cancel` is looked at between tries.
+pub fn run<G: Game>(
+    game: &G,
+    seed: u64,
+    range: Range<u64>,
+    budget: Duration,
+    refuses: &dyn Fn(&Measured) -> bool,
+    cancel: &Cancel,
+) -> Result<Pilot<G::Stats>, Cancelled> {
+    let mut tally = Tally::new(game.players());
+    let mut scratch = game.scratch();
+    let mut tries = Tries {
+        games: Vec::new(),
+        building: Duration::ZERO,
+    };
+    // The time playing: since the start, less the time building the tries' rules.
+    let playing = |start: Instant, tries: &Tries<G>| start.elapsed().saturating_sub(tries.building);
+    let mut rounds = 0u64;
+    let start = Instant::now();
+    for i in range {
+        let mut k = 0;
+        let result = loop {
+            let Some((cap, g, s)) = tries.get(game, k) else {
+                break game.play(&mut game_rng(seed, i), &mut scratch);
+            };
+            let (cap, result) = (*cap, g.play(&mut game_rng(seed, i), s));
+            if result.outcome != Outcome::Capped {
+                break result;
+            }
+            let now = Measured {
+                games: tally.games,
+                rounds: rounds.saturating_add(cap),
+                seconds: playing(start, &tries).as_secs_f64(),
+                open: Some((i, cap)),
+            };
+            if refuses(&now) {
+                return Ok(Pilot {
+                    measured: now,
+                    tally,
+                });
+            }
+            if cancel.is_set() {
+                return Err(Cancelled);
+            }
+            k += 1;
+        };
+        rounds = rounds.saturating_add(result.rounds);
+        tally.record(i, &result);
+        if playing(start, &tries) >= budget || cancel.is_set() {
+            break;
+        }
+    }
+    if cancel.is_set() {
+        return Err(Cancelled);
+    }
+    Ok(Pilot {
+        measured: Measured {
+            games: tally.games,
+            rounds,
+            seconds: playing(start, &tries).as_secs_f64(),
+            open: None,
+        },
+        tally,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::shotgun::{Shotgun, ShotgunRules};
+    use crate::games::war::War;
+    use crate::sim::engine;
+
+    fn shotgun() -> Shotgun {
+        Shotgun::new(ShotgunRules {
+            mix: [1.0 / 3.0; 3],
+            max_rounds: 1_000_000,
+        })
+    }
+
+    fn never(_: &Measured) -> bool {
+        false
+    }
+
+    fn pilot<G: Game>(game: &G, seed: u64, range: Range<u64>, budget: Duration) -> Pilot<G::Stats> {
+        run(game, seed, range, budget, &never, &Cancel::default()).unwrap()
+    }
+
+    /// The pilot's games are the run's: pilot then engine on the rest is the whole run.
+    #[test]
+    fn pilot_and_the_rest_tally_the_whole_run() {
+        let game = shotgun();
+        let whole = engine::simulate(&game, 3, 10..5000, 2, &|_| {}, &Default::default()).unwrap();
+        let p = pilot(&game, 3, 10..5000, Duration::from_micros(50));
+        let done = p.measured.games;
+        assert!((1..4990).contains(&done), "{done}");
+        let rest =
+            engine::simulate(&game, 3, 10 + done..5000, 2, &|_| {}, &Default::default()).unwrap();
+        assert_eq!(p.tally.merge(rest).unwrap(), whole);
+    }
+
+    /// War with player 1's cards first under the winner's and no loop detection: on a small
+    /// deck most games repeat a position and go on to the cap.
+    fn looping_war(cap: u64) -> War {
+        use crate::games::war::{DetectLoops, Pickup, WarOptions};
+        War::from_options(&WarOptions {
+            ranks: Some(6),
+            suits: Some(2),
+            pickup: Some(Pickup::P1First),
+            detect_loops: Some(DetectLoops::Off),
+            max_rounds: Some(cap),
+            ..WarOptions::default()
+        })
+        .unwrap()
+    }
+
+    /// Games longer than the first cap are tried again under larger caps and counted as the
+    /// engine counts them, capped games among them.
+    #[test]
+    fn games_past_the_first_cap_are_the_engines_games() {
+        let game = looping_war(200_000);
+        let whole = engine::simulate(&game, 5, 0..8, 1, &|_| {}, &Default::default()).unwrap();
+        assert!(
+            whole.rounds.rows().any(|(r, _)| r == 200_000),
+            "no game reached the cap"
+        );
+        let p = pilot(&game, 5, 0..8, Duration::from_secs(600));
+        assert_eq!(p.measured.games, 8);
+        assert_eq!(p.tally, whole);
+    }
+
+    /// A game that outlasts what the bound allows is left open, named, and its time counted;
+    /// a cancelled pilot stops between tries.
+    #[test]
+    fn a_game_too_long_for_the_bound_is_left_open() {
+        let game = looping_war(1_000_000_000_000);
+        let refuses = |m: &Measured| m.open.is_some_and(|(_, r)| r >= FIRST_CAP * GROWTH);
+        let started = Instant::now();
+        let p = run(&game, 5, 0..1000, BUDGET, &refuses, &Cancel::default()).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(60));
+        let (index, rounds) = p.measured.open.expect("a game left open");
+        assert_eq!(rounds, FIRST_CAP * GROWTH);
+        assert_eq!(p.measured.games, p.tally.games);
+        assert_eq!(p.measured.games_timed(), p.tally.games + 1);
+        assert!(index < 1000);
+        let cancel = Cancel::default();
+        cancel.set();
+        assert!(run(&game, 5, 0..1000, BUDGET, &never, &cancel).is_err());
+    }
+
+    #[test]
+    fn a_short_range_is_played_whole_and_an_empty_one_not_at_all() {
+        let game = shotgun();
+        let p = pilot(&game, 0, 0..7, Duration::from_secs(60));
+        assert_eq!(p.measured.games, 7);
+        assert!(p.measured.rounds >= 7);
+        let empty = pilot(&game, 0, 4..4, BUDGET);
+        assert_eq!((empty.measured.games, empty.measured.rounds), (0, 0));
+    }
+}

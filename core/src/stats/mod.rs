@@ -1,0 +1,6 @@
+//! Exact tallies and the statistics computed from them.
+
+pub mod game;
+pub mod histogram;
+pub mod summary;
+pub mod tail;

@@ -1,0 +1,181 @@
+//! Beggar-my-neighbour's command-line face: `simulate bmn`'s rule flags and `play bmn`, one
+//! game, of given hands (`--deal`) or of a random deal drawn as `simulate bmn` draws game I of
+//! seed S (`--seed S --game I`), so any game of a run can be watched trick by trick; a random
+//! deal is printed as `--deal` reads it, to be played again or shared.
+
+use std::ops::ControlFlow;
+
+use crate::face::{choice, flags_to_options, GameCli, LineSink, PlayIo, PlayReport};
+use crate::games::bmn::{
+    rule_args, Bmn, BmnOptions, BmnPreset, Penalties, Position, Trick, DEFAULT_MAX_ROUNDS,
+};
+use crate::games::cards::shuffle;
+use crate::games::{Game, Outcome};
+
+/// The rule flags of `simulate bmn` (and `exact bmn`).
+#[derive(Clone, Debug, clap::Args)]
+pub struct BmnFlags {
+    /// Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian
+    /// 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's
+    /// demand); the options below override its settings [default: britannica].
+    #[arg(long = "rules", value_parser = choice::<BmnPreset>())]
+    pub preset: Option<BmnPreset>,
+    /// Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10].
+    #[arg(long, value_name = "R")]
+    pub ranks: Option<usize>,
+    /// Cards of each rank [default: 4].
+    #[arg(long, value_name = "S")]
+    pub suits: Option<usize>,
+    /// The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
+    /// [default: 1,2,3,4; camicia: 1,2,3,0].
+    #[arg(long, value_name = "J,Q,K,A", value_parser = parse_penalties)]
+    pub penalties: Option<Penalties>,
+    /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    pub max_rounds: u64,
+}
+
+flags_to_options!(BmnFlags => BmnOptions { preset, ranks, suits, penalties, max_rounds });
+
+/// `--penalties`: four demands, for J, Q, K and A.
+fn parse_penalties(text: &str) -> Result<Penalties, String> {
+    text.parse()
+}
+
+impl GameCli for Bmn {
+    const ABOUT: &'static str = "Beggar-my-neighbour (1911 Britannica rules) on random deals";
+    const RULES: &'static str = "Rules: two players lay cards in turn onto a pile. J, Q, K and \
+        A demand 1, 2, 3 and 4 cards from the other player; a penalty card laid while paying \
+        passes a new demand back. A demand paid with no penalty card gives the whole pile to the \
+        player who laid the last penalty card, under their hand in the order laid, and they lead \
+        the next trick. The game ends when one player holds every card; a player who must play \
+        and has no card loses. More: docs/rules/bmn.md (every rule point) and docs/bmn.md; to \
+        watch a game: warsim play bmn --deal 'HAND1/HAND2' --trace, or game I of a run: warsim play \
+        bmn --seed S --game I --trace";
+    const PLAY_ABOUT: &'static str = "Beggar-my-neighbour: plays the given deal, or game I of a \
+        seed's run (--seed S --game I); prints the winner, cards and tricks, or the loop";
+    const EXAMPLE: &'static [&'static str] = &["--ranks", "6", "--suits", "2"];
+    type Flags = BmnFlags;
+    type PlayArgs = PlayBmn;
+
+    fn options(flags: &BmnFlags) -> BmnOptions {
+        flags.into()
+    }
+
+    /// Plays given hands, or game I of seed S as `simulate` deals it.
+    fn play_command(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        play(args, io)
+    }
+}
+
+/// The arguments of `play bmn`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayBmn {
+    /// The hands, HAND1/HAND2, top card first: - for a card that is not J, Q, K or A (full
+    /// card names also read: 10, 7s, Kh ...). Player 1 leads. Without it, a random deal: game
+    /// I of seed S (--seed, --game), as simulate bmn --seed S deals it.
+    #[arg(long, value_name = "HAND1/HAND2", allow_hyphen_values = true)]
+    pub deal: Option<String>,
+    /// Without --deal: the base seed of the run the game belongs to [default: 0].
+    #[arg(long, value_name = "S", conflicts_with = "deal")]
+    pub seed: Option<u64>,
+    /// Without --deal: the index of the game in the run (0-based) [default: 0]; `simulate bmn
+    /// --json` names its longest as `longest_game`.
+    #[arg(long, value_name = "I", conflicts_with = "deal")]
+    pub game: Option<u64>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub rules: BmnFlags,
+}
+
+/// Plays the deal of `args` (given, or game I of seed S); prints the winner with the cards and
+/// tricks, or the loop, after the deal played when it was drawn; `--trace` streams one line
+/// per trick: who took how many cards, and both hands after it.
+fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+    let game = Bmn::from_flags(&args.rules)?;
+    // A drawn deal: (seed, index, the deal as --deal reads it).
+    let (hands, drawn) = match &args.deal {
+        Some(deal) => (game.parse_deal(deal)?, None),
+        None => {
+            let (seed, index) = (args.seed.unwrap_or(0), args.game.unwrap_or(0));
+            // As `Bmn::play` deals game `index` of a run: the deck in rank order, shuffled.
+            let mut deck = game.deck().to_vec();
+            shuffle(&mut io.game_rng(seed, index), &mut deck);
+            let half = deck.len() / 2;
+            let shown = game.show_deal(&deck);
+            (
+                [deck[..half].to_vec(), deck[half..].to_vec()],
+                Some((seed, index, shown)),
+            )
+        }
+    };
+    let mut sink = LineSink::new(&mut *io.out);
+    let trace = io.trace;
+    let mut n = 0u64;
+    let mut line = |p: &Position, t: &Trick, cards: u64| {
+        n += 1;
+        if !trace {
+            return ControlFlow::Continue(());
+        }
+        sink.line(&format!(
+            "trick {n:>5}  card {cards:>6}  p{} takes {:>2}  {}/{}",
+            t.taker + 1,
+            t.taken,
+            game.show(p.hands[0].cards()),
+            game.show(p.hands[1].cards()),
+        ))
+    };
+    let played = game.play_hands(&hands, &mut line);
+    sink.finish()?;
+    let players = match played.outcome {
+        Outcome::Player(p) => vec![u32::from(p) + 1],
+        _ => vec![1, 2],
+    };
+    let mut report = PlayReport::new(
+        Bmn::NAME,
+        played.outcome.name(),
+        played.cards,
+        players.clone(),
+    )
+    .with_cycle(played.cycle.map(|c| c.0));
+    let extra = &mut report.extra;
+    extra.insert("tricks".into(), played.tricks.into());
+    if let Some((_, tricks)) = played.cycle {
+        extra.insert("cycle_tricks".into(), tricks.cycle_len.into());
+        extra.insert("loop_from_tricks".into(), tricks.loop_from.into());
+    }
+    let ending = match (played.outcome, played.cycle) {
+        (Outcome::Loop, Some((cards, tricks))) => format!(
+            "loop: the position before trick {} comes back {} tricks ({} cards) later; \
+             it never ends",
+            tricks.loop_from + 1,
+            tricks.cycle_len,
+            cards.cycle_len
+        ),
+        (Outcome::Player(p), _) => format!(
+            "player {} wins after {} cards, {} tricks",
+            p + 1,
+            played.cards,
+            played.tricks
+        ),
+        _ => format!(
+            "capped after {} cards, {} tricks",
+            played.cards, played.tricks
+        ),
+    };
+    let Some((seed, index, deal)) = drawn else {
+        return Ok(report.with_text(ending));
+    };
+    extra.insert("seed".into(), seed.into());
+    extra.insert("index".into(), index.into());
+    extra.insert("deal".into(), deal.clone().into());
+    let options = match rule_args(game.rules()) {
+        o if o.is_empty() => o,
+        o => format!(" {o}"),
+    };
+    Ok(report.with_text(format!(
+        "bmn, game {index} of seed {seed}: {}\n\
+         deal {deal} (warsim play bmn{options} --deal '{deal}' plays it again)\n{ending}",
+        game.describe()
+    )))
+}

@@ -1,0 +1,45 @@
+//! Card-Jitsu's command-line face: `simulate jitsu`'s rule flags and `play jitsu`, the
+//! interactive game ([`crate::face::jitsu_interactive`]).
+
+use crate::face::jitsu_interactive::{self as interactive, PlayJitsu};
+use crate::face::{choice, flags_to_options, GameCli, PlayIo, PlayReport};
+use crate::games::jitsu::{Jitsu, JitsuOptions, Strategy, DEFAULT_MAX_ROUNDS};
+
+/// The rule flags of `simulate jitsu`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct JitsuFlags {
+    /// How player 1 plays.
+    #[arg(long, value_parser = choice::<Strategy>(), default_value = "random")]
+    pub strategy: Strategy,
+    /// Stop a game after this many rounds (outcome `capped`).
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    pub max_rounds: u64,
+}
+
+flags_to_options!(JitsuFlags => JitsuOptions { strategy, max_rounds });
+
+impl GameCli for Jitsu {
+    const ABOUT: &'static str = "Card-Jitsu with player 1 played by a strategy";
+    const RULES: &'static str = "Rules: a card has an element (Fire, Water, Snow), a colour and \
+        a value 2..12. Each round player 1 plays a card from a hand of five, the computer a \
+        random card: Fire beats Snow, Snow beats Water, Water beats Fire; the same element: the \
+        higher value wins; otherwise a tie. The round's winner keeps the card played. A player \
+        wins the game with three kept cards of three different colours whose elements are all \
+        the same or all different. More: docs/rules/jitsu.md (every rule point, with its \
+        examples); to play: warsim play jitsu";
+    const PLAY_ABOUT: &'static str = "Card-Jitsu against the computer: reads a hand position \
+        1..5 per round from stdin; stdout is the seed's transcript exactly, stderr labels it";
+    const PLAY_HELP: Option<&'static str> = Some(interactive::HELP);
+    const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];
+    type Flags = JitsuFlags;
+    type PlayArgs = PlayJitsu;
+
+    fn options(flags: &JitsuFlags) -> JitsuOptions {
+        flags.into()
+    }
+
+    /// The interactive game ([`interactive::play`]).
+    fn play_command(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        interactive::play(args, io)
+    }
+}

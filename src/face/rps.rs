@@ -1,0 +1,95 @@
+//! Rock-paper-scissors' command-line face: `simulate rps`'s rule flags and `play rps`, which
+//! names the winners of one throw as the seed document's examples do.
+
+use crate::face::{flags_to_options, GameCli, PlayIo, PlayReport};
+use crate::games::rps::{
+    parse_shape, winners_direct, Elimination, RpsOptions, DEFAULT_MAX_ROUNDS, MAX_PLAYERS,
+};
+use crate::games::Game;
+use crate::usage;
+
+/// The rule flags of `simulate rps`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RpsFlags {
+    /// Players at the start of an elimination.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub players: usize,
+    /// Stop a game after this many throws (outcome `capped`).
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    pub max_rounds: u64,
+}
+
+flags_to_options!(RpsFlags => RpsOptions { players, max_rounds });
+
+/// The arguments of `play rps`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayRps {
+    /// One throw per player: r, p or s.
+    #[arg(required = true, num_args = 2.., value_name = "THROW")]
+    pub throws: Vec<String>,
+}
+
+impl GameCli for Elimination {
+    const ABOUT: &'static str = "N-player rock-paper-scissors elimination";
+    const RULES: &'static str = "Rules: every remaining player throws rock, paper or scissors \
+        at random; a throw in which exactly two shapes appear removes the players who threw the \
+        losing one (rock beats scissors, scissors beats paper, paper beats rock); any other throw \
+        is thrown again. The last player left wins. More: docs/rules/rps.md (every \
+        rule point, with its examples); one throw: warsim play rps r r s";
+    const PLAY_ABOUT: &'static str =
+        "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
+    const EXAMPLE: &'static [&'static str] = &["--players", "4"];
+    type Flags = RpsFlags;
+    type PlayArgs = PlayRps;
+
+    fn options(flags: &RpsFlags) -> RpsOptions {
+        flags.into()
+    }
+
+    /// Prints the winners' numbers (`1 2` for `r r s`) or `tie`; JSON outcome `p<k>` for one
+    /// winner, `winners` for several, `draw` for no decision (players: everyone).
+    fn play_command(args: &PlayRps, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let throws = &args.throws;
+        if throws.len() > MAX_PLAYERS {
+            return Err(usage!("{} throws: at most {MAX_PLAYERS} players", throws.len()).into());
+        }
+        let shapes = throws
+            .iter()
+            .enumerate()
+            .map(|(i, t)| parse_shape(t, i + 1))
+            .collect::<Result<Vec<_>, _>>()?;
+        if io.trace {
+            let names: Vec<String> = shapes
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| {
+                    format!(
+                        "p{} {}",
+                        i + 1,
+                        ["paper", "rock", "scissors"][usize::from(s)]
+                    )
+                })
+                .collect();
+            writeln!(io.out, "   1  {}", names.join("  "))?;
+        }
+        let winners = winners_direct(&shapes);
+        let numbers: Vec<u32> = (0..shapes.len() as u32)
+            .filter(|&i| winners >> i & 1 == 1)
+            .map(|i| i + 1)
+            .collect();
+        let text = match numbers.len() {
+            0 => "tie".to_string(),
+            _ => numbers
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let (outcome, players) = match numbers.len() {
+            0 => ("draw".to_string(), (1..=shapes.len() as u32).collect()),
+            1 => (format!("p{}", numbers[0]), numbers),
+            _ => ("winners".to_string(), numbers),
+        };
+        Ok(PlayReport::new(<Self as Game>::NAME, outcome, 1, players).with_text(text))
+    }
+}

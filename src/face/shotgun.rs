@@ -1,0 +1,79 @@
+//! Shotgun War's command-line face: `simulate shotgun`'s rule flags and `play shotgun`, which
+//! adjudicates given moves as the seed document's test cases do.
+
+use std::ops::ControlFlow;
+
+use crate::face::{flags_to_options, GameCli, LineSink, PlayIo, PlayReport};
+use crate::games::shotgun::{
+    adjudicate_traced, parse_moves, trace_line, Shotgun, ShotgunOptions, DEFAULT_MAX_ROUNDS,
+};
+use crate::games::{Game, Outcome};
+
+/// The rule flags of `simulate shotgun`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ShotgunFlags {
+    /// Probabilities of reload, guard and fire for both random players (normalised).
+    #[arg(long, value_name = "R,G,F", default_value = "1,1,1")]
+    pub mix: String,
+    /// Stop a game after this many turns (outcome `capped`).
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    pub max_rounds: u64,
+}
+
+flags_to_options!(ShotgunFlags => ShotgunOptions { mix, max_rounds });
+
+/// The arguments of `play shotgun`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayShotgun {
+    /// The moves, player 1's then player 2's of each turn: "rg fr", "rgfr", "r g f r", …
+    #[arg(required = true, value_name = "MOVES")]
+    pub moves: Vec<String>,
+}
+
+impl GameCli for Shotgun {
+    const ABOUT: &'static str = "Shotgun War between two random players";
+    const RULES: &'static str = "Rules: each turn both players at once reload (r), guard (g) or \
+        fire (f). A gun holds one shot; firing a loaded gun kills an opponent who is not \
+        guarding; both killed in the same turn is a draw. More: docs/rules/shotgun.md (every \
+        rule point, with its test cases); to adjudicate a game: warsim play shotgun 'rg fr'";
+    const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
+    const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
+    type Flags = ShotgunFlags;
+    type PlayArgs = PlayShotgun;
+
+    fn options(flags: &ShotgunFlags) -> ShotgunOptions {
+        flags.into()
+    }
+
+    /// Prints `1`, `2`, `0` (both died) or `none` (JSON outcome `none`, rounds = all turns).
+    fn play_command(args: &PlayShotgun, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        let turns = parse_moves(&args.moves.join(" "))?;
+        let trace = io.trace;
+        let mut sink = LineSink::new(&mut *io.out);
+        let result = adjudicate_traced(&turns, |t, m, after| {
+            if trace {
+                sink.line(&trace_line(t, m, after))
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        sink.finish()?;
+        Ok(match result {
+            Some((o, t)) => {
+                let text = match o {
+                    Outcome::Player(p) => (p + 1).to_string(),
+                    _ => "0".to_string(),
+                };
+                PlayReport::new(<Self as Game>::NAME, o.name(), t, o.two_players_left())
+                    .with_text(text)
+            }
+            None => PlayReport::new(
+                <Self as Game>::NAME,
+                "none".into(),
+                turns.len() as u64,
+                vec![1, 2],
+            )
+            .with_text("none"),
+        })
+    }
+}
