@@ -11,9 +11,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::cell::RefCell;
 
 use warsim::face::GameCli;
+use warsim::face::{self, WithGameType};
 use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
-use warsim::kind::{self, WithGameType};
 use warsim::list::game_from_args;
 use warsim::rng::game_rng;
 
@@ -161,7 +161,7 @@ fn every_game(c: &mut Criterion) {
         }
     }
     let c = RefCell::new(c);
-    kind::for_each(Bench(&c));
+    face::for_each(Bench(&c));
 }
 
 criterion_group!(benches, presets, loop_detection, every_game);

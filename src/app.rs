@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::face::GameCli;
-use crate::kind::{self, WithGame, WithGameType};
+use crate::face::{self, WithGame, WithGameType};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::stdout::Print;
 use crate::output::{self, progress};
@@ -138,11 +138,11 @@ pub fn merge_run(m: &Merge) -> Result<()> {
         .first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
     let name = merge::game_of(first)?;
-    kind::by_name(&name, m).unwrap_or_else(|| {
+    face::by_name(&name, m).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
             first.display(),
-            kind::NAMES.join(", ")
+            face::names().join(", ")
         )
         .into())
     })

@@ -1,7 +1,7 @@
 //! The command line's definitions: the commands `simulate`, `exact`, `sweep`, `search`,
 //! `compare`, `merge`, `replay`, `games`, `completions`, `manpage` and `play`, their options,
 //! help and value parsers. What each command does is in [`crate::app`]. The games, their
-//! subcommands and rule options come from [`crate::kind`], so no game is defined here
+//! subcommands and rule options come from [`crate::face`], so no game is defined here
 //! (only named in examples); `sweep` takes its options as text and reads them against `simulate GAME`'s in
 //! [`crate::sweep`].
 
@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
-use crate::kind::{ExactGame, PlayGame, SearchGame, SimulateGame};
+use crate::face::{ExactGame, PlayGame, SearchGame, SimulateGame};
 use crate::output::progress;
 use crate::output::stdout::Print;
 use crate::sim::shard::Shard;

@@ -12,7 +12,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::face::GameCli;
-use crate::kind::{self, WithGameType};
+use crate::face::{self, WithGameType};
 use crate::merge;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;
@@ -92,7 +92,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
     let mut runs = Vec::new();
     for dir in dirs {
         let game = merge::game_of(dir)?;
-        let run = kind::by_name(&game, Load(dir)).unwrap_or_else(|| {
+        let run = face::by_name(&game, Load(dir)).unwrap_or_else(|| {
             Err(usage!(
                 "{}: summary.json names game {game:?}, which warsim does not know",
                 dir.display()

@@ -10,8 +10,8 @@ use serde_json::{json, Map, Value};
 
 use crate::config::RunConfig;
 use crate::face::GameCli;
+use crate::face::WithGame;
 use crate::games::{ChainSolution, Game};
-use crate::kind::WithGame;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
 use crate::output::stdout::Print;

@@ -2,9 +2,9 @@
 //! games.
 //!
 //! The rules, the parallel engine and the exact tallies are the `warsim-core` crate, re-exported
-//! here as [`games`], [`sim`] and [`stats`]; it has no command line and no files. This crate is
-//! the command over it: [`kind`] is the one list of games, [`face`] each game's command-line face
-//! (its rule flags, help and `play` command), [`cli`] defines the command line, [`config`] is
+//! here as [`games`], [`sim`], [`stats`], [`rng`] and [`cancel`]; it has no command line and no
+//! files. This crate is the command over it: [`face`] holds the one list of games and each
+//! game's command-line face (its rule flags, help and `play` command), [`cli`] defines the command line, [`config`] is
 //! what a run is asked as plain data, [`estimate`] foresees a run's time before it starts,
 //! [`error`] holds the one-line rendering of every error (a usage error exits with status 2),
 //! [`output`] the output formats and the output sets, and [`app`] dispatches each command:
@@ -24,7 +24,6 @@ pub mod error;
 pub mod estimate;
 pub mod exact;
 pub mod face;
-pub mod kind;
 pub mod list;
 pub mod merge;
 pub mod output;

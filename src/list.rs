@@ -1,4 +1,4 @@
-//! `warsim games`: the games as the program lists them ([`crate::kind`]), for people and
+//! `warsim games`: the games as the program lists them ([`crate::face`]), for people and
 //! for scripts (CI's interface check, the Python tests, the conformance suite), so that no
 //! list of games is kept anywhere else.
 
@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::error::UsageError;
 use crate::face::GameCli;
-use crate::kind::{self, WithGame, WithGameType};
+use crate::face::{self, WithGame, WithGameType};
 use crate::usage;
 
 /// One game as `warsim games --json` lists it.
@@ -120,8 +120,12 @@ pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
             self.1.with(game_from_args::<G, _>(self.0)?)
         }
     }
-    kind::by_name(name, Build(args, task)).unwrap_or_else(|| {
-        Err(usage!("no game {name:?}; the games are {}", kind::NAMES.join(", ")).into())
+    face::by_name(name, Build(args, task)).unwrap_or_else(|| {
+        Err(usage!(
+            "no game {name:?}; the games are {}",
+            face::names().join(", ")
+        )
+        .into())
     })
 }
 
@@ -147,7 +151,7 @@ impl WithGameType for List {
 
 /// Every game, in the order of the list.
 pub fn games() -> Result<Vec<Listed>, UsageError> {
-    kind::for_each(List).into_iter().collect()
+    face::for_each(List).into_iter().collect()
 }
 
 /// What `warsim games [--json]` prints: a name and a line a game, or the JSON array of
@@ -174,7 +178,7 @@ mod tests {
         let games = games().unwrap();
         assert_eq!(
             games.iter().map(|g| g.name).collect::<Vec<_>>(),
-            kind::NAMES
+            face::names()
         );
         assert!(games.iter().any(|g| g.exact), "some game has exact");
     }

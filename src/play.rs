@@ -6,8 +6,8 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 
 use anyhow::Result;
 
+use crate::face::PlayGame;
 use crate::face::{PlayIo, PlayReport};
-use crate::kind::PlayGame;
 
 /// Plays `game` and prints what it found.
 pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {

@@ -10,8 +10,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::face::GameCli;
+use crate::face::{self, WithGameType};
 use crate::games::Outcome;
-use crate::kind::{self, WithGameType};
 use crate::merge;
 use crate::rng::game_rng;
 use crate::usage;
@@ -79,11 +79,11 @@ impl WithGameType for Replay<'_> {
 /// `replay DIR [--game I] [--json]`.
 pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
     let name = merge::game_of(dir)?;
-    let r = kind::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
+    let r = face::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
             dir.display(),
-            kind::NAMES.join(", ")
+            face::names().join(", ")
         )
         .into())
     })?;

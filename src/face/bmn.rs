@@ -5,10 +5,9 @@
 
 use std::ops::ControlFlow;
 
-use crate::face::{choice, flags_to_options, GameCli, LineSink, PlayIo, PlayReport};
-use crate::games::bmn::{
-    rule_args, Bmn, BmnOptions, BmnPreset, Penalties, Position, Trick, DEFAULT_MAX_ROUNDS,
-};
+use crate::face::{choice, GameCli, LineSink, PlayIo, PlayReport};
+use crate::games::bmn::{rule_args, BmnOptions, BmnPreset, Penalties, Position, Trick, DEFAULT_MAX_ROUNDS};
+pub use crate::games::bmn::Bmn;
 use crate::games::cards::shuffle;
 use crate::games::{Game, Outcome};
 

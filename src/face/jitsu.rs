@@ -2,8 +2,9 @@
 //! interactive game ([`crate::face::jitsu_interactive`]).
 
 use crate::face::jitsu_interactive::{self as interactive, PlayJitsu};
-use crate::face::{choice, flags_to_options, GameCli, PlayIo, PlayReport};
-use crate::games::jitsu::{Jitsu, JitsuOptions, Strategy, DEFAULT_MAX_ROUNDS};
+use crate::face::{choice, GameCli, PlayIo, PlayReport};
+use crate::games::jitsu::{JitsuOptions, Strategy, DEFAULT_MAX_ROUNDS};
+pub use crate::games::jitsu::Jitsu;
 
 /// The rule flags of `simulate jitsu`.
 #[derive(Clone, Debug, clap::Args)]

@@ -1,27 +1,24 @@
-//! Each game's command-line face: its rule flags with their help, its lines in `warsim games`
-//! and the `play GAME` command, one file a game. The rules themselves ([`crate::games`], the
-//! `warsim-core` crate) know nothing of flags: a face turns its flags into the game's plain
-//! [`Game::Options`] and the game checks them.
+//! The games as the command line offers them: the one list of games ([`games!`], a line a
+//! game), and each game's face, a file a game: its rule flags with their help (a clap struct
+//! the face turns into the game's plain [`Game::Options`], which the game checks), its lines in
+//! `warsim games` and its `play GAME` command ([`GameCli`]). The rules themselves
+//! ([`crate::games`], the `warsim-core` crate) know nothing of flags. Adding a game is its
+//! file here and its line in the list: the subcommands, `warsim games`, `merge`'s dispatch by
+//! name, the conformance suite, the benches and CI take the games from the list.
 
-pub mod bmn;
-pub mod jitsu;
 pub mod jitsu_interactive;
 mod play_io;
-pub mod rps;
-pub mod shotgun;
-pub mod snap;
-pub mod war;
-
-pub use play_io::{LineSink, PlayIo, PlayReport};
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
 use clap::builder::{PossibleValue, TypedValueParser};
+use clap::Subcommand;
 
 use crate::error::UsageError;
 use crate::games::choice::Choice;
 use crate::games::Game;
+pub use play_io::{LineSink, PlayIo, PlayReport};
 
 /// A game as the command line offers it.
 pub trait GameCli: Game {
@@ -64,7 +61,8 @@ pub trait GameCli: Game {
 }
 
 /// Copies a face's rule flags into the game's options field by field: the two structs hold the
-/// same settings, the flags with their help and parsing, the options as plain data.
+/// same settings, the flags with their help and parsing, the options as plain data. Defined
+/// before [`games!`] declares the faces' modules, so every face sees it.
 macro_rules! flags_to_options {
     ($flags:ty => $options:ident { $($field:ident),+ $(,)? }) => {
         impl From<&$flags> for $options {
@@ -74,7 +72,6 @@ macro_rules! flags_to_options {
         }
     };
 }
-pub(crate) use flags_to_options;
 
 /// The value parser of a [`Choice`] flag: its values by name, each with the first paragraph of
 /// its doc comment as help, as clap's `ValueEnum` derive would offer them.
@@ -129,9 +126,210 @@ impl<T: Choice> TypedValueParser for ChoiceParser<T> {
     }
 }
 
+/// Something to do with a game of any type: run a simulation of it, say.
+pub trait WithGame {
+    /// What it gives.
+    type Output;
+    /// Does it with `game`.
+    fn with<G: GameCli>(self, game: G) -> Self::Output;
+}
+
+/// Something to do knowing only a game's type: read its outputs back, say.
+pub trait WithGameType {
+    /// What it gives.
+    type Output;
+    /// Does it for game type `G`.
+    fn with<G: GameCli>(self) -> Self::Output;
+}
+
+/// Makes, from one list of games (each the module of its face and its type), every list the
+/// program needs: the modules, [`names`], the
+/// subcommands of `simulate` ([`SimulateGame`]) and `play` ([`PlayGame`]) with their help
+/// from each game's [`GameCli::ABOUT`], [`GameCli::PLAY_ABOUT`] and [`GameCli::RULES`], and [`by_name`]
+/// and [`for_each`]. The subcommand names are the games' [`Game::NAME`]s. The games after
+/// `exact:` are those `exact` plays ([`ExactGame`]), so its help offers no game it refuses. A
+/// game's line may carry attributes (`#[cfg(test)]`: the toy game of the tests).
+macro_rules! games {
+    ($($(#[$only:meta])* $module:ident: $game:ident,)+ ; exact: $($exact:ident,)+) => {
+        $($(#[$only])* pub mod $module;)+
+        $($(#[$only])* use $module::$game;)+
+
+        /// The names of every game, in the order listed.
+        // A push a game, not `vec![]`: a game's line may be compiled out (`#[cfg(test)]`).
+        #[allow(clippy::vec_init_then_push)]
+        pub fn names() -> Vec<&'static str> {
+            let mut names = Vec::new();
+            $($(#[$only])* names.push(<$game as Game>::NAME);)+
+            names
+        }
+
+        /// `simulate GAME`: the game and its rule options.
+        #[derive(Debug, Subcommand)]
+        pub enum SimulateGame {
+            $(
+                #[command(name = <$game as Game>::NAME, about = <$game as GameCli>::ABOUT,
+                          after_help = <$game as GameCli>::RULES,
+                          next_help_heading = "Rule options")]
+                #[allow(missing_docs)]
+                $(#[$only])*
+                $game(<$game as GameCli>::Flags),
+            )+
+        }
+
+        impl SimulateGame {
+            /// Builds the game from its options (a usage error names a bad one) and hands it
+            /// to `task`.
+            pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
+                &self,
+                task: T,
+            ) -> anyhow::Result<R> {
+                match self {
+                    $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_flags(o)?),)+
+                }
+            }
+        }
+
+        /// `exact GAME`: the game and its rule options, for the games `exact` plays.
+        #[derive(Debug, Subcommand)]
+        pub enum ExactGame {
+            $(
+                #[command(name = <$exact as Game>::NAME, about = <$exact as GameCli>::ABOUT,
+                          after_help = <$exact as GameCli>::RULES,
+                          next_help_heading = "Rule options")]
+                #[allow(missing_docs)]
+                $exact(<$exact as GameCli>::Flags),
+            )+
+        }
+
+        impl ExactGame {
+            /// Builds the game from its options (a usage error names a bad one) and hands it
+            /// to `task`.
+            pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
+                &self,
+                task: T,
+            ) -> anyhow::Result<R> {
+                match self {
+                    $(ExactGame::$exact(o) => task.with($exact::from_flags(o)?),)+
+                }
+            }
+        }
+
+        /// `play GAME`: the game and what to play.
+        #[derive(Debug, Subcommand)]
+        pub enum PlayGame {
+            $(
+                #[command(name = <$game as Game>::NAME, about = <$game as GameCli>::PLAY_ABOUT,
+                          long_about = <$game as GameCli>::PLAY_HELP,
+                          after_help = <$game as GameCli>::RULES)]
+                #[allow(missing_docs)]
+                $(#[$only])*
+                $game(<$game as GameCli>::PlayArgs),
+            )+
+        }
+
+        impl PlayGame {
+            /// Plays the game, its trace (or transcript) going to `io` as it is made.
+            pub fn play(&self, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+                match self {
+                    $($(#[$only])* PlayGame::$game(a) => $game::play_command(a, io),)+
+                }
+            }
+        }
+
+        /// Does `task` for the game called `name`, or `None` if no game has that name.
+        pub fn by_name<T: WithGameType>(name: &str, task: T) -> Option<T::Output> {
+            $(
+                $(#[$only])*
+                if name == <$game as Game>::NAME {
+                    return Some(task.with::<$game>());
+                }
+            )+
+            None
+        }
+
+        /// Does `task` for every game, in the order listed.
+        #[allow(clippy::vec_init_then_push)]
+        pub fn for_each<T: WithGameType + Clone>(task: T) -> Vec<T::Output> {
+            let mut out = Vec::new();
+            $($(#[$only])* out.push(task.clone().with::<$game>());)+
+            out
+        }
+    };
+}
+
+games! {
+    war: War,
+    snap: Snap,
+    shotgun: Shotgun,
+    rps: Elimination,
+    jitsu: Jitsu,
+    bmn: Bmn,
+    #[cfg(test)] toy: Toy,
+    ;
+    exact:
+    War,
+    Snap,
+    Bmn,
+}
+
+/// `search GAME`: the games whose deals `search` explores (deterministic after the deal, with a
+/// search written for them); Beggar-my-neighbour alone so far.
+#[derive(Debug, Subcommand)]
+pub enum SearchGame {
+    /// Beggar-my-neighbour: the longest deals, and deals that never end.
+    #[command(name = "bmn", next_help_heading = "Rule options")]
+    Bmn(<Bmn as GameCli>::Flags),
+}
+
+impl SearchGame {
+    /// The game its rule options describe, or a usage error naming the bad one.
+    pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
+        match self {
+            SearchGame::Bmn(o) => Bmn::from_flags(o),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::help_line;
+    use super::*;
+
+    #[derive(Clone)]
+    struct Name;
+    impl WithGameType for Name {
+        type Output = &'static str;
+        fn with<G: GameCli>(self) -> &'static str {
+            G::NAME
+        }
+    }
+
+    #[test]
+    fn every_listed_name_finds_its_game_once() {
+        assert_eq!(for_each(Name), names());
+        for name in names() {
+            assert_eq!(by_name(name, Name), Some(name));
+        }
+        assert_eq!(by_name("chess", Name), None);
+        let mut distinct = names();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), names().len());
+    }
+
+    /// `exact --help` offers a game exactly when `exact` plays the game's example rule set.
+    #[test]
+    fn exact_offers_the_games_it_plays_and_no_other() {
+        let cmd = <ExactGame as Subcommand>::augment_subcommands(clap::Command::new("exact"));
+        let offered: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        let plays: Vec<&str> = crate::list::games()
+            .unwrap()
+            .into_iter()
+            .filter(|g| g.exact)
+            .map(|g| g.name)
+            .collect();
+        assert_eq!(offered, plays);
+        assert_eq!(offered, ["war", "snap", "bmn"]);
+    }
 
     #[test]
     fn a_values_help_is_its_first_paragraph_on_one_line() {

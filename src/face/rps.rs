@@ -1,10 +1,9 @@
 //! Rock-paper-scissors' command-line face: `simulate rps`'s rule flags and `play rps`, which
 //! names the winners of one throw as the seed document's examples do.
 
-use crate::face::{flags_to_options, GameCli, PlayIo, PlayReport};
-use crate::games::rps::{
-    parse_shape, winners_direct, Elimination, RpsOptions, DEFAULT_MAX_ROUNDS, MAX_PLAYERS,
-};
+use crate::face::{GameCli, PlayIo, PlayReport};
+use crate::games::rps::{parse_shape, winners_direct, RpsOptions, DEFAULT_MAX_ROUNDS, MAX_PLAYERS};
+pub use crate::games::rps::Elimination;
 use crate::games::Game;
 use crate::usage;
 

@@ -3,10 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use crate::face::{flags_to_options, GameCli, LineSink, PlayIo, PlayReport};
-use crate::games::shotgun::{
-    adjudicate_traced, parse_moves, trace_line, Shotgun, ShotgunOptions, DEFAULT_MAX_ROUNDS,
-};
+use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
+use crate::games::shotgun::{adjudicate_traced, parse_moves, trace_line, ShotgunOptions, DEFAULT_MAX_ROUNDS};
+pub use crate::games::shotgun::Shotgun;
 use crate::games::{Game, Outcome};
 
 /// The rule flags of `simulate shotgun`.

@@ -1,8 +1,9 @@
 //! Snap's command-line face: `simulate snap`'s rule flags and `play snap`, which plays given
 //! piles and answers as the seed document's I/O examples do.
 
-use crate::face::{flags_to_options, GameCli, LineSink, PlayIo, PlayReport};
-use crate::games::snap::{play_deal, Deal, Snap, SnapOptions, DEFAULT_MAX_ROUNDS};
+use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
+use crate::games::snap::{play_deal, Deal, SnapOptions, DEFAULT_MAX_ROUNDS};
+pub use crate::games::snap::Snap;
 use crate::games::{check_max_rounds, Game, GameResult, Outcome, Trace};
 
 /// The rule flags of `simulate snap`.

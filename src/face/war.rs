@@ -2,12 +2,10 @@
 //! a run (`--seed --game`, or `--from` a run folder) or plays given hands.
 
 use crate::error::UsageError;
-use crate::face::{choice, flags_to_options, GameCli, LineSink, PlayIo, PlayReport};
+use crate::face::{choice, GameCli, LineSink, PlayIo, PlayReport};
 use crate::games::cards::Card;
-use crate::games::war::{
-    multi, parse_deal, parse_hands, trace, By, DetectLoops, Pickup, Preset, Ranks, ShortWar, War,
-    WarOptions, WarRules, WonPile,
-};
+use crate::games::war::{multi, parse_deal, parse_hands, trace, By, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile};
+pub use crate::games::war::War;
 use crate::games::{Game, Trace};
 use crate::merge::Replaying;
 use crate::usage;

@@ -19,7 +19,7 @@ use super::text;
 use super::RunChart;
 
 use crate::face::GameCli;
-use crate::kind::WithGame;
+use crate::face::WithGame;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
 use crate::stats::summary::{fixed, grouped};

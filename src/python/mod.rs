@@ -27,8 +27,7 @@ use crate::error::{one_line, pythonic, UsageError};
 use crate::exact::{Exact, FlawlessGame};
 use crate::face::GameCli;
 use crate::face::PlayIo;
-use crate::games::Game;
-use crate::kind::{self, WithGameType};
+use crate::face::{self, WithGameType};
 use crate::list::{self, OptionDoc};
 use crate::output::private::PrivateDir;
 use crate::output::stdout::Print;
@@ -121,10 +120,10 @@ fn options(name: &str) -> PyResult<Vec<OptionDoc>> {
             list::options_of::<G>()
         }
     }
-    kind::by_name(name, Options).ok_or_else(|| {
+    face::by_name(name, Options).ok_or_else(|| {
         PyValueError::new_err(format!(
             "game={name:?}: no such game; the games are {}",
-            kind::NAMES.join(", ")
+            face::names().join(", ")
         ))
     })
 }
@@ -450,7 +449,7 @@ fn play<'py>(
                 Ok(value)
             }
         }
-        kind::by_name(game, Play(&argv, trace))
+        face::by_name(game, Play(&argv, trace))
             .unwrap_or_else(|| Err(crate::usage!("game={game:?}: no such game").into()))
     })?;
     json_loads(py, &report.to_string())

@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::face::GameCli;
+use crate::face::{self, WithGameType};
 use crate::games::Game;
-use crate::kind::{self, WithGameType};
 use crate::merge::{self, Part};
 use crate::output::private::PrivateDir;
 use crate::output::reader;
@@ -82,7 +82,7 @@ impl Run {
     /// Reads the run in `dir`; `keep` says whether `dir` stays (the user's `out=`).
     pub fn read(dir: &Path, keep: bool) -> Result<Run> {
         let game = merge::game_of(dir)?;
-        let loaded = kind::by_name(&game, Load(dir))
+        let loaded = face::by_name(&game, Load(dir))
             .unwrap_or_else(|| Err(anyhow::anyhow!("{}: no game {game:?}", dir.display())))?;
         let text = |name: &str| reader::read_text(dir, name, reader::MAX_CSV_BYTES);
         Ok(Run {

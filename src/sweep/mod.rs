@@ -24,7 +24,7 @@ use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
 use crate::face::GameCli;
-use crate::kind::{SimulateGame, WithGame};
+use crate::face::{SimulateGame, WithGame};
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::html::Page;

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde_json::Value;
 use warsim::face::GameCli;
+use warsim::face::{self, WithGameType};
 use warsim::games::GameStats;
-use warsim::kind::{self, WithGameType};
 use warsim::list::game_from_args;
 use warsim::output::summary::Summary;
 
@@ -39,8 +39,8 @@ fn games() -> Vec<Listed> {
         .collect();
     assert_eq!(
         games.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
-        kind::NAMES,
-        "warsim games lists the games of kind.rs"
+        face::names(),
+        "warsim games lists the games of face/mod.rs"
     );
     games
 }
@@ -151,7 +151,7 @@ fn summary_json_read_back_and_written_again_is_byte_identical() {
         let run = dir.path("run");
         simulate(&g, "2000", &[], &run);
         let text = read(&run, "summary.json");
-        let again = kind::by_name(&g.name, RoundTrip(text.clone())).unwrap();
+        let again = face::by_name(&g.name, RoundTrip(text.clone())).unwrap();
         assert_eq!(again, text, "{}", g.name);
     }
 }
@@ -200,7 +200,7 @@ fn describe_and_rules_agree() {
         }
         let described: Vec<(Value, String)> = sets
             .iter()
-            .map(|a| kind::by_name(&g.name, Described(a.clone())).unwrap())
+            .map(|a| face::by_name(&g.name, Described(a.clone())).unwrap())
             .collect();
         for (i, a) in described.iter().enumerate() {
             for b in &described[i + 1..] {
