@@ -164,7 +164,7 @@ macro_rules! games {
         }
 
         /// `simulate GAME`: the game and its rule options.
-        #[derive(Debug, Subcommand)]
+        #[derive(Clone, Debug, Subcommand)]
         pub enum SimulateGame {
             $(
                 #[command(name = <$game as Game>::NAME, about = <$game as GameCli>::ABOUT,
@@ -185,6 +185,16 @@ macro_rules! games {
             ) -> anyhow::Result<R> {
                 match self {
                     $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_flags(o)?),)+
+                }
+            }
+
+            /// Sets the flags `matches` holds (a sweep's value of one flag, parsed alone),
+            /// leaving every other flag as it is.
+            pub fn update(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+                match self {
+                    $($(#[$only])* SimulateGame::$game(f) => {
+                        clap::FromArgMatches::update_from_arg_matches(f, matches)
+                    })+
                 }
             }
         }

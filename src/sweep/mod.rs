@@ -8,14 +8,15 @@
 //! are given, each run with the same `--seed` and game indices as a `simulate` with those
 //! settings, so its histogram is byte for byte that run's. Nothing here names a game: the
 //! options, their values and their parsing come from the command-line definition of
-//! `simulate GAME`.
+//! `simulate GAME`. The command line is parsed once and each listed value once; a rule set is
+//! the shared game flags with its values set on them, typed, never an argv parsed again.
 
 use std::collections::HashSet;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use clap::{ArgAction, CommandFactory, Parser};
+use clap::{ArgAction, ArgMatches, CommandFactory, Parser};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -59,19 +60,24 @@ const WRITE_SECONDS: f64 = 0.01;
 const NAME_MAX: usize = 255;
 
 /// One option that takes several values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct Axis {
     /// Its long name, without the dashes.
     long: String,
     values: Vec<String>,
+    /// Each value parsed as the option alone (no other flag, no default): what a rule set
+    /// with that value sets on the shared flags.
+    parsed: Vec<ArgMatches>,
 }
 
-/// What the command line asked for: the arguments every rule set shares and the axes.
+/// What the command line asked for: the arguments every rule set shares, parsed once, and the
+/// axes.
 #[derive(Debug)]
 pub struct Plan {
     game: String,
-    fixed: Vec<String>,
     axes: Vec<Axis>,
+    /// The run options and the game's flags of `simulate GAME` with the shared arguments.
+    shared: (RunConfig, SimulateGame),
 }
 
 /// How many rule sets a sweep may hold: [`MAX_RULE_SETS`] or `--max-rule-sets N`.
@@ -190,12 +196,13 @@ impl Plan {
                     .cloned()
                     .ok_or_else(|| usage!("sweep {game}: --{long} needs a value"))?,
             };
-            // Whether the option takes `v` (checked by clap itself, on the option alone).
+            // The option alone with value `v`, parsed by clap itself; no flag has a default
+            // here, so the matches hold this option only.
             let parses = |v: &str| {
                 cmd.clone()
                     .no_binary_name(true)
+                    .mut_args(|a| a.default_value(None::<&str>))
                     .try_get_matches_from([format!("--{long}={v}")])
-                    .map(|_| ())
             };
             let values: Vec<String> = if value == "all" && parses("all").is_err() {
                 let all: Vec<String> = arg
@@ -217,13 +224,14 @@ impl Plan {
             } else {
                 vec![value.clone()]
             };
+            let mut parsed = Vec::with_capacity(values.len());
             for v in &values {
-                if let Err(e) = parses(v) {
-                    return Err(usage!(
+                parsed.push(parses(v).map_err(|e| {
+                    usage!(
                         "sweep {game}: --{long} {value:?}: value {v:?}: {}",
                         one_line(&e.render().to_string()).trim_start_matches("error: ")
-                    ));
-                }
+                    )
+                })?);
             }
             if axes.iter().any(|a| a.long == long) {
                 return Err(usage!(
@@ -233,12 +241,27 @@ impl Plan {
             axes.push(Axis {
                 long: long.to_string(),
                 values,
+                parsed,
             });
         }
+        let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), game.to_string()];
+        argv.extend(fixed.iter().cloned());
+        let shared = match Cli::try_parse_from(&argv) {
+            Ok(Cli {
+                command: Command::Simulate { run, game },
+            }) => (RunConfig::from(&run), game),
+            Ok(_) => return Err(usage!("sweep: not a simulation")),
+            Err(e) => {
+                return Err(usage!(
+                    "sweep {game}: {}",
+                    one_line(&e.render().to_string()).trim_start_matches("error: ")
+                ))
+            }
+        };
         let plan = Plan {
             game: game.to_string(),
-            fixed,
             axes,
+            shared,
         };
         match plan.count() {
             Some(n) if n <= max_sets => Ok(plan),
@@ -278,25 +301,24 @@ impl Plan {
         sets
     }
 
-    /// The `simulate` command line of `set`, parsed: its run options and its game.
+    /// The run options and the game of `set`: the shared flags with the set's values set on
+    /// them.
     fn parse(&self, set: &RuleSet) -> Result<(RunConfig, SimulateGame), UsageError> {
-        let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), self.game.clone()];
-        argv.extend(self.fixed.iter().cloned());
-        for (k, v) in &set.settings {
-            argv.push(format!("--{k}={v}"));
+        let (run, mut game) = self.shared.clone();
+        for ((long, value), axis) in set.settings.iter().zip(&self.axes) {
+            let at = axis.values.iter().position(|v| v == value);
+            let matches = at.map(|i| &axis.parsed[i]).filter(|_| axis.long == *long);
+            let matches = matches.ok_or_else(|| usage!("sweep: --{long} {value}: not listed"))?;
+            game.update(matches).map_err(|e| {
+                usage!(
+                    "sweep {}, rule set {}: {}",
+                    self.game,
+                    set.label(),
+                    one_line(&e.render().to_string()).trim_start_matches("error: ")
+                )
+            })?;
         }
-        match Cli::try_parse_from(&argv) {
-            Ok(Cli {
-                command: Command::Simulate { run, game },
-            }) => Ok((RunConfig::from(&run), game)),
-            Ok(_) => Err(usage!("sweep: not a simulation")),
-            Err(e) => Err(usage!(
-                "sweep {}, rule set {}: {}",
-                self.game,
-                set.label(),
-                one_line(&e.render().to_string()).trim_start_matches("error: ")
-            )),
-        }
+        Ok((run, game))
     }
 }
 
@@ -622,71 +644,4 @@ impl WithGame for One<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn plan(game: &str, args: &[&str]) -> Result<Plan, UsageError> {
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        Plan::new(game, &args)
-    }
-
-    #[test]
-    fn lists_and_all_expand_in_the_order_given() {
-        let p = plan(
-            "war",
-            &["--war-down", "1,3", "--games", "1000", "--short-war=all"],
-        )
-        .unwrap();
-        assert_eq!(p.fixed, ["--games", "1000"]);
-        let sets = p.rule_sets();
-        let labels: Vec<String> = sets.iter().map(RuleSet::label).collect();
-        assert_eq!(
-            labels,
-            [
-                "war-down 1, short-war lose",
-                "war-down 1, short-war last-card",
-                "war-down 1, short-war bryer",
-                "war-down 3, short-war lose",
-                "war-down 3, short-war last-card",
-                "war-down 3, short-war bryer"
-            ]
-        );
-        assert_eq!(sets[1].dir_name(), "war-down-1_short-war-last-card");
-    }
-
-    #[test]
-    fn a_value_the_option_takes_whole_is_not_split() {
-        let p = plan("shotgun", &["--mix", "2,1,1"]).unwrap();
-        assert_eq!(p.rule_sets().len(), 1);
-        assert_eq!(p.rule_sets()[0].settings, [("mix".into(), "2,1,1".into())]);
-        let p = plan("shotgun", &["--mix", "2,1,1;1,1,1"]).unwrap();
-        assert_eq!(p.rule_sets().len(), 2);
-        assert_eq!(p.rule_sets()[1].dir_name(), "mix-1-1-1");
-    }
-
-    #[test]
-    fn bad_values_and_shards_are_refused_by_name() {
-        let e = plan("war", &["--pickup", "shuffled,sorted"]).unwrap_err().0;
-        assert!(e.contains("--pickup") && e.contains("sorted"), "{e}");
-        let e = plan("war", &["--war-down", "all"]).unwrap_err().0;
-        assert!(e.contains("no fixed list"), "{e}");
-        let e = plan("war", &["--shard", "0/2"]).unwrap_err().0;
-        assert!(e.contains("--shard"), "{e}");
-        let e = plan("chess", &[]).unwrap_err().0;
-        assert!(e.contains("chess") && e.contains("war"), "{e}");
-        let e = plan("war", &["--war-down", "1", "--war-down", "2,3"])
-            .unwrap_err()
-            .0;
-        assert!(e.contains("twice"), "{e}");
-    }
-
-    #[test]
-    fn nothing_listed_is_one_rule_set() {
-        let p = plan("rps", &["--players", "4"]).unwrap();
-        let sets = p.rule_sets();
-        assert_eq!(sets.len(), 1);
-        assert_eq!(sets[0].label(), "players 4");
-        let p = plan("jitsu", &[]).unwrap();
-        assert_eq!(p.rule_sets()[0].label(), "as given");
-    }
-}
+mod tests;

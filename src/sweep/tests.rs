@@ -1,0 +1,89 @@
+//! The sweep's plan: lists, `all`, shared flags and refusals.
+
+use super::*;
+
+fn plan(game: &str, args: &[&str]) -> Result<Plan, UsageError> {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    Plan::new(game, &args)
+}
+
+#[test]
+fn lists_and_all_expand_in_the_order_given() {
+    let p = plan(
+        "war",
+        &["--war-down", "1,3", "--games", "1000", "--short-war=all"],
+    )
+    .unwrap();
+    assert_eq!(p.shared.0.games, Some(1000));
+    let sets = p.rule_sets();
+    let labels: Vec<String> = sets.iter().map(RuleSet::label).collect();
+    assert_eq!(
+        labels,
+        [
+            "war-down 1, short-war lose",
+            "war-down 1, short-war last-card",
+            "war-down 1, short-war bryer",
+            "war-down 3, short-war lose",
+            "war-down 3, short-war last-card",
+            "war-down 3, short-war bryer"
+        ]
+    );
+    assert_eq!(sets[1].dir_name(), "war-down-1_short-war-last-card");
+}
+
+/// A rule set is the shared flags with its values set: a flag given once stays, defaults
+/// of flags not listed stay, and the listed flag takes each value.
+#[test]
+fn a_rule_set_sets_its_values_on_the_shared_flags() {
+    let p = plan(
+        "snap",
+        &["--players", "3", "--faces", "2,4", "--copies", "3"],
+    )
+    .unwrap();
+    let sets = p.rule_sets();
+    let flags: Vec<(usize, usize, usize, u64)> = sets
+        .iter()
+        .map(|set| match p.parse(set).unwrap().1 {
+            SimulateGame::Snap(f) => (f.players, f.faces, f.copies, f.max_rounds),
+            g => panic!("not snap: {g:?}"),
+        })
+        .collect();
+    let cap = crate::games::snap::DEFAULT_MAX_ROUNDS;
+    assert_eq!(flags, [(3, 2, 3, cap), (3, 4, 3, cap)]);
+}
+
+#[test]
+fn a_value_the_option_takes_whole_is_not_split() {
+    let p = plan("shotgun", &["--mix", "2,1,1"]).unwrap();
+    assert_eq!(p.rule_sets().len(), 1);
+    assert_eq!(p.rule_sets()[0].settings, [("mix".into(), "2,1,1".into())]);
+    let p = plan("shotgun", &["--mix", "2,1,1;1,1,1"]).unwrap();
+    assert_eq!(p.rule_sets().len(), 2);
+    assert_eq!(p.rule_sets()[1].dir_name(), "mix-1-1-1");
+}
+
+#[test]
+fn bad_values_and_shards_are_refused_by_name() {
+    let e = plan("war", &["--pickup", "shuffled,sorted"]).unwrap_err().0;
+    assert!(e.contains("--pickup") && e.contains("sorted"), "{e}");
+    let e = plan("war", &["--war-down", "all"]).unwrap_err().0;
+    assert!(e.contains("no fixed list"), "{e}");
+    let e = plan("war", &["--shard", "0/2"]).unwrap_err().0;
+    assert!(e.contains("--shard"), "{e}");
+    let e = plan("chess", &[]).unwrap_err().0;
+    assert!(e.contains("chess") && e.contains("war"), "{e}");
+    let e = plan("war", &["--war-down", "1", "--war-down", "2,3"])
+        .unwrap_err()
+        .0;
+    assert!(e.contains("twice"), "{e}");
+}
+
+#[test]
+fn nothing_listed_is_one_rule_set() {
+    let p = plan("rps", &["--players", "4"]).unwrap();
+    let sets = p.rule_sets();
+    assert_eq!(sets.len(), 1);
+    assert_eq!(sets[0].label(), "players 4");
+    let p = plan("jitsu", &[]).unwrap();
+    assert_eq!(p.rule_sets()[0].label(), "as given");
+}
