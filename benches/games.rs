@@ -5,7 +5,7 @@
 //! (`war-chunk/bryer/PATH/4096-games`, "elem/s" = games/s) as the engine plays them, on every
 //! path, the lanes included (they play many games at once, never one).
 //!
-//! Run: `cargo bench --bench games`. Whole-run throughput on all cores: `scripts/bench.sh`.
+//! Run: `cargo bench -p warsim-bench`. Whole-run throughput on all cores: `scripts/bench.sh`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::cell::RefCell;

@@ -1,0 +1,1 @@
+//! Nothing: the package exists for its bench, `games.rs` (`cargo bench -p warsim-bench`).
