@@ -54,6 +54,7 @@ impl GameCli for Bmn {
     const PLAY_ABOUT: &'static str = "Beggar-my-neighbour: plays the given deal, or game I of a \
         seed's run (--seed S --game I); prints the winner, cards and tricks, or the loop";
     const EXAMPLE: &'static [&'static str] = &["--ranks", "6", "--suits", "2"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &["--seed", "1", "--game", "2"];
     type Flags = BmnFlags;
     type PlayArgs = PlayBmn;
 

@@ -32,6 +32,12 @@ impl GameCli for Jitsu {
         1..5 per round from stdin; stdout is the seed's transcript exactly, stderr labels it";
     const PLAY_HELP: Option<&'static str> = Some(interactive::HELP);
     const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &["--seed", "3"];
+    const CHECKED_BY: Option<&'static str> = Some(
+        "tests/cli/jitsu.rs checks play jitsu's transcripts round by round against the rules \
+         written again independently; core/src/games/jitsu/'s unit tests check each round's \
+         rule and the greedy choice",
+    );
     type Flags = JitsuFlags;
     type PlayArgs = PlayJitsu;
 

@@ -36,6 +36,13 @@ pub trait GameCli: Game {
     /// A small rule set (rule flags of `simulate GAME`) that the conformance suite plays:
     /// quick to simulate, and small enough for `exact` where the game has it.
     const EXAMPLE: &'static [&'static str];
+    /// Arguments of `play GAME` that play one game, for the conformance suite's smoke test
+    /// (an interactive game reads `1` on every line of its input).
+    const PLAY_EXAMPLE: &'static [&'static str];
+    /// Where the example rule set's statistics are checked independently when the game gives
+    /// no exact figure for it (no `exact`, `expected_rounds`, enumeration or Markov chain): the
+    /// conformance suite fails for a game with neither.
+    const CHECKED_BY: Option<&'static str> = None;
     /// The rule flags of `simulate GAME`.
     type Flags: clap::Args + clap::FromArgMatches + Clone + Debug;
     /// The arguments of `play GAME`.
@@ -300,6 +307,8 @@ impl SearchGame {
     }
 }
 
+#[cfg(test)]
+mod conformance;
 #[cfg(test)]
 mod tests {
     use super::*;

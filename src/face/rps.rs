@@ -38,6 +38,7 @@ impl GameCli for Elimination {
     const PLAY_ABOUT: &'static str =
         "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
     const EXAMPLE: &'static [&'static str] = &["--players", "4"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &["r", "r", "s"];
     type Flags = RpsFlags;
     type PlayArgs = PlayRps;
 

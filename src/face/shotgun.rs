@@ -37,6 +37,7 @@ impl GameCli for Shotgun {
         rule point, with its test cases); to adjudicate a game: warsim play shotgun 'rg fr'";
     const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
     const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &["rg fr"];
     type Flags = ShotgunFlags;
     type PlayArgs = PlayShotgun;
 

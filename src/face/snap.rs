@@ -53,6 +53,7 @@ impl GameCli for Snap {
     const PLAY_ABOUT: &'static str =
         "Snap: plays the given piles; prints the winner, or the players still in the game";
     const EXAMPLE: &'static [&'static str] = &["--faces", "3", "--copies", "2"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &["abba", "abca"];
     type Flags = SnapFlags;
     type PlayArgs = PlaySnap;
 

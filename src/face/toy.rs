@@ -159,6 +159,7 @@ impl GameCli for Toy {
     const RULES: &'static str = "Rules: both players roll a die; the higher roll wins, a tie \
         rolls again.";
     const EXAMPLE: &'static [&'static str] = &["--sides", "4"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &["--seed", "9"];
     type Flags = ToyFlags;
     type PlayArgs = PlayToy;
 

@@ -178,6 +178,7 @@ impl GameCli for War {
     const PLAY_ABOUT: &'static str = "Deck War: replay game I of a run, or play a given deal";
     const EXAMPLE: &'static [&'static str] =
         &["--ranks", "3", "--suits", "4", "--pickup", "p1-first"];
+    const PLAY_EXAMPLE: &'static [&'static str] = &[];
     type Flags = WarFlags;
     type PlayArgs = PlayWar;
 

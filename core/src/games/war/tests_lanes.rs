@@ -291,3 +291,35 @@ fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
         }
     }
 }
+
+/// The paths the tests above compare that this CPU cannot run are named on stderr (`cargo test
+/// -- --nocapture`), since there those tests compare the paths it has; and the run fails where
+/// `WARSIM_REQUIRE_PATHS` (a comma list of path names, as summary.json's provenance names
+/// them) asks for one of them. `.ci/run` requires the AVX2 lanes, which every x86-64 CI
+/// machine of this project has had, so a machine without them fails instead of comparing the
+/// scalar path with itself.
+#[test]
+fn every_path_compared_runs_here_or_is_named() {
+    let all = [Path::Avx512, Path::Lanes, Path::LanesAvx2];
+    let missing: Vec<&str> = (all.iter())
+        .filter(|p| p.or_available() != **p)
+        .map(|p| p.name())
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "paths not compared on this CPU (it cannot run them): {}",
+            missing.join(", ")
+        );
+    }
+    let required = std::env::var("WARSIM_REQUIRE_PATHS").unwrap_or_default();
+    let unmet: Vec<&str> = (required.split(','))
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .filter(|r| missing.contains(r) || !all.iter().any(|p| p.name() == *r))
+        .collect();
+    assert!(
+        unmet.is_empty(),
+        "WARSIM_REQUIRE_PATHS asks for {unmet:?}: this CPU cannot run them (or no path is named \
+         so; the paths: avx512, lanes, lanes-avx2)"
+    );
+}
