@@ -229,6 +229,28 @@ pub struct RunOptions {
     /// with --by, report.html (one page with everything) and README.md (the list of them).
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// What is printed and drawn, and how progress is shown.
+    #[command(flatten)]
+    pub show: ShowFlags,
+    /// Refuse a run (or a sweep) estimated to take more than H hours; `none` (or `inf`) lifts
+    /// the bound. The estimate comes before anything is written, from a pilot: the run's first
+    /// games, played on one thread for about 25 ms (they count in the run: nothing is played
+    /// twice), times the games to play (with --precision: --max-games), over the threads the
+    /// run can use; a sweep's from pilots of each of its rule sets. A game that never ends is
+    /// refused once its time alone breaks the bound. It aims to be right within a factor of a
+    /// few, and is shown before a run of over a minute where progress is shown.
+    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
+          allow_negative_numbers = true, value_parser = MaxHours::parse)]
+    pub max_hours: MaxHours,
+    /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
+    #[arg(long, global = true, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// What a run (`simulate`, `exact`) prints on stdout, whether it draws SVG too, and how it
+/// shows progress: defined once for both.
+#[derive(Debug, Args)]
+pub struct ShowFlags {
     /// Print the summary as one JSON object on stdout.
     #[arg(long, global = true)]
     pub json: bool,
@@ -250,19 +272,13 @@ pub struct RunOptions {
     /// file (log), or none.
     #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
     pub progress: progress::When,
-    /// Refuse a run (or a sweep) estimated to take more than H hours; `none` (or `inf`) lifts
-    /// the bound. The estimate comes before anything is written, from a pilot: the run's first
-    /// games, played on one thread for about 25 ms (they count in the run: nothing is played
-    /// twice), times the games to play (with --precision: --max-games), over the threads the
-    /// run can use; a sweep's from pilots of each of its rule sets. A game that never ends is
-    /// refused once its time alone breaks the bound. It aims to be right within a factor of a
-    /// few, and is shown before a run of over a minute where progress is shown.
-    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
-          allow_negative_numbers = true, value_parser = MaxHours::parse)]
-    pub max_hours: MaxHours,
-    /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
-    #[arg(long, global = true, value_name = "K/N")]
-    pub shard: Option<Shard>,
+}
+
+impl ShowFlags {
+    /// What is printed when the run is done.
+    pub fn print(&self) -> Print {
+        Print::of(self.json, self.markdown, self.quiet)
+    }
 }
 
 /// Options of `search`.
@@ -352,27 +368,9 @@ pub struct ExactOptions {
     /// Markov chain).
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Print the summary as one JSON object on stdout.
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// Print nothing on stdout: the files written into --out are the result (for scripts).
-    #[arg(
-        long,
-        short = 'q',
-        global = true,
-        conflicts_with_all = ["json", "markdown"]
-    )]
-    pub quiet: bool,
-    /// Print the summary as a Markdown table on stdout (for a post or an issue).
-    #[arg(long, global = true, conflicts_with = "json")]
-    pub markdown: bool,
-    /// With --out, also write every chart as SVG (same look, text as text).
-    #[arg(long, global = true)]
-    pub svg: bool,
-    /// Progress: a bar when stderr is a terminal (auto), plain lines every 10 s for a log
-    /// file (log), or none.
-    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
-    pub progress: progress::When,
+    /// What is printed and drawn, and how progress is shown.
+    #[command(flatten)]
+    pub show: ShowFlags,
     /// War: instead of playing every deal, the exact probability that one player wins each of
     /// the first deck/2 battles without a tie (the flawless game), for any deck; with --out,
     /// flawless.json.
@@ -392,9 +390,9 @@ impl From<&ExactOptions> for RunConfig {
             seed: 0,
             threads: o.threads,
             out: o.out.clone(),
-            print: Print::of(o.json, o.markdown, o.quiet),
-            svg: o.svg,
-            progress: o.progress,
+            print: o.show.print(),
+            svg: o.show.svg,
+            progress: o.show.progress,
             max_hours: MaxHours(None),
             shard: None,
             cancel: Default::default(),
@@ -436,9 +434,9 @@ impl From<&RunOptions> for RunConfig {
             seed: o.seed,
             threads: o.threads,
             out: o.out.clone(),
-            print: Print::of(o.json, o.markdown, o.quiet),
-            svg: o.svg,
-            progress: o.progress,
+            print: o.show.print(),
+            svg: o.show.svg,
+            progress: o.show.progress,
             max_hours: o.max_hours,
             shard: o.shard,
             cancel: Default::default(),
