@@ -1,5 +1,5 @@
 //! Everything a run writes: the JSON and CSV summaries, the histogram, the chart, the terminal
-//! summary, and (for `merge`) reading shard outputs back.
+//! summary, a sweep's own files ([`sweep`]), and (for `merge`) reading shard outputs back.
 
 pub mod atomic;
 pub mod charts;
@@ -18,6 +18,7 @@ pub mod render;
 pub mod report;
 pub mod stdout;
 pub mod summary;
+pub mod sweep;
 pub mod table;
 pub mod text;
 

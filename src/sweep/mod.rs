@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::{ArgAction, ArgMatches, CommandFactory, Parser};
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::{Cli, Command};
@@ -28,25 +27,21 @@ use crate::face::GameCli;
 use crate::face::{SimulateGame, WithGame};
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
-use crate::output::html::Page;
 use crate::output::progress::{self, Progress};
 use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
+use crate::output::sweep::{page, sweep_csv, text, RuleSetJson, SweepJson, SweepRow};
 use crate::output::{csv as out_csv, write_run};
 use crate::sim::engine::Cancel;
 use crate::sim::pilot;
-use crate::stats::summary::{counted, grouped, percent};
+use crate::stats::summary::{counted, grouped};
 use crate::{run, usage};
 
 /// Rule sets a sweep may hold without `--max-rule-sets`: each writes a folder of files (about
 /// 0.3 MB), and a thousand of them is already more than a chart or a table can show; more is
 /// most likely a list that went wrong (`--max-rounds 1,2,...,10000`).
-mod render;
-
-use render::{page, sweep_csv, text, RuleSetJson, SweepJson};
-
 const MAX_RULE_SETS: u64 = 1_000;
 
 /// The sweep's own option that allows more rule sets than [`MAX_RULE_SETS`].
@@ -376,6 +371,15 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         offset += done.games;
         results.push((set, name, done));
     }
+    let rows: Vec<SweepRow> = (results.iter())
+        .map(|(set, name, d)| SweepRow {
+            label: set.label(),
+            name: name.clone(),
+            summary: d.summary.clone(),
+            summary_csv: d.summary_csv.clone(),
+            curve: d.curve.clone(),
+        })
+        .collect();
     progress.finish();
     let elapsed_s = start.elapsed().as_secs_f64();
     let doc = SweepJson {
@@ -403,7 +407,7 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     };
     let dir = set_out.dir();
     dir.write_json("sweep.json", &doc)?;
-    dir.write("sweep.csv", &sweep_csv(&results)?)?;
+    dir.write("sweep.csv", &sweep_csv(&rows)?)?;
     let curves: Vec<(String, &Curve)> = results
         .iter()
         .map(|(set, _, r)| (set.label(), &r.curve))
@@ -448,7 +452,7 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     let html = page(
         &title,
         &doc,
-        &results,
+        &rows,
         &[
             ("Survival curves of every rule set (sweep.png)", &sweep_svg),
             ("Mean rounds per rule set (means.png)", &means_svg),
@@ -460,7 +464,7 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         crate::output::stdout::print_json(&doc)?;
     } else if run0.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
-        write!(stdout, "{}", text(&title, &results, elapsed_s))?;
+        write!(stdout, "{}", text(&title, &rows, elapsed_s))?;
         writeln!(
             stdout,
             "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, report.html, one \

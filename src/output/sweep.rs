@@ -1,17 +1,39 @@
 //! What a sweep prints and writes of its rule sets together: the terminal table, report.html,
-//! sweep.json and sweep.csv.
+//! sweep.json and sweep.csv (the `sweep` command runs the rule sets, each an output set of its
+//! own, and hands their results here).
 
-use super::*;
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::output::html::Page;
+use crate::output::report::Curve;
+use crate::output::summary::Provenance;
+use crate::stats::summary::{grouped, percent};
+
+/// One rule set of a sweep, run: what the sweep's own files show of it.
+pub struct SweepRow {
+    /// Its label (`war-down 1, pickup shuffled`).
+    pub label: String,
+    /// Its folder in the sweep's.
+    pub name: String,
+    /// Its summary.json.
+    pub summary: Value,
+    /// Its summary.csv.
+    pub summary_csv: Vec<u8>,
+    /// Its survival curve and mean.
+    pub curve: Curve,
+}
 
 /// The text summary: one line per rule set.
-pub(super) fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s: f64) -> String {
+pub fn text(title: &str, results: &[SweepRow], elapsed_s: f64) -> String {
     let width = results
         .iter()
-        .map(|r| r.0.label().chars().count())
+        .map(|r| r.label.chars().count())
         .max()
         .unwrap_or(0);
     let mut s = format!("sweep     {title}, {elapsed_s:.2} s\n");
-    for (set, _, r) in results {
+    for r in results {
         let c = &r.curve;
         let mean = match c.mean {
             Some((m, Some([lo, hi]))) => format!("mean {m:.2} ({lo:.2}–{hi:.2})"),
@@ -21,7 +43,7 @@ pub(super) fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s:
         let unended = c.unended.describe(c.games);
         s.push_str(&format!(
             "  {:<width$}  {mean}{}\n",
-            set.label(),
+            r.label,
             if unended.is_empty() {
                 String::new()
             } else {
@@ -34,12 +56,7 @@ pub(super) fn text(title: &str, results: &[(&RuleSet, String, Done)], elapsed_s:
 
 /// report.html: what ran, every rule set side by side (each linking to its own report), and
 /// the sweep's charts.
-pub(super) fn page(
-    title: &str,
-    doc: &SweepJson,
-    results: &[(&RuleSet, String, Done)],
-    charts: &[(&str, &str)],
-) -> String {
+pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str, &str)]) -> String {
     let mut page = Page::new(title);
     page.heading("What ran");
     page.paragraph(&format!(
@@ -56,7 +73,7 @@ pub(super) fn page(
     // row never sets the mean of one population beside the median of another.
     let rows: Vec<Vec<String>> = results
         .iter()
-        .map(|(set, name, r)| {
+        .map(|r| {
             let c = &r.curve;
             let s = &r.summary;
             let ended = match &s["finished_rounds"] {
@@ -65,8 +82,8 @@ pub(super) fn page(
             };
             let median = ended["median"].as_u64().map_or_else(String::new, grouped);
             vec![
-                set.label(),
-                format!("{name}/report.html"),
+                r.label.clone(),
+                format!("{}/report.html", r.name),
                 grouped(c.games),
                 c.mean_text(),
                 median,
@@ -101,39 +118,48 @@ pub(super) fn page(
 
 /// sweep.json.
 #[derive(Serialize)]
-pub(super) struct SweepJson {
-    pub(super) game: String,
+pub struct SweepJson {
+    /// The game swept.
+    pub game: String,
     /// Games per rule set (`null` with `--precision`: each rule set's summary has its own).
-    pub(super) games: Option<u64>,
+    pub games: Option<u64>,
     /// The `--precision` target, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) precision: Option<f64>,
-    pub(super) seed: u64,
+    pub precision: Option<f64>,
+    /// Base seed of every rule set.
+    pub seed: u64,
     /// The options that vary, in the order given.
-    pub(super) varying: Vec<String>,
-    pub(super) rule_sets: Vec<RuleSetJson>,
-    pub(super) elapsed_s: f64,
-    pub(super) threads: usize,
-    pub(super) provenance: Provenance,
+    pub varying: Vec<String>,
+    /// Every rule set.
+    pub rule_sets: Vec<RuleSetJson>,
+    /// Seconds the whole sweep took.
+    pub elapsed_s: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// What made it.
+    pub provenance: Provenance,
 }
 
+/// One rule set in sweep.json.
 #[derive(Serialize)]
-pub(super) struct RuleSetJson {
+pub struct RuleSetJson {
     /// Its directory.
-    pub(super) name: String,
-    pub(super) label: String,
+    pub name: String,
+    /// Its label.
+    pub label: String,
     /// The value of every varying option.
-    pub(super) settings: serde_json::Map<String, Value>,
+    pub settings: serde_json::Map<String, Value>,
     /// Its summary.json.
-    pub(super) summary: Value,
+    pub summary: Value,
 }
 
 /// sweep.csv: `rule_set`, then the columns of every rule set's summary.csv (their union in
 /// first-seen order, empty where a rule set has no such column).
-pub(super) fn sweep_csv(results: &[(&RuleSet, String, Done)]) -> Result<Vec<u8>> {
+pub fn sweep_csv(results: &[SweepRow]) -> Result<Vec<u8>> {
     let mut columns: Vec<String> = Vec::new();
     let mut rows: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    for (_, name, r) in results {
+    for r in results {
+        let name = &r.name;
         let mut rdr = csv::Reader::from_reader(&r.summary_csv[..]);
         let header: Vec<String> = rdr.headers()?.iter().map(str::to_string).collect();
         let record = rdr
