@@ -10,8 +10,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::cell::RefCell;
 
-use warsim::face::GameCli;
-use warsim::face::{self, WithGameType};
+use warsim::face::{self, GameCli, WithGameType};
 use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarOptions, WarRules};
 use warsim::games::Game;
 use warsim::list::game_from_args;

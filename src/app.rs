@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
-use crate::face::GameCli;
-use crate::face::{self, WithGame, WithGameType};
+use crate::face::{self, GameCli, WithGame, WithGameType};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::stdout::Print;
 use crate::output::{self, progress};

@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::face::GameCli;
-use crate::face::{self, WithGameType};
+use crate::face::{self, GameCli, WithGameType};
 use crate::merge;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;

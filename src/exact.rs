@@ -9,8 +9,7 @@ use anyhow::Result;
 use serde_json::{json, Map, Value};
 
 use crate::config::RunConfig;
-use crate::face::GameCli;
-use crate::face::WithGame;
+use crate::face::{GameCli, WithGame};
 use crate::games::{ChainSolution, Game};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};

@@ -9,8 +9,7 @@ use clap::{Args, FromArgMatches};
 use serde::Serialize;
 
 use crate::error::UsageError;
-use crate::face::GameCli;
-use crate::face::{self, WithGame, WithGameType};
+use crate::face::{self, GameCli, WithGame, WithGameType};
 use crate::usage;
 
 /// One game as `warsim games --json` lists it.

@@ -9,8 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::face::GameCli;
-use crate::face::{self, WithGameType};
+use crate::face::{self, GameCli, WithGameType};
 use crate::games::Outcome;
 use crate::merge;
 use crate::rng::game_rng;

@@ -58,10 +58,6 @@ impl GameCli for Bmn {
     type Flags = BmnFlags;
     type PlayArgs = PlayBmn;
 
-    fn options(flags: &BmnFlags) -> BmnOptions {
-        flags.into()
-    }
-
     /// Plays given hands, or game I of seed S as `simulate` deals it.
     fn play_command(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         play(args, io)

@@ -41,10 +41,6 @@ impl GameCli for Jitsu {
     type Flags = JitsuFlags;
     type PlayArgs = PlayJitsu;
 
-    fn options(flags: &JitsuFlags) -> JitsuOptions {
-        flags.into()
-    }
-
     /// The interactive game ([`interactive::play`]).
     fn play_command(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         interactive::play(args, io)

@@ -43,17 +43,14 @@ pub trait GameCli: Game {
     /// no exact figure for it (no `exact`, `expected_rounds`, enumeration or Markov chain): the
     /// conformance suite fails for a game with neither.
     const CHECKED_BY: Option<&'static str> = None;
-    /// The rule flags of `simulate GAME`.
-    type Flags: clap::Args + clap::FromArgMatches + Clone + Debug;
+    /// The rule flags of `simulate GAME`, and the rule settings they ask for.
+    type Flags: clap::Args + clap::FromArgMatches + Clone + Debug + IntoOptions<Self::Options>;
     /// The arguments of `play GAME`.
     type PlayArgs: clap::Args + clap::FromArgMatches + Debug;
 
-    /// The rule settings the flags ask for.
-    fn options(flags: &Self::Flags) -> Self::Options;
-
     /// The game the flags describe, or a usage error naming the bad flag.
     fn from_flags(flags: &Self::Flags) -> Result<Self, UsageError> {
-        Self::from_options(&Self::options(flags))
+        Self::from_options(&flags.options())
     }
 
     /// The game as War, for `exact GAME --flawless` (the exact chance that one player wins
@@ -67,14 +64,20 @@ pub trait GameCli: Game {
     fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;
 }
 
+/// A face's rule flags as the game's plain options ([`flags_to_options!`] writes it).
+pub trait IntoOptions<O> {
+    /// The rule settings the flags ask for.
+    fn options(&self) -> O;
+}
+
 /// Copies a face's rule flags into the game's options field by field: the two structs hold the
 /// same settings, the flags with their help and parsing, the options as plain data. Defined
 /// before [`games!`] declares the faces' modules, so every face sees it.
 macro_rules! flags_to_options {
     ($flags:ty => $options:ident { $($field:ident),+ $(,)? }) => {
-        impl From<&$flags> for $options {
-            fn from(f: &$flags) -> $options {
-                $options { $($field: f.$field.clone()),+ }
+        impl $crate::face::IntoOptions<$options> for $flags {
+            fn options(&self) -> $options {
+                $options { $($field: self.$field.clone()),+ }
             }
         }
     };

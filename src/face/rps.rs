@@ -42,10 +42,6 @@ impl GameCli for Elimination {
     type Flags = RpsFlags;
     type PlayArgs = PlayRps;
 
-    fn options(flags: &RpsFlags) -> RpsOptions {
-        flags.into()
-    }
-
     /// Prints the winners' numbers (`1 2` for `r r s`) or `tie`; JSON outcome `p<k>` for one
     /// winner, `winners` for several, `draw` for no decision (players: everyone).
     fn play_command(args: &PlayRps, io: &mut PlayIo) -> anyhow::Result<PlayReport> {

@@ -41,10 +41,6 @@ impl GameCli for Shotgun {
     type Flags = ShotgunFlags;
     type PlayArgs = PlayShotgun;
 
-    fn options(flags: &ShotgunFlags) -> ShotgunOptions {
-        flags.into()
-    }
-
     /// Prints `1`, `2`, `0` (both died) or `none` (JSON outcome `none`, rounds = all turns).
     fn play_command(args: &PlayShotgun, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         let turns = parse_moves(&args.moves.join(" "))?;

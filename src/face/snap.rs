@@ -57,10 +57,6 @@ impl GameCli for Snap {
     type Flags = SnapFlags;
     type PlayArgs = PlaySnap;
 
-    fn options(flags: &SnapFlags) -> SnapOptions {
-        flags.into()
-    }
-
     /// Prints the 1-indexed winner, or the players still in the game, as the seed's I/O
     /// examples do; `--trace` prints the state after every turn.
     fn play_command(args: &PlaySnap, io: &mut PlayIo) -> anyhow::Result<PlayReport> {

@@ -163,10 +163,6 @@ impl GameCli for Toy {
     type Flags = ToyFlags;
     type PlayArgs = PlayToy;
 
-    fn options(flags: &ToyFlags) -> ToyOptions {
-        flags.into()
-    }
-
     fn play_command(args: &PlayToy, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         let game = Toy::from_flags(&args.rules)?;
         let mut rng = io.game_rng(args.seed, args.game);

@@ -2,7 +2,7 @@
 //! a run (`--seed --game`, or `--from` a run folder) or plays given hands.
 
 use crate::error::UsageError;
-use crate::face::{choice, GameCli, LineSink, PlayIo, PlayReport};
+use crate::face::{choice, GameCli, IntoOptions, LineSink, PlayIo, PlayReport};
 use crate::games::cards::Card;
 use crate::games::war::{multi, parse_deal, parse_hands, trace, By, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile};
 pub use crate::games::war::War;
@@ -182,10 +182,6 @@ impl GameCli for War {
     type Flags = WarFlags;
     type PlayArgs = PlayWar;
 
-    fn options(flags: &WarFlags) -> WarOptions {
-        flags.into()
-    }
-
     fn flawless(&self) -> Option<&War> {
         Some(self)
     }
@@ -221,7 +217,7 @@ impl GameCli for War {
             }
             None => (
                 args.seed.unwrap_or(0),
-                WarRules::try_from(&War::options(&args.rules))?,
+                WarRules::try_from(&args.rules.options())?,
                 Replaying {
                     index: args.game.unwrap_or(0),
                     deal: false,

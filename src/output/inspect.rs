@@ -18,8 +18,7 @@ use super::table::{self, Row};
 use super::text;
 use super::RunChart;
 
-use crate::face::GameCli;
-use crate::face::WithGame;
+use crate::face::{GameCli, WithGame};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
 use crate::stats::summary::{fixed, grouped};

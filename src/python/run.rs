@@ -9,8 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::face::GameCli;
-use crate::face::{self, WithGameType};
+use crate::face::{self, GameCli, WithGameType};
 use crate::games::Game;
 use crate::merge::{self, Part};
 use crate::output::private::PrivateDir;

@@ -23,8 +23,7 @@ use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
-use crate::face::GameCli;
-use crate::face::{SimulateGame, WithGame};
+use crate::face::{GameCli, SimulateGame, WithGame};
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::progress::{self, Progress};
@@ -357,7 +356,7 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     let progress = Progress::new(per_set.saturating_mul(sets.len() as u64), run0.progress);
     let mut offset = 0;
     let start = Instant::now();
-    let mut results = Vec::new();
+    let mut rows = Vec::new();
     for ((set, name), (run, g)) in sets.iter().zip(names).zip(&parsed) {
         let dir = set_out.subdir(&name)?;
         let one = One {
@@ -369,17 +368,14 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         };
         let done = g.run(one)?;
         offset += done.games;
-        results.push((set, name, done));
-    }
-    let rows: Vec<SweepRow> = (results.iter())
-        .map(|(set, name, d)| SweepRow {
+        rows.push(SweepRow {
             label: set.label(),
-            name: name.clone(),
-            summary: d.summary.clone(),
-            summary_csv: d.summary_csv.clone(),
-            curve: d.curve.clone(),
-        })
-        .collect();
+            name,
+            summary: done.summary,
+            summary_csv: done.summary_csv,
+            curve: done.curve,
+        });
+    }
     progress.finish();
     let elapsed_s = start.elapsed().as_secs_f64();
     let doc = SweepJson {
@@ -388,11 +384,10 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         precision: run0.precision,
         seed: run0.seed,
         varying: plan.axes.iter().map(|a| a.long.clone()).collect(),
-        rule_sets: results
-            .iter()
-            .map(|(set, name, r)| RuleSetJson {
-                name: name.clone(),
-                label: set.label(),
+        rule_sets: (sets.iter().zip(&rows))
+            .map(|(set, r)| RuleSetJson {
+                name: r.name.clone(),
+                label: r.label.clone(),
                 settings: set
                     .settings
                     .iter()
@@ -408,15 +403,12 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     let dir = set_out.dir();
     dir.write_json("sweep.json", &doc)?;
     dir.write("sweep.csv", &sweep_csv(&rows)?)?;
-    let curves: Vec<(String, &Curve)> = results
-        .iter()
-        .map(|(set, _, r)| (set.label(), &r.curve))
-        .collect();
+    let curves: Vec<(String, &Curve)> = rows.iter().map(|r| (r.label.clone(), &r.curve)).collect();
     let each = match run0.precision {
         Some(h) => format!("each to ±{h} rounds"),
         None => format!("{} each", counted(per_set, "game")),
     };
-    let title = format!("{} — {} rule sets, {each}", plan.game, results.len());
+    let title = format!("{} — {} rule sets, {each}", plan.game, rows.len());
     let numeric = match &plan.axes[..] {
         [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
         _ => None,

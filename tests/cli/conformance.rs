@@ -5,8 +5,7 @@
 use std::path::Path;
 
 use serde_json::Value;
-use warsim::face::GameCli;
-use warsim::face::{self, WithGameType};
+use warsim::face::{self, GameCli, WithGameType};
 use warsim::games::GameStats;
 use warsim::list::game_from_args;
 use warsim::output::summary::Summary;
