@@ -31,7 +31,11 @@ pub fn bounded<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
 /// Shuffles `items` in place (Fisher–Yates, from the back), every order equally likely.
 pub fn shuffle<T, R: RngCore + ?Sized>(rng: &mut R, items: &mut [T]) {
     for i in (1..items.len()).rev() {
-        let j = bounded(rng, i as u32 + 1) as usize;
+        // `min` leaves j as drawn (it is at most i) but shows the compiler that the swap is in
+        // bounds. With no panic in the loop, the generator's state stays in registers instead
+        // of going back to memory at every draw: a shuffle of a won pile took 40% of
+        // `--pickup won-pile`'s time on AMD's Zen 3 before (issue 41).
+        let j = (bounded(rng, i as u32 + 1) as usize).min(i);
         items.swap(i, j);
     }
 }
@@ -195,6 +199,11 @@ impl Cursor {
     /// [`shuffle`] on a slice of them, top first.
     #[inline]
     pub fn shuffle<R: RngCore + ?Sized>(self, buf: &mut [Card], rng: &mut R) {
+        let (at, len) = (self.head_index(buf.len()), self.len());
+        if let Some(pile) = buf.get_mut(at..at + len) {
+            // The pile does not wrap: the slice's shuffle, the same draws and swaps.
+            return shuffle(rng, pile);
+        }
         let mask = buf.len() - 1;
         for i in (1..self.len()).rev() {
             let j = bounded(rng, i as u32 + 1) as usize;

@@ -57,6 +57,14 @@ impl Path {
         .or_available()
     }
 
+    /// Whether the environment variable `WARSIM_PATH` names the path. Then that path plays
+    /// every rule set it can (tests and benchmarks time each path so); else a rule set the
+    /// lanes measured slower on this CPU's family plays on the path beside them
+    /// ([`War::new`](super::War::new)).
+    pub fn named() -> bool {
+        std::env::var_os("WARSIM_PATH").is_some()
+    }
+
     /// This path if the CPU runs it, else the fastest one below it that it runs: the AVX2
     /// lanes stand in for the AVX-512 lanes, the scalar path for the block path.
     pub fn or_available(self) -> Path {

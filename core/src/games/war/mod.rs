@@ -153,6 +153,18 @@ impl War {
             deals,
         }
         .on_path(Path::detect())
+        .off_slower_lanes()
+    }
+
+    /// Plays these rules on the path beside the lanes where the lanes measured slower on this
+    /// CPU's family (`lanes::measured_slower`), unless `WARSIM_PATH` named the path.
+    fn off_slower_lanes(mut self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(engine) = self.lane_engine() {
+            self.lanes =
+                Path::named() || !lanes::measured_slower(engine, &self.rules, self.deck.len());
+        }
+        self
     }
 
     /// The same game on path `path` instead of the one detected for this CPU (for benchmarks

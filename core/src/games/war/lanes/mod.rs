@@ -38,6 +38,7 @@
 
 mod avx2;
 mod avx512;
+mod measured;
 mod out_of_line;
 
 use out_of_line::{out_of_line, Arrays, Events};
@@ -187,6 +188,12 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         && !quit_stats
         && (2..=MAX_CARDS).contains(&cards)
         && (1..1 << 31).contains(max_rounds)
+}
+
+/// Whether `engine` measured slower for these rules on this CPU's family than the path
+/// beside it ([`measured`]).
+pub(super) fn measured_slower(engine: Engine, rules: &WarRules, cards: usize) -> bool {
+    measured::lanes_lose(measured::Family::here(), engine, rules, cards)
 }
 
 /// The games in the lanes: the index of each lane's game, what it counted out of line and its

@@ -9,7 +9,7 @@ use super::*;
 /// won where `p1_wins`), lanes that may have ended, emptied a hand proper, reached the cap or
 /// a checkpoint of loop detection or need compaction, and (`LOOPS`) lanes whose position may
 /// equal one kept from their last checkpoints (its cheap image matches; the battle waits).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Events {
     pub(super) war: u16,
     pub(super) coin: u16,

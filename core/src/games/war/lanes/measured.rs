@@ -1,0 +1,105 @@
+//! Where the lanes lose: the rule sets a lane engine played slower than the path beside it on
+//! a CPU family, as measured (issue 41). A run that names no path (`WARSIM_PATH` unset) plays
+//! those on the path beside the lanes instead; results are the same on every path, only the
+//! speed differs. Every other rule set the lanes play stays in the lanes, which measured
+//! faster or even on every CPU timed (docs/speed.md, "Which path plays").
+//!
+//! The lanes' choice by features alone (AVX-512 lanes, else AVX2 lanes) is what was measured
+//! fastest for every rule set on the Intel Xeon (Emerald Rapids) the lanes were tuned on, and
+//! on the AMD EPYC (Zen 4) an earlier session timed `bryer` on (AVX-512 and AVX2 lanes even).
+//! On AMD's Zen 3 (family 19h, AVX2 and no AVX-512), one rule set differs: `p1-first` with
+//! loop detection on a deck of 40 cards or more, whose long games (thousands of rounds) the
+//! scalar path's blocks of 32 branch-free battles play faster than the AVX2 lanes' gather, 8
+//! scalar stores and 3 image compares a battle (1 thread, best of 3: 52 cards 48K games/s on
+//! the scalar path against 34K in the AVX2 lanes; 40 cards 83K against 80K; 32 cards 133K
+//! against 154K; `exact war --ranks 6 --suits 2 --pickup p1-first` 6.4-7.5 s against
+//! 7.0-8.7 s in the lanes' favour).
+
+use super::{order, Engine};
+use crate::games::war::rules::WarRules;
+use crate::games::war::step::P1_FIRST;
+
+/// The CPU families the measurements name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::games::war) enum Family {
+    /// AMD family 19h: Zen 3, and Zen 4 (which the AVX-512 engine plays where its features
+    /// are exposed).
+    AmdZen3Or4,
+    /// Any other, including CPUs no measurement names.
+    Other,
+}
+
+impl Family {
+    /// This CPU's family, from `cpuid`.
+    pub(in crate::games::war) fn here() -> Family {
+        use std::arch::x86_64::__cpuid;
+        // SAFETY: `cpuid` exists on every x86-64 CPU, and leaves 0 and 1 on all of them.
+        // (`__cpuid` is safe in newer Rust; the block is for the crate's minimum, 1.89.)
+        #[allow(unused_unsafe)]
+        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1)) };
+        let mut name = [0u8; 12];
+        for (part, reg) in name.chunks_mut(4).zip([vendor.ebx, vendor.edx, vendor.ecx]) {
+            part.copy_from_slice(&reg.to_le_bytes());
+        }
+        let amd = &name == b"AuthenticAMD";
+        let base = (signature.eax >> 8) & 0xf;
+        let family = if base == 0xf {
+            base + ((signature.eax >> 20) & 0xff)
+        } else {
+            base
+        };
+        if amd && family == 0x19 {
+            Family::AmdZen3Or4
+        } else {
+            Family::Other
+        }
+    }
+}
+
+/// Whether `engine` measured slower on `family` than the path beside it for these rules (the
+/// scalar path beside the AVX2 lanes, the AVX-512 block path beside the AVX-512 lanes).
+pub(in crate::games::war) fn lanes_lose(
+    family: Family,
+    engine: Engine,
+    rules: &WarRules,
+    cards: usize,
+) -> bool {
+    let order = order(rules.pickup, rules.war_down, rules.detect_loops);
+    match (family, engine) {
+        (Family::AmdZen3Or4, Engine::Avx2) => order == Some(P1_FIRST) && cards >= 40,
+        (Family::AmdZen3Or4 | Family::Other, _) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::war::rules::{DetectLoops, Pickup};
+    use crate::games::war::tests::{bryer, rules_with};
+    use crate::games::war::War;
+
+    #[test]
+    fn only_long_p1_first_games_with_loops_leave_the_avx2_lanes_on_zen() {
+        let p1_first = rules_with(|o| {
+            o.pickup = Some(Pickup::P1First);
+            o.detect_loops = Some(DetectLoops::On);
+        });
+        let zen = Family::AmdZen3Or4;
+        assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 52));
+        assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 40));
+        assert!(!lanes_lose(zen, Engine::Avx2, &p1_first, 32));
+        assert!(!lanes_lose(zen, Engine::Avx512, &p1_first, 52));
+        assert!(!lanes_lose(Family::Other, Engine::Avx2, &p1_first, 52));
+        assert!(!lanes_lose(zen, Engine::Avx2, &bryer(), 52));
+        // The run's path follows the table on this CPU, unless WARSIM_PATH names one.
+        let war = War::new(p1_first.clone());
+        if let Some(engine) = war
+            .path
+            .lanes()
+            .filter(|_| !crate::games::war::Path::named())
+        {
+            let slower = lanes_lose(Family::here(), engine, &p1_first, 52);
+            assert_eq!(war.path() == war.path.blocks(), slower);
+        }
+    }
+}
