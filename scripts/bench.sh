@@ -37,28 +37,12 @@ rate() { # ARGS... -> median "games/s rounds/s" over $reps runs
   done | sort -g | awk '{g[NR]=$1; r[NR]=$2} END {m=int((NR+1)/2); print g[m], r[m]}'
 }
 
-# The paths War picks here (core/src/games/war/fast.rs, Path::detect): the AVX-512 block path needs
-# F, BW, VL and VBMI2; the lanes need DQ and POPCNT besides; the AVX2 lanes (the lanes of CPUs
-# without AVX-512, timed here too where AVX-512 is present) need AVX2 and POPCNT.
-flags=$(grep -m1 '^flags' /proc/cpuinfo)
-has() { [[ " $flags " == *" $1 "* ]]; }
-path=scalar
-if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then
-  path=avx512
-  if has avx512dq && has popcnt; then path=lanes; fi
-fi
-avx2_lanes=
-if has avx2 && has popcnt; then
-  avx2_lanes=1
-  if [ "$path" = scalar ]; then path=lanes-avx2; fi
-fi
+paths=$(war_paths)
 vector=$(for f in avx2 avx512f avx512bw avx512vl avx512dq avx512_vbmi2 popcnt; do
-  has "$f" && printf '%s ' "$f"
+  grep -m1 '^flags' /proc/cpuinfo | grep -qw "$f" && printf '%s ' "$f"
 done)
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-also=
-if [ -n "$avx2_lanes" ] && [ "$path" != lanes-avx2 ]; then also=" (and lanes-avx2)"; fi
-echo "vector features: ${vector:-none}-> War paths: $path$also"
+echo "machine: $(nproc) cores, $(cpu_name)"
+echo "vector features: ${vector:-none}-> War paths this CPU runs: $paths"
 printf '%-40s %12s %12s %8s %14s %14s\n' "run" "games/s 1t" "games/s 2t" "speed-up" \
   "rounds/s 1t" "rounds/s 2t"
 row() { # LABEL GAMES ARGS...
@@ -75,16 +59,9 @@ war_rows() { # SUFFIX [p1-first too]
   row "war-won-pile$1" 1000000 war --pickup won-pile
   if [ -n "${2:-}" ]; then row "war-p1-first(loops)$1" 300000 war --pickup p1-first; fi
 }
-if [ "$path" = lanes ]; then
-  WARSIM_PATH=lanes war_rows " [lanes]" p1-first
-fi
-if [ -n "$avx2_lanes" ]; then
-  WARSIM_PATH=lanes-avx2 war_rows " [lanes-avx2]" p1-first
-fi
-if [ "$path" = lanes ] || [ "$path" = avx512 ]; then
-  WARSIM_PATH=avx512 war_rows " [avx512]" p1-first
-fi
-WARSIM_PATH=scalar war_rows " [scalar]" p1-first
+for p in $paths; do
+  WARSIM_PATH=$p war_rows " [$p]" p1-first
+done
 row snap-2p-13x4 1000000 snap
 row bmn 1000000 bmn
 row shotgun 10000000 shotgun
@@ -99,10 +76,6 @@ exact_rate() { # ARGS... -> median deals/s over $reps runs
       python3 -c 'import json,sys; s=json.load(sys.stdin); print(s["games"] / s["elapsed_s"])'
   done | sort -g | awk '{g[NR]=$1} END {print g[int((NR+1)/2)]}'
 }
-paths=scalar
-if [ "$path" = lanes ] || [ "$path" = avx512 ]; then paths="avx512 $paths"; fi
-if [ -n "$avx2_lanes" ]; then paths="lanes-avx2 $paths"; fi
-if [ "$path" = lanes ]; then paths="lanes $paths"; fi
 for args in "--ranks 6 --suits 2 --pickup p1-first" "--ranks 6 --suits 2 --pickup loser-first"; do
   for p in $paths; do
     # shellcheck disable=SC2086 # $args is a list of options

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# War's `bryer` rules on one thread, side by side (issue 25): warsim on each path (lanes, the
-# AVX2 lanes, the avx512 block path, the scalar reference; a path this CPU lacks falls back),
+# War's `bryer` rules on one thread, side by side (issue 25): warsim on each path this CPU runs
+# (of the lanes, the AVX2 lanes, the avx512 block path and the scalar reference: lib.sh's
+# war_paths),
 # and, when REF_DIR is given, the plain C probe and the C lanes prototype of issue 25 (a C
 # reference that is not part of this repository: REF_DIR is the folder holding its war_limit.c
 # and sim.c with its headers; both are built here with gcc -O3 -march=native). Without REF_DIR
-# the probe and prototype columns read "-".
+# the probe and prototype columns read "-"; on a CPU without AVX-512, which the prototype is
+# written for, the prototype's column does.
 # REPS rounds of alternating runs of GAMES games each; games/s from CPU time (user + sys), so
 # that other jobs on this shared machine weigh less; the median of each and the ratios. Writes
 # the table on stdout (results/lanes-speed.txt: scripts/lanes-speed.sh 5 REF_DIR).
@@ -22,15 +24,22 @@ build_speed
 need /usr/bin/time time
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-progs=(lanes lanes-avx2 avx512 scalar)
+read -ra progs <<<"$(war_paths)"
 if [ -z "$ref" ]; then
   echo "lanes-speed: warsim only (the C probe and prototype need REF_DIR:" \
     "scripts/lanes-speed.sh $reps REF_DIR)" >&2
 else
   need gcc gcc
   gcc -O3 -march=native -pthread -o "$tmp/war_limit" "$ref/war_limit.c"
-  gcc -O3 -march=native -o "$tmp/simd_war" "$ref/sim.c"
-  progs+=(probe prototype)
+  progs+=(probe)
+  # The prototype is AVX-512 code (16 dword lanes a vector): a CPU without AVX-512 F and BW
+  # cannot run it, and gcc -march=native does not compile it there.
+  if grep -m1 '^flags' /proc/cpuinfo | grep -qw avx512bw; then
+    gcc -O3 -march=native -o "$tmp/simd_war" "$ref/sim.c"
+    progs+=(prototype)
+  else
+    echo "lanes-speed: no AVX-512 on this CPU, so no C prototype column (it is AVX-512 code)" >&2
+  fi
 fi
 run() { # PROG -> CPU seconds
   local cmd
@@ -48,7 +57,7 @@ for _ in $(seq "$reps"); do
     echo "$p $(run "$p")" >>"$tmp/all"
   done
 done
-echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); 1 thread, $games games"
+echo "machine: $(cpu_name); 1 thread, $games games"
 echo "bryer rules, median of $reps alternating runs (games/s from CPU time, lowest-highest)"
 printf '%-12s %12s %25s %10s %10s %10s\n' run games/s range "vs probe" "vs scalar" "vs proto"
 declare -A rate

@@ -26,3 +26,29 @@ need() {
   apt-get update -qq >/dev/null
   apt-get install -y -qq "$@" >/dev/null
 }
+
+# war_paths: the War paths this CPU runs, fastest first, as core/src/games/war/fast.rs
+# (Path::or_available) finds them: the AVX-512 block path needs F, BW, VL and VBMI2, the
+# AVX-512 lanes DQ and POPCNT besides, the AVX2 lanes AVX2 and POPCNT; the scalar path runs
+# everywhere. Scripts time these only, so no row is labelled with a path that fell back.
+war_paths() {
+  local flags paths=
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+  has() { [[ $flags == *" $1 "* ]]; }
+  local block=
+  if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then block=1; fi
+  if [ -n "$block" ] && has avx512dq && has popcnt; then paths="lanes "; fi
+  if has avx2 && has popcnt; then paths+="lanes-avx2 "; fi
+  if [ -n "$block" ]; then paths+="avx512 "; fi
+  echo "${paths}scalar"
+}
+
+# cpu_name: the CPU's model name and family (hex, as vendors number them: AMD's 19h is Zen 3
+# and Zen 4), for the first line of each speed table.
+cpu_name() {
+  local name family model
+  name=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
+  family=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | xargs)
+  model=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | xargs)
+  printf '%s (family %xh, model %xh)\n' "$name" "$family" "$model"
+}

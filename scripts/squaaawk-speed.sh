@@ -2,8 +2,8 @@
 # warsim beside the peer program squaaawk/war on one thread, side by side (issue 25): the peer's
 # "Standard war (shuffled)" game; warsim's classic preset (`simulate war`, the default preset)
 # and the peer's rules (`--pickup won-pile --short-war last-card --war-down 3`, docs/war.md,
-# "Experiments from other simulators"), each on every War path (WARSIM_PATH=lanes, avx512,
-# scalar; a path this CPU lacks falls back to the next one it runs). REPS rounds of alternating
+# "Experiments from other simulators"), each on every War path this CPU runs (lib.sh's
+# war_paths: of WARSIM_PATH=lanes, lanes-avx2, avx512 and scalar). REPS rounds of alternating
 # runs; the median and lowest-highest games/s of each and the ratios to the peer. Writes the
 # table on stdout: scripts/squaaawk-speed.sh 5 PEER_DIR > results/squaaawk-speed.txt
 # Usage: scripts/squaaawk-speed.sh [REPS=5] [PEER_DIR] [CLASSIC_GAMES=1000000]
@@ -64,8 +64,10 @@ need /usr/bin/time time
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-progs=(classic-lanes classic-avx512 classic-scalar won-pile-lanes won-pile-avx512
-  won-pile-scalar)
+progs=()
+for rules in classic won-pile; do
+  for p in $(war_paths); do progs+=("$rules-$p"); done
+done
 if [ -n "$peer_dir" ]; then
   # The peer: extract, edit main.rs as described above (each edit must match exactly once), build.
   peer_commit=$(git -C "$peer_dir" rev-parse HEAD)
@@ -120,9 +122,11 @@ run() {
       read -r mean sd < <(awk '/mean turns:/ {print $3, $5}' "$tmp/out")
       ;;
     *)
-      local path=${1##*-} rules=()
+      local path=${1#classic-} rules=()
       games=$classic_games
-      if [[ $1 == won-pile-* ]]; then rules=("${wp[@]}"); games=$won_pile_games; fi
+      if [[ $1 == won-pile-* ]]; then
+        path=${1#won-pile-} rules=("${wp[@]}") games=$won_pile_games
+      fi
       /usr/bin/time -f "%U %S" -o "$tmp/t" env "WARSIM_PATH=$path" "$warsim" simulate war \
         ${rules[@]+"${rules[@]}"} --games "$games" --seed 1 --threads 1 --json >"$tmp/out"
       read -r own mean sd < <(python3 -c 'import json,sys; s=json.load(sys.stdin)
@@ -135,7 +139,7 @@ for _ in $(seq "$reps"); do
   for p in "${progs[@]}"; do run "$p"; done
 done
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs);" \
+echo "machine: $(nproc) cores, $(cpu_name);" \
   "1 thread; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "$peer_dir" ]; then
   echo "squaaawk/war $peer_commit (its first block only, see scripts/squaaawk-speed.sh);" \
@@ -154,10 +158,11 @@ for line in open(sys.argv[1]):
     rows.setdefault(p, []).append((int(games), float(cpu), float(own), float(mean), float(sd)))
 peer = "peer" in rows  # without PEER_DIR: warsim's rows only, no ratios
 label = {"peer": "squaaawk/war standard (shuffled)"} if peer else {}
-for path in ("lanes", "avx512", "scalar"):
-    label[f"classic-{path}"] = f"warsim classic [{path}]"
-for path in ("lanes", "avx512", "scalar"):
-    label[f"won-pile-{path}"] = f"warsim won-pile last-card 3 [{path}]"
+for p in rows:
+    if p.startswith("classic-"):
+        label[p] = f"warsim classic [{p.removeprefix('classic-')}]"
+    elif p.startswith("won-pile-"):
+        label[p] = f"warsim won-pile last-card 3 [{p.removeprefix('won-pile-')}]"
 def rates(p):
     cpu = sorted(g / c for g, c, *_ in rows[p])
     own = statistics.median(o for _, _, o, *_ in rows[p])
@@ -177,8 +182,9 @@ for p in label:
         print(f"{label[p]:<38} {cpu:12.0f} {f'{lo:.0f}-{hi:.0f}':>17} {own:12.0f}")
 # Rules check: the peer's mean turns pooled over its runs (weighted by games, with the standard
 # error of the pooled games), beside warsim's mean rounds + 1 under the same rules.
-w = rows["won-pile-lanes"][0]
-same = all(r[3] == w[3] for q in ("lanes", "avx512", "scalar") for r in rows[f"won-pile-{q}"])
+won_pile = [p for p in rows if p.startswith("won-pile-")]
+w = rows[won_pile[0]][0]
+same = all(r[3] == w[3] for q in won_pile for r in rows[q])
 wse = w[4] / math.sqrt(w[0])
 if not peer:
     print(f"rules check: squaaawk/war not run; warsim won-pile mean rounds {w[3]:.2f} + 1 ="

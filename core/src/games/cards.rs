@@ -30,11 +30,17 @@ pub fn bounded<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
 
 /// Shuffles `items` in place (Fisher–Yates, from the back), every order equally likely.
 pub fn shuffle<T, R: RngCore + ?Sized>(rng: &mut R, items: &mut [T]) {
+    // Before any draw, so that no draw's bound can wrap to 0 (see below).
+    assert!(
+        u32::try_from(items.len()).is_ok(),
+        "a shuffle of 2^32 items or more"
+    );
     for i in (1..items.len()).rev() {
         // `min` leaves j as drawn (it is at most i) but shows the compiler that the swap is in
-        // bounds. With no panic in the loop, the generator's state stays in registers instead
-        // of going back to memory at every draw: a shuffle of a won pile took 40% of
-        // `--pickup won-pile`'s time on AMD's Zen 3 before (issue 41).
+        // bounds, as the assert shows that i + 1 does not wrap: with no panic in the loop, the
+        // generator's state can stay in registers instead of going back to memory at every
+        // draw (a shuffle of a won pile took 40% of `--pickup won-pile`'s time on AMD's Zen 3,
+        // issue 41).
         let j = (bounded(rng, i as u32 + 1) as usize).min(i);
         items.swap(i, j);
     }
