@@ -11,6 +11,8 @@ Usage: scripts/readme_tables.py [--check] [FILE.md ...]
 """
 import glob, json, os, re, sys
 
+from speed_table import speed_table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -699,7 +701,8 @@ def verbatim(name):
 SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'bmn-loops': bmn_loops, 'bmn-reaching': bmn_reaching, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
-            'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table}
+            'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table,
+            'speed-table': lambda: speed_table(ROOT)}
 
 
 def rewrite(text, found):

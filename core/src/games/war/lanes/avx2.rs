@@ -121,8 +121,9 @@ unsafe fn half<const ORDER: u8, const LOOPS: bool>(
         load(&a.qa, h),
         load(&a.qb, h),
     );
-    // SAFETY (both): the caller's.
+    // SAFETY: the caller's: 8 bytes at each head are inside `mem`.
     let (a03, a47) = unsafe { top8(&a.pa[8 * h..8 * h + 8], mem) };
+    // SAFETY: as above.
     let (b03, b47) = unsafe { top8(&a.pb[8 * h..8 * h + 8], mem) };
     let (a0, b0) = (_mm256_and_si256(a03, ff), _mm256_and_si256(b03, ff));
     let live = mask(a.live, h);

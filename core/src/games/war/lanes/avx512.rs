@@ -122,8 +122,9 @@ unsafe fn step<const ORDER: u8, const LOOPS: bool>(
     let one = _mm512_set1_epi32(1);
     let five = _mm512_set1_epi32(5);
     // Each hand's top 8 cards: dwords of cards 0..4 and 4..8 per lane.
-    // SAFETY (both): the caller's: 8 bytes at each head are inside `mem`.
+    // SAFETY: the caller's: 8 bytes at each head are inside `mem`.
     let (a03, a47) = unsafe { top8(g.pa, mem) };
+    // SAFETY: as above.
     let (b03, b47) = unsafe { top8(g.pb, mem) };
     let (a0, b0) = (_mm512_and_si512(a03, ff), _mm512_and_si512(b03, ff));
     let probe = if LOOPS {

@@ -9,11 +9,11 @@
 //! on the AMD EPYC (Zen 4) an earlier session timed `bryer` on (AVX-512 and AVX2 lanes even).
 //! On AMD's Zen 3 (family 19h, AVX2 and no AVX-512), one rule set differs: `p1-first` with
 //! loop detection on a deck of 40 cards or more, whose long games (thousands of rounds) the
-//! scalar path's blocks of 32 branch-free battles play faster than the AVX2 lanes' gather, 8
-//! scalar stores and 3 image compares a battle (1 thread, best of 3: 52 cards 48K games/s on
-//! the scalar path against 34K in the AVX2 lanes; 40 cards 83K against 80K; 32 cards 133K
-//! against 154K; `exact war --ranks 6 --suits 2 --pickup p1-first` 6.4-7.5 s against
-//! 7.0-8.7 s in the lanes' favour).
+//! scalar path's branch-free blocks of plain battles play faster than the AVX2 lanes, whose
+//! every battle costs two scalar loads, two scalar stores and three image compares (1 thread,
+//! best of 3: 52 cards 48K games/s on the scalar path against 34K in the AVX2 lanes; 40 cards
+//! 83K against 80K; 32 cards 133K against 154K; `exact war --ranks 6 --suits 2 --pickup
+//! p1-first` 6.4-7.5 s against 7.0-8.7 s in the lanes' favour).
 
 use super::{order, Engine};
 use crate::games::war::rules::WarRules;

@@ -156,9 +156,10 @@ fn order(pickup: Pickup, war_down: u32, detect_loops: bool) -> Option<u8> {
 /// `--won-pile` one, loop detection or not, no quit statistics (they watch every round), a
 /// deck of at most [`MAX_CARDS`] and a cap of 1 to 2^31 − 1 rounds; any short-war rule
 /// `cursor_war` fights, deal, `--p1-cards` and `--by`. Every other rule set stays on today's
-/// path. "Faster" was measured against the AVX-512 block path; on the AVX2 engine the same
-/// rule sets play in lanes, beside the scalar path, which they beat or equal
-/// (`results/bench.txt`).
+/// path. "Faster" was measured against the AVX-512 block path on the Intel Xeon
+/// (`results/bench-xeon.txt`); on the AVX2 engine the same rule sets play in lanes, beside the
+/// scalar path, which they beat or equal there, except where [`measured`] names a CPU family
+/// on which they lose (`results/bench.txt`).
 ///
 /// The rule set is taken apart field by field with no `..`, so a rule option added to
 /// [`WarRules`] does not compile here until someone decides whether the lanes play it: a new
@@ -309,7 +310,7 @@ pub(super) unsafe fn play_range(
     s: &mut WarScratch,
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
 ) {
-    // SAFETY (each arm): the caller's.
+    // SAFETY: the caller's, for each arm.
     unsafe {
         match engine {
             Engine::Avx512 => by_order::<avx512::Avx512>(war, src, range, s, record),
@@ -330,7 +331,7 @@ unsafe fn by_order<E: MainLoop>(
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
 ) {
     let rules = &war.rules;
-    // SAFETY (each arm): the caller's.
+    // SAFETY: the caller's, for each arm.
     unsafe {
         match (
             order(rules.pickup, rules.war_down, rules.detect_loops),
