@@ -32,9 +32,9 @@ else
   need gcc gcc
   gcc -O3 -march=native -pthread -o "$tmp/war_limit" "$ref/war_limit.c"
   progs+=(probe)
-  # The prototype is AVX-512 code (16 dword lanes a vector): a CPU without AVX-512 F and BW
+  # The prototype is AVX-512 code (16 dword lanes a vector): a CPU without AVX-512 (F and BW)
   # cannot run it, and gcc -march=native does not compile it there.
-  if grep -m1 '^flags' /proc/cpuinfo | grep -qw avx512bw; then
+  if grep -m1 '^flags' /proc/cpuinfo | grep -w avx512f | grep -qw avx512bw; then
     gcc -O3 -march=native -o "$tmp/simd_war" "$ref/sim.c"
     progs+=(prototype)
   else

@@ -32,13 +32,15 @@ need() {
 # AVX-512 lanes DQ and POPCNT besides, the AVX2 lanes AVX2 and POPCNT; the scalar path runs
 # everywhere. Scripts time these only, so no row is labelled with a path that fell back.
 war_paths() {
-  local flags paths=
+  local flags paths= block=1 f
   flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
-  has() { [[ $flags == *" $1 "* ]]; }
-  local block=
-  if has avx512f && has avx512bw && has avx512vl && has avx512_vbmi2; then block=1; fi
-  if [ -n "$block" ] && has avx512dq && has popcnt; then paths="lanes "; fi
-  if has avx2 && has popcnt; then paths+="lanes-avx2 "; fi
+  for f in avx512f avx512bw avx512vl avx512_vbmi2; do
+    [[ $flags == *" $f "* ]] || block=
+  done
+  if [ -n "$block" ] && [[ $flags == *" avx512dq "* && $flags == *" popcnt "* ]]; then
+    paths="lanes "
+  fi
+  if [[ $flags == *" avx2 "* && $flags == *" popcnt "* ]]; then paths+="lanes-avx2 "; fi
   if [ -n "$block" ]; then paths+="avx512 "; fi
   echo "${paths}scalar"
 }

@@ -1,33 +1,52 @@
 """The README's speed table (readme_tables.py's section `speed-table`): War's three benchmark
-rule sets on one thread, from scripts/bench.sh's output on each machine it was run on
-(results/bench.txt, this repository's latest machine, and results/bench-xeon.txt, the Intel
-Xeon the lanes were tuned on, kept as measured), on the first path of each table (the lanes the
-CPU runs), beside the peers of those tables: the C probe of the lanes reference for `bryer`
-(lanes-speed.sh's section), squaaawk/war's standard game for classic and its own rules
-(squaaawk-speed.sh's section)."""
+rule sets on one thread, medians of 5 alternating runs, on each machine the speed scripts ran
+on: this repository's latest (results/lanes-speed.txt, results/squaaawk-speed.txt) and the
+Intel Xeon the lanes were tuned on, kept as measured (the same files with -xeon). Each row is
+the first path of its tables (the lanes the CPU runs), beside the peers of those tables: the C
+probe of the lanes reference for `bryer` (scripts/lanes-speed.sh), squaaawk/war's standard
+game for classic and squaaawk's own rules for the won pile (scripts/squaaawk-speed.sh)."""
 import os
 import re
+import sys
 
-FILES = ['bench.txt', 'bench-xeon.txt']
+MACHINES = ['', '-xeon']
 
 
-def sections(text):
-    """The bryer rows ({path: (games/s, x probe)}), the squaaawk rows ({(rules, path): (games/s,
-    x peer)}) and the CPU named by the lanes-speed section, from a bench.sh output."""
-    bryer, peer, cpu = {}, {}, None
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith('bryer rules, median of'):
-            cpu = lines[i - 1].split(':', 1)[1].split(';')[0].strip()
-            for row in lines[i + 2:]:
-                if not row.strip():
-                    break
-                f = row.split()
-                bryer[f[0]] = (float(f[1]), f[3])
-        m = re.match(r'warsim (classic|won-pile last-card 3) \[([\w-]+)\]\s+(\d+)\s+\S+\s+(\S+)', line)
+def read(root, name):
+    with open(os.path.join(root, 'results', name)) as f:
+        return f.read()
+
+
+def fail(name, what):
+    sys.exit(f'speed_table: results/{name} has no {what} (remake it with its script and'
+             ' the peer it names)')
+
+
+def bryer_rows(root, name):
+    """The CPU and {path: (games/s, x probe)} of a lanes-speed.sh table."""
+    lines = read(root, name).splitlines()
+    if not lines or not lines[0].startswith('machine: '):
+        fail(name, 'machine line')
+    cpu = lines[0].removeprefix('machine: ').split(';')[0].strip()
+    rows = {}
+    for row in lines[3:]:
+        f = row.split()
+        if len(f) >= 4:
+            rows[f[0]] = (float(f[1]), f[3])
+    if 'probe' not in rows:
+        fail(name, 'C probe row')
+    return cpu, rows
+
+
+def peer_rows(root, name):
+    """{(rules, path): (games/s, x squaaawk/war)} of a squaaawk-speed.sh table."""
+    rows = {}
+    for line in read(root, name).splitlines():
+        m = re.match(r'warsim (classic|won-pile last-card 3) \[([\w-]+)\]\s+(\d+)\s+\S+\s+(\d\S*x)\s',
+                     line)
         if m:
-            peer[(m.group(1), m.group(2))] = (float(m.group(3)), m.group(4))
-    return bryer, peer, cpu
+            rows[(m.group(1), m.group(2))] = (float(m.group(3)), m.group(4))
+    return rows
 
 
 def millions(x):
@@ -36,16 +55,19 @@ def millions(x):
 
 def speed_table(root):
     rows = ['| CPU, one thread (path) | `bryer` games/s | vs the C probe | `classic` games/s'
-            ' | vs squaaawk/war | won-pile, last-card, 3 down | vs squaaawk/war | table |',
+            ' | vs squaaawk/war | won-pile, last-card, 3 down | vs squaaawk/war | tables |',
             '|---|---|---|---|---|---|---|---|']
-    for name in FILES:
-        with open(os.path.join(root, 'results', name)) as f:
-            bryer, peer, cpu = sections(f.read())
+    for machine in MACHINES:
+        lanes, peer = f'lanes-speed{machine}.txt', f'squaaawk-speed{machine}.txt'
+        cpu, bryer = bryer_rows(root, lanes)
         path = next(p for p in bryer if p not in ('probe', 'prototype'))
         cells = [f'{cpu} ({path})', millions(bryer[path][0]), bryer[path][1]]
+        others = peer_rows(root, peer)
         for rules in ('classic', 'won-pile last-card 3'):
-            games, ratio = peer[(rules, path)]
+            if (rules, path) not in others:
+                fail(peer, f'{rules} row on {path} beside squaaawk/war')
+            games, ratio = others[(rules, path)]
             cells += [millions(games), ratio]
-        cells.append(f'[{name}](results/{name})')
+        cells.append(f'[{lanes}](results/{lanes}), [{peer}](results/{peer})')
         rows.append('| ' + ' | '.join(cells) + ' |')
     return '\n'.join(rows)

@@ -48,21 +48,26 @@ impl Path {
     /// another (`scalar`, `avx512`, `lanes` or `lanes-avx2`, for tests and benchmarks; results
     /// are the same on every path).
     pub fn detect() -> Path {
-        match std::env::var("WARSIM_PATH").as_deref() {
-            Ok("scalar") => Path::Scalar,
-            Ok("avx512") => Path::Avx512,
-            Ok("lanes-avx2") => Path::LanesAvx2,
-            _ => Path::Lanes,
-        }
-        .or_available()
+        Path::in_env().unwrap_or(Path::Lanes).or_available()
     }
 
-    /// Whether the environment variable `WARSIM_PATH` names the path. Then that path plays
-    /// every rule set it can (tests and benchmarks time each path so); else a rule set the
-    /// lanes measured slower on this CPU's family plays on the path beside them
-    /// ([`War::new`](super::War::new)).
+    /// Whether the environment variable `WARSIM_PATH` names a path (one of [`Path::detect`]'s
+    /// names; any other value is as if unset). Then that path plays every rule set it can
+    /// (tests and benchmarks time each path so); else a rule set the lanes measured slower on
+    /// this CPU's family plays on the path beside them ([`War::new`](super::War::new)).
     pub fn named() -> bool {
-        std::env::var_os("WARSIM_PATH").is_some()
+        Path::in_env().is_some()
+    }
+
+    /// The path `WARSIM_PATH` names, if it names one.
+    fn in_env() -> Option<Path> {
+        match std::env::var("WARSIM_PATH").as_deref() {
+            Ok("scalar") => Some(Path::Scalar),
+            Ok("avx512") => Some(Path::Avx512),
+            Ok("lanes") => Some(Path::Lanes),
+            Ok("lanes-avx2") => Some(Path::LanesAvx2),
+            _ => None,
+        }
     }
 
     /// This path if the CPU runs it, else the fastest one below it that it runs: the AVX2

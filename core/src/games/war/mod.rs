@@ -158,11 +158,12 @@ impl War {
 
     /// Plays these rules on the path beside the lanes where the lanes measured slower on this
     /// CPU's family (`lanes::measured_slower`), unless `WARSIM_PATH` named the path.
-    fn off_slower_lanes(mut self) -> Self {
+    fn off_slower_lanes(self) -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(engine) = self.lane_engine() {
-            self.lanes =
+            let lanes =
                 Path::named() || !lanes::measured_slower(engine, &self.rules, self.deck.len());
+            return War { lanes, ..self };
         }
         self
     }

@@ -7,13 +7,15 @@
 //! The lanes' choice by features alone (AVX-512 lanes, else AVX2 lanes) is what was measured
 //! fastest for every rule set on the Intel Xeon (Emerald Rapids) the lanes were tuned on, and
 //! on the AMD EPYC (Zen 4) an earlier session timed `bryer` on (AVX-512 and AVX2 lanes even).
-//! On AMD's Zen 3 (family 19h, AVX2 and no AVX-512), one rule set differs: `p1-first` with
+//! On AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]), one rule set differs: `p1-first` with
 //! loop detection on a deck of 40 cards or more, whose long games (thousands of rounds) the
 //! scalar path's branch-free blocks of plain battles play faster than the AVX2 lanes, whose
 //! every battle costs two scalar loads, two scalar stores and three image compares (1 thread,
 //! best of 3: 52 cards 48K games/s on the scalar path against 34K in the AVX2 lanes; 40 cards
 //! 83K against 80K; 32 cards 133K against 154K; `exact war --ranks 6 --suits 2 --pickup
-//! p1-first` 6.4-7.5 s against 7.0-8.7 s in the lanes' favour).
+//! p1-first` took 6.4-7.5 s in the lanes against 7.0-8.7 s on the scalar path).
+
+use std::sync::OnceLock;
 
 use super::{order, Engine};
 use crate::games::war::rules::WarRules;
@@ -22,36 +24,49 @@ use crate::games::war::step::P1_FIRST;
 /// The CPU families the measurements name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::games::war) enum Family {
-    /// AMD family 19h: Zen 3, and Zen 4 (which the AVX-512 engine plays where its features
-    /// are exposed).
-    AmdZen3Or4,
+    /// AMD's Zen 3: family 19h, models 00h-0Fh (EPYC Milan, the one measured), 20h-2Fh and
+    /// 40h-5Fh. Not Zen 4 (the same family, other models): unmeasured with its AVX-512 hidden,
+    /// where it would run the AVX2 lanes, so it keeps the choice by features.
+    AmdZen3,
     /// Any other, including CPUs no measurement names.
     Other,
 }
 
 impl Family {
-    /// This CPU's family, from `cpuid`.
+    /// This CPU's family, read once (`cpuid` may trap to the hypervisor in a virtual machine,
+    /// and every `War` asks).
     pub(in crate::games::war) fn here() -> Family {
-        use std::arch::x86_64::__cpuid;
-        // SAFETY: `cpuid` exists on every x86-64 CPU, and leaves 0 and 1 on all of them.
-        // (`__cpuid` is safe in newer Rust; the block is for the crate's minimum, 1.89.)
-        #[allow(unused_unsafe)]
-        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1)) };
-        let mut name = [0u8; 12];
-        for (part, reg) in name.chunks_mut(4).zip([vendor.ebx, vendor.edx, vendor.ecx]) {
-            part.copy_from_slice(&reg.to_le_bytes());
-        }
-        let amd = &name == b"AuthenticAMD";
-        let base = (signature.eax >> 8) & 0xf;
-        let family = if base == 0xf {
-            base + ((signature.eax >> 20) & 0xff)
+        static HERE: OnceLock<Family> = OnceLock::new();
+        *HERE.get_or_init(|| {
+            use std::arch::x86_64::__cpuid;
+            // SAFETY: `cpuid` exists on every x86-64 CPU, and leaves 0 and 1 on all of them.
+            // (`__cpuid` is safe in newer Rust; the block is for the crate's minimum, 1.89.)
+            #[allow(unused_unsafe)]
+            let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1)) };
+            let mut name = [0u8; 12];
+            for (part, reg) in name.chunks_mut(4).zip([vendor.ebx, vendor.edx, vendor.ecx]) {
+                part.copy_from_slice(&reg.to_le_bytes());
+            }
+            Family::of(&name == b"AuthenticAMD", signature.eax)
+        })
+    }
+
+    /// The family of an AMD CPU (`amd`) or another with signature `eax` (`cpuid` leaf 1): its
+    /// family is the base family plus the extended one where the base is Fh, its model then
+    /// the extended model above the base model.
+    fn of(amd: bool, eax: u32) -> Family {
+        let base = (eax >> 8) & 0xf;
+        let (family, model) = if base == 0xf {
+            (
+                base + ((eax >> 20) & 0xff),
+                ((eax >> 12) & 0xf0) | ((eax >> 4) & 0xf),
+            )
         } else {
-            base
+            (base, (eax >> 4) & 0xf)
         };
-        if amd && family == 0x19 {
-            Family::AmdZen3Or4
-        } else {
-            Family::Other
+        match (amd, family, model) {
+            (true, 0x19, 0x00..=0x0f | 0x20..=0x2f | 0x40..=0x5f) => Family::AmdZen3,
+            _ => Family::Other,
         }
     }
 }
@@ -66,8 +81,8 @@ pub(in crate::games::war) fn lanes_lose(
 ) -> bool {
     let order = order(rules.pickup, rules.war_down, rules.detect_loops);
     match (family, engine) {
-        (Family::AmdZen3Or4, Engine::Avx2) => order == Some(P1_FIRST) && cards >= 40,
-        (Family::AmdZen3Or4 | Family::Other, _) => false,
+        (Family::AmdZen3, Engine::Avx2) => order == Some(P1_FIRST) && cards >= 40,
+        (Family::AmdZen3 | Family::Other, _) => false,
     }
 }
 
@@ -84,7 +99,7 @@ mod tests {
             o.pickup = Some(Pickup::P1First);
             o.detect_loops = Some(DetectLoops::On);
         });
-        let zen = Family::AmdZen3Or4;
+        let zen = Family::AmdZen3;
         assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 52));
         assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 40));
         assert!(!lanes_lose(zen, Engine::Avx2, &p1_first, 32));
@@ -101,5 +116,36 @@ mod tests {
             let slower = lanes_lose(Family::here(), engine, &p1_first, 52);
             assert_eq!(war.path() == war.path.blocks(), slower);
         }
+    }
+
+    #[test]
+    fn zen_3_is_told_from_zen_4_and_from_intel_by_the_cpuid_signature() {
+        // Family Fh + extended Ah = 19h; model = extended model (bits 16-19) above base model.
+        let amd = |ext_model: u32, model: u32| 0xa << 20 | ext_model << 16 | 0xf << 8 | model << 4;
+        assert_eq!(
+            Family::of(true, amd(0, 1)),
+            Family::AmdZen3,
+            "EPYC Milan, measured"
+        );
+        assert_eq!(
+            Family::of(true, amd(2, 1)),
+            Family::AmdZen3,
+            "Ryzen 5000 (Vermeer)"
+        );
+        assert_eq!(Family::of(true, amd(5, 0)), Family::AmdZen3, "Cezanne");
+        assert_eq!(
+            Family::of(true, amd(1, 1)),
+            Family::Other,
+            "EPYC Genoa, Zen 4"
+        );
+        assert_eq!(Family::of(true, amd(6, 1)), Family::Other, "Raphael, Zen 4");
+        assert_eq!(Family::of(false, amd(0, 1)), Family::Other, "not AMD");
+        // Family 17h (Zen 2): base Fh + extended 8h.
+        assert_eq!(
+            Family::of(true, 0x8 << 20 | 0xf << 8 | 1 << 4),
+            Family::Other
+        );
+        // Intel family 6 (no extended family): model from the base bits alone here.
+        assert_eq!(Family::of(false, 0x6 << 8 | 0xf << 4), Family::Other);
     }
 }

@@ -1,0 +1,131 @@
+"""Beggar-my-neighbour's sections of readme_tables.py (records, simulate, exact, search, loops,
+reaching), each from its committed results in results/bmn*: kept apart so that no script file
+passes 700 lines."""
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load(path):
+    with open(os.path.join(ROOT, 'results', path)) as f:
+        return json.load(f)
+
+
+def n(x):
+    return f'{x:,}'
+
+
+def bmn_records():
+    """The published records and Casella's loop, as warsim replays them."""
+    rows = ['| record | deal (player 1 / player 2, top card first) | cards | tricks | winner |',
+            '|---|---|---|---|---|']
+    for r in load('bmn/records.json'):
+        if r['outcome'] == 'loop':
+            end = (f"never ends: the position before trick {r['loop_from_tricks'] + 1} returns "
+                   f"{r['cycle_tricks']} tricks ({r['cycle_len']} cards) later")
+            rows.append(f"| {r['who']} | `{r['deal']}` | loop | loop | {end} |")
+        else:
+            rows.append(f"| {r['who']} | `{r['deal']}` | {n(r['rounds'])} | {n(r['tricks'])} | player {r['players'][0]} |")
+    return '\n'.join(rows)
+
+
+def bmn_simulate():
+    s = load('bmn/simulate/summary.json')
+    r = s['rounds']
+    loops = s['outcomes'].get('loop', 0)
+    share = s['shares']['loop']
+    return (f"{n(s['games'])} random deals (seed {s['seed']}, `results/bmn/simulate/`): "
+            f"{r['mean']:.2f} cards on average ({r['ci95'][0]:.2f}–{r['ci95'][1]:.2f}), median "
+            f"{n(r['median'])}, longest {n(r['max'])} cards; {s['tricks']['mean']:.2f} tricks per game, "
+            f"at most {n(s['tricks']['max'])}; player 1 wins {100 * s['shares']['p1']['share']:.2f}%; "
+            f"{n(loops)} never end (95% interval of the share {100 * share['ci95'][0]:.5f}% to "
+            f"{100 * share['ci95'][1]:.5f}%).")
+
+
+def bmn_exact():
+    rows = ['| deck | cards | distinct deals | player 1 wins | never end | share never ending | mean cards | most cards (a loop: to its repeat) |',
+            '|---|---|---|---|---|---|---|---|']
+    for r in load('bmn/exact/table.json'):
+        loop = r['fractions'].get('loop', '0')
+        rows.append(f"| {r['ranks']} ranks × {r['suits']} | {r['cards']} | {n(r['deals'])} | {r['fractions'].get('p1', '0')} "
+                    f"| {n(r['loop'])} | {loop} | {r['mean_cards']:.4f} | {r['max_cards']} |")
+    return '\n'.join(rows)
+
+
+def bmn_search():
+    """The searches of scripts/bmn-search.sh: the record climb, backward play, the loop search."""
+    s = load('bmn/search/climb/search.json')
+    rows = [f"`search bmn --deals {s['deals']:,} --walkers {s['walkers']} --seed {s['seed']}` on "
+            f"{s['threads']} threads took {s['elapsed_s'] / 60:.1f} minutes, "
+            f"{s['deals_per_s']:,.0f} deals/s; it found {n(s['loops_found'])} deals that never end "
+            f"and these longest games (`results/bmn/search/climb/best.txt` replays them; a deal "
+            f"found by backward play names the deal its game reaches):", '',
+            '| deal | cards | tricks | found |', '|---|---|---|---|']
+    for f in s['best'][:5]:
+        how = f"backward from `{f['ancestor_of']}`" if 'ancestor_of' in f else f"walker {f['walker']}"
+        rows.append(f"| `{f['deal']}` | {n(f['cards'])} | {n(f['tricks'])} | {how} |")
+    b = load('bmn/search/backward/search.json')
+    start = next(f for f in b['best'] if f['deal'] == b['from'])
+    longer = [f for f in b['best'] if f.get('ancestor_of')]
+    rows += ['', f"Backward play from Mann and Wu's 2007 record deal (`{b['from']}`, "
+             f"{n(start['cards'])} cards) finds {len(longer)} longer deals; the longest:", '',
+             '| deal | cards | tricks |', '|---|---|---|']
+    for f in longer[:3]:
+        rows.append(f"| `{f['deal']}` | {n(f['cards'])} | {n(f['tricks'])} |")
+    return '\n'.join(rows)
+
+
+def bmn_loops():
+    """The loop search of scripts/bmn-search.sh: the standard deck from Casella's cycle, and a 14-card deck."""
+    rows = ['| deck | started from | tries | fell into a cycle | ended | undecided | new cycles | tries/s | threads |',
+            '|---|---|---|---|---|---|---|---|---|']
+    for path, deck in (('bmn/search/loops/search.json', '52 cards'),
+                       ('bmn/search/loops-small/search.json', '14 cards (`--ranks 7 --suits 2`)')):
+        s = load(path)
+        seeds = ', '.join(f"cycle `{c['id']}` ({c['tricks']} tricks)" for c in s['seeds']) or 'random positions'
+        rows.append(f"| {deck} | {seeds} | {n(s['tries'])} | {n(s['looped'])} | {n(s['ended'])} "
+                    f"| {n(s['undecided'])} | {len(s['cycles'])} | {s['tries_per_s']:,.0f} | {s['threads']} |")
+    big = load('bmn/search/loops/search.json')
+    if big['cycles']:
+        rows += ['', "The 52-card cycles found besides the seed, each with what backward play from it finds "
+                 "(`search bmn --reaching`; `results/bmn/search/loops-reaching/` has a folder per cycle id):", '',
+                 '| cycle | tricks / cards | canonical position | found by | positions entering it | depth '
+                 '| balanced deals, player 1 leads | either leads | one of them |',
+                 '|---|---|---|---|---|---|---|---|---|']
+        for c in big['cycles']:
+            r = load(f"bmn/search/loops-reaching/{c['id']}/reaching.json")
+            one = r['deals'][0]['deal'] if r['deals'] else '-'
+            rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` "
+                        f"| walker {c['walker']}, try {n(c['at'])} | {n(r['basin_positions'])} | {r['depth']} "
+                        f"| {r['balanced_player_1_leads']} | {r['balanced_either_leads']} | `{one}` |")
+    small = load('bmn/search/loops-small/search.json')
+    rows += ['', f"The 14-card deck's cycles, by length (`results/bmn/search/loops-small/best.txt` replays "
+             f"each canonical position):", '', '| tricks | cards | cycles | one of them |', '|---|---|---|---|']
+    by = {}
+    for c in small['cycles']:
+        by.setdefault((c['tricks'], c['cards']), []).append(c)
+    for (t, cards), cs in sorted(by.items()):
+        rows.append(f"| {t} | {cards} | {len(cs)} | `{cs[0]['position']}` |")
+    return '\n'.join(rows)
+
+
+def bmn_reaching():
+    """Basins walked back from cycles (scripts/bmn-reaching.sh): Casella's and Camicia's 15."""
+    t = load('bmn-reaching/table.json')
+    c = t['walks'][0]
+    rows = [f"Casella et al.'s cycle ({c['cycle_tricks']} tricks, {n(c['cycle_cards'])} cards, "
+            f"entered {c['entered_after_tricks']} tricks into their deal): {n(c['basin_positions'])} "
+            f"positions enter it, {c['cycle_tricks']} on the cycle and {n(c['leading_in'])} leading "
+            f"into it, at most {c['depth']} tricks from it. Balanced ones: {c['player_1_leads']} "
+            f"with player 1 to lead, {c['either_leads']} with either player to lead, the paper's "
+            f"{c['published']}. Every walk below took at most "
+            f"{1000 * max(w['elapsed_s'] for w in t['walks']):.0f} ms on one core of an {t['cpu']}.",
+            '', '| cycle | rules | a deal entering it | cycle tricks / cards | positions (off the cycle) | depth '
+            '| balanced deals, player 1 leads | either leads | published |',
+            '|---|---|---|---|---|---|---|---|---|']
+    for w in t['walks']:
+        rows.append(f"| {w['name']} | {w['preset']} | `{w['deal']}` | {w['cycle_tricks']} / {n(w['cycle_cards'])} "
+                    f"| {n(w['basin_positions'])} ({n(w['leading_in'])}) | {w['depth']} | {w['player_1_leads']} "
+                    f"| {w['either_leads']} | {w['published']} |")
+    return '\n'.join(rows)
