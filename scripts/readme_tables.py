@@ -588,7 +588,8 @@ SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'b
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table,
-            'speed-table': lambda: speed_table(ROOT)}
+            'speed-table': lambda: speed_table(ROOT), 'path-choice': verbatim('path-choice.txt'),
+            'perf-lanes': verbatim('perf-lanes.txt')}
 
 
 def rewrite(text, found):

@@ -5,15 +5,15 @@
 //! faster or even on every CPU timed (docs/speed.md, "Which path plays").
 //!
 //! The lanes' choice by features alone (AVX-512 lanes, else AVX2 lanes) is what was measured
-//! fastest for every rule set on the Intel Xeon (Emerald Rapids) the lanes were tuned on, and
-//! on the AMD EPYC (Zen 4) an earlier session timed `bryer` on (AVX-512 and AVX2 lanes even).
-//! On AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]), one rule set differs: `p1-first` with
-//! loop detection on a deck of 40 cards or more, whose long games (thousands of rounds) the
-//! scalar path's branch-free blocks of plain battles play faster than the AVX2 lanes, whose
-//! every battle costs two scalar loads, two scalar stores and three image compares (1 thread,
-//! best of 3: 52 cards 48K games/s on the scalar path against 34K in the AVX2 lanes; 40 cards
-//! 83K against 80K; 32 cards 133K against 154K; `exact war --ranks 6 --suits 2 --pickup
-//! p1-first` took 6.4-7.5 s in the lanes against 7.0-8.7 s on the scalar path).
+//! fastest for every rule set on the Intel Xeon (Emerald Rapids) the lanes were tuned on
+//! (`results/bench-xeon.txt`), and even on `bryer` on an AMD EPYC of Zen 4 (issue 41). On
+//! AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]) one rule set differs:
+//! `p1-first` with loop detection on a deck of 40 cards or more, whose long games (thousands
+//! of rounds) the scalar path's branch-free blocks of plain battles play faster than the AVX2
+//! lanes, whose every battle costs two scalar loads, two scalar stores and three image
+//! compares. On 32 cards the two are even, and on `exact`'s small decks the lanes win.
+//! `scripts/path-choice.sh` times these rule sets on each path this CPU runs
+//! (`results/path-choice.txt`, made on a Zen 3 EPYC).
 
 use std::sync::OnceLock;
 
