@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-run throughput of `warsim simulate` on this machine: games/s and rounds/s for 1 and 2
 # threads (median of REPS runs) and the 2-thread speed-up; the War rule sets on each path this
-# CPU runs (WARSIM_PATH=lanes for the rule sets the lanes play, lanes-avx2, avx512, scalar);
+# CPU runs (lib.sh's war_paths, of WARSIM_PATH=lanes, lanes-avx2, avx512 and scalar: a named
+# path plays every rule set it can);
 # the instruction counts of scripts/profile.sh; the peak memory of a 10-million-game run; the
 # bryer rules on each path (scripts/lanes-speed.sh), beside the C probe and lanes prototype of
 # issue 25 when LANES_REF_DIR holds them; and, when SQUAAAWK_DIR is given, classic and the
