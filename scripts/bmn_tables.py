@@ -1,19 +1,7 @@
 """Beggar-my-neighbour's sections of readme_tables.py (records, simulate, exact, search, loops,
 reaching), each from its committed results in results/bmn*: kept apart so that no script file
 passes 700 lines."""
-import json
-import os
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def load(path):
-    with open(os.path.join(ROOT, 'results', path)) as f:
-        return json.load(f)
-
-
-def n(x):
-    return f'{x:,}'
+from tables_common import load, n
 
 
 def bmn_records():

@@ -9,21 +9,11 @@ Usage: scripts/readme_tables.py [--check] [FILE.md ...]
   shown nowhere). --check writes nothing and exits 1 naming each file whose blocks differ from
   what results/ gives (CI runs it: no figure is edited by hand, none is left stale).
 """
-import glob, json, os, re, sys
+import glob, os, re, sys
 
 from bmn_tables import bmn_exact, bmn_loops, bmn_reaching, bmn_records, bmn_search, bmn_simulate
 from speed_table import speed_table
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def load(path):
-    with open(os.path.join(ROOT, 'results', path)) as f:
-        return json.load(f)
-
-
-def n(x):
-    return f'{x:,}'
+from tables_common import ROOT, load, n, text
 
 
 def est(x, lo, hi, fmt='.2f', scale=1, unit=''):
@@ -579,8 +569,7 @@ def quit_win_table():
 def verbatim(name):
     """A results/ text file as a code block."""
     def make():
-        with open(os.path.join(ROOT, 'results', name)) as f:
-            return '```\n' + f.read().rstrip() + '\n```'
+        return '```\n' + text(name).rstrip() + '\n```'
     return make
 
 
@@ -588,7 +577,7 @@ SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'b
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table,
-            'speed-table': lambda: speed_table(ROOT), 'path-choice': verbatim('path-choice.txt'),
+            'speed-table': speed_table, 'path-choice': verbatim('path-choice.txt'),
             'perf-lanes': verbatim('perf-lanes.txt')}
 
 

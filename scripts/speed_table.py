@@ -5,16 +5,12 @@ Intel Xeon the lanes were tuned on, kept as measured (the same files with -xeon)
 the first path of its tables (the lanes the CPU runs), beside the peers of those tables: the C
 probe of the lanes reference for `bryer` (scripts/lanes-speed.sh), squaaawk/war's standard
 game for classic and squaaawk's own rules for the won pile (scripts/squaaawk-speed.sh)."""
-import os
 import re
 import sys
 
+from tables_common import text
+
 MACHINES = ['', '-xeon']
-
-
-def read(root, name):
-    with open(os.path.join(root, 'results', name)) as f:
-        return f.read()
 
 
 def fail(name, what):
@@ -22,9 +18,9 @@ def fail(name, what):
              ' the peer it names)')
 
 
-def bryer_rows(root, name):
+def bryer_rows(name):
     """The CPU and {path: (games/s, x probe)} of a lanes-speed.sh table."""
-    lines = read(root, name).splitlines()
+    lines = text(name).splitlines()
     if not lines or not lines[0].startswith('machine: '):
         fail(name, 'machine line')
     cpu = lines[0].removeprefix('machine: ').split(';')[0].strip()
@@ -38,10 +34,10 @@ def bryer_rows(root, name):
     return cpu, rows
 
 
-def peer_rows(root, name):
+def peer_rows(name):
     """{(rules, path): (games/s, x squaaawk/war)} of a squaaawk-speed.sh table."""
     rows = {}
-    for line in read(root, name).splitlines():
+    for line in text(name).splitlines():
         m = re.match(r'warsim (classic|won-pile last-card 3) \[([\w-]+)\]\s+(\d+)\s+\S+\s+(\d\S*x)\s',
                      line)
         if m:
@@ -53,16 +49,16 @@ def millions(x):
     return f'{x / 1e6:.2f}M'
 
 
-def speed_table(root):
+def speed_table():
     rows = ['| CPU, one thread (path) | `bryer` games/s | vs the C probe | `classic` games/s'
             ' | vs squaaawk/war | won-pile, last-card, 3 down | vs squaaawk/war | tables |',
             '|---|---|---|---|---|---|---|---|']
     for machine in MACHINES:
         lanes, peer = f'lanes-speed{machine}.txt', f'squaaawk-speed{machine}.txt'
-        cpu, bryer = bryer_rows(root, lanes)
+        cpu, bryer = bryer_rows(lanes)
         path = next(p for p in bryer if p not in ('probe', 'prototype'))
         cells = [f'{cpu} ({path})', millions(bryer[path][0]), bryer[path][1]]
-        others = peer_rows(root, peer)
+        others = peer_rows(peer)
         for rules in ('classic', 'won-pile last-card 3'):
             if (rules, path) not in others:
                 fail(peer, f'{rules} row on {path} beside squaaawk/war')
