@@ -17,7 +17,7 @@ use warsim::list::game_from_args;
 use warsim::rng::game_rng;
 
 fn war(options: WarOptions) -> War {
-    War::new(WarRules::try_from(&options).expect("valid rules"))
+    War::new(WarRules::try_from(&options).expect("valid rules")).unwrap()
 }
 
 /// Mean rounds per game over the first `n` games of seed 0, for per-round throughput.

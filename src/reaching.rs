@@ -273,7 +273,7 @@ mod tests {
     /// length that starts where the walk says.
     #[test]
     fn every_deal_written_replays_into_the_cycle() {
-        let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
+        let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap();
         let cfg = ReachingConfig {
             deal: "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA".into(),
             max_positions: DEFAULT_MAX_POSITIONS,

@@ -233,7 +233,7 @@ impl GameCli for War {
             &replaying,
             seed,
             args.from.as_deref(),
-            &War::new(rules.clone()).describe(),
+            &War::new(rules.clone())?.describe(),
         );
         let mut rng = io.game_rng(seed, index);
         let trace = io.trace;
@@ -243,19 +243,16 @@ impl GameCli for War {
         // With three players or more, also the order the players went out in.
         let (result, left, eliminated) = if rules.players > 2 {
             let given = hands.map(|h| parse_hands(h, &rules)).transpose()?;
-            if let Some(h) = &given {
-                multi::check_hands(h, &rules)?;
-            }
-            let g = multi::play(rules, given.as_deref(), &mut rng, tracer);
+            let g = multi::play(rules, given.as_deref(), &mut rng, tracer)?;
             (g.result, g.left, Some(g.eliminated))
         } else {
             let result = match (hands, dealt) {
                 (Some(deal), _) => {
                     let hands = parse_deal(deal, &rules)?;
-                    War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)
+                    War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)?
                 }
-                (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer),
-                (None, None) => War::new(rules).play_traced(&mut rng, tracer),
+                (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer)?,
+                (None, None) => War::new(rules)?.play_traced(&mut rng, tracer),
             };
             (result, result.outcome.two_players_left(), None)
         };

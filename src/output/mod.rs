@@ -384,7 +384,8 @@ mod tests {
         let game = crate::games::shotgun::Shotgun::new(crate::games::shotgun::ShotgunRules {
             mix: [1.0 / 3.0; 3],
             max_rounds: 10,
-        });
+        })
+        .unwrap();
         let info = RunInfo::new(&game, 0, 1, Shard::WHOLE).unwrap();
         let tally = Tally::<()>::new(2);
         let report = Report::new(&info, &tally);

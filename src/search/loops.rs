@@ -389,7 +389,7 @@ mod tests {
     use crate::output::progress::When;
 
     fn standard() -> Bmn {
-        Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]))
+        Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap()
     }
 
     fn position(game: &Bmn, deal: &str) -> Position {

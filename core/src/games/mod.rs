@@ -207,16 +207,27 @@ pub struct ChainSolution {
 pub type Result1<G> = GameResult<<<G as Game>::Stats as GameStats>::PerGame>;
 
 /// The game whose summary holds `rules` (`merge`, `compare`, `play --from`): read as the game's
-/// rule type, then built by the game's own option checks, which must give back the same rules
-/// (floats to 12 significant digits: a normalised mix read back normalises again).
+/// rule type, then checked as [`checked`] checks a rule set built in code.
 pub fn from_rules<G: Game>(rules: &serde_json::Value) -> Result<G, String> {
     let read: G::Rules = serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
-    let game = G::from_options(&G::options_of(&read)).map_err(|e| e.0)?;
-    let again = serde_json::to_value(game.rules()).map_err(|e| e.to_string())?;
-    if game.rules() == &read || same_values(&again, rules) {
+    checked(read).map_err(|e| e.0)
+}
+
+/// The game for `rules` built in code (each game's `new`): they pass the same checks as options
+/// typed on the command line, and must be what those options give back (floats to 12
+/// significant digits: a normalised mix normalises again), so a rule set no option could name
+/// (a 104-card Beggar-my-neighbour deck, a mix that does not add up) is refused, not played.
+pub fn checked<G: Game>(rules: G::Rules) -> Result<G, UsageError> {
+    let game = G::from_options(&G::options_of(&rules))?;
+    if game.rules() == &rules {
+        return Ok(game);
+    }
+    let again = serde_json::to_value(game.rules()).map_err(|e| usage!("{e}"))?;
+    let asked = serde_json::to_value(&rules).map_err(|e| usage!("{e}"))?;
+    if same_values(&again, &asked) {
         Ok(game)
     } else {
-        Err("its settings do not form one rule set".into())
+        Err(usage!("its settings do not form one rule set"))
     }
 }
 

@@ -176,8 +176,14 @@ impl Throws {
 }
 
 impl Elimination {
-    /// The game for validated rules.
-    pub fn new(rules: RpsRules) -> Self {
+    /// The game for `rules`, or an error naming the setting no game can have: the same checks
+    /// as the options of the command line ([`checked`](super::checked)).
+    pub fn new(rules: RpsRules) -> Result<Self, UsageError> {
+        super::checked(rules)
+    }
+
+    /// The game for rules that passed those checks.
+    fn build(rules: RpsRules) -> Self {
         let table = (rules.players <= MAX_TABLE_PLAYERS).then(|| WinnerTable::new(rules.players));
         Elimination { rules, table }
     }
@@ -192,7 +198,7 @@ impl Game for Elimination {
     type Scratch = (Vec<u8>, Vec<Shape>);
 
     fn from_options(o: &RpsOptions) -> Result<Self, UsageError> {
-        Ok(Elimination::new(RpsRules::try_from(o)?))
+        Ok(Elimination::build(RpsRules::try_from(o)?))
     }
 
     fn rules(&self) -> &RpsRules {
@@ -357,7 +363,8 @@ mod tests {
             let game = Elimination::new(RpsRules {
                 players: n,
                 max_rounds: 10_000_000,
-            });
+            })
+            .unwrap();
             let tally =
                 engine::simulate(&game, seed, 0..200_000, 2, &|_| {}, &Default::default()).unwrap();
             let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();

@@ -274,8 +274,14 @@ pub struct Shotgun {
 }
 
 impl Shotgun {
-    /// The game for validated rules.
-    pub fn new(rules: ShotgunRules) -> Self {
+    /// The game for `rules`, or an error naming the setting no game can have: the same checks
+    /// as the options of the command line ([`checked`](super::checked)).
+    pub fn new(rules: ShotgunRules) -> Result<Self, UsageError> {
+        super::checked(rules)
+    }
+
+    /// The game for rules that passed those checks.
+    fn build(rules: ShotgunRules) -> Self {
         let scale = (1u64 << 32) as f64;
         let c0 = (rules.mix[0] * scale).round() as u64;
         let c1 = ((rules.mix[0] + rules.mix[1]) * scale).round() as u64;
@@ -306,7 +312,7 @@ impl Game for Shotgun {
     type Scratch = ();
 
     fn from_options(o: &ShotgunOptions) -> Result<Self, UsageError> {
-        Ok(Shotgun::new(ShotgunRules::try_from(o)?))
+        Ok(Shotgun::build(ShotgunRules::try_from(o)?))
     }
 
     fn rules(&self) -> &ShotgunRules {
@@ -447,7 +453,7 @@ mod tests {
         })
         .unwrap();
         let want = exact(rules.mix);
-        let game = Shotgun::new(rules);
+        let game = Shotgun::new(rules).unwrap();
         let n = 1_000_000u64;
         let tally = engine::simulate(&game, seed, 0..n, 2, &|_| {}, &Default::default()).unwrap();
         let totals = tally.rounds.outcome_totals();

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use crate::error::UsageError;
 use crate::games::{Game, Result1};
 use crate::stats::histogram::Tally;
+use crate::usage;
 
 /// The most games a thread claims at once (fast games; slow ones are claimed a few at a time,
 /// [`CLAIM_TIME`]). How the games are cut never changes a result: game `i` draws from its own
@@ -32,6 +34,7 @@ pub fn simulate<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
 ) -> anyhow::Result<Tally<G::Stats>> {
+    check_range(&range)?;
     play_each(
         game,
         range,
@@ -47,7 +50,8 @@ pub fn simulate<G: Game>(
 
 /// Plays distinct deals `range` of `game` (`exact`): game `i` is deal number `i` of the
 /// game's enumeration ([`Game::play_deal_number`]), with no randomness. Same claims and merge
-/// as [`simulate`], so the tally does not depend on the threads either.
+/// as [`simulate`], so the tally does not depend on the threads either. A range past the
+/// game's [`Game::deal_count`] is refused: there is no such deal.
 pub fn enumerate<G: Game>(
     game: &G,
     range: Range<u64>,
@@ -55,6 +59,17 @@ pub fn enumerate<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
 ) -> anyhow::Result<Tally<G::Stats>> {
+    check_range(&range)?;
+    let deals = game.deal_count()?;
+    if u128::from(range.end) > deals {
+        return Err(usage!(
+            "{}: deals {}..{} run past the {deals} deals these rules have",
+            G::NAME,
+            range.start,
+            range.end
+        )
+        .into());
+    }
     play_each(
         game,
         range,
@@ -66,6 +81,18 @@ pub fn enumerate<G: Game>(
                 .map_err(|i| anyhow::anyhow!("{}: game {i} cannot be played", G::NAME))
         },
     )
+}
+
+/// Refuses a range of games that runs backwards (which would count some 2^64 games).
+fn check_range(range: &Range<u64>) -> Result<(), UsageError> {
+    if range.start > range.end {
+        return Err(usage!(
+            "games {}..{}: the range runs backwards",
+            range.start,
+            range.end
+        ));
+    }
+    Ok(())
 }
 
 /// How a claim is played: games `range` of the run with a worker's buffers, each result handed
@@ -215,7 +242,8 @@ mod tests {
         let game = crate::games::shotgun::Shotgun::new(crate::games::shotgun::ShotgunRules {
             mix: [1.0 / 3.0; 3],
             max_rounds: 1_000_000,
-        });
+        })
+        .unwrap();
         let run = |threads| {
             let (games, first) = (AtomicU64::new(0), AtomicU64::new(0));
             let progress = |n| {

@@ -182,6 +182,7 @@ mod tests {
             mix: [1.0 / 3.0; 3],
             max_rounds: 1_000_000,
         })
+        .unwrap()
     }
 
     fn never(_: &Measured) -> bool {

@@ -12,9 +12,11 @@
 use std::ops::Range;
 
 use super::engine::{self, Cancel, CHUNK};
+use crate::error::UsageError;
 use crate::games::Game;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::Distribution;
+use crate::usage;
 
 /// What a run to a precision aims for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,10 +41,27 @@ pub struct Stop {
 }
 
 impl Target {
+    /// Refuses a target no run can aim for: a half-width that is not a number of at least 0 (0
+    /// plays `max_games`), or no game to play.
+    pub fn check(&self) -> Result<(), UsageError> {
+        if !(self.half_width.is_finite() && self.half_width >= 0.0) {
+            return Err(usage!(
+                "precision {}: the half-width of the interval must be a number, at least 0",
+                self.half_width
+            ));
+        }
+        if self.max_games == 0 {
+            return Err(usage!(
+                "max_games 0: a run to a precision plays at least one game"
+            ));
+        }
+        Ok(())
+    }
+
     /// The game counts at which the run may stop: `min_games`, then 1/8 more each time (at
     /// least 4 chunks more), up to `max_games`.
     pub fn checkpoints(&self) -> impl Iterator<Item = u64> + '_ {
-        let first = self.min_games.clamp(1, self.max_games);
+        let first = self.min_games.max(1).min(self.max_games);
         std::iter::successors(Some(first), move |&n| {
             (n < self.max_games)
                 .then(|| n.saturating_add((n / 8).max(4 * CHUNK)).min(self.max_games))
@@ -72,6 +91,15 @@ pub fn simulate<G: Game>(
     planned: &dyn Fn(u64),
     cancel: &Cancel,
 ) -> anyhow::Result<(Tally<G::Stats>, Stop)> {
+    target.check()?;
+    let first = target.checkpoints().next().unwrap_or(0);
+    if head.games > first {
+        return Err(usage!(
+            "a head of {} games runs past the first checkpoint ({first} games)",
+            head.games
+        )
+        .into());
+    }
     let mut done = head.games;
     let mut tally = head;
     let mut stop = Stop {
@@ -128,7 +156,8 @@ mod tests {
         let game = Shotgun::new(ShotgunRules {
             mix: [1.0 / 3.0; 3],
             max_rounds: 1_000_000,
-        });
+        })
+        .unwrap();
         let t = Target {
             half_width: 0.02,
             min_games: 5_000,
@@ -165,7 +194,8 @@ mod tests {
         let game = Shotgun::new(ShotgunRules {
             mix: [1.0 / 3.0; 3],
             max_rounds: 1_000_000,
-        });
+        })
+        .unwrap();
         let exact = game.expected_rounds().unwrap();
         // The half-width that 17,384 games reach on average (sd 4.011), so that runs stop
         // there or at a later checkpoint depending on their own spread.

@@ -39,7 +39,7 @@ fn a_position_has_the_predecessors_worked_out_by_hand() {
 /// predecessors, and every predecessor found plays forward one trick to that successor.
 #[test]
 fn every_predecessor_replays_forward_one_trick_to_the_position() {
-    let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
+    let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap();
     let mut checked = 0;
     for i in 0..40 {
         let mut deck = game.deck().to_vec();
@@ -140,7 +140,7 @@ fn a_game_that_ends_has_no_basin_and_a_small_bound_stops_the_walk() {
 /// them the cycle's, at most 6 tricks from it; the published deal is 4 tricks from it.
 #[test]
 fn casellas_cycle_is_reached_from_30_balanced_positions_either_player_leading() {
-    let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
+    let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap();
     let [a, b] = game
         .parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
         .unwrap();

@@ -53,6 +53,17 @@ pub fn read_digits(text: &str, counts: &[u32]) -> Option<Result<[Vec<u8>; 2], St
             demands.join(", ")
         )));
     }
+    // Each demand as often as the deck holds it: fifty-two 4s are no deal of any deck.
+    let mut dealt = vec![0u32; counts.len()];
+    for &d in &digits {
+        dealt[usize::from(d)] += 1;
+    }
+    if let Some(d) = (0..counts.len()).find(|&d| dealt[d] != counts[d]) {
+        return Some(Err(format!(
+            "the digits hold {} cards demanding {d}, and this deck has {}",
+            dealt[d], counts[d]
+        )));
+    }
     let (a, b) = digits.split_at(cards / 2);
     Some(Ok([a.to_vec(), b.to_vec()]))
 }
@@ -98,6 +109,11 @@ mod tests {
             e.contains("digit 2 (4)") && e.contains("demand 0, 1, 2, 3"),
             "{e}"
         );
+        let zeros = "0".repeat(40);
+        let e = read_digits(&zeros, &COUNTS).unwrap().unwrap_err();
+        assert!(e.contains("40 cards demanding 0, and this deck has 28"), "{e}");
+        let e = read_digits(&"3".repeat(40), &COUNTS).unwrap().unwrap_err();
+        assert!(e.contains("demanding 0, and this deck has 28"), "{e}");
         assert!(read_digits("--J-/Q---", &COUNTS).is_none());
         assert!(read_digits("2345/6789", &COUNTS).is_none());
     }

@@ -227,8 +227,14 @@ impl BmnRules {
 }
 
 impl Bmn {
-    /// The game for validated rules.
-    pub fn new(rules: BmnRules) -> Self {
+    /// The game for `rules`, or an error naming the setting no game can have: the same checks
+    /// as the options of the command line ([`checked`](super::checked)).
+    pub fn new(rules: BmnRules) -> Result<Self, UsageError> {
+        super::checked(rules)
+    }
+
+    /// The game for rules that passed those checks.
+    fn build(rules: BmnRules) -> Self {
         let plain = rules.ranks - 4;
         let deck: Vec<u8> = (0..rules.suits)
             .flat_map(|_| std::iter::repeat_n(0, plain).chain(rules.penalties.0.iter().copied()))
@@ -490,8 +496,10 @@ impl GameStats for BmnStats {
 
     fn from_json(json: TricksJson, games: u64) -> Result<Self, String> {
         let t = json.tricks;
-        // Every game takes at least one trick, and none more than the total.
-        if t.total < games || t.max > t.total || (games > 0 && t.max == 0) {
+        // The most tricks of a game lie between the total's share per game and the total; a
+        // game capped before its first trick (a cap of a few cards) takes none, so the total
+        // may be below the games.
+        if t.max > t.total || t.total > t.max.saturating_mul(games) {
             return Err(format!(
                 "tricks: total {} and max {} cannot be those of {games} games",
                 t.total, t.max
@@ -530,7 +538,7 @@ impl Game for Bmn {
     type Scratch = BmnScratch;
 
     fn from_options(o: &BmnOptions) -> Result<Self, UsageError> {
-        Ok(Bmn::new(BmnRules::try_from(o)?))
+        Ok(Bmn::build(BmnRules::try_from(o)?))
     }
 
     fn rules(&self) -> &BmnRules {

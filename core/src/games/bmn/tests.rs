@@ -4,7 +4,7 @@ use super::*;
 use crate::games::Outcome;
 
 fn standard() -> Bmn {
-    Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4]))
+    Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap()
 }
 
 fn play(game: &Bmn, deal: &str) -> Played {
@@ -106,13 +106,13 @@ fn casellas_deal_loops_with_its_62_trick_cycle() {
 /// turns and 37 tricks" (J, Q, K demand 1, 2, 3; aces nothing).
 #[test]
 fn the_forty_card_game_without_aces_loops_where_published() {
-    let game = Bmn::new(BmnRules::britannica(10, 4, [1, 2, 3, 0]));
+    let game = Bmn::new(BmnRules::britannica(10, 4, [1, 2, 3, 0])).unwrap();
     let p = play(&game, "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--");
     assert_eq!((p.outcome, p.cards, p.tricks), (Outcome::Loop, 197, 37));
 }
 
 fn small() -> Bmn {
-    Bmn::new(BmnRules::britannica(4, 1, [1, 2, 3, 4]))
+    Bmn::new(BmnRules::britannica(4, 1, [1, 2, 3, 4])).unwrap()
 }
 
 #[test]
@@ -164,7 +164,8 @@ fn the_card_cap_ends_a_game_as_capped_at_the_cap() {
         preset: BmnPreset::Britannica,
         max_rounds: 100,
         ..standard().rules
-    });
+    })
+    .unwrap();
     let p = play(
         &game,
         "-J------Q------AAA-----QQ-/K----JA-----------KQ-K-JJK",
@@ -201,7 +202,7 @@ fn deals_read_in_the_communitys_notation_and_full_card_names() {
 
 #[test]
 fn exact_deals_of_a_small_deck_each_once() {
-    let game = Bmn::new(BmnRules::britannica(5, 2, [1, 2, 3, 4]));
+    let game = Bmn::new(BmnRules::britannica(5, 2, [1, 2, 3, 4])).unwrap();
     // 10 cards: 2 plain, 2 of each penalty rank: 10! / 2!^5.
     assert_eq!(game.deal_count().unwrap(), 113_400);
     let mut s = game.scratch();
@@ -344,7 +345,7 @@ fn the_phase_engine_replays_every_record_and_loop_as_the_reference_does() {
     for cap in [1, 33, 34, 35, 200, 473, 474, 475, 1000] {
         both_engines(&game, &casella, cap);
     }
-    let forty = Bmn::new(BmnRules::britannica(10, 4, [1, 2, 3, 0]));
+    let forty = Bmn::new(BmnRules::britannica(10, 4, [1, 2, 3, 0])).unwrap();
     let deck = deck_of(&forty, "--Q------QJ----JK---/---Q---J-Q-KJ--K-K--");
     let p = both_engines(&forty, &deck, DEFAULT_MAX_ROUNDS);
     assert_eq!((p.outcome, p.cards, p.tricks), (Outcome::Loop, 197, 37));
@@ -400,7 +401,7 @@ fn the_phase_engine_gives_the_reference_game_on_small_decks_and_other_penalties(
     ];
     let mut loops = 0;
     for (ranks, suits, penalties) in decks {
-        let game = Bmn::new(BmnRules::britannica(ranks, suits, penalties));
+        let game = Bmn::new(BmnRules::britannica(ranks, suits, penalties)).unwrap();
         assert!(phase::fits(game.deck()), "{ranks}x{suits}");
         assert_eq!(game.engine().as_deref(), Some("phase"));
         loops += random_deals_on_both_engines(&game, 3, deals(20_000));
@@ -419,7 +420,7 @@ fn decks_the_phase_engine_cannot_hold_are_played_by_the_reference() {
         (4, 16, [1, 2, 3, 4]),
         (13, 4, [1, 2, 3, 5]),
     ] {
-        let game = Bmn::new(BmnRules::britannica(ranks, suits, penalties));
+        let game = Bmn::new(BmnRules::britannica(ranks, suits, penalties)).unwrap();
         assert!(!phase::fits(game.deck()), "{ranks}x{suits} {penalties:?}");
         assert_eq!(game.engine().as_deref(), Some("cards"));
         // It still plays: every deal of the reference's, through the game's own entry.

@@ -317,8 +317,14 @@ pub struct Jitsu {
 }
 
 impl Jitsu {
-    /// The game for validated rules.
-    pub fn new(rules: JitsuRules) -> Self {
+    /// The game for `rules`, or an error naming the setting no game can have: the same checks
+    /// as the options of the command line ([`checked`](super::checked)).
+    pub fn new(rules: JitsuRules) -> Result<Self, UsageError> {
+        super::checked(rules)
+    }
+
+    /// The game for rules that passed those checks.
+    fn build(rules: JitsuRules) -> Self {
         Jitsu { rules }
     }
 }
@@ -331,7 +337,7 @@ impl Game for Jitsu {
     type Scratch = ();
 
     fn from_options(o: &JitsuOptions) -> Result<Self, UsageError> {
-        Ok(Jitsu::new(JitsuRules::try_from(o)?))
+        Ok(Jitsu::build(JitsuRules::try_from(o)?))
     }
 
     fn rules(&self) -> &JitsuRules {

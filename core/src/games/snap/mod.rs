@@ -405,8 +405,14 @@ pub struct Snap {
 }
 
 impl Snap {
-    /// The game for validated rules.
-    pub fn new(rules: SnapRules) -> Self {
+    /// The game for `rules`, or an error naming the setting no game can have: the same checks
+    /// as the options of the command line ([`checked`](super::checked)).
+    pub fn new(rules: SnapRules) -> Result<Self, UsageError> {
+        super::checked(rules)
+    }
+
+    /// The game for rules that passed those checks.
+    fn build(rules: SnapRules) -> Self {
         let deck: Vec<Card> = (0..rules.copies)
             .flat_map(|_| 1..=rules.faces as Card)
             .collect();
@@ -443,7 +449,7 @@ impl Game for Snap {
     type Scratch = SnapScratch;
 
     fn from_options(o: &SnapOptions) -> Result<Self, UsageError> {
-        Ok(Snap::new(SnapRules::try_from(o)?))
+        Ok(Snap::build(SnapRules::try_from(o)?))
     }
 
     fn rules(&self) -> &SnapRules {

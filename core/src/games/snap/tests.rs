@@ -158,7 +158,8 @@ fn random_tables(seed: u64, n: usize) -> Vec<Table> {
         faces: 5,
         copies: 3,
         max_rounds: 1000,
-    });
+    })
+    .unwrap();
     let mut out = vec![];
     for i in 0..n {
         let mut deck = game.deck.clone();
@@ -240,7 +241,8 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
                 max_rounds: DEFAULT_MAX_ROUNDS,
             })
             .unwrap(),
-        );
+        )
+        .unwrap();
         let mut all = Vec::new();
         orders(&mut game.deck.clone(), 0, &mut all);
         let mut deals: BTreeMap<Vec<Card>, (u64, Outcome)> = BTreeMap::new();

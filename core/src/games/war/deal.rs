@@ -122,12 +122,50 @@ pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageE
     Ok(parse_hands(text, rules)?.try_into().expect("two hands"))
 }
 
+/// Checks hands given to play ([`parse_hands`], or a caller of the library): no hand empty,
+/// every card a rank in 1..R, and each rank at most as often as the deck holds it (a worked
+/// example may deal a few of the deck's cards).
+pub fn check_dealt<H: AsRef<[Card]>>(hands: &[H], rules: &WarRules) -> Result<(), UsageError> {
+    let mut copies = vec![0u64; rules.ranks as usize + 1];
+    for (p, hand) in hands.iter().enumerate() {
+        let hand = hand.as_ref();
+        if hand.is_empty() {
+            return Err(usage!("--deal: player {}'s hand is empty", p + 1));
+        }
+        for (i, &c) in hand.iter().enumerate() {
+            let Some(n) = copies.get_mut(usize::from(c)).filter(|_| c >= 1) else {
+                return Err(usage!(
+                    "--deal: {c} (player {}, card {}) is not a rank in 1..{}",
+                    p + 1,
+                    i + 1,
+                    rules.ranks
+                ));
+            };
+            *n += 1;
+        }
+    }
+    if let Some((rank, &n)) = copies
+        .iter()
+        .enumerate()
+        .find(|(_, &n)| n > u64::from(rules.suits))
+    {
+        return Err(usage!(
+            "--deal: rank {rank} is dealt {n} times, but the deck of {} ranks × {} suits holds \
+             {} of it; the hands must be cards of that deck (--ranks, --suits)",
+            rules.ranks,
+            rules.suits,
+            rules.suits
+        ));
+    }
+    Ok(())
+}
+
 /// Reads any number of hands separated by '/' (`--players N`: N hands), each checked as
 /// [`parse_deal`] checks two.
 pub fn parse_hands(text: &str, rules: &WarRules) -> Result<Vec<Vec<Card>>, UsageError> {
     let halves: Vec<&str> = text.split('/').collect();
     let hand = |p: usize| -> Result<Vec<Card>, UsageError> {
-        let cards = halves[p]
+        halves[p]
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
             .enumerate()
@@ -144,31 +182,9 @@ pub fn parse_hands(text: &str, rules: &WarRules) -> Result<Vec<Vec<Card>>, Usage
                         )
                     })
             })
-            .collect::<Result<Vec<Card>, UsageError>>()?;
-        if cards.is_empty() {
-            return Err(usage!("--deal: player {}'s hand is empty", p + 1));
-        }
-        Ok(cards)
+            .collect::<Result<Vec<Card>, UsageError>>()
     };
     let hands: Vec<Vec<Card>> = (0..halves.len()).map(hand).collect::<Result<_, _>>()?;
-    // The hands are cards of the rules' deck (some of them: a worked example may deal a few):
-    // each rank at most as often as the deck holds it.
-    let mut copies = vec![0u64; rules.ranks as usize + 1];
-    for &c in hands.iter().flatten() {
-        copies[usize::from(c)] += 1;
-    }
-    if let Some((rank, &n)) = copies
-        .iter()
-        .enumerate()
-        .find(|(_, &n)| n > u64::from(rules.suits))
-    {
-        return Err(usage!(
-            "--deal: rank {rank} is dealt {n} times, but the deck of {} ranks × {} suits holds \
-             {} of it; the hands must be cards of that deck (--ranks, --suits)",
-            rules.ranks,
-            rules.suits,
-            rules.suits
-        ));
-    }
+    check_dealt(&hands, rules)?;
     Ok(hands)
 }

@@ -49,7 +49,7 @@ use crate::games::{cap_unless_default, setting_name, Game, GameResult, Trace};
 use crate::stats::summary::grouped;
 use crate::usage;
 
-pub use deal::{parse_deal, parse_hands};
+pub use deal::{check_dealt, parse_deal, parse_hands};
 pub use detect::NoRandomness;
 pub use rules::{
     By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile,
@@ -106,8 +106,14 @@ pub struct WarScratch {
 }
 
 impl War {
-    /// The game for a validated rule set.
-    pub fn new(rules: WarRules) -> Self {
+    /// The game for `rules`, or an error naming the setting no game can have: the same checks
+    /// as the options of the command line ([`checked`](super::checked)).
+    pub fn new(rules: WarRules) -> Result<Self, UsageError> {
+        super::checked(rules)
+    }
+
+    /// The game for rules that passed those checks.
+    fn build(rules: WarRules) -> Self {
         let deck: Vec<Card> = (0..rules.suits)
             .flat_map(|_| 1..=rules.ranks as Card)
             .collect();
@@ -207,22 +213,25 @@ impl War {
         self.path.lanes().filter(|_| self.lanes)
     }
 
-    /// Plays a given deal (top card first, ranks checked by [`parse_deal`]) to its end, with no
-    /// randomness unless the pickup uses some. With `trace`, receives one line per round.
+    /// Plays a given deal (top card first) to its end, with no randomness unless the pickup uses
+    /// some; rules and hands are checked first ([`War::new`], [`check_dealt`]). With
+    /// `trace`, receives one line per round.
     pub fn play_deal<R: RngCore + ?Sized>(
         rules: WarRules,
         hands: [&[Card]; 2],
         rng: &mut R,
         trace: Option<Trace>,
-    ) -> GameResult<WarGame> {
+    ) -> Result<GameResult<WarGame>, UsageError> {
+        let rules = War::new(rules)?.rules;
+        check_dealt(&hands, &rules)?;
         let war = War::with_deck(rules, hands.concat());
         let mut s = war.scratch();
         if let Some(d) = &mut s.multi {
             d.hare.set_hands(&hands.map(<[Card]>::to_vec));
-            return war.run_multi(rng, d, trace);
+            return Ok(war.run_multi(rng, d, trace));
         }
         s.detector.hare.set_hands(hands);
-        war.run(rng, &mut s, trace)
+        Ok(war.run(rng, &mut s, trace))
     }
 
     /// Plays game `rng` with an optional per-round trace (the `play war` command).
@@ -308,7 +317,7 @@ impl Game for War {
                 "--deal {hands:?}: given hands are for `play war`; simulate deals shuffled or even"
             ));
         }
-        Ok(War::new(WarRules::try_from(o)?))
+        Ok(War::build(WarRules::try_from(o)?))
     }
 
     fn rules(&self) -> &WarRules {

@@ -556,10 +556,14 @@ pub fn play<R: RngCore + ?Sized>(
     hands: Option<&[Vec<Card>]>,
     rng: &mut R,
     trace: Option<Trace>,
-) -> Played {
+) -> Result<Played, UsageError> {
+    let war = War::new(rules)?;
     let war = match hands {
-        Some(h) => War::with_deck(rules, h.concat()),
-        None => War::new(rules),
+        Some(h) => {
+            check_hands(h, &war.rules)?;
+            War::with_deck(war.rules, h.concat())
+        }
+        None => war,
     };
     let players = war.rules.players as usize;
     let mut d = LoopDetector::new(Seats::new(players, war.capacity));
@@ -578,14 +582,15 @@ pub fn play<R: RngCore + ?Sized>(
             .filter(|p| eliminated.iter().all(|(q, _)| q != p))
             .collect(),
     };
-    Played {
+    Ok(Played {
         result,
         left,
         eliminated,
-    }
+    })
 }
 
-/// Checks that `--deal` gave one hand per player.
+/// Checks that `--deal` gave one hand per player, each of the deck's cards
+/// ([`check_dealt`](super::deal::check_dealt)).
 pub fn check_hands(hands: &[Vec<Card>], rules: &WarRules) -> Result<(), UsageError> {
     if hands.len() != rules.players as usize {
         return Err(crate::usage!(
@@ -594,5 +599,5 @@ pub fn check_hands(hands: &[Vec<Card>], rules: &WarRules) -> Result<(), UsageErr
             rules.players
         ));
     }
-    Ok(())
+    super::deal::check_dealt(hands, rules)
 }

@@ -483,6 +483,7 @@ mod tests {
             quit_stats: true,
             ..rules
         })
+        .unwrap()
     }
 
     /// Plays given hands with `--quit-stats` (p1-first pickup, one suit).
@@ -494,7 +495,7 @@ mod tests {
             o.quit_stats = true;
         });
         let hands = parse_deal(deal, &rules).unwrap();
-        War::play_deal(rules, [&hands[0], &hands[1]], &mut NoRng, None)
+        War::play_deal(rules, [&hands[0], &hands[1]], &mut NoRng, None).unwrap()
     }
 
     use super::super::NoRandomness as NoRng;
@@ -577,7 +578,7 @@ mod tests {
             // Short caps too, so that capped games count at the checkpoints below the cap.
             for cap in [rules.max_rounds, 150] {
                 rules.max_rounds = cap;
-                let (plain, tallied) = (War::new(rules.clone()), quit(rules.clone()));
+                let (plain, tallied) = (War::new(rules.clone()).unwrap(), quit(rules.clone()));
                 let (mut s, mut t) = (plain.scratch(), tallied.scratch());
                 for i in 0..15 {
                     let a = plain.play(&mut game_rng(6, i), &mut s);

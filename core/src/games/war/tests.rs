@@ -38,7 +38,7 @@ pub(super) fn round(war: &War, p: &mut Position) -> Option<Outcome> {
 #[test]
 fn bryer_battle_winner_puts_own_card_then_losers() {
     // R: p1 <- c(p1[-1], p1[1], p2[1]) when p1[1] > p2[1].
-    let war = War::new(bryer());
+    let war = War::new(bryer()).unwrap();
     let mut p = at(&war, &[9, 1, 2], &[4, 3, 5]);
     assert_eq!(round(&war, &mut p), None);
     assert_eq!(hands(&p), [vec![1, 2, 9, 4], vec![3, 5]]);
@@ -51,7 +51,7 @@ fn bryer_battle_winner_puts_own_card_then_losers() {
 fn bryer_war_cards_follow_the_deciding_pair_player_1_first() {
     // Tie on 7: winners_cards = c(p1[1:4], p2[1:4]); the recursion on p1[5:], p2[5:] puts
     // 9 then 4 under player 1, then the set-aside 7 1 2 3 and 7 4 5 6.
-    let war = War::new(bryer());
+    let war = War::new(bryer()).unwrap();
     let mut p = at(&war, &[7, 1, 2, 3, 9, 8], &[7, 4, 5, 6, 4, 2]);
     assert_eq!(round(&war, &mut p), None);
     assert_eq!(hands(&p), [vec![8, 9, 4, 7, 1, 2, 3, 7, 4, 5, 6], vec![2]]);
@@ -61,7 +61,7 @@ fn bryer_war_cards_follow_the_deciding_pair_player_1_first() {
 #[test]
 fn bryer_nested_war_puts_the_inner_war_first() {
     // Ties on 7, then on 5; player 2 wins the third battle 3 v 6.
-    let war = War::new(bryer());
+    let war = War::new(bryer()).unwrap();
     let p1 = [7, 1, 1, 1, 5, 2, 2, 2, 3, 9];
     let p2 = [7, 4, 4, 4, 5, 8, 8, 8, 6, 10];
     let mut p = at(&war, &p1, &p2);
@@ -73,7 +73,7 @@ fn bryer_nested_war_puts_the_inner_war_first() {
 
 #[test]
 fn bryer_short_player_counted_from_the_tied_card_loses_player_1_first() {
-    let war = War::new(bryer());
+    let war = War::new(bryer()).unwrap();
     // R: length(p1) < 5 with the tied card counted: 4 cards lose...
     let mut p = at(&war, &[6, 1, 1, 1], &[6, 2, 2, 2, 2, 2]);
     assert_eq!(round(&war, &mut p), Some(Outcome::Player(1)));
@@ -86,7 +86,7 @@ fn bryer_short_player_counted_from_the_tied_card_loses_player_1_first() {
     let mut p = at(&war, &[6, 1], &[6, 2, 2]);
     assert_eq!(round(&war, &mut p), Some(Outcome::Player(1)));
     // `lose` without the quirk: both short is a draw.
-    let lose = War::new(rules_with(|o| o.short_war = Some(ShortWar::Lose)));
+    let lose = War::new(rules_with(|o| o.short_war = Some(ShortWar::Lose))).unwrap();
     let mut p = at(&lose, &[6, 1], &[6, 2, 2]);
     assert_eq!(round(&lose, &mut p), Some(Outcome::Draw));
 }
@@ -94,7 +94,7 @@ fn bryer_short_player_counted_from_the_tied_card_loses_player_1_first() {
 #[test]
 fn bryer_nested_war_counts_from_the_current_face_up_card() {
     // Second tie on 5: player 1 holds 5 2 2 from the face-up card (3 < 5) and loses.
-    let war = War::new(bryer());
+    let war = War::new(bryer()).unwrap();
     let mut p = at(&war, &[7, 1, 1, 1, 5, 2, 2], &[7, 4, 4, 4, 5, 8, 8, 8, 8]);
     assert_eq!(round(&war, &mut p), Some(Outcome::Player(1)));
     assert_eq!((p.stats.wars, p.stats.deepest), (2, 2));
@@ -103,7 +103,7 @@ fn bryer_nested_war_counts_from_the_current_face_up_card() {
 #[test]
 fn bryer_rounds_count_the_deciding_round_and_cap_at_2000() {
     // R reports games = 0 for a game decided in its first round; we report rounds = 1.
-    let r = War::play_deal(bryer(), [&[2], &[1]], &mut NoRandomness, None);
+    let r = War::play_deal(bryer(), [&[2], &[1]], &mut NoRandomness, None).unwrap();
     assert_eq!((r.rounds, r.outcome), (1, Outcome::Player(0)));
     // A deal that cycles (with p1-first pickup; the preset keeps detection off): R stops
     // after 2000 counted rounds and calls it a draw; we report `capped` at 2000.
@@ -111,13 +111,13 @@ fn bryer_rounds_count_the_deciding_round_and_cap_at_2000() {
         pickup: Pickup::P1First,
         ..bryer()
     };
-    let r = War::play_deal(rules, [&[1, 3], &[4, 2]], &mut NoRandomness, None);
+    let r = War::play_deal(rules, [&[1, 3], &[4, 2]], &mut NoRandomness, None).unwrap();
     assert_eq!((r.rounds, r.outcome), (2000, Outcome::Capped));
 }
 
 #[test]
 fn bryer_deal_gives_player_2_the_rest_in_deck_order() {
-    let war = War::new(bryer());
+    let war = War::new(bryer()).unwrap();
     let mut s = war.scratch();
     for i in 0..50 {
         s.detector.hare.deal(&war, &mut game_rng(9, i));
@@ -183,7 +183,7 @@ fn bryer_preset_expands_to_the_r_program_settings() {
 // --- Every rule option on hand-built deals. ---
 
 pub(super) fn with(f: impl FnOnce(&mut WarOptions)) -> War {
-    War::new(rules_with(f))
+    War::new(rules_with(f)).unwrap()
 }
 
 /// The war of `bryer_nested_war_puts_the_inner_war_first` under each deterministic pickup.
@@ -395,8 +395,8 @@ fn loops_agree_with_brute_force_on_every_small_deal() {
             let mut loops = 0;
             for deal in permutations(n as usize) {
                 let (h0, h1) = deal.split_at(n as usize / 2);
-                let got = War::play_deal(rules.clone(), [h0, h1], &mut NoRandomness, None);
-                let want = brute_force(&War::new(rules.clone()), h0, h1);
+                let got = War::play_deal(rules.clone(), [h0, h1], &mut NoRandomness, None).unwrap();
+                let want = brute_force(&War::new(rules.clone()).unwrap(), h0, h1);
                 assert_eq!(
                     (got.rounds, got.outcome, got.cycle),
                     (want.rounds, want.outcome, want.cycle),

@@ -51,7 +51,7 @@ fn honor_ends_a_game_whose_loser_has_no_card_left() {
         o.honor = Some(1);
         o.pickup = Some(Pickup::WinnerFirst);
     });
-    let r = War::play_deal(rules, [&[3], &[2]], &mut NoRandomness, None);
+    let r = War::play_deal(rules, [&[3], &[2]], &mut NoRandomness, None).unwrap();
     assert_eq!((r.outcome, r.rounds), (Outcome::Player(0), 1));
 }
 
@@ -169,7 +169,7 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
                     o.war_down = Some(down);
                     o.short_war = Some(short);
                 });
-                let war = War::new(rules.clone());
+                let war = War::new(rules.clone()).unwrap();
                 // Brute force: every ordering, each distinct deal stored once with its result.
                 let mut deals: BTreeMap<Vec<Card>, GameResult<WarGame>> = BTreeMap::new();
                 for order in all_orders(&war.deck) {
@@ -181,7 +181,8 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
                             [&order[..half], &order[half..]],
                             &mut NoRandomness,
                             None,
-                        );
+                        )
+                        .unwrap();
                         slot.insert(r);
                     }
                 }
@@ -227,7 +228,8 @@ fn simulation_agrees_with_exact_enumeration_on_small_decks() {
             o.suits = Some(suits);
             o.pickup = Some(pickup);
             o.war_down = Some(down);
-        }));
+        }))
+        .unwrap();
         let n = war.deal_count().unwrap() as u64;
         let exact =
             crate::sim::engine::enumerate(&war, 0..n, 2, &|_| {}, &Default::default()).unwrap();
@@ -273,7 +275,8 @@ fn shuffled_pickup_chain_agrees_with_simulation_on_4_and_6_cards() {
         let war = War::new(rules_with(|o| {
             o.ranks = Some(ranks);
             o.suits = Some(suits);
-        }));
+        }))
+        .unwrap();
         let c = war.solve_chain().unwrap().unwrap();
         let sim =
             crate::sim::engine::simulate(&war, 23, 0..1_000_000, 2, &|_| {}, &Default::default())
@@ -308,6 +311,7 @@ fn shuffled_pickup_chain_agrees_with_simulation_on_4_and_6_cards() {
         o.ranks = Some(2);
         o.suits = Some(2);
     }))
+    .unwrap()
     .solve_chain()
     .unwrap()
     .unwrap();

@@ -141,8 +141,8 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
     }));
     let mut pickups_in_lanes = std::collections::BTreeSet::new();
     for rules in sets {
-        let block = War::new(rules.clone()).on_path(Path::Avx512);
-        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
+        let block = War::new(rules.clone()).unwrap().on_path(Path::Avx512);
+        let scalar = War::new(rules.clone()).unwrap().on_path(Path::Scalar);
         let (mut s1, mut s2) = (block.scratch(), scalar.scratch());
         let in_lanes = lanes::supports(&rules, scalar.deck.len());
         if in_lanes {
@@ -161,7 +161,7 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
             );
         }
         for path in [Path::Lanes, Path::LanesAvx2] {
-            let lanes = War::new(rules.clone()).on_path(path);
+            let lanes = War::new(rules.clone()).unwrap().on_path(path);
             if path.or_available() == path {
                 assert_eq!(lanes.path() == path, in_lanes, "{rules:?}");
             }
@@ -270,11 +270,11 @@ fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
         .iter()
         .flat_map(|r| [(r, Path::Lanes), (r, Path::LanesAvx2)])
     {
-        let lanes = War::new(rules.clone()).on_path(path);
+        let lanes = War::new(rules.clone()).unwrap().on_path(path);
         if path.or_available() == path {
             assert_eq!(lanes.path(), path, "{rules:?}");
         }
-        let scalar = War::new(rules.clone()).on_path(Path::Scalar);
+        let scalar = War::new(rules.clone()).unwrap().on_path(Path::Scalar);
         let n = scalar.deal_count().expect("enumerable") as u64;
         let mut got = vec![None; n as usize];
         lanes

@@ -165,7 +165,7 @@ fn a_player_without_cards_is_out_and_the_last_one_holding_cards_wins() {
 
 #[test]
 fn the_deal_cuts_the_shuffled_deck_in_blocks_extra_cards_to_the_first_players() {
-    let war = War::new(rules(5, Pickup::Shuffled, |_| {}));
+    let war = War::new(rules(5, Pickup::Shuffled, |_| {})).unwrap();
     let mut s = Seats::new(5, war.capacity);
     s.deal(&war, &mut game_rng(3, 1));
     let sizes: Vec<usize> = s.hands().iter().map(Vec::len).collect();
@@ -197,7 +197,7 @@ fn the_n_player_rules_with_two_players_are_the_two_player_game() {
                     o.suits = Some(suits);
                     o.max_rounds = Some(20_000);
                 });
-                let war = War::new(r);
+                let war = War::new(r).unwrap();
                 let mut s = war.scratch();
                 let mut d = LoopDetector::new(Seats::new(2, war.capacity));
                 for i in 0..200 {
@@ -253,7 +253,7 @@ fn loops_with_three_and_four_players_match_a_brute_force() {
             o.suits = Some(suits);
             o.war_down = Some(1);
         });
-        let war = War::new(r);
+        let war = War::new(r).unwrap();
         let mut s = war.scratch();
         for i in 0..300 {
             let result = war.play(&mut game_rng(5, i), &mut s);
@@ -275,7 +275,7 @@ fn random_games_conserve_cards_and_replay_the_same_from_their_index() {
     for players in [3, 4, 7, 26] {
         for pickup in [Pickup::Shuffled, Pickup::WonPile, Pickup::Table] {
             let r = rules(players, pickup, |o| o.max_rounds = Some(5_000));
-            let war = War::new(r);
+            let war = War::new(r).unwrap();
             let mut s = war.scratch();
             let mut outcomes = 0;
             for i in 0..100 {
@@ -348,6 +348,7 @@ fn two_player_options_are_refused_for_three_players_by_name() {
     let war = War::new(rules(3, Pickup::P1First, |o| {
         o.ranks = Some(5);
         o.suits = Some(1)
-    }));
+    }))
+    .unwrap();
     assert!(war.deal_count().unwrap_err().0.contains("--players 3"));
 }

@@ -107,7 +107,7 @@ mod tests {
         assert!(!lanes_lose(Family::Other, Engine::Avx2, &p1_first, 52));
         assert!(!lanes_lose(zen, Engine::Avx2, &bryer(), 52));
         // The run's path follows the table on this CPU, unless WARSIM_PATH names one.
-        let war = War::new(p1_first.clone());
+        let war = War::new(p1_first.clone()).unwrap();
         if let Some(engine) = war
             .path
             .lanes()

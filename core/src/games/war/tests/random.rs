@@ -65,7 +65,7 @@ pub(in crate::games::war) fn all_rule_sets() -> Vec<WarRules> {
 #[test]
 fn cards_are_conserved_after_every_round_under_every_rule_set() {
     for rules in all_rule_sets() {
-        let war = War::new(rules);
+        let war = War::new(rules).unwrap();
         for i in 0..20 {
             let mut rng = game_rng(11, i);
             let mut p = Position::new(war.capacity);
@@ -105,7 +105,7 @@ fn cards_are_conserved_after_every_round_under_every_rule_set() {
 #[test]
 fn traced_replay_is_the_simulated_game_under_every_rule_set() {
     for rules in all_rule_sets() {
-        let war = War::new(rules);
+        let war = War::new(rules).unwrap();
         let mut s = war.scratch();
         for i in 0..30 {
             let simulated = war.play(&mut game_rng(4, i), &mut s);
@@ -162,7 +162,7 @@ fn value_stability() {
         (p1_first, 3, 0, looped),
     ];
     for (rules, seed, index, want) in pins {
-        let war = War::new(rules);
+        let war = War::new(rules).unwrap();
         assert_eq!(
             war.play(&mut game_rng(seed, index), &mut war.scratch()),
             want
@@ -190,7 +190,7 @@ fn every_block_path_plays_the_scalar_references_games() {
         o.pickup = Some(Pickup::WinnerFirst);
     }));
     for rules in sets {
-        let detected = War::new(rules);
+        let detected = War::new(rules).unwrap();
         let scalar = detected.clone().on_path(Path::Scalar);
         let (mut s1, mut s2) = (detected.scratch(), scalar.scratch());
         for i in 0..200 {
@@ -208,7 +208,7 @@ fn every_block_path_plays_the_scalar_references_games() {
 #[test]
 fn a_trace_whose_reader_has_gone_stops_the_game() {
     for rules in all_rule_sets() {
-        let war = War::new(rules);
+        let war = War::new(rules).unwrap();
         let mut lines = 0u64;
         let mut sink = |_: String| {
             lines += 1;
