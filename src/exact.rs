@@ -55,7 +55,7 @@ impl WithGame for Exact<'_> {
             .transpose()?;
         let deals = match game.deal_count() {
             Ok(n) => n,
-            Err(e) => match game.solve_chain() {
+            Err(e) => match game.solve_chain(&opts.cancel) {
                 Some(solution) => return chain(&game, &solution?, opts, out),
                 None => return Err(e.into()),
             },

@@ -16,6 +16,8 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
     let mut input = stdin.lock();
     let input_echoed = stdin.is_terminal();
     let mut prompt = io::stderr();
+    // Ctrl-C ends the process: nothing is written that it could leave half done.
+    let cancel = crate::cancel::Cancel::default();
     if !json {
         let mut io = PlayIo {
             trace,
@@ -23,6 +25,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
             input: &mut input,
             input_echoed,
             prompt: &mut prompt,
+            cancel: &cancel,
         };
         let report = game.play(&mut io)?;
         if !report.text.is_empty() {
@@ -44,6 +47,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
             input: &mut input,
             input_echoed,
             prompt: &mut prompt,
+            cancel: &cancel,
         })?;
         lines.finish()?;
         report
@@ -54,6 +58,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
             input: &mut input,
             input_echoed,
             prompt: &mut prompt,
+            cancel: &cancel,
         })?
     };
     write_json(&mut out, &report, trace)?;

@@ -132,6 +132,14 @@ def test_ctrl_c_stops_a_long_run_within_a_second_and_writes_nothing(tmp_path):
     assert os.listdir(tmp_path) == [], "nothing written, no staging left"
 
 
+def test_ctrl_c_stops_a_game_of_a_far_cap_and_a_long_markov_chain_within_a_second():
+    # A game with no loop detection and a cap of 10^12 rounds plays for hours, and the chain of
+    # a 12-card deck takes over a minute: both stop at Ctrl-C.
+    play = 'warsim.play("war", pickup="p1-first", detect_loops="off", max_rounds=10**12)'
+    assert _seconds_to_stop(play, 1.0) < 1.0
+    assert _seconds_to_stop('warsim.exact("war", ranks=3, suits=4)', 1.0) < 1.0
+
+
 def test_ctrl_c_while_a_run_is_written_never_loses_the_earlier_run(tmp_path):
     """Interrupts at moments spread over a whole call, file writing and commit included: a
     KeyboardInterrupt leaves the earlier run in out= whole, unless it says the new run was

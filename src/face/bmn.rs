@@ -30,7 +30,7 @@ pub struct BmnFlags {
     #[arg(long, value_name = "J,Q,K,A", value_parser = parse_penalties)]
     pub penalties: Option<Penalties>,
     /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
-    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
     pub max_rounds: u64,
 }
 

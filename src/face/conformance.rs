@@ -70,7 +70,7 @@ impl WithGameType for Conforms {
         let exact = game.exact().is_some()
             || game.expected_rounds().is_some()
             || game.deal_count().is_ok()
-            || game.solve_chain().is_some();
+            || game.solve_chain(&Default::default()).is_some();
         if !exact && G::CHECKED_BY.is_none() {
             return Err(format!(
                 "{name}: no exact figure for its example and no CHECKED_BY saying how it is \
@@ -99,6 +99,7 @@ fn play_smoke<G: GameCli>() -> Result<(), String> {
             input: &mut input,
             input_echoed: false,
             prompt: &mut prompt,
+            cancel: &Default::default(),
         })
         .map_err(|e| format!("{name}: {argv:?}: {e}"))?;
     if report.game != name || report.outcome.is_empty() || out.is_empty() {

@@ -89,6 +89,9 @@ pub struct PlayIo<'a> {
     pub input_echoed: bool,
     /// Prompts and messages of an interactive game (stderr).
     pub prompt: &'a mut dyn Write,
+    /// Set to stop the game (Python's Ctrl-C): a game with a far cap stops at once
+    /// ([`Cancelled`](crate::cancel::Cancelled)).
+    pub cancel: &'a crate::cancel::Cancel,
 }
 
 impl PlayIo<'_> {

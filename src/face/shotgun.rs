@@ -15,7 +15,7 @@ pub struct ShotgunFlags {
     #[arg(long, value_name = "R,G,F", default_value = "1,1,1")]
     pub mix: String,
     /// Stop a game after this many turns (outcome `capped`).
-    #[arg(long, value_name = "M", default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
     pub max_rounds: u64,
 }
 

@@ -133,7 +133,7 @@ pub struct ToyFlags {
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub sides: u32,
     /// Stop a game after this many rounds (outcome `capped`).
-    #[arg(long, value_name = "M", default_value_t = 1_000)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 1_000)]
     pub max_rounds: u64,
 }
 
@@ -251,6 +251,7 @@ mod tests {
                 input: &mut std::io::empty(),
                 input_echoed: false,
                 prompt: &mut prompt,
+                cancel: &Default::default(),
             })
             .unwrap();
         let again = toy.play(&mut crate::rng::game_rng(9, 3), &mut ());

@@ -45,7 +45,7 @@ pub struct WarFlags {
     pub detect_loops: Option<DetectLoops>,
     /// Stop an undecided game after this many rounds (outcome `capped`) [default: 100000;
     /// 10000000 with loop detection; 2000 for bryer].
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
     pub max_rounds: Option<u64>,
     /// How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one
     /// copy of every rank per two suits, each hand shuffled); for `play war` also the hands
@@ -236,7 +236,7 @@ impl GameCli for War {
             &War::new(rules.clone())?.describe(),
         );
         let mut rng = io.game_rng(seed, index);
-        let trace = io.trace;
+        let (trace, cancel) = (io.trace, io.cancel);
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
@@ -249,10 +249,12 @@ impl GameCli for War {
             let result = match (hands, dealt) {
                 (Some(deal), _) => {
                     let hands = parse_deal(deal, &rules)?;
-                    War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer)?
+                    War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer, cancel)?
                 }
-                (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer)?,
-                (None, None) => War::new(rules)?.play_traced(&mut rng, tracer),
+                (None, Some(h)) => {
+                    War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer, cancel)?
+                }
+                (None, None) => War::new(rules)?.play_traced(&mut rng, tracer, cancel)?,
             };
             (result, result.outcome.two_players_left(), None)
         };

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::UsageError;
 use crate::games::{Game, GameStats, Outcome};
-use crate::output::reader;
+use crate::output::reader::{self, Folder};
 use crate::output::report::{RunInfo, Timing};
 use crate::output::summary::{histogram_digest, Summary};
 use crate::sim::shard::Shard;
@@ -35,6 +35,10 @@ pub struct Part<G: Game> {
     pub elapsed_s: f64,
     /// The program and version that wrote it (`provenance.program`), if it says.
     pub program: Option<String>,
+    /// Its summary.json and histogram.csv as read, from the same set as everything above.
+    pub summary_json: String,
+    /// Its histogram.csv, LF line ends.
+    pub histogram_csv: String,
 }
 
 /// The game of a run read back that a replay plays (`replay`, `play war --from`).
@@ -90,46 +94,66 @@ impl Replaying {
     }
 }
 
-/// The summary.json of `dir`, bounded and with every string checked ([`reader`]).
-fn read_summary(dir: &Path) -> Result<serde_json::Value, UsageError> {
-    if !dir.join("summary.json").exists() {
-        let d = dir.display();
-        let other = [
-            (
-                "sweep.json",
-                format!("is a sweep; name one of its rule-set folders ({d}/NAME)"),
-            ),
-            (
-                "chain.json",
-                "holds an exact Markov-chain answer (chain.json), no games".into(),
-            ),
-            (
-                "flawless.json",
-                "holds the flawless game's probability (flawless.json), no games".into(),
-            ),
-            (
-                "compare.json",
-                "holds a comparison of runs (compare.json), no games".into(),
-            ),
-            (
-                "search.json",
-                "holds a search for long deals (search.json), no run of games: each line of \
-                 its best.txt replays one deal with `warsim play bmn --deal`"
-                    .into(),
-            ),
-        ];
-        if let Some((_, what)) = other.iter().find(|(f, _)| dir.join(f).is_file()) {
-            return Err(usage!("{d} {what}"));
+/// The summary.json of `dir`, bounded and with every string checked ([`reader`]); a folder of
+/// warsim's that holds no run of games is named for what it holds.
+fn read_summary(dir: &Folder) -> Result<(String, serde_json::Value), UsageError> {
+    if !dir.is_file("summary.json") {
+        if let Some(what) = not_a_run(dir) {
+            return Err(usage!("{} {what}", dir.path().display()));
         }
     }
-    let text = reader::read_text(dir, "summary.json", reader::MAX_JSON_BYTES)?;
-    reader::parse_json(&text, dir, "summary.json")
+    let text = dir.read_text("summary.json", reader::MAX_JSON_BYTES)?;
+    let value = reader::parse_json(&text, dir.path(), "summary.json")?;
+    Ok((text, value))
+}
+
+/// What a folder of warsim's that holds no run of games holds, by its main file.
+fn not_a_run(dir: &Folder) -> Option<String> {
+    let d = dir.path().display();
+    let search = |what: &str, list: &str| {
+        format!(
+            "holds {what}, no run of games: each line of its {list} replays one with \
+             `warsim play bmn --deal`"
+        )
+    };
+    let kinds: [(&str, &dyn Fn() -> String); 6] = [
+        ("sweep.json", &|| {
+            format!("is a sweep; name one of its rule-set folders ({d}/NAME)")
+        }),
+        ("chain.json", &|| {
+            "holds an exact Markov-chain answer (chain.json), no games".into()
+        }),
+        ("flawless.json", &|| {
+            "holds the flawless game's probability (flawless.json), no games".into()
+        }),
+        ("compare.json", &|| {
+            "holds a comparison of runs (compare.json), no games".into()
+        }),
+        ("search.json", &|| {
+            let loops = dir
+                .read_text("search.json", reader::MAX_SET_JSON_BYTES)
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .is_some_and(|v| v["mode"] == "loops");
+            match loops {
+                true => search("a search for cycles (search.json)", "best.txt"),
+                false => search("a search for long deals (search.json)", "best.txt"),
+            }
+        }),
+        ("reaching.json", &|| {
+            search("the deals that enter a cycle (reaching.json)", "deals.txt")
+        }),
+    ];
+    kinds
+        .iter()
+        .find(|(file, _)| dir.is_file(file))
+        .map(|(_, what)| what())
 }
 
 /// A CSV file of `dir`, bounded, with CRLF line ends read as the LF warsim writes (an editor's
 /// or git's re-save changes no count, so the digest is taken of the text as warsim wrote it).
-fn read_csv(dir: &Path, name: &str) -> Result<String, UsageError> {
-    let text = reader::read_text(dir, name, reader::MAX_CSV_BYTES)?;
+fn read_csv(dir: &Folder, name: &str) -> Result<String, UsageError> {
+    let text = dir.read_text(name, reader::MAX_CSV_BYTES)?;
     Ok(match text.contains("\r\n") {
         true => text.replace("\r\n", "\n"),
         false => text,
@@ -138,7 +162,7 @@ fn read_csv(dir: &Path, name: &str) -> Result<String, UsageError> {
 
 /// The game whose output `dir` holds, so the caller can read it as that game's.
 pub fn game_of(dir: &Path) -> Result<String, UsageError> {
-    match &read_summary(dir)?["game"] {
+    match &read_summary(&Folder::open(dir))?.1["game"] {
         serde_json::Value::String(g) => Ok(g.clone()),
         _ => Err(usage!("{}: summary.json names no game", dir.display())),
     }
@@ -156,11 +180,34 @@ const MAX_PLAYERS: usize = 255;
 /// against the game: the rules pass the game's own option checks, the players are the game's,
 /// the histogram is the one the summary describes (digest), counts add up to the games and to
 /// the slice of the run, rounds lie within the rules' cap, every sum is checked and every time
-/// finite. Nothing is allocated on a file's word alone. `merge`, `compare` and `play --from`
-/// read runs through it.
+/// finite. Nothing is allocated on a file's word alone. `merge`, `compare`, `replay`, `play
+/// --from` and Python read runs through it.
+///
+/// Every file comes through one handle on the folder ([`Folder`]), so what is read is one run
+/// even while another process commits a new run at `dir`; a read that failed while that
+/// happened (a file of the old set removed under it, its path briefly absent) starts again on
+/// the new set.
 pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
+    let mut tries = 0;
+    loop {
+        let folder = Folder::open(dir);
+        match load_from::<G>(&folder) {
+            Err(_) if folder.moved() && tries < MAX_RELOADS => tries += 1,
+            read => return read,
+        }
+    }
+}
+
+/// How often [`load`] starts again on a folder committed anew while it was read: each commit
+/// is one exchange of directories, so only a writer committing faster than a run is read keeps
+/// it from one consistent read.
+const MAX_RELOADS: u32 = 20;
+
+/// [`load`] through one opened folder.
+fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
+    let dir = folder.path();
     let d = dir.display();
-    let value = read_summary(dir)?;
+    let (summary_json, value) = read_summary(folder)?;
     if value["game"] != G::NAME {
         return Err(usage!(
             "{d}: a run of {}, not of {}",
@@ -231,7 +278,8 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
         // played by one engine.
         engine: None,
     };
-    let text = read_csv(dir, "histogram.csv")?;
+    let histogram_csv = read_csv(folder, "histogram.csv")?;
+    let text = &histogram_csv;
     let digest = histogram_digest(text.as_bytes());
     if v.histogram_digest.as_deref() != Some(digest.as_str()) {
         return Err(usage!(
@@ -243,7 +291,7 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
     // Rounds are at least 1 and at most the rules' cap, where the rules have one.
     let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
     let mut tally = Tally::<G::Stats>::new(info.players);
-    read_histogram(&text, &mut tally, cap, dir)?;
+    read_histogram(text, &mut tally, cap, dir)?;
     possible(&tally, &game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
     let games = v.games;
     if tally.games != games || info.range.end - info.range.start != games {
@@ -275,11 +323,11 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
             .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
     }
     if info.detects_loops {
-        read_cycles(&read_csv(dir, "cycles.csv")?, &mut tally, cap, dir)?;
+        read_cycles(&read_csv(folder, "cycles.csv")?, &mut tally, cap, dir)?;
     }
     if let Some(by) = &v.by {
         read_groups(
-            &read_csv(dir, "by.csv")?,
+            &read_csv(folder, "by.csv")?,
             &mut tally,
             by,
             (cap, game.groups()),
@@ -307,6 +355,8 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
         tally,
         elapsed_s: v.elapsed_s,
         program: v.provenance.map(|p| p.program),
+        summary_json,
+        histogram_csv,
     })
 }
 
@@ -583,12 +633,12 @@ fn missing(base: &RunInfo, gaps: &[Range<u64>]) -> UsageError {
         .iter()
         .take(NAMED)
         .map(
-            |g| match base.shard.map(|s| shards_within(total, s.count, g)) {
+            |g| match base.shard.map(|s| shards_within(total, s.count(), g)) {
                 Some(Some(k)) if k.end - k.start == 1 => {
                     format!(
                         "shard {}/{} (games {}..{})",
                         k.start,
-                        base.shard.map_or(1, |s| s.count),
+                        base.shard.map_or(1, |s| s.count()),
                         g.start,
                         g.end
                     )
@@ -597,7 +647,7 @@ fn missing(base: &RunInfo, gaps: &[Range<u64>]) -> UsageError {
                     "shards {}..{} of {} (games {}..{})",
                     k.start,
                     k.end,
-                    base.shard.map_or(1, |s| s.count),
+                    base.shard.map_or(1, |s| s.count()),
                     g.start,
                     g.end
                 ),
@@ -614,10 +664,8 @@ fn missing(base: &RunInfo, gaps: &[Range<u64>]) -> UsageError {
 /// The shards `k` of a run of `total` games cut into `n` whose games make up `games` exactly,
 /// or `None` if the gap does not fall on shard boundaries.
 fn shards_within(total: u64, n: u64, games: &Range<u64>) -> Option<Range<u64>> {
-    if total == 0 {
-        return None;
-    }
-    let cut = |k: u64| Shard { index: 0, count: n }.range_start(k, total);
+    let first = Shard::new(0, n).ok().filter(|_| total > 0)?;
+    let cut = |k: u64| first.range_start(k, total);
     // The first shard starting at or after a game: k = ceil(game·n / total), then exact.
     let first_at = |game: u64| -> u64 {
         let mut k = (u128::from(game) * u128::from(n)).div_ceil(u128::from(total)) as u64;

@@ -3,10 +3,12 @@
 //! hand-edited, truncated, a FIFO, a device or gigabytes long; every read here is bounded and
 //! every string checked before anything is printed, charted or allocated on its word.
 
+use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
-use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -26,30 +28,91 @@ pub const MAX_CSV_BYTES: u64 = 64 << 20;
 /// of a merge of a thousand shards with long paths is some hundreds of KB).
 pub const MAX_STRING_BYTES: usize = 1 << 20;
 
-/// The text of regular file `name` in `dir`, at most `limit` bytes, as UTF-8. A FIFO, a
-/// device, a directory or a longer file is refused by name, without blocking or reading on.
+/// The text of regular file `name` in `dir`, at most `limit` bytes, as UTF-8 ([`Folder`]).
 pub fn read_text(dir: &Path, name: &str, limit: u64) -> Result<String, UsageError> {
-    let path = dir.join(name);
-    let d = dir.display();
-    let meta = fs::metadata(&path)
-        .map_err(|e| usage!("{d}: cannot read {name} ({e}); is it a warsim --out directory?"))?;
-    if !meta.is_file() {
-        return Err(usage!("{d}: {name} is not a regular file"));
+    Folder::open(dir).read_text(name, limit)
+}
+
+/// A folder opened once, whose files are read through its handle (`openat`): every file read
+/// comes from the one directory opened, even while another process commits a new output set
+/// at its path. A commit exchanges whole directories ([`crate::output::atomic`]), so the
+/// handle keeps the set it opened, and a file of it removed since reads as missing, never as
+/// the new set's; [`Folder::moved`] tells the reader to start again.
+pub struct Folder {
+    path: PathBuf,
+    /// The directory, or why it could not be opened (said when a file is read).
+    dir: io::Result<File>,
+}
+
+impl Folder {
+    /// Opens `path` (following a symbolic link, as a path given by a user may be).
+    pub fn open(path: &Path) -> Folder {
+        let dir = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(path);
+        Folder {
+            path: path.to_path_buf(),
+            dir,
+        }
     }
-    if meta.len() > limit {
-        return Err(usage!(
-            "{d}: {name} holds {} bytes; a warsim file holds at most {limit}",
-            meta.len()
-        ));
+
+    /// The path it was opened at.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
-    // O_NONBLOCK: if the file was swapped for a FIFO since the check above, opening it does
-    // not wait for a writer; the check after opening then refuses it.
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(&path)
-        .map_err(|e| usage!("{d}: cannot read {name} ({e})"))?;
-    read_open(file, dir, name, limit)
+
+    /// Whether `name` is a regular file of the folder.
+    pub fn is_file(&self, name: &str) -> bool {
+        self.open_file(name)
+            .and_then(|f| f.metadata())
+            .is_ok_and(|m| m.is_file())
+    }
+
+    /// Whether the path now names another directory than the one opened (or none): a set was
+    /// committed there while it was read.
+    pub fn moved(&self) -> bool {
+        let (Ok(dir), Ok(now)) = (&self.dir, fs::metadata(&self.path)) else {
+            return true;
+        };
+        dir.metadata()
+            .is_ok_and(|m| (m.dev(), m.ino()) != (now.dev(), now.ino()))
+    }
+
+    /// `name` opened for reading through the folder's handle. O_NONBLOCK: a FIFO does not wait
+    /// for a writer; [`read_open`] then refuses it as no regular file.
+    fn open_file(&self, name: &str) -> io::Result<File> {
+        let dir = self
+            .dir
+            .as_ref()
+            .map_err(|e| io::Error::new(e.kind(), e.to_string()))?;
+        let name =
+            CString::new(name).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        // SAFETY: a NUL-terminated name that outlives the call, and a directory descriptor
+        // that `dir` keeps open through it.
+        let fd = unsafe {
+            libc::openat(
+                dir.as_raw_fd(),
+                name.as_ptr(),
+                libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC,
+            )
+        };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `fd` was just opened and is owned by nothing else.
+        Ok(unsafe { File::from_raw_fd(fd) })
+    }
+
+    /// The text of regular file `name`, at most `limit` bytes, as UTF-8. A FIFO, a device, a
+    /// directory or a longer file is refused by name, without blocking or reading on.
+    pub fn read_text(&self, name: &str, limit: u64) -> Result<String, UsageError> {
+        let d = self.path.display();
+        let file = self.open_file(name).map_err(|e| {
+            usage!("{d}: cannot read {name} ({e}); is it a warsim --out directory?")
+        })?;
+        read_open(file, &self.path, name, limit)
+    }
 }
 
 /// Reads an open file, checking again that it is regular and within `limit`.
@@ -60,6 +123,12 @@ fn read_open(file: File, dir: &Path, name: &str, limit: u64) -> Result<String, U
         .map_err(|e| usage!("{d}: cannot read {name} ({e})"))?;
     if !meta.is_file() {
         return Err(usage!("{d}: {name} is not a regular file"));
+    }
+    if meta.len() > limit {
+        return Err(usage!(
+            "{d}: {name} holds {} bytes; a warsim file holds at most {limit}",
+            meta.len()
+        ));
     }
     let mut bytes = Vec::new();
     file.take(limit + 1)

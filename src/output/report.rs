@@ -64,7 +64,7 @@ impl RunInfo {
             players: game.players(),
             games_total,
             range: shard.range(games_total),
-            shard: (shard.count > 1).then_some(shard),
+            shard: (shard.count() > 1).then_some(shard),
             detects_loops: game.detects_loops(),
             exact: game.exact(),
             precision: None,

@@ -423,8 +423,8 @@ fn play<'py>(
             }
         }
     }
-    let report = interruptible(py, Vec::new(), |_| {
-        struct Play<'a>(&'a [String], bool);
+    let report = interruptible(py, Vec::new(), |cancel| {
+        struct Play<'a>(&'a [String], bool, &'a Cancel);
         impl WithGameType for Play<'_> {
             type Output = anyhow::Result<serde_json::Value>;
             fn with<G: GameCli>(self) -> anyhow::Result<serde_json::Value> {
@@ -438,6 +438,7 @@ fn play<'py>(
                         input: &mut std::io::stdin().lock(),
                         input_echoed: std::io::IsTerminal::is_terminal(&std::io::stdin()),
                         prompt: &mut std::io::stderr(),
+                        cancel: self.2,
                     },
                 )?;
                 let mut value = serde_json::to_value(&report)?;
@@ -448,7 +449,7 @@ fn play<'py>(
                 Ok(value)
             }
         }
-        face::by_name(game, Play(&argv, trace))
+        face::by_name(game, Play(&argv, trace, cancel))
             .unwrap_or_else(|| Err(crate::usage!("game={game:?}: no such game").into()))
     })?;
     json_loads(py, &report.to_string())

@@ -13,7 +13,6 @@ use crate::face::{self, GameCli, WithGameType};
 use crate::games::Game;
 use crate::merge::{self, Part};
 use crate::output::private::PrivateDir;
-use crate::output::reader;
 use crate::output::render::Sink;
 use crate::output::report::Report;
 use crate::output::RunChart;
@@ -24,6 +23,8 @@ trait Loaded: Send {
     fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>>;
     /// The names of its charts.
     fn charts(&self) -> Vec<&'static str>;
+    /// Its summary.json and histogram.csv as read, with everything else of the same set.
+    fn texts(&self) -> (String, String);
 }
 
 impl<G: Game> Loaded for Part<G> {
@@ -42,6 +43,10 @@ impl<G: Game> Loaded for Part<G> {
     fn charts(&self) -> Vec<&'static str> {
         let r = Report::new(&self.info, &self.tally);
         RunChart::of(&r).into_iter().map(RunChart::stem).collect()
+    }
+
+    fn texts(&self) -> (String, String) {
+        (self.summary_json.clone(), self.histogram_csv.clone())
     }
 }
 
@@ -83,11 +88,11 @@ impl Run {
         let game = merge::game_of(dir)?;
         let loaded = face::by_name(&game, Load(dir))
             .unwrap_or_else(|| Err(anyhow::anyhow!("{}: no game {game:?}", dir.display())))?;
-        let text = |name: &str| reader::read_text(dir, name, reader::MAX_CSV_BYTES);
+        let (summary_json, histogram_csv) = loaded.texts();
         Ok(Run {
             loaded: Mutex::new(loaded),
-            summary_json: text("summary.json")?,
-            histogram_csv: text("histogram.csv")?,
+            summary_json,
+            histogram_csv,
             out: keep.then(|| dir.to_path_buf()),
         })
     }

@@ -16,6 +16,7 @@ mod nothing_lost;
 mod output;
 mod precision;
 mod processes;
+mod readers;
 mod report;
 mod small_games;
 mod streams;

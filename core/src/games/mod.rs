@@ -137,7 +137,12 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     /// For a rule set with randomness after the deal, the exact answer from the game's Markov
     /// chain over positions, where the game can build it (`exact`); `None` where it cannot.
-    fn solve_chain(&self) -> Option<Result<ChainSolution, UsageError>> {
+    /// A set `cancel` stops the solver (a chain may take minutes): the error is then
+    /// [`Cancelled`](crate::cancel::Cancelled).
+    fn solve_chain(
+        &self,
+        _cancel: &crate::cancel::Cancel,
+    ) -> Option<anyhow::Result<ChainSolution>> {
         None
     }
 

@@ -3,18 +3,37 @@
 use std::ops::Range;
 use std::str::FromStr;
 
-/// One slice of a run, parsed from `K/N` with 0 ≤ K < N.
+/// One slice of a run, parsed from `K/N` or made by [`Shard::new`], with 0 ≤ K < N: its
+/// fields are private, so no slice outside the run (or of zero slices) exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// This slice's number, from 0.
-    pub index: u64,
+    index: u64,
     /// How many slices the run is cut into.
-    pub count: u64,
+    count: u64,
 }
 
 impl Shard {
     /// The whole run as one slice.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Slice `index` of `count`, or why there is no such slice.
+    pub fn new(index: u64, count: u64) -> Result<Shard, String> {
+        if count == 0 || index >= count {
+            return Err(format!("'{index}/{count}' needs 0 ≤ K < N"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This slice's number, from 0.
+    pub fn index(self) -> u64 {
+        self.index
+    }
+
+    /// How many slices the run is cut into.
+    pub fn count(self) -> u64 {
+        self.count
+    }
 
     /// The game indices of this slice of a run of `games` games. The slices of 0..N tile
     /// `0..games` exactly, in order, with sizes differing by at most one.
@@ -24,7 +43,7 @@ impl Shard {
 
     /// The first game of slice `k` of this cut (`k` = `count`: the end of the run).
     pub fn range_start(self, k: u64, games: u64) -> u64 {
-        (u128::from(k) * u128::from(games) / u128::from(self.count)) as u64
+        (u128::from(k.min(self.count)) * u128::from(games) / u128::from(self.count)) as u64
     }
 }
 
@@ -43,10 +62,7 @@ impl FromStr for Shard {
             .trim()
             .parse()
             .map_err(|_| format!("N in '{s}' is not a number"))?;
-        if n == 0 || k >= n {
-            return Err(format!("'{s}' needs 0 ≤ K < N"));
-        }
-        Ok(Shard { index: k, count: n })
+        Shard::new(k, n).map_err(|_| format!("'{s}' needs 0 ≤ K < N"))
     }
 }
 

@@ -111,7 +111,10 @@ mod tests {
         );
         let zeros = "0".repeat(40);
         let e = read_digits(&zeros, &COUNTS).unwrap().unwrap_err();
-        assert!(e.contains("40 cards demanding 0, and this deck has 28"), "{e}");
+        assert!(
+            e.contains("40 cards demanding 0, and this deck has 28"),
+            "{e}"
+        );
         let e = read_digits(&"3".repeat(40), &COUNTS).unwrap().unwrap_err();
         assert!(e.contains("demanding 0, and this deck has 28"), "{e}");
         assert!(read_digits("--J-/Q---", &COUNTS).is_none());

@@ -15,6 +15,7 @@ use super::enumerate::DealSpace;
 use super::position::Position;
 use super::rules::Pickup;
 use super::{NoRandomness, War};
+use crate::cancel::{Cancel, Cancelled};
 use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::{ChainSolution, Outcome};
@@ -26,6 +27,8 @@ use crate::usage;
 pub const MAX_STATES: usize = 400_000;
 /// Convergence: the largest change of a value in a sweep, relative to the value.
 const TOLERANCE: f64 = 1e-13;
+/// Positions whose moves are built between two looks at the cancel.
+const CANCEL_EVERY: usize = 4096;
 /// Sweeps before giving up (a chain that does not converge may never end).
 const MAX_SWEEPS: u64 = 1_000_000;
 
@@ -59,8 +62,9 @@ fn next_arrangement(v: &mut [Card]) -> bool {
     true
 }
 
-/// Solves the chain of `war` (shuffled pickup), or says why it cannot be solved here.
-pub fn solve(war: &War) -> Result<ChainSolution, UsageError> {
+/// Solves the chain of `war` (shuffled pickup), or says why it cannot be solved here; a set
+/// `cancel` stops it between positions and between sweeps ([`Cancelled`]).
+pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
     // The same rules with a fixed pickup order: the round is then played as it is, and the
     // winner's new bottom cards are rearranged in every order below.
     let mut fixed = war.rules.clone();
@@ -110,6 +114,9 @@ pub fn solve(war: &War) -> Result<ChainSolution, UsageError> {
     let mut next: Vec<Vec<(Next, f64)>> = Vec::new();
     let mut s = 0;
     while s < states.len() {
+        if s % CANCEL_EVERY == 0 && cancel.is_set() {
+            return Err(Cancelled.into());
+        }
         let k = states[s].clone();
         let n0 = usize::from(k[0]);
         pos.set_hands([&k[1..1 + n0], &k[1 + n0..]]);
@@ -159,6 +166,9 @@ pub fn solve(war: &War) -> Result<ChainSolution, UsageError> {
     };
     let mut sweeps = 0;
     loop {
+        if cancel.is_set() {
+            return Err(Cancelled.into());
+        }
         sweeps += 1;
         let mut moved = 0.0f64;
         for i in (0..n).rev() {
@@ -190,7 +200,8 @@ pub fn solve(war: &War) -> Result<ChainSolution, UsageError> {
             return Err(usage!(
                 "exact war --pickup shuffled: the chain did not settle in {MAX_SWEEPS} sweeps \
                  (some positions may never end); use simulate"
-            ));
+            )
+            .into());
         }
     }
     let m = starts.len() as f64;

@@ -42,6 +42,7 @@ pub mod trace;
 
 use rand::RngCore;
 
+use crate::cancel::{Cancel, Cancelled};
 use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::cycle::{Deterministic, Ending, LoopDetector};
@@ -104,6 +105,10 @@ pub struct WarScratch {
     /// The lanes' hand buffers (empty unless the game plays in lanes).
     lanes: Vec<u8>,
 }
+
+/// Rounds a game played for `play` runs between two looks at its cancel ([`War::play_traced`]):
+/// some milliseconds.
+const CANCEL_ROUNDS: u64 = 1 << 20;
 
 impl War {
     /// The game for `rules`, or an error naming the setting no game can have: the same checks
@@ -221,7 +226,8 @@ impl War {
         hands: [&[Card]; 2],
         rng: &mut R,
         trace: Option<Trace>,
-    ) -> Result<GameResult<WarGame>, UsageError> {
+        cancel: &Cancel,
+    ) -> anyhow::Result<GameResult<WarGame>> {
         let rules = War::new(rules)?.rules;
         check_dealt(&hands, &rules)?;
         let war = War::with_deck(rules, hands.concat());
@@ -231,22 +237,25 @@ impl War {
             return Ok(war.run_multi(rng, d, trace));
         }
         s.detector.hare.set_hands(hands);
-        Ok(war.run(rng, &mut s, trace))
+        Ok(war.run(rng, &mut s, trace, cancel)?)
     }
 
-    /// Plays game `rng` with an optional per-round trace (the `play war` command).
+    /// Plays game `rng` with an optional per-round trace (the `play war` command). A set
+    /// `cancel` stops a game played without loop detection ([`Cancelled`]): its cap may be
+    /// far off (a caller of the library, or Python, waiting on it would wait for hours).
     pub fn play_traced<R: RngCore + ?Sized>(
         &self,
         rng: &mut R,
         trace: Option<Trace>,
-    ) -> GameResult<WarGame> {
+        cancel: &Cancel,
+    ) -> Result<GameResult<WarGame>, Cancelled> {
         let mut s = self.scratch();
         if let Some(d) = &mut s.multi {
             d.hare.deal(self, rng);
-            return self.run_multi(rng, d, trace);
+            return Ok(self.run_multi(rng, d, trace));
         }
         s.detector.hare.deal(self, rng);
-        self.run(rng, &mut s, trace)
+        self.run(rng, &mut s, trace, cancel)
     }
 
     fn run<R: RngCore + ?Sized>(
@@ -254,11 +263,16 @@ impl War {
         rng: &mut R,
         s: &mut WarScratch,
         trace: Option<Trace>,
-    ) -> GameResult<WarGame> {
-        match trace {
-            None => self.run_dealt(rng, s),
+        cancel: &Cancel,
+    ) -> Result<GameResult<WarGame>, Cancelled> {
+        let result = match trace {
+            None => self.run_dealt(rng, s, Some(cancel)),
             Some(sink) => trace::traced(self, rng, &mut s.detector, sink)
-                .unwrap_or_else(|| self.run_dealt(rng, s)),
+                .unwrap_or_else(|| self.run_dealt(rng, s, Some(cancel))),
+        };
+        match cancel.is_set() {
+            true => Err(Cancelled),
+            false => Ok(result),
         }
     }
 
@@ -278,11 +292,14 @@ impl War {
         }
     }
 
-    /// Plays a dealt game (in the detector's `hare`) to its end.
+    /// Plays a dealt game (in the detector's `hare`) to its end. With a `cancel`, a game
+    /// played without loop detection is played [`CANCEL_ROUNDS`] at a time and ends early once
+    /// it is set: its result is then no game's, and the caller reports the cancel instead.
     fn run_dealt<R: RngCore + ?Sized>(
         &self,
         rng: &mut R,
         s: &mut WarScratch,
+        cancel: Option<&Cancel>,
     ) -> GameResult<WarGame> {
         let max = self.rules.max_rounds;
         if self.rules.quit_stats {
@@ -295,9 +312,18 @@ impl War {
             return s.detector.hare.result(ending, max);
         }
         let hare = &mut s.detector.hare;
-        let mut rounds = 0;
-        if let Stop::Ended(outcome) = hare.play_rounds(self, rng, &mut rounds, max, None) {
-            return hare.result(Ending::Ended { rounds, outcome }, max);
+        let mut rounds = 0u64;
+        loop {
+            let until = match cancel {
+                Some(_) => rounds.saturating_add(CANCEL_ROUNDS).min(max),
+                None => max,
+            };
+            if let Stop::Ended(outcome) = hare.play_rounds(self, rng, &mut rounds, until, None) {
+                return hare.result(Ending::Ended { rounds, outcome }, max);
+            }
+            if rounds >= max || cancel.is_some_and(Cancel::is_set) {
+                break;
+            }
         }
         hare.mark_cap();
         hare.result(Ending::Capped, max)
@@ -345,7 +371,7 @@ impl Game for War {
             return self.run_multi(rng, d, None);
         }
         s.detector.hare.deal(self, rng);
-        self.run_dealt(rng, s)
+        self.run_dealt(rng, s, None)
     }
 
     /// In lanes where [`War::path`] says so; otherwise one game at a time.
@@ -394,7 +420,10 @@ impl Game for War {
 
     /// The chain answers the uncapped game over every deal and plays no games, so a cap, a
     /// grouping or quit statistics cannot be honoured there: they are refused, not dropped.
-    fn solve_chain(&self) -> Option<Result<crate::games::ChainSolution, UsageError>> {
+    fn solve_chain(
+        &self,
+        cancel: &crate::cancel::Cancel,
+    ) -> Option<anyhow::Result<crate::games::ChainSolution>> {
         (self.rules.pickup == Pickup::Shuffled && self.rules.players == 2).then(|| {
             let r = &self.rules;
             let why = "the Markov chain that answers --pickup shuffled plays no games";
@@ -405,14 +434,15 @@ impl Game for War {
                      simulate",
                     grouped(r.max_rounds),
                     grouped(CLASSIC_MAX_ROUNDS)
-                ));
+                )
+                .into());
             }
             for (set, option) in [(r.by.is_some(), "--by"), (r.quit_stats, "--quit-stats")] {
                 if set {
-                    return Err(usage!("exact war: {option}: {why}; use simulate"));
+                    return Err(usage!("exact war: {option}: {why}; use simulate").into());
                 }
             }
-            markov::solve(self)
+            markov::solve(self, cancel)
         })
     }
 
@@ -420,7 +450,7 @@ impl Game for War {
         let half = self.deal_cards(i, s)?;
         let (p1, p2) = s.deal.split_at(half);
         self.set_dealt([p1, p2], &mut s.detector.hare);
-        Some(self.run_dealt(&mut NoRandomness, s))
+        Some(self.run_dealt(&mut NoRandomness, s, None))
     }
 
     /// In lanes where [`War::path`] says so; otherwise one deal at a time.

@@ -495,7 +495,14 @@ mod tests {
             o.quit_stats = true;
         });
         let hands = parse_deal(deal, &rules).unwrap();
-        War::play_deal(rules, [&hands[0], &hands[1]], &mut NoRng, None).unwrap()
+        War::play_deal(
+            rules,
+            [&hands[0], &hands[1]],
+            &mut NoRng,
+            None,
+            &Default::default(),
+        )
+        .unwrap()
     }
 
     use super::super::NoRandomness as NoRng;

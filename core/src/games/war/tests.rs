@@ -103,7 +103,14 @@ fn bryer_nested_war_counts_from_the_current_face_up_card() {
 #[test]
 fn bryer_rounds_count_the_deciding_round_and_cap_at_2000() {
     // R reports games = 0 for a game decided in its first round; we report rounds = 1.
-    let r = War::play_deal(bryer(), [&[2], &[1]], &mut NoRandomness, None).unwrap();
+    let r = War::play_deal(
+        bryer(),
+        [&[2], &[1]],
+        &mut NoRandomness,
+        None,
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!((r.rounds, r.outcome), (1, Outcome::Player(0)));
     // A deal that cycles (with p1-first pickup; the preset keeps detection off): R stops
     // after 2000 counted rounds and calls it a draw; we report `capped` at 2000.
@@ -111,7 +118,14 @@ fn bryer_rounds_count_the_deciding_round_and_cap_at_2000() {
         pickup: Pickup::P1First,
         ..bryer()
     };
-    let r = War::play_deal(rules, [&[1, 3], &[4, 2]], &mut NoRandomness, None).unwrap();
+    let r = War::play_deal(
+        rules,
+        [&[1, 3], &[4, 2]],
+        &mut NoRandomness,
+        None,
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!((r.rounds, r.outcome), (2000, Outcome::Capped));
 }
 
@@ -395,7 +409,14 @@ fn loops_agree_with_brute_force_on_every_small_deal() {
             let mut loops = 0;
             for deal in permutations(n as usize) {
                 let (h0, h1) = deal.split_at(n as usize / 2);
-                let got = War::play_deal(rules.clone(), [h0, h1], &mut NoRandomness, None).unwrap();
+                let got = War::play_deal(
+                    rules.clone(),
+                    [h0, h1],
+                    &mut NoRandomness,
+                    None,
+                    &Default::default(),
+                )
+                .unwrap();
                 let want = brute_force(&War::new(rules.clone()).unwrap(), h0, h1);
                 assert_eq!(
                     (got.rounds, got.outcome, got.cycle),

@@ -51,7 +51,14 @@ fn honor_ends_a_game_whose_loser_has_no_card_left() {
         o.honor = Some(1);
         o.pickup = Some(Pickup::WinnerFirst);
     });
-    let r = War::play_deal(rules, [&[3], &[2]], &mut NoRandomness, None).unwrap();
+    let r = War::play_deal(
+        rules,
+        [&[3], &[2]],
+        &mut NoRandomness,
+        None,
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!((r.outcome, r.rounds), (Outcome::Player(0), 1));
 }
 
@@ -181,6 +188,7 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
                             [&order[..half], &order[half..]],
                             &mut NoRandomness,
                             None,
+                            &Default::default(),
                         )
                         .unwrap();
                         slot.insert(r);
@@ -277,7 +285,7 @@ fn shuffled_pickup_chain_agrees_with_simulation_on_4_and_6_cards() {
             o.suits = Some(suits);
         }))
         .unwrap();
-        let c = war.solve_chain().unwrap().unwrap();
+        let c = war.solve_chain(&Default::default()).unwrap().unwrap();
         let sim =
             crate::sim::engine::simulate(&war, 23, 0..1_000_000, 2, &|_| {}, &Default::default())
                 .unwrap();
@@ -312,7 +320,7 @@ fn shuffled_pickup_chain_agrees_with_simulation_on_4_and_6_cards() {
         o.suits = Some(2);
     }))
     .unwrap()
-    .solve_chain()
+    .solve_chain(&Default::default())
     .unwrap()
     .unwrap();
     assert_eq!(c.deals, 6);

@@ -280,7 +280,9 @@ fn random_games_conserve_cards_and_replay_the_same_from_their_index() {
             let mut outcomes = 0;
             for i in 0..100 {
                 let a = war.play(&mut game_rng(9, i), &mut s);
-                let b = war.play_traced(&mut game_rng(9, i), None);
+                let b = war
+                    .play_traced(&mut game_rng(9, i), None, &Default::default())
+                    .unwrap();
                 assert_eq!(a, b, "game {i}");
                 let d = s.multi.as_ref().unwrap();
                 let mut held: Vec<Card> = d.hare.hands().concat();

@@ -513,7 +513,7 @@ impl Games {
             } else {
                 hare.deal(war, &mut rng);
                 if hare.hands.iter().any(|h| h.is_empty()) {
-                    record(i, &war.run_dealt(&mut rng, s));
+                    record(i, &war.run_dealt(&mut rng, s, None));
                     continue;
                 }
                 for (p, hand) in hare.hands.iter().enumerate() {

@@ -114,7 +114,9 @@ fn traced_replay_is_the_simulated_game_under_every_rule_set() {
                 lines += 1;
                 ControlFlow::Continue(())
             };
-            let traced = war.play_traced(&mut game_rng(4, i), Some(&mut sink));
+            let traced = war
+                .play_traced(&mut game_rng(4, i), Some(&mut sink), &Default::default())
+                .unwrap();
             assert_eq!(simulated, traced, "{:?} game {i}", war.rules);
             assert!(lines > simulated.rounds.min(war.rules.max_rounds));
         }
@@ -218,7 +220,8 @@ fn a_trace_whose_reader_has_gone_stops_the_game() {
                 ControlFlow::Break(())
             }
         };
-        war.play_traced(&mut game_rng(4, 0), Some(&mut sink));
+        war.play_traced(&mut game_rng(4, 0), Some(&mut sink), &Default::default())
+            .unwrap();
         assert!(lines <= 3, "{:?}: {lines} lines", war.rules);
     }
 }

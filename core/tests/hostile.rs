@@ -1,0 +1,234 @@
+//! Every public entry point of the library given hostile values (empty, reversed, past the end,
+//! zero, huge, not a number): each returns an error, never panics, never plays a game it cannot
+//! play. A crate others build on must hold this whatever its caller passes.
+
+use warsim_core::cancel::Cancel;
+use warsim_core::games::bmn::{Bmn, BmnRules};
+use warsim_core::games::jitsu::{Jitsu, JitsuRules, Strategy};
+use warsim_core::games::rps::{Elimination, RpsRules};
+use warsim_core::games::shotgun::{Shotgun, ShotgunRules};
+use warsim_core::games::snap::{Snap, SnapRules};
+use warsim_core::games::war::{multi, War, WarOptions, WarRules};
+use warsim_core::games::{from_rules, Game};
+use warsim_core::rng::game_rng;
+use warsim_core::sim::precision::{self, Target};
+use warsim_core::sim::{engine, shard::Shard};
+use warsim_core::stats::histogram::Tally;
+
+fn war_rules() -> WarRules {
+    WarRules::try_from(&WarOptions::default()).unwrap()
+}
+
+fn bmn(ranks: usize, suits: usize, penalties: [u8; 4]) -> Result<Bmn, String> {
+    Bmn::new(BmnRules::britannica(ranks, suits, penalties)).map_err(|e| e.0)
+}
+
+#[test]
+fn beggar_my_neighbour_refuses_decks_it_cannot_hold() {
+    // 104 cards: a hand is a ring of 64, so hands would silently lose cards.
+    let e = bmn(13, 8, [1, 2, 3, 4]).unwrap_err();
+    assert!(e.contains("at most 64"), "{e}");
+    // Fewer than the four penalty ranks: `ranks - 4` underflowed.
+    for (ranks, suits) in [(2, 4), (0, 4), (13, 0), (usize::MAX, 2), (3, 1)] {
+        assert!(bmn(ranks, suits, [1, 2, 3, 4]).is_err(), "{ranks}x{suits}");
+    }
+    // An odd deck cannot be dealt in halves.
+    assert!(bmn(5, 1, [1, 2, 3, 4]).is_err());
+    let mut rules = BmnRules::britannica(13, 4, [1, 2, 3, 4]);
+    rules.max_rounds = 0;
+    assert!(Bmn::new(rules).is_err());
+    assert!(bmn(13, 4, [1, 2, 3, 4]).is_ok());
+}
+
+#[test]
+fn every_game_refuses_rules_no_option_could_name() {
+    let mut cases: Vec<(&str, Result<(), String>)> = Vec::new();
+    for (what, change) in [
+        (
+            "no ranks",
+            &(|r: &mut WarRules| r.ranks = 0) as &dyn Fn(&mut WarRules),
+        ),
+        ("no suits", &|r| r.suits = 0),
+        ("a deck too large", &|r| {
+            r.ranks = u32::MAX;
+            r.suits = u32::MAX
+        }),
+        ("one player", &|r| r.players = 1),
+        ("a cap of 0", &|r| r.max_rounds = 0),
+        ("a card not of the deck", &|r| r.p1_cards = Some(vec![99])),
+    ] {
+        let mut r = war_rules();
+        change(&mut r);
+        cases.push((what, War::new(r).map(drop).map_err(|e| e.0)));
+    }
+    let shotgun = |mix: [f64; 3]| {
+        Shotgun::new(ShotgunRules {
+            mix,
+            max_rounds: 10,
+        })
+    };
+    for mix in [
+        [f64::NAN, 0.5, 0.5],
+        [-1.0, 1.0, 1.0],
+        [0.0; 3],
+        [f64::INFINITY, 0.0, 0.0],
+    ] {
+        cases.push(("a mix", shotgun(mix).map(drop).map_err(|e| e.0)));
+    }
+    let snap = |players, faces, copies| {
+        Snap::new(SnapRules {
+            players,
+            faces,
+            copies,
+            max_rounds: 10,
+        })
+    };
+    for (p, f, c) in [
+        (0, 13, 4),
+        (1, 13, 4),
+        (2, 0, 4),
+        (2, 13, 0),
+        (usize::MAX, 13, 4),
+    ] {
+        cases.push(("snap", snap(p, f, c).map(drop).map_err(|e| e.0)));
+    }
+    for players in [0, 1, usize::MAX] {
+        let r = RpsRules {
+            players,
+            max_rounds: 10,
+        };
+        cases.push(("rps", Elimination::new(r).map(drop).map_err(|e| e.0)));
+    }
+    let jitsu = JitsuRules {
+        strategy: Strategy::Random,
+        max_rounds: 0,
+    };
+    cases.push(("jitsu cap 0", Jitsu::new(jitsu).map(drop).map_err(|e| e.0)));
+    for (what, result) in cases {
+        assert!(result.is_err(), "{what}: accepted");
+    }
+}
+
+#[test]
+fn rules_read_back_are_checked_as_rules_built_in_code() {
+    for bad in [
+        serde_json::json!(null),
+        serde_json::json!({"ranks": 13}),
+        serde_json::json!({"ranks": 13, "suits": 8, "penalties": [1, 2, 3, 4], "max_rounds": 5}),
+    ] {
+        assert!(from_rules::<Bmn>(&bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+#[allow(clippy::reversed_empty_ranges)] // the point of the test
+fn ranges_that_run_backwards_or_past_the_deals_are_refused() {
+    let game = bmn(7, 2, [1, 2, 3, 4]).unwrap();
+    let none = &|_| {};
+    let cancel = Cancel::default();
+    let e = engine::simulate(&game, 0, 10..5, 1, none, &cancel).unwrap_err();
+    assert!(e.to_string().contains("runs backwards"), "{e}");
+    // An empty range is no error: it plays nothing.
+    assert_eq!(
+        engine::simulate(&game, 0, 5..5, 1, none, &cancel)
+            .unwrap()
+            .games,
+        0
+    );
+    let deals = game.deal_count().unwrap() as u64;
+    let e = engine::enumerate(&game, deals - 1..deals + 2, 1, none, &cancel).unwrap_err();
+    assert!(e.to_string().contains("run past"), "{e}");
+    assert!(engine::enumerate(&game, 9..3, 1, none, &cancel).is_err());
+    let all = engine::enumerate(&game, 0..deals, 2, none, &cancel).unwrap();
+    assert_eq!(all.games, deals);
+    // A game with no enumeration says so.
+    let war = War::new(war_rules()).unwrap();
+    assert!(engine::enumerate(&war, 0..1, 1, none, &cancel).is_err());
+}
+
+#[test]
+fn a_precision_target_no_run_can_aim_for_is_refused() {
+    let game = bmn(7, 2, [1, 2, 3, 4]).unwrap();
+    let run = |half_width, min_games, max_games, head: u64| {
+        let target = Target {
+            half_width,
+            min_games,
+            max_games,
+        };
+        let head = engine::simulate(&game, 0, 0..head, 1, &|_| {}, &Cancel::default()).unwrap();
+        precision::simulate(
+            &game,
+            0,
+            &target,
+            head,
+            1,
+            &|_| {},
+            &|_| {},
+            &Cancel::default(),
+        )
+    };
+    assert!(run(1.0, 10, 0, 0).is_err(), "max_games 0 (clamp panicked)");
+    assert!(run(f64::NAN, 10, 100, 0).is_err());
+    assert!(run(-1.0, 10, 100, 0).is_err());
+    assert!(
+        run(1.0, 10, 100, 50).is_err(),
+        "a head past the first checkpoint"
+    );
+    let (tally, stop) = run(0.0, 10, 100, 10).unwrap();
+    assert_eq!((tally.games, stop.games), (100, 100));
+    let empty = Target {
+        half_width: 1.0,
+        min_games: 5,
+        max_games: 0,
+    };
+    assert_eq!(empty.checkpoints().collect::<Vec<_>>(), [0]);
+    let _ = Tally::<()>::new(2);
+}
+
+#[test]
+fn given_deals_are_checked_before_they_are_played() {
+    let none = &mut game_rng(0, 0);
+    let cancel = Cancel::default();
+    let play = |h1: &[u8], h2: &[u8]| {
+        War::play_deal(war_rules(), [h1, h2], &mut game_rng(0, 0), None, &cancel).map(drop)
+    };
+    assert!(play(&[0], &[2]).is_err(), "rank 0");
+    assert!(play(&[14], &[2]).is_err(), "rank 14 of 13");
+    assert!(play(&[], &[2]).is_err(), "an empty hand");
+    assert!(
+        play(&[2, 2, 2, 2, 2], &[3]).is_err(),
+        "five 2s of four suits"
+    );
+    assert!(play(&[2, 5], &[3, 4]).is_ok());
+    let mut three = war_rules();
+    three.players = 3;
+    let hands = vec![vec![2u8], vec![3]];
+    assert!(
+        multi::play(three.clone(), Some(&hands), none, None).is_err(),
+        "2 hands of 3"
+    );
+    let hands = vec![vec![2u8], vec![3], vec![77]];
+    assert!(
+        multi::play(three, Some(&hands), none, None).is_err(),
+        "rank 77"
+    );
+    let game = bmn(13, 4, [1, 2, 3, 4]).unwrap();
+    for deal in [
+        "4".repeat(52),
+        "0".repeat(52),
+        "--J-/Q---".to_string(),
+        String::new(),
+    ] {
+        assert!(game.parse_deal(&deal).is_err(), "{deal:?}");
+    }
+}
+
+#[test]
+fn a_shard_outside_its_run_does_not_exist() {
+    for (k, n) in [(0, 0), (3, 3), (u64::MAX, 1)] {
+        assert!(Shard::new(k, n).is_err(), "{k}/{n}");
+    }
+    let s = Shard::new(2, 3).unwrap();
+    assert_eq!((s.index(), s.count(), s.range(9)), (2, 3, 6..9));
+    assert_eq!(s.range_start(u64::MAX, 9), 9);
+}
