@@ -434,6 +434,31 @@ fn messages_name_the_real_problem_and_print_no_escapes() {
     );
 }
 
+/// A folder of a search holds no run of games: `replay`, `merge` and `play --from` say what it
+/// holds (a search for long deals, for cycles, or the deals that enter a cycle) and where its
+/// replayable lines are.
+#[test]
+fn a_search_folder_is_named_for_what_it_holds() {
+    let dir = Scratch::new("search-kinds");
+    for (file, text, said) in [
+        ("search.json", r#"{"game":"bmn"}"#, "a search for long deals (search.json)"),
+        ("search.json", r#"{"game":"bmn","mode":"loops"}"#, "a search for cycles"),
+        ("reaching.json", r#"{"game":"bmn"}"#, "the deals that enter a cycle"),
+    ] {
+        let d = dir.path(said.split(' ').nth(3).unwrap());
+        std::fs::create_dir(&d).unwrap();
+        std::fs::write(d.join(file), text).unwrap();
+        for args in [
+            vec!["replay", s(&d)],
+            vec!["merge", s(&d), "--out", s(&dir.path("m"))],
+            vec!["play", "war", "--from", s(&d)],
+        ] {
+            let line = fails(2, &args);
+            assert!(line.contains(said) && line.contains("no run of games"), "{args:?}: {line}");
+        }
+    }
+}
+
 #[test]
 fn the_current_folder_is_never_replaced_and_dot_slash_names_a_new_one() {
     let dir = Scratch::new("cwd");
