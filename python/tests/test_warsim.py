@@ -133,9 +133,12 @@ def test_ctrl_c_stops_a_long_run_within_a_second_and_writes_nothing(tmp_path):
 
 
 def test_ctrl_c_stops_a_game_of_a_far_cap_and_a_long_markov_chain_within_a_second():
-    # A game with no loop detection and a cap of 10^12 rounds plays for hours, and the chain of
-    # a 12-card deck takes over a minute: both stop at Ctrl-C.
-    play = 'warsim.play("war", pickup="p1-first", detect_loops="off", max_rounds=10**12)'
+    # A game that loops, with no loop detection and a cap of 10^12 rounds, plays for hours, and
+    # the chain of a 12-card deck takes over a minute: both stop at Ctrl-C.
+    play = (
+        'warsim.play("war", ranks=6, suits=2, pickup="p1-first", detect_loops="off", '
+        "max_rounds=10**12)"
+    )
     assert _seconds_to_stop(play, 1.0) < 1.0
     assert _seconds_to_stop('warsim.exact("war", ranks=3, suits=4)', 1.0) < 1.0
 
