@@ -5,8 +5,8 @@ use std::process::ExitCode;
 #[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::error::ErrorKind;
-use clap::Parser;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser};
 use warsim::app::run;
 use warsim::cli::Cli;
 use warsim::error::{one_line, printable, UsageError};
@@ -62,10 +62,38 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            let _ = writeln!(io::stderr(), "{}", one_line(&e.render().to_string()));
+            let mut line = one_line(&e.render().to_string());
+            if let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidSubcommand) {
+                line.push_str(&offered(bad));
+            }
+            let _ = writeln!(io::stderr(), "{line}");
             ExitCode::from(2)
         }
     }
+}
+
+/// What the command before an unknown word takes instead (`warsim exact shotgun`: exact
+/// plays war, snap and bmn), read from the command-line definition, so it lists no game by
+/// hand.
+fn offered(bad: &str) -> String {
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .take_while(|a| a != bad)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let (mut command, mut path) = (Cli::command(), vec!["warsim"]);
+    // A word that names no subcommand is an option's value (`--threads 2`).
+    for w in &words {
+        if let Some(sub) = command.find_subcommand(w) {
+            command = sub.clone();
+            path.push(w);
+        }
+    }
+    let names: Vec<&str> = (command.get_subcommands())
+        .map(|c| c.get_name())
+        .filter(|&n| n != "help")
+        .collect();
+    format!("; `{}` takes {}", path.join(" "), names.join(", "))
 }
 
 /// Whether file descriptor 1 was closed when the process started (`warsim ... >&-`).

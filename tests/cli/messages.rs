@@ -23,6 +23,31 @@ fn clap_errors_keep_the_name_the_values_and_the_suggestion() {
     let line = fails(2, &["simulate", "war", "--games", "1.5"]);
     assert!(line.contains("such as 1000000"), "{line}");
     assert!(fails(2, &["simulate", "war", "--games", "0"]).contains("at least 1"));
+    // A negative cap names its option, as the other numbers do.
+    for game in ["war", "bmn", "snap", "shotgun", "rps", "jitsu"] {
+        let line = fails(2, &["simulate", game, "--max-rounds", "-1"]);
+        assert!(
+            line.contains("'-1' for '--max-rounds <M>'"),
+            "{game}: {line}"
+        );
+    }
+}
+
+/// A game a command does not play is answered with the games it does play, read from the
+/// command line's definition.
+#[test]
+fn an_unknown_game_or_command_lists_what_is_there() {
+    let line = fails(2, &["exact", "shotgun"]);
+    assert!(
+        line.contains("`warsim exact` takes war, snap, bmn"),
+        "{line}"
+    );
+    let line = fails(2, &["search", "war"]);
+    assert!(line.contains("`warsim search` takes bmn"), "{line}");
+    let line = fails(2, &["simulate", "--threads", "2", "chess"]);
+    assert!(line.contains("`warsim simulate` takes war, snap"), "{line}");
+    let line = fails(2, &["frobnicate"]);
+    assert!(line.contains("`warsim` takes simulate, exact"), "{line}");
 }
 
 #[test]

@@ -441,9 +441,21 @@ fn messages_name_the_real_problem_and_print_no_escapes() {
 fn a_search_folder_is_named_for_what_it_holds() {
     let dir = Scratch::new("search-kinds");
     for (file, text, said) in [
-        ("search.json", r#"{"game":"bmn"}"#, "a search for long deals (search.json)"),
-        ("search.json", r#"{"game":"bmn","mode":"loops"}"#, "a search for cycles"),
-        ("reaching.json", r#"{"game":"bmn"}"#, "the deals that enter a cycle"),
+        (
+            "search.json",
+            r#"{"game":"bmn"}"#,
+            "a search for long deals (search.json)",
+        ),
+        (
+            "search.json",
+            r#"{"game":"bmn","mode":"loops"}"#,
+            "a search for cycles",
+        ),
+        (
+            "reaching.json",
+            r#"{"game":"bmn"}"#,
+            "the deals that enter a cycle",
+        ),
     ] {
         let d = dir.path(said.split(' ').nth(3).unwrap());
         std::fs::create_dir(&d).unwrap();
@@ -454,7 +466,10 @@ fn a_search_folder_is_named_for_what_it_holds() {
             vec!["play", "war", "--from", s(&d)],
         ] {
             let line = fails(2, &args);
-            assert!(line.contains(said) && line.contains("no run of games"), "{args:?}: {line}");
+            assert!(
+                line.contains(said) && line.contains("no run of games"),
+                "{args:?}: {line}"
+            );
         }
     }
 }
