@@ -398,3 +398,15 @@ def test_signatures_and_docstrings_for_help():
     assert sig.parameters["seed"].default == 0
     assert sig.parameters["max_hours"].default == 6.0
     assert "Ctrl-C" in warsim.simulate.__doc__
+
+
+def test_numpy_integers_are_numbers_and_numpy_bools_are_not():
+    np = pytest.importorskip("numpy")
+    plain = warsim.simulate("shotgun", games=1000, seed=3, threads=1)
+    typed = warsim.simulate("shotgun", games=np.int64(1000), seed=np.uint32(3), threads=np.int8(1))
+    assert typed.histogram_csv == plain.histogram_csv
+    assert typed.summary["rounds"] == plain.summary["rounds"]
+    assert warsim.simulate("shotgun", games=np.float64(1e3)).histogram_csv
+    for bad in (np.bool_(True), True, "1000"):
+        with pytest.raises(ValueError, match="expected a number"):
+            warsim.simulate("shotgun", games=bad)

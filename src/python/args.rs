@@ -24,18 +24,34 @@ fn bad(name: &str, value: &Bound<'_, PyAny>, why: &str) -> PyErr {
 }
 
 /// A number argument as the command line reads it (`str()` of a Python int or float), checked
-/// by the command line's parser `parse`; a bool is no number.
+/// by the command line's parser `parse`; a bool is no number. An integer of another type
+/// (numpy's `int64`, any `__index__`) is read as the int it stands for, and numpy's floats
+/// are Python floats already.
 fn number<T>(
     name: &str,
     value: &Bound<'_, PyAny>,
     parse: impl Fn(&str) -> Result<T, String>,
 ) -> PyResult<T> {
-    let is_number = value.is_instance_of::<pyo3::types::PyInt>()
-        || value.is_instance_of::<pyo3::types::PyFloat>();
-    if !is_number || value.is_instance_of::<pyo3::types::PyBool>() {
+    let is_bool = value.is_instance_of::<pyo3::types::PyBool>()
+        || value.get_type().name().is_ok_and(|n| n.to_string().starts_with("bool"));
+    let text = if is_bool {
+        None
+    } else if value.is_instance_of::<pyo3::types::PyInt>()
+        || value.is_instance_of::<pyo3::types::PyFloat>()
+    {
+        Some(value.str()?.to_string())
+    } else {
+        value
+            .call_method0("__index__")
+            .ok()
+            .filter(|i| i.is_instance_of::<pyo3::types::PyInt>())
+            .map(|i| i.str().map(|s| s.to_string()))
+            .transpose()?
+    };
+    let Some(text) = text else {
         return Err(bad(name, value, "expected a number"));
-    }
-    parse(&value.str()?.to_string()).map_err(|e| bad(name, value, &e))
+    };
+    parse(&text).map_err(|e| bad(name, value, &e))
 }
 
 /// The run options shared by `simulate`, `exact` and `sweep`, as Python passes them.
