@@ -30,7 +30,10 @@ pub const HELP: &str = "Card-Jitsu against the computer: you are player 1 and ch
     entered, the card player 1 played, the computer's card, the round's result 1, 2 or 0), \
     then one line naming the winner. Stderr labels it: before each prompt, your won cards, the \
     computer's and your numbered hand; after each round, who played what and who took the \
-    round. Same seed and inputs, same transcript.";
+    round. Same seed and inputs, same transcript.\n\n\
+    A card is written element, colour, value: WO12 is Water, Orange, 12. Elements: F Fire, W \
+    Water, S Snow; colours: Y Yellow, O Orange, R Red, B Blue, G Green, P Purple; values 2 to \
+    12.";
 
 /// Whitespace-separated tokens read lazily, so a terminal user gets each round's transcript
 /// before typing the next move.
