@@ -5,6 +5,31 @@ use std::fmt::Write as _;
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
+use crate::stats::tail_check::TailCheck;
+
+/// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
+/// (for a sample; every deal of an exact run is no sample) and the share still going far out,
+/// observed beside fitted. The terminal, report.html and the survival chart say the same.
+pub fn tail_verdict(c: &TailCheck, exhaustive: bool) -> String {
+    let far = format!(
+        "at {} rounds {} still go, the fit says {}",
+        grouped(c.far_rounds),
+        percent(c.far_observed, 3),
+        percent(c.far_fitted, 3)
+    );
+    if exhaustive {
+        return format!("fit: {far}");
+    }
+    let p = match c.p < 1e-4 {
+        true => "p < 0.0001".to_string(),
+        false => format!("p {:.4}", c.p),
+    };
+    let test = format!("χ² {:.1} on {} df, {p}", c.chi2, c.df);
+    match c.exponential {
+        true => format!("exponential: the fit holds ({test}); {far}"),
+        false => format!("NOT exponential ({test}): {far}; the rate only summarises it"),
+    }
+}
 
 /// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
 /// each group's games, mean rounds with its interval, median and outcome shares, so the
@@ -287,6 +312,9 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
                 grouped(t.games)
             )
         };
+        if let Some(c) = &t.check {
+            let _ = writeln!(s, "          {}", tail_verdict(c, info.exhaustive));
+        }
     }
     if let Some(p) = &r.parity {
         let _ = writeln!(

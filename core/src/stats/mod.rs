@@ -4,3 +4,4 @@ pub mod game;
 pub mod histogram;
 pub mod summary;
 pub mod tail;
+pub mod tail_check;

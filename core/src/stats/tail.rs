@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::summary::{nearest_rank, Share};
+use super::tail_check::TailCheck;
 
 /// Games the tail fit needs beyond its threshold before it says anything.
 const MIN_TAIL_GAMES: u64 = 30;
@@ -30,6 +31,10 @@ pub struct TailFit {
     pub e_folding_rounds: f64,
     /// Its 95% interval.
     pub e_folding_ci95: [f64; 2],
+    /// How well the geometric law fits those games ([`TailCheck`]); absent from summaries
+    /// written before it was checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<TailCheck>,
 }
 
 impl TailFit {
@@ -37,9 +42,13 @@ impl TailFit {
     /// beyond the 90th percentile or they show no spread to fit.
     pub fn from_counts(counts: &[(u64, u64)]) -> Option<TailFit> {
         let from = nearest_rank(counts, 9, 10);
+        let excess: Vec<(u64, u64)> = (counts.iter())
+            .filter(|c| c.0 > from)
+            .map(|&(t, c)| (t - from, c))
+            .collect();
         let (mut m, mut s1, mut s2) = (0u64, 0u128, 0u128);
-        for &(t, c) in counts.iter().filter(|c| c.0 > from) {
-            let k = u128::from(t - from);
+        for &(k, c) in &excess {
+            let k = u128::from(k);
             m += c;
             s1 += k * u128::from(c);
             s2 += k * k * u128::from(c);
@@ -67,6 +76,7 @@ impl TailFit {
             rate_ci95: ci,
             e_folding_rounds: 1.0 / r,
             e_folding_ci95: [1.0 / ci[1], 1.0 / ci[0]],
+            check: TailCheck::new(&excess, 1.0 - 1.0 / mean, from),
         })
     }
 }

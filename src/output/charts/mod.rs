@@ -189,6 +189,8 @@ enum LegendKey {
     Mean(RGBColor),
     /// An exact value: a line of this colour.
     Exact(RGBColor),
+    /// Words on the entry above (how far a fitted tail holds): no sample.
+    Note,
 }
 
 /// The colours of simulated means and of exact values.
@@ -235,6 +237,7 @@ where
             LegendKey::Exact(c) => {
                 area.draw(&PathElement::new([a, b], c.stroke_width(2)))?;
             }
+            LegendKey::Note => {}
         }
         area.draw(&Text::new(
             label.clone(),

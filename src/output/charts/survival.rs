@@ -1,6 +1,7 @@
 //! Survival curves: the share of games still going after t rounds, log scale.
 
 use super::*;
+use crate::output::text::tail_verdict;
 use crate::stats::tail::TailFit;
 
 /// Survival curves under `title` and `subtitle`, their legend below the plot (where it cannot
@@ -110,6 +111,9 @@ impl Survival<'_> {
             } else {
                 ""
             };
+            // A run of every deal has no interval, and no chance to test: its fit is shown
+            // beside the deals far out alone.
+            let exhaustive = c.mean.is_some_and(|(_, ci)| ci.is_none());
             entries.push((
                 format!(
                     "fitted tail{of} beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
@@ -120,6 +124,9 @@ impl Survival<'_> {
                 ),
                 LegendKey::Fit,
             ));
+            if let Some(k) = &t.check {
+                entries.push((tail_verdict(k, exhaustive), LegendKey::Note));
+            }
         }
         entries
     }
