@@ -144,7 +144,8 @@ impl Kind {
         match self {
             Kind::Sweep => &["sweep.json"],
             Kind::Compare => &["compare.json"],
-            Kind::Search => &["search.json"],
+            // `search --reaching` writes reaching.json instead.
+            Kind::Search => &["search.json", "reaching.json"],
             Kind::Exact => &["summary.json", "chain.json", "flawless.json"],
             Kind::Simulate | Kind::Merge | Kind::RuleSet => &["summary.json"],
         }
