@@ -104,7 +104,9 @@ pub enum Command {
         depends on --seed, --deals and --walkers only, never on --threads (with --minutes, on \
         the deals the time allowed, which search.json records). Deals whose game reaches the \
         round cap are counted, never listed. Writes search.json (the longest deals, the loops, \
-        deals/s) and best.txt (a `play` command per deal).\n\n\
+        deals/s) and best.txt (a `play` command per deal). Ctrl-C stops a search and writes \
+        what it found (search.json says \"stopped\": true; exit status 130); a second Ctrl-C \
+        stops at once, writing nothing.\n\n\
         Examples: warsim search bmn --deals 1e8 --out out/search\n  \
         warsim search bmn --minutes 10 --out out/search"
     )]
@@ -290,9 +292,10 @@ pub struct SearchOptions {
     #[arg(long, global = true, value_name = "N", allow_negative_numbers = true,
           value_parser = parse_games)]
     pub deals: Option<u64>,
-    /// Search for M minutes: every walker plays batches of 65,536 deals until the time is up
-    /// (with --deals too, whichever comes first). The deals played depend on the machine;
-    /// search.json records them, and --deals of that number plays the same search again.
+    /// Search for M minutes (with --deals too, whichever comes first), stopping within about a
+    /// quarter of a second of the time. The deals played depend on the machine; search.json
+    /// records them, and its `replay` command (--deals of that number) plays the same search
+    /// again.
     #[arg(long, global = true, value_name = "M", allow_negative_numbers = true)]
     pub minutes: Option<f64>,
     /// Independent walkers (the result depends on them, not on the threads).
@@ -323,9 +326,10 @@ pub struct SearchOptions {
     pub progress: progress::When,
     /// Instead of searching: walk backward from the cycle that this deal's game enters (a deal
     /// that never ends, as play bmn --deal reads it) to every position whose game enters it, and
-    /// write the balanced deals among them (deals.txt, reaching.json). --minutes bounds its time.
+    /// write the balanced deals among them (deals.txt, reaching.json). --minutes bounds its time
+    /// (it makes no estimate for --max-hours to bound).
     #[arg(long, global = true, value_name = "DEAL", allow_hyphen_values = true,
-          conflicts_with_all = ["deals", "walkers", "seed", "keep"])]
+          conflicts_with_all = ["deals", "walkers", "seed", "keep", "max_hours", "loops", "from"])]
     pub reaching: Option<String>,
     /// With --reaching: the most positions held at once (about 70 bytes each); a basin that
     /// needs more stops with an error.

@@ -94,3 +94,10 @@ mod tests {
         assert_eq!(one_line(value), "error: invalid value 'shuffle' for '--pickup <PICKUP>'; [possible values: shuffled, p1-first]; tip: a similar value exists: 'shuffled'");
     }
 }
+
+/// A run stopped by an interrupt (Ctrl-C, SIGTERM) after it wrote what it had, as a search
+/// does: `main` prints the message as it is (it is no error of the user's or of warsim's) and
+/// exits with status 130, as the shell does for an interrupted command.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);

@@ -1,4 +1,5 @@
-//! The `warsim` binary: parse, run, and map errors to exit codes (0 ok, 1 failure, 2 bad usage).
+//! The `warsim` binary: parse, run, and map errors to exit codes (0 ok, 1 failure, 2 bad usage,
+//! 130 interrupted).
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -9,7 +10,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 use warsim::app::run;
 use warsim::cli::Cli;
-use warsim::error::{one_line, printable, UsageError};
+use warsim::error::{one_line, printable, Interrupted, UsageError};
 
 fn main() -> ExitCode {
     if let Err(e) = stdout_open() {
@@ -28,6 +29,11 @@ fn exit(result: anyhow::Result<()>) -> ExitCode {
     };
     if is_broken_pipe(&e) {
         return ExitCode::SUCCESS;
+    }
+    // A run that wrote what it had when interrupted: its message is no error.
+    if let Some(i) = e.downcast_ref::<Interrupted>() {
+        let _ = writeln!(io::stderr(), "{}", printable(&i.0));
+        return ExitCode::from(130);
     }
     let code = if e.downcast_ref::<UsageError>().is_some() {
         2

@@ -16,8 +16,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::games::bmn::backward::{basin, Basin, BasinError, Node, Step};
-use crate::games::bmn::{rule_args, Bmn, BmnRules};
-use crate::games::Game;
+use crate::games::bmn::{Bmn, BmnRules};
+use crate::games::{Game, Outcome};
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::progress::{note, When};
 use crate::output::stdout::{self, Print};
@@ -59,6 +59,8 @@ struct DealJson {
     leader: usize,
     /// Tricks before the game stands on the cycle.
     depth: u32,
+    /// The command that plays it ([`crate::search::replay::play_loop`]).
+    replay: String,
 }
 
 /// reaching.json.
@@ -95,6 +97,7 @@ struct ReachingJson<'a> {
 pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
     crate::search::check_minutes(cfg.minutes)?;
     let [a, b] = game.parse_deal(&cfg.deal)?;
+    enters_a_cycle(game, cfg, &[a.clone(), b.clone()])?;
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
     let start = Instant::now();
     let mut each = |step: Step| {
@@ -115,19 +118,21 @@ pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
             _ => ControlFlow::Continue(()),
         }
     };
+    // The game was seen to loop within the card cap, so the walk's forward play finds the
+    // cycle: it needs no bound of its own.
     let found = basin(
         Node::new(&a, &b, 0),
-        game.max_rounds(),
+        u64::MAX,
         cfg.max_positions,
         CLOCK_EVERY,
         &mut each,
     )
     .map_err(|e| explain(e, cfg))?;
     let elapsed_s = start.elapsed().as_secs_f64();
-    let doc = document(game, cfg, &[a, b].concat(), &found, elapsed_s);
+    let doc = document(game, cfg, &[a, b], &found, elapsed_s);
     let dir = set.dir();
     dir.write_json("reaching.json", &doc)?;
-    dir.write("deals.txt", deals_txt(game, &doc).as_bytes())?;
+    dir.write("deals.txt", deals_txt(&doc).as_bytes())?;
     set.commit()?;
     match cfg.print {
         Print::Json => stdout::print_json(&doc)?,
@@ -135,6 +140,23 @@ pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
         Print::Text | Print::Markdown => stdout::write_all(text(&doc, cfg).as_bytes())?,
     }
     Ok(())
+}
+
+/// Refuses a deal whose game ends, or reaches the card cap (`--max-rounds`, in cards as
+/// everywhere) before it is seen to loop: it has no cycle to walk back from.
+fn enters_a_cycle(game: &Bmn, cfg: &ReachingConfig, hands: &[Vec<u8>; 2]) -> Result<()> {
+    let p = game.play_hands(hands, &mut |_, _, _| ControlFlow::Continue(()));
+    match p.outcome {
+        Outcome::Loop => Ok(()),
+        Outcome::Capped => Err(usage!(
+            "search bmn --reaching {:?}: its game neither ends nor is seen to loop within {} \
+             cards (--max-rounds); raise --max-rounds",
+            cfg.deal,
+            grouped(game.max_rounds())
+        )
+        .into()),
+        _ => Err(explain(BasinError::Ends(p.tricks), cfg)),
+    }
 }
 
 /// A walk that stopped, as a message that says what to change.
@@ -170,21 +192,26 @@ fn explain(e: BasinError, cfg: &ReachingConfig) -> anyhow::Error {
     .into()
 }
 
-/// reaching.json's content for the walk `b` from the deal `deck` (both hands, player 1's first).
+/// reaching.json's content for the walk `b` from the deal of `hands` (player 1's first, each
+/// written with its own cards, whatever their sizes).
 fn document<'a>(
     game: &'a Bmn,
     cfg: &ReachingConfig,
-    deck: &[u8],
+    hands: &[Vec<u8>; 2],
     b: &Basin,
     elapsed_s: f64,
 ) -> ReachingJson<'a> {
     let mut deals: Vec<DealJson> = b
         .balanced
         .iter()
-        .map(|f| DealJson {
-            deal: game.show_deal(&f.node.leader_first()),
-            leader: f.node.leader() + 1,
-            depth: f.depth,
+        .map(|f| {
+            let deal = game.show_deal(&f.node.leader_first());
+            DealJson {
+                replay: crate::search::replay::play_loop(game.rules(), &deal),
+                deal,
+                leader: f.node.leader() + 1,
+                depth: f.depth,
+            }
         })
         .collect();
     deals.sort_by(|x, y| (x.leader, x.depth, &x.deal).cmp(&(y.leader, y.depth, &y.deal)));
@@ -192,7 +219,7 @@ fn document<'a>(
         game: Bmn::NAME,
         description: game.describe(),
         rules: game.rules(),
-        deal: game.show_deal(deck),
+        deal: game.show_hands(&hands[0], &hands[1]),
         cycle_tricks: b.cycle.len() as u64,
         cycle_cards: b.cycle_cards,
         entered_after_tricks: b.start_depth,
@@ -210,12 +237,9 @@ fn document<'a>(
     }
 }
 
-/// deals.txt: one `play bmn` command per balanced deal, player 1's first.
-fn deals_txt(game: &Bmn, doc: &ReachingJson) -> String {
-    let options = match rule_args(game.rules()) {
-        o if o.is_empty() => o,
-        o => format!(" {o}"),
-    };
+/// deals.txt: one `play bmn` command per balanced deal, player 1's first, each with the
+/// deck's options so that it runs as written.
+fn deals_txt(doc: &ReachingJson) -> String {
     let mut out = format!(
         "# The balanced deals whose game enters the {}-trick ({}-card) cycle of {}.\n\
          # Player 1 to lead: {}; with player 2 to lead too: {} (a position with player 2 to \
@@ -233,8 +257,8 @@ fn deals_txt(game: &Bmn, doc: &ReachingJson) -> String {
             "its mirror image (player 2 led, seats swapped)"
         };
         out.push_str(&format!(
-            "warsim play bmn{options} --deal '{}'   # on {whose} after {} tricks\n",
-            d.deal, d.depth
+            "{}   # on {whose} after {} tricks\n",
+            d.replay, d.depth
         ));
     }
     out
@@ -267,7 +291,6 @@ fn text(doc: &ReachingJson, cfg: &ReachingConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Outcome;
 
     /// Every deal written replays, as `play bmn --deal` reads it, into a loop of the cycle's
     /// length that starts where the walk says.
@@ -287,8 +310,8 @@ mod tests {
             ControlFlow::Continue(())
         })
         .unwrap();
-        let doc = document(&game, &cfg, &[a, b].concat(), &walk, 0.0);
-        let txt = deals_txt(&game, &doc);
+        let doc = document(&game, &cfg, &[a.clone(), b.clone()], &walk, 0.0);
+        let txt = deals_txt(&doc);
         let written: Vec<&str> = txt
             .lines()
             .filter(|l| l.starts_with("warsim play bmn"))

@@ -85,8 +85,8 @@ pub struct PlayBmn {
 }
 
 /// Plays the deal of `args` (given, or game I of seed S); prints the winner with the cards and
-/// tricks, or the loop, after the deal played when it was drawn; `--trace` streams one line
-/// per trick: who took how many cards, and both hands after it.
+/// tricks, or the loop, after the deal played when it was drawn; `--trace` streams the deal,
+/// then one line per trick: who took how many cards, and both hands after it.
 fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     let game = Bmn::from_flags(&args.rules)?;
     // A drawn deal: (seed, index, the deal as --deal reads it).
@@ -107,6 +107,15 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     };
     let mut sink = LineSink::new(&mut *io.out);
     let trace = io.trace;
+    // The trace opens with the deal, as War's does: each trick's line shows the hands after it.
+    // A write that fails here fails the trick lines after it too, which stops the game, and
+    // `finish` reports it.
+    if trace {
+        let _ = sink.line(&format!(
+            "deal     {}",
+            game.show_hands(&hands[0], &hands[1])
+        ));
+    }
     let mut n = 0u64;
     let mut line = |p: &Position, t: &Trick, cards: u64| {
         n += 1;
@@ -140,7 +149,27 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         extra.insert("cycle_tricks".into(), tricks.cycle_len.into());
         extra.insert("loop_from_tricks".into(), tricks.loop_from.into());
     }
-    let ending = match (played.outcome, played.cycle) {
+    let ending = ending(&played);
+    let Some((seed, index, deal)) = drawn else {
+        return Ok(report.with_text(ending));
+    };
+    extra.insert("seed".into(), seed.into());
+    extra.insert("index".into(), index.into());
+    extra.insert("deal".into(), deal.clone().into());
+    let options = match rule_args(game.rules()) {
+        o if o.is_empty() => o,
+        o => format!(" {o}"),
+    };
+    Ok(report.with_text(format!(
+        "bmn, game {index} of seed {seed}: {}\n\
+         deal {deal} (warsim play bmn{options} --deal '{deal}' plays it again)\n{ending}",
+        game.describe()
+    )))
+}
+
+/// The line that says how the game ended: the loop, the winner, or the cap.
+fn ending(played: &crate::games::bmn::Played) -> String {
+    match (played.outcome, played.cycle) {
         (Outcome::Loop, Some((cards, tricks))) => format!(
             "loop: the position before trick {} comes back {} tricks ({} cards) later; \
              it never ends",
@@ -158,20 +187,5 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
             "capped after {} cards, {} tricks",
             played.cards, played.tricks
         ),
-    };
-    let Some((seed, index, deal)) = drawn else {
-        return Ok(report.with_text(ending));
-    };
-    extra.insert("seed".into(), seed.into());
-    extra.insert("index".into(), index.into());
-    extra.insert("deal".into(), deal.clone().into());
-    let options = match rule_args(game.rules()) {
-        o if o.is_empty() => o,
-        o => format!(" {o}"),
-    };
-    Ok(report.with_text(format!(
-        "bmn, game {index} of seed {seed}: {}\n\
-         deal {deal} (warsim play bmn{options} --deal '{deal}' plays it again)\n{ending}",
-        game.describe()
-    )))
+    }
 }

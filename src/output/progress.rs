@@ -53,6 +53,8 @@ pub enum Progress {
     Bar(ProgressBar),
     /// Lines on stderr.
     Log(LogLines),
+    /// Over a time asked for rather than a number of things ([`Progress::timed`]).
+    Timed(Box<Timed>),
     /// Nothing shown.
     Hidden,
 }
@@ -74,6 +76,29 @@ impl Progress {
         Progress::of(total, when, Duration::ZERO, noun)
     }
 
+    /// Progress over `seconds` asked for (`search --minutes`): the bar (or a log line) shows
+    /// the time elapsed of those seconds, with the things done so far and their rate, since
+    /// how many the time allows is not known until it is up.
+    pub fn timed(seconds: f64, when: When, noun: &'static str) -> Progress {
+        let bar = match when {
+            When::Auto if std::io::stderr().is_terminal() => Some(timed_bar(seconds)),
+            When::Log => None,
+            _ => return Progress::Hidden,
+        };
+        let timed = Timed {
+            bar,
+            seconds,
+            noun,
+            done: AtomicU64::new(0),
+            start: Instant::now(),
+            last: Mutex::new(Instant::now()),
+        };
+        if timed.bar.is_none() {
+            timed.line(false);
+        }
+        Progress::Timed(Box::new(timed))
+    }
+
     fn of(total: u64, when: When, before: Duration, noun: &'static str) -> Progress {
         match when {
             When::Auto if std::io::stderr().is_terminal() => {
@@ -89,6 +114,7 @@ impl Progress {
         match self {
             Progress::Bar(b) => b.inc(n),
             Progress::Log(l) => l.inc(n),
+            Progress::Timed(t) => t.inc(n),
             Progress::Hidden => {}
         }
     }
@@ -99,7 +125,7 @@ impl Progress {
         match self {
             Progress::Bar(b) => b.set_length(games),
             Progress::Log(l) => l.games.store(games, Ordering::Relaxed),
-            Progress::Hidden => {}
+            Progress::Timed(_) | Progress::Hidden => {}
         }
     }
 
@@ -108,6 +134,10 @@ impl Progress {
         match self {
             Progress::Bar(b) => b.finish_and_clear(),
             Progress::Log(l) => l.line(true),
+            Progress::Timed(t) => match &t.bar {
+                Some(b) => b.finish_and_clear(),
+                None => t.line(true),
+            },
             Progress::Hidden => {}
         }
     }
@@ -219,6 +249,99 @@ impl LogLines {
     }
 }
 
+/// A bar over the milliseconds of `seconds`, its message the things done and their rate.
+fn timed_bar(seconds: f64) -> ProgressBar {
+    let total = (seconds * 1000.0) as u64;
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} of {} [{{wide_bar}}] {{msg}}",
+        clock(seconds)
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// Progress over a time asked for: a bar of the seconds elapsed of those asked, or lines.
+pub struct Timed {
+    /// The bar on a terminal; `None`: lines for a log.
+    bar: Option<ProgressBar>,
+    seconds: f64,
+    noun: &'static str,
+    done: AtomicU64,
+    start: Instant,
+    /// When the bar or a line was last brought up to date (workers race for it; one does).
+    last: Mutex<Instant>,
+}
+
+impl Timed {
+    fn inc(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+        let every = match self.bar {
+            Some(_) => Duration::from_millis(100),
+            None => LOG_EVERY,
+        };
+        let due = match self.last.try_lock() {
+            Ok(mut last) if last.elapsed() >= every => {
+                *last = Instant::now();
+                true
+            }
+            _ => false,
+        };
+        if !due {
+            return;
+        }
+        match &self.bar {
+            Some(b) => {
+                let elapsed = self.start.elapsed();
+                b.set_position((elapsed.as_millis() as u64).min(b.length().unwrap_or(0)));
+                b.set_message(self.counts(elapsed));
+            }
+            None => self.line(false),
+        }
+    }
+
+    /// `1,234,567 deals (123,456 deals/s)`.
+    fn counts(&self, elapsed: Duration) -> String {
+        let done = self.done.load(Ordering::Relaxed);
+        let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
+        format!(
+            "{} {} ({} {}/s)",
+            grouped(done),
+            self.noun,
+            grouped(rate as u64),
+            self.noun
+        )
+    }
+
+    fn line(&self, end: bool) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}",
+            self.text(self.start.elapsed(), end)
+        );
+    }
+
+    /// One line: `progress: 0:00:12 of 0:01:00 (20.0%), 1,234,567 deals (102,880 deals/s)`.
+    fn text(&self, elapsed: Duration, end: bool) -> String {
+        let secs = elapsed.as_secs_f64();
+        if end {
+            return format!(
+                "progress: done in {}, {}",
+                clock(secs),
+                self.counts(elapsed)
+            );
+        }
+        let share = (100.0 * secs / self.seconds.max(1e-9)).min(100.0);
+        format!(
+            "progress: {} of {} ({share:.1}%), {}",
+            clock(secs),
+            clock(self.seconds),
+            self.counts(elapsed)
+        )
+    }
+}
+
 /// `h:mm:ss`.
 fn clock(secs: f64) -> String {
     let s = secs.round() as u64;
@@ -249,6 +372,28 @@ mod tests {
         assert_eq!(
             l.text(2_000_000, Duration::from_secs(3725), true),
             "progress: 2,000,000 of 2,000,000 games (100.0%), 536 games/s, done in 1:02:05"
+        );
+    }
+
+    /// A search for a time shows the time elapsed of the time asked, not a count of deals
+    /// toward an unknown total.
+    #[test]
+    fn timed_lines_say_elapsed_of_asked_and_the_deals_played() {
+        let t = Timed {
+            bar: None,
+            seconds: 60.0,
+            noun: "deals",
+            done: AtomicU64::new(1_234_560),
+            start: Instant::now(),
+            last: Mutex::new(Instant::now()),
+        };
+        assert_eq!(
+            t.text(Duration::from_secs(12), false),
+            "progress: 0:00:12 of 0:01:00 (20.0%), 1,234,560 deals (102,880 deals/s)"
+        );
+        assert_eq!(
+            t.text(Duration::from_secs(60), true),
+            "progress: done in 0:01:00, 1,234,560 deals (20,576 deals/s)"
         );
     }
 }

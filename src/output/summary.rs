@@ -220,7 +220,7 @@ fn capped(command: String) -> String {
 /// `arg` as a POSIX shell reads it back; one holding a control character (a tab, a line
 /// break, an escape) as bash's `$'...'` with the character escaped, so the command line stays
 /// one printable line that warsim's reader accepts.
-fn shell_quote(arg: &str) -> String {
+pub(crate) fn shell_quote(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg
             .chars()

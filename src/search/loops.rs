@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::SearchConfig;
 use crate::games::bmn::backward::{fate, Fate};
-use crate::games::bmn::{Bmn, BmnRules, Position};
+use crate::games::bmn::{Bmn, BmnRules, Position, DEFAULT_MAX_ROUNDS};
 use crate::games::cards::{bounded, shuffle};
 use crate::games::Game;
 use crate::output::progress::Progress;
@@ -57,6 +57,8 @@ pub struct CycleFound {
     /// The walker's tries when it found it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<u64>,
+    /// The command that plays the position ([`super::replay::play_loop`]).
+    pub replay: String,
 }
 
 /// A position written with the leader's hand first, a separator, then the other hand: equal
@@ -87,11 +89,13 @@ pub fn canonical(game: &Bmn, on: &Position, tricks: u64) -> CycleFound {
             best = (k, p);
         }
     }
+    let position = game.show_position(&best.1);
     CycleFound {
         id: format!("{:016x}", fnv(&best.0)),
         tricks,
         cards,
-        position: game.show_position(&best.1),
+        replay: super::replay::play_loop(game.rules(), &position),
+        position,
         walker: None,
         at: None,
     }
@@ -244,7 +248,12 @@ struct LoopsJson<'a> {
     /// The deal whose cycle seeded the search (`--from`, or Casella's).
     #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<&'a str>,
+    /// Tries played: all asked for, or those the time allowed or an interrupt left.
     tries: u64,
+    /// Whether an interrupt stopped the search before the tries or the time asked for.
+    stopped: bool,
+    /// The command that plays this search again (`--deals` of the tries played).
+    replay: String,
     walkers: u32,
     max_tricks: u64,
     /// The cycles the search started from.
@@ -279,8 +288,25 @@ fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64)> {
     }
 }
 
+/// Refuses a card cap: a try is played up to [`MAX_TRICKS`] tricks, not to a number of cards,
+/// and a cycle is found exactly, so the cap could only make the positions written replay as
+/// capped games.
+fn check_cap(game: &Bmn) -> Result<()> {
+    if game.max_rounds() != DEFAULT_MAX_ROUNDS {
+        return Err(usage!(
+            "search --loops: --max-rounds {}: a try is played up to {} tricks, whatever the \
+             cards, and every cycle is found exactly; leave --max-rounds out",
+            game.max_rounds(),
+            grouped(MAX_TRICKS)
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// `search bmn --loops`: runs the walkers from the seed cycles, writes search.json and best.txt.
 pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+    check_cap(game)?;
     let standard = game.rules().ranks == 13
         && game.rules().suits == 4
         && game.rules().penalties.0 == [1, 2, 3, 4];
@@ -290,12 +316,12 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         .transpose()?
         .into_iter()
         .collect();
-    let prepared = super::prepare(game, cfg)?;
+    let prepared = super::drive::prepare(game, cfg)?;
     let mut walkers: Vec<LoopWalker> = (0..cfg.walkers)
         .map(|w| LoopWalker::new(game, cfg.seed, w, &seeds))
         .collect();
     let played = prepared.drive(cfg, &mut walkers, |w, n, p| w.walk(n, p));
-    let tries = played * u64::from(cfg.walkers);
+    let tries = played.per_walker * u64::from(cfg.walkers);
     let elapsed_s = prepared.start.elapsed().as_secs_f64();
     let walks: Vec<LoopWalk> = walkers.into_iter().map(|w| w.out).collect();
     // The first find of each cycle, in the order (walker, try): the same whatever the threads.
@@ -313,6 +339,8 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         seed: cfg.seed,
         from,
         tries,
+        stopped: played.stopped,
+        replay: super::replay::search(game.rules(), cfg, tries, elapsed_s / 3600.0),
         walkers: cfg.walkers,
         max_tricks: MAX_TRICKS,
         seeds: seeds.iter().map(|(p, t)| canonical(game, p, *t)).collect(),
@@ -327,14 +355,14 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     };
     let dir = prepared.set.dir();
     dir.write_json("search.json", &doc)?;
-    let mut best_txt = super::replay_header(
-        game,
-        "Each cycle's canonical position as a deal (the leader's hand first), seeds first",
+    let mut best_txt = String::from(
+        "# Each cycle's canonical position as a deal (the leader's hand first), seeds first; \
+         each line replays one.\n",
     );
     for c in doc.seeds.iter().chain(&doc.cycles) {
         best_txt.push_str(&format!(
-            "warsim play bmn --deal '{}'   # cycle {}: {} tricks, {} cards\n",
-            c.position, c.id, c.tricks, c.cards
+            "{}   # cycle {}: {} tricks, {} cards\n",
+            c.replay, c.id, c.tricks, c.cards
         ));
     }
     dir.write("best.txt", best_txt.as_bytes())?;
@@ -342,45 +370,52 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     match cfg.print {
         Print::Json => stdout::print_json(&doc)?,
         Print::Nothing => {}
-        Print::Text | Print::Markdown => {
-            let mut text = format!(
-                "search bmn --loops — {}\n{} tries by {} walkers, seed {}, {:.1} s ({} tries/s)\n",
-                doc.description,
-                grouped(tries),
-                cfg.walkers,
-                cfg.seed,
-                elapsed_s,
-                grouped(doc.tries_per_s as u64)
-            );
-            for c in doc.seeds.iter() {
-                text.push_str(&format!(
-                    "seed      cycle {}: {} tricks, {} cards\n",
-                    c.id, c.tricks, c.cards
-                ));
-            }
-            text.push_str(&format!(
-                "tries     {} fell into a cycle, {} ended, {} undecided after {} tricks\n\
-                 found     {} new cycles\n",
-                grouped(doc.looped),
-                grouped(doc.ended),
-                grouped(doc.undecided),
-                grouped(MAX_TRICKS),
-                doc.cycles.len()
-            ));
-            for c in doc.cycles.iter().take(10) {
-                text.push_str(&format!(
-                    "cycle     {}: {} tricks, {} cards: {}\n",
-                    c.id, c.tricks, c.cards, c.position
-                ));
-            }
-            text.push_str(&format!(
-                "written   {}/ (search.json, best.txt)\n",
-                cfg.out.display()
-            ));
-            stdout::write_all(text.as_bytes())?;
-        }
+        Print::Text | Print::Markdown => stdout::write_all(text(cfg, &doc).as_bytes())?,
     }
-    Ok(())
+    super::stopped(played, "tries", cfg)
+}
+
+/// What the terminal shows of a loop search.
+fn text(cfg: &SearchConfig, doc: &LoopsJson) -> String {
+    let mut text = format!(
+        "search bmn --loops — {}\n{} tries by {} walkers, seed {}, {:.1} s ({} tries/s){}\n",
+        doc.description,
+        grouped(doc.tries),
+        cfg.walkers,
+        cfg.seed,
+        doc.elapsed_s,
+        grouped(doc.tries_per_s as u64),
+        if doc.stopped { ", stopped" } else { "" }
+    );
+    for c in doc.seeds.iter() {
+        text.push_str(&format!(
+            "seed      cycle {}: {} tricks, {} cards\n",
+            c.id, c.tricks, c.cards
+        ));
+    }
+    text.push_str(&format!(
+        "tries     {} fell into a cycle, {} ended, {} undecided after {} tricks\n\
+         found     {} new cycles\n",
+        grouped(doc.looped),
+        grouped(doc.ended),
+        grouped(doc.undecided),
+        grouped(MAX_TRICKS),
+        doc.cycles.len()
+    ));
+    for c in doc.cycles.iter().take(10) {
+        text.push_str(&format!(
+            "cycle     {}: {} tricks, {} cards: {}\n",
+            c.id, c.tricks, c.cards, c.replay
+        ));
+    }
+    if doc.stopped || cfg.minutes.is_some() {
+        text.push_str(&format!("again     {}\n", doc.replay));
+    }
+    text.push_str(&format!(
+        "written   {}/ (search.json, best.txt)\n",
+        cfg.out.display()
+    ));
+    text
 }
 
 #[cfg(test)]

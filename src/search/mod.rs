@@ -12,32 +12,36 @@
 //! climb from one deal instead of random ones; `--loops` searches for cycles instead
 //! ([`loops`]). Walkers draw only from their own generator and play a fixed
 //! number of deals each, so the result depends on the seed, the deals and the walkers, never on
-//! the threads. A search for a time (`--minutes`) plays whole batches of deals on every walker
-//! until the time is up: how many depends on the machine, and search.json says how many, so
-//! `--deals` of that number plays the same search again.
+//! the threads. A search for a time (`--minutes`) plays batches of deals on every walker
+//! until the time is up ([`drive`]): how many depends on the machine, and search.json says how
+//! many (its `replay` is the command with `--deals` of that number, which plays the same
+//! search again). An interrupted search (Ctrl-C, SIGTERM) stops after its batch and writes
+//! what it found, marked `"stopped": true`, replayable the same way.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::Result;
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::estimate::{Estimate, MaxHours};
+use crate::error::Interrupted;
+use crate::estimate::MaxHours;
 use crate::games::bmn::backward::{ancestors, Node};
 use crate::games::bmn::{Bmn, Played};
 use crate::games::cards::bounded;
 use crate::games::{Game, Outcome};
-use crate::output::atomic::{Kind, OutputSet};
 use crate::output::progress::{Progress, When};
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
 use crate::rng::{game_rng, GameRng};
-use crate::sim::pilot::Measured;
 use crate::stats::summary::grouped;
 use crate::usage;
 
+mod drive;
 mod loops;
+pub(crate) mod replay;
+
+pub(crate) use drive::check_minutes;
+pub use drive::DEFAULT_DEALS;
 
 /// Swaps without a longer game before a walker starts again from a new deal.
 pub const RESTART: u64 = 50_000;
@@ -50,7 +54,7 @@ pub struct SearchConfig {
     /// Deals played in all (split evenly among the walkers); `None`: [`DEFAULT_DEALS`], or
     /// with `minutes` as many as the time allows.
     pub deals: Option<u64>,
-    /// Play for this many minutes, in whole batches of [`BATCH`] deals per walker.
+    /// Play for this many minutes, in batches of deals on every walker ([`drive`]).
     pub minutes: Option<f64>,
     /// Independent walkers.
     pub walkers: u32,
@@ -95,6 +99,9 @@ pub struct Found {
     /// (its game is that game with tricks before it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ancestor_of: Option<String>,
+    /// The command that plays it ([`replay::play`]), given to the deals listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
 }
 
 /// What one walker found.
@@ -116,7 +123,12 @@ struct SearchJson<'a> {
     /// The deal every climb started from (`--from`).
     #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<&'a str>,
+    /// Deals played: all asked for, or those the time allowed or an interrupt left.
     deals: u64,
+    /// Whether an interrupt stopped the search before the deals or the time asked for.
+    stopped: bool,
+    /// The command that plays this search again (`--deals` of those played).
+    replay: String,
     walkers: u32,
     restart_after: u64,
     best: Vec<Found>,
@@ -165,10 +177,34 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The next deal of the climb: after [`RESTART`] swaps with no longer game a new start
+    /// (`None`), else two cards of different demands swapped (which `drive::check_deck`
+    /// makes sure the deck has).
+    fn next_deal(&mut self) -> Option<(usize, usize)> {
+        let (deck, rng) = (&mut self.deck, &mut self.rng);
+        if self.stale >= RESTART {
+            match &self.from {
+                Some(from) => deck.copy_from_slice(from),
+                None => crate::games::cards::shuffle(rng, deck),
+            }
+            self.stale = 0;
+            self.current = 0;
+            return None;
+        }
+        let n = deck.len() as u32;
+        let (i, j) = loop {
+            let (i, j) = (bounded(rng, n) as usize, bounded(rng, n) as usize);
+            if deck[i] != deck[j] {
+                break (i, j);
+            }
+        };
+        deck.swap(i, j);
+        Some((i, j))
+    }
+
     /// Plays `steps` more deals of the climb.
     fn walk(&mut self, steps: u64, progress: &Progress) {
         let (game, w, keep) = (self.game, self.w, self.keep);
-        let n = self.deck.len() as u32;
         let found = |deck: &[u8], p: &Played, at: u64| Found {
             deal: game.show_deal(deck),
             cards: p.cards,
@@ -177,29 +213,13 @@ impl<'a> Walker<'a> {
             walker: w,
             at,
             ancestor_of: None,
+            replay: None,
         };
-        let (deck, out, rng) = (&mut self.deck, &mut self.out, &mut self.rng);
         let end = self.done + steps;
         let mut reported = 0;
         while self.done < end {
-            let swap = if self.stale >= RESTART {
-                match &self.from {
-                    Some(from) => deck.copy_from_slice(from),
-                    None => crate::games::cards::shuffle(rng, deck),
-                }
-                self.stale = 0;
-                self.current = 0;
-                None
-            } else {
-                let (i, j) = loop {
-                    let (i, j) = (bounded(rng, n) as usize, bounded(rng, n) as usize);
-                    if deck[i] != deck[j] {
-                        break (i, j);
-                    }
-                };
-                deck.swap(i, j);
-                Some((i, j))
-            };
+            let swap = self.next_deal();
+            let (deck, out) = (&mut self.deck, &mut self.out);
             let p = game.play_deck(deck, &mut self.s);
             self.done += 1;
             if self.done.is_multiple_of(4096) {
@@ -250,164 +270,9 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// What the search will take: deals played on one thread for a pilot's time (shuffled deals
-/// from a generator of the pilot's own, so the search's deals are untouched), times the deals
-/// to play over the walkers the threads keep busy.
-fn estimate(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Estimate {
-    let mut rng = game_rng(cfg.seed ^ PILOT_SALT, u64::MAX);
-    let mut s = game.scratch();
-    let mut deck = game.deck().to_vec();
-    let (mut played, mut rounds) = (0u64, 0u64);
-    let start = Instant::now();
-    while played < deals && start.elapsed() < crate::sim::pilot::BUDGET {
-        crate::games::cards::shuffle(&mut rng, &mut deck);
-        rounds = rounds.saturating_add(game.play_deck(&deck, &mut s).tricks);
-        played += 1;
-    }
-    let pilot = Measured {
-        games: played,
-        rounds,
-        seconds: start.elapsed().as_secs_f64(),
-        open: None,
-    };
-    let busy = threads.min(cfg.walkers as usize).max(1);
-    // The pilot's deals are not the search's: all of them are still to play.
-    let e = Estimate::run(pilot, None, deals.saturating_add(played), busy);
-    Estimate {
-        seconds: e.seconds - pilot.seconds,
-        ..e
-    }
-}
-
-/// Mixed into the seed of the search's pilot, so its deals are none of the walkers'.
-const PILOT_SALT: u64 = 0x5EA2_C4E5_7171_0700;
-
-/// Deals a search without `--deals` or `--minutes` plays.
-pub const DEFAULT_DEALS: u64 = 10_000_000;
-
-/// Deals each walker plays between two looks at the clock of a search with `--minutes`: about
-/// a second of two cores' work with 16 walkers.
-const BATCH: u64 = 1 << 16;
-
-/// What a search is asked to play, for messages: `10,000,000 deals`, `10 minutes`.
-fn planned(cfg: &SearchConfig, asked: u64) -> String {
-    match (cfg.deals, cfg.minutes) {
-        (Some(_), Some(m)) => format!("{} deals or {m} minutes", grouped(asked)),
-        (None, Some(m)) => format!("{m} minutes"),
-        _ => format!("{} deals", grouped(asked)),
-    }
-}
-
 /// Longest first; equal lengths by deal, so the order is the same however found.
 fn sort(found: &mut [Found]) {
     found.sort_by(|a, b| b.cards.cmp(&a.cards).then_with(|| a.deal.cmp(&b.deal)));
-}
-
-/// A search ready to play: its output set begun, its walkers' share of the deals, the
-/// threads and the progress shown.
-pub(crate) struct Prepared {
-    set: OutputSet,
-    steps: u64,
-    threads: usize,
-    pool: rayon::ThreadPool,
-    progress: Progress,
-    start: Instant,
-}
-
-/// Refuses a `--minutes` that is no time: every search (`--reaching` too) is bounded by it.
-pub(crate) fn check_minutes(minutes: Option<f64>) -> Result<()> {
-    match minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
-        Some(m) => {
-            Err(usage!("search: --minutes {m}: expected minutes above 0, such as 10").into())
-        }
-        None => Ok(()),
-    }
-}
-
-/// Checks `cfg`, begins the output set, estimates the search and holds it to `--max-hours`.
-fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
-    let asked = match (cfg.deals, cfg.minutes) {
-        (Some(d), _) => d,
-        (None, Some(_)) => u64::MAX,
-        (None, None) => DEFAULT_DEALS,
-    };
-    if cfg.walkers == 0 || asked < u64::from(cfg.walkers) || cfg.keep == 0 {
-        return Err(usage!(
-            "search: --deals {asked} --walkers {} --keep {}: need at least one walker, one deal \
-             per walker and one deal kept",
-            cfg.walkers,
-            cfg.keep
-        )
-        .into());
-    }
-    check_minutes(cfg.minutes)?;
-    let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
-    let steps = asked / u64::from(cfg.walkers);
-    let threads = crate::run::threads_or_cores(cfg.threads);
-    let e = estimate(game, cfg, steps * u64::from(cfg.walkers), threads);
-    // A search for a time is bounded by it; one for a number of deals by its estimate.
-    let seconds = cfg.minutes.map_or(e.seconds, |m| e.seconds.min(m * 60.0));
-    let e = Estimate { seconds, ..e };
-    crate::run::check_bound(
-        &format!("search bmn: {}", planned(cfg, asked)),
-        &e,
-        cfg.max_hours,
-    )?;
-    if e.seconds > crate::estimate::LONG {
-        crate::output::progress::note(cfg.progress, &format!("estimate: {e}"));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let per_deal = e.seconds / (steps as f64 * f64::from(cfg.walkers)).max(1.0);
-    let expected = match cfg.minutes {
-        Some(m) => ((m * 60.0 / per_deal.max(1e-12)) as u64).min(steps * u64::from(cfg.walkers)),
-        None => steps * u64::from(cfg.walkers),
-    };
-    let noun = if cfg.loops { "tries" } else { "deals" };
-    Ok(Prepared {
-        set,
-        steps,
-        threads,
-        pool,
-        progress: Progress::counting(expected, cfg.progress, noun),
-        start: Instant::now(),
-    })
-}
-
-impl Prepared {
-    /// Plays every walker's share: at once, or with `--minutes` in batches of [`BATCH`] until
-    /// the time is up. Every walker plays the same number in each batch, so the deals played
-    /// are a multiple of the walkers and the result is the one `--deals` of that number gives.
-    /// Returns the deals each walker played.
-    fn drive<W: Send>(
-        &self,
-        cfg: &SearchConfig,
-        walkers: &mut [W],
-        walk: impl Fn(&mut W, u64, &Progress) + Sync,
-    ) -> u64 {
-        let mut played = 0u64;
-        while played < self.steps {
-            let batch = match cfg.minutes {
-                Some(_) => BATCH.min(self.steps - played),
-                None => self.steps,
-            };
-            self.pool.install(|| {
-                walkers
-                    .par_iter_mut()
-                    .for_each(|w| walk(w, batch, &self.progress))
-            });
-            played += batch;
-            if cfg
-                .minutes
-                .is_some_and(|m| self.start.elapsed().as_secs_f64() >= m * 60.0)
-            {
-                break;
-            }
-        }
-        self.progress.finish();
-        played
-    }
 }
 
 /// The hands of `--from DEAL`, or `play bmn --deal`'s message about them, said of `--from`
@@ -430,7 +295,26 @@ fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
         )
         .into());
     }
-    Ok([a, b].concat())
+    let deck = [a, b].concat();
+    // Every restart of every walker plays the deal again: one that never ends would be
+    // listed as a loop found at each (and the climb never leaves it).
+    let p = game.play_deck(&deck, &mut game.scratch());
+    match (p.outcome, p.cycle) {
+        (Outcome::Loop, Some((cards, tricks))) => Err(usage!(
+            "search: --from: this deal never ends (a {}-trick, {}-card cycle); search around \
+             it with --loops --from, or walk to it with --reaching",
+            tricks.cycle_len,
+            cards.cycle_len
+        )
+        .into()),
+        (Outcome::Capped, _) => Err(usage!(
+            "search: --from: this deal's game reaches the cap of {} cards without ending; \
+             raise --max-rounds",
+            grouped(game.max_rounds())
+        )
+        .into()),
+        _ => Ok(deck),
+    }
 }
 
 /// Positions a backward walk from one deal may hold at once (about 70 bytes each): the walks
@@ -464,24 +348,12 @@ fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
                     walker: f.walker,
                     at: f.at,
                     ancestor_of: Some(f.deal.clone()),
+                    replay: None,
                 });
             }
         }
     }
     out
-}
-
-/// The first line of best.txt: what it lists, and the rule options its `play` lines need.
-fn replay_header(game: &Bmn, what: &str) -> String {
-    let options = crate::games::bmn::rule_args(game.rules());
-    format!(
-        "# {what}; each line replays one{}.\n",
-        if options.is_empty() {
-            String::new()
-        } else {
-            format!(" (with {options})")
-        }
-    )
 }
 
 /// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
@@ -494,20 +366,69 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         .as_deref()
         .map(|d| from_deal(game, d))
         .transpose()?;
-    let prepared = prepare(game, cfg)?;
+    let prepared = drive::prepare(game, cfg)?;
     let mut walkers: Vec<Walker> = (0..cfg.walkers)
         .map(|w| Walker::new(game, cfg.seed, w, cfg.keep, from.clone()))
         .collect();
     let played = prepared.drive(cfg, &mut walkers, |w, n, p| w.walk(n, p));
-    let Prepared {
-        set,
-        threads,
-        start,
-        ..
-    } = prepared;
-    let deals = played * u64::from(cfg.walkers);
+    let deals = played.per_walker * u64::from(cfg.walkers);
     let walks: Vec<Walk> = walkers.into_iter().map(|w| w.out).collect();
-    let elapsed_s = start.elapsed().as_secs_f64();
+    let elapsed_s = prepared.start.elapsed().as_secs_f64();
+    let rules = game.rules();
+    let listed = |mut f: Found| {
+        f.replay = Some(replay::play(rules, &f.deal));
+        f
+    };
+    let doc = SearchJson {
+        game: Bmn::NAME,
+        description: game.describe(),
+        rules,
+        seed: cfg.seed,
+        from: cfg.from.as_deref(),
+        deals,
+        stopped: played.stopped,
+        replay: replay::search(rules, cfg, deals, elapsed_s / 3600.0),
+        walkers: cfg.walkers,
+        restart_after: RESTART,
+        best: best_of(game, cfg, &walks).into_iter().map(listed).collect(),
+        loops_found: walks.iter().map(|w| w.loops_found).sum(),
+        loops: loops_of(&walks).into_iter().map(listed).collect(),
+        capped: walks.iter().map(|w| w.capped).sum(),
+        elapsed_s,
+        deals_per_s: deals as f64 / elapsed_s.max(1e-9),
+        threads: prepared.threads,
+        provenance: Provenance::now(),
+    };
+    let dir = prepared.set.dir();
+    dir.write_json("search.json", &doc)?;
+    dir.write("best.txt", best_txt(&doc).as_bytes())?;
+    prepared.set.commit()?;
+    match cfg.print {
+        Print::Json => stdout::print_json(&doc)?,
+        Print::Nothing => {}
+        Print::Text | Print::Markdown => stdout::write_all(text(game, cfg, &doc).as_bytes())?,
+    }
+    stopped(played, "deals", cfg)
+}
+
+/// After a search's output is written: an interrupted search says so, and exits as an
+/// interrupted command does (status 130), its output complete.
+fn stopped(played: drive::Played, noun: &str, cfg: &SearchConfig) -> Result<()> {
+    if !played.stopped {
+        return Ok(());
+    }
+    Err(Interrupted(format!(
+        "interrupted: the search stopped after {} {noun} and wrote what it found into {}/ \
+         (search.json says \"stopped\": true)",
+        grouped(played.per_walker * u64::from(cfg.walkers)),
+        cfg.out.display()
+    ))
+    .into())
+}
+
+/// The longest deals of all the walkers, then the longer ones backward play finds, `--keep`
+/// of them.
+fn best_of(game: &Bmn, cfg: &SearchConfig, walks: &[Walk]) -> Vec<Found> {
     let mut best: Vec<Found> = walks.iter().flat_map(|w| w.best.clone()).collect();
     sort(&mut best);
     best.dedup_by(|a, b| a.deal == b.deal);
@@ -517,83 +438,104 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     sort(&mut best);
     best.dedup_by(|a, b| a.deal == b.deal);
     best.truncate(cfg.keep);
+    best
+}
+
+/// The deals that never end of all the walkers, [`MAX_LOOPS`] of them.
+fn loops_of(walks: &[Walk]) -> Vec<Found> {
     let mut loops: Vec<Found> = walks.iter().flat_map(|w| w.loops.clone()).collect();
     sort(&mut loops);
     loops.dedup_by(|a, b| a.deal == b.deal);
     loops.truncate(MAX_LOOPS);
-    let doc = SearchJson {
-        game: Bmn::NAME,
-        description: game.describe(),
-        rules: game.rules(),
-        seed: cfg.seed,
-        from: cfg.from.as_deref(),
-        deals,
-        walkers: cfg.walkers,
-        restart_after: RESTART,
-        best,
-        loops_found: walks.iter().map(|w| w.loops_found).sum(),
-        loops,
-        capped: walks.iter().map(|w| w.capped).sum(),
-        elapsed_s,
-        deals_per_s: deals as f64 / elapsed_s.max(1e-9),
-        threads,
-        provenance: Provenance::now(),
-    };
-    let dir = set.dir();
-    dir.write_json("search.json", &doc)?;
-    let play = |f: &Found| {
+    loops
+}
+
+/// best.txt: a `play` command for each deal listed, the longest first, then those that never
+/// end, each with the deck's options so that it runs as written.
+fn best_txt(doc: &SearchJson) -> String {
+    let mut out = String::from(
+        "# The longest deals found, then the deals that never end; each line replays one.\n",
+    );
+    for f in doc.best.iter().chain(&doc.loops) {
         let what = match f.cycle {
             Some((cards, tricks)) => format!("never ends: a {tricks}-trick ({cards}-card) cycle"),
             None => format!("{} cards, {} tricks", f.cards, f.tricks),
         };
-        format!("warsim play bmn --deal '{}'   # {what}\n", f.deal)
-    };
-    let mut best_txt = replay_header(
-        game,
-        "The longest deals found, then the deals that never end",
-    );
-    doc.best
-        .iter()
-        .chain(&doc.loops)
-        .for_each(|f| best_txt.push_str(&play(f)));
-    dir.write("best.txt", best_txt.as_bytes())?;
-    set.commit()?;
-    match cfg.print {
-        Print::Json => stdout::print_json(&doc)?,
-        Print::Nothing => {}
-        Print::Text | Print::Markdown => {
-            let mut text = format!(
-                "search bmn — {}\n{} deals by {} walkers, seed {}, {:.1} s ({} deals/s)\n",
-                doc.description,
-                grouped(deals),
-                cfg.walkers,
-                cfg.seed,
-                elapsed_s,
-                grouped(doc.deals_per_s as u64)
-            );
-            for f in doc.best.iter().take(5) {
-                text.push_str(&format!(
-                    "longest   {} cards, {} tricks: {}\n",
-                    grouped(f.cards),
-                    f.tricks,
-                    f.deal
-                ));
-            }
-            if doc.capped > 0 {
-                text.push_str(&format!(
-                    "capped    {} deals reached the cap of {} cards (not listed)\n",
-                    grouped(doc.capped),
-                    grouped(game.max_rounds())
-                ));
-            }
-            text.push_str(&format!(
-                "loops     {} found ({} distinct deals kept)\nwritten   {}/ (search.json, best.txt)\n",
-                doc.loops_found,
-                doc.loops.len(),
-                cfg.out.display()
-            ));
-            stdout::write_all(text.as_bytes())?;
-        }
+        let line = f.replay.as_deref().unwrap_or_default();
+        out.push_str(&format!("{line}   # {what}\n"));
     }
-    Ok(())
+    out
+}
+
+/// What the terminal shows of a search.
+fn text(game: &Bmn, cfg: &SearchConfig, doc: &SearchJson) -> String {
+    let mut text = format!(
+        "search bmn — {}\n{} deals by {} walkers, seed {}, {:.1} s ({} deals/s){}\n",
+        doc.description,
+        grouped(doc.deals),
+        cfg.walkers,
+        cfg.seed,
+        doc.elapsed_s,
+        grouped(doc.deals_per_s as u64),
+        if doc.stopped { ", stopped" } else { "" }
+    );
+    for f in doc.best.iter().take(5) {
+        text.push_str(&format!(
+            "longest   {} cards, {} tricks: {}\n",
+            grouped(f.cards),
+            f.tricks,
+            f.replay.as_deref().unwrap_or_default()
+        ));
+    }
+    if doc.capped > 0 {
+        text.push_str(&format!(
+            "capped    {} deals reached the cap of {} cards (not listed)\n",
+            grouped(doc.capped),
+            grouped(game.max_rounds())
+        ));
+    }
+    text.push_str(&format!(
+        "loops     {} found ({} distinct deals kept)\n",
+        doc.loops_found,
+        doc.loops.len()
+    ));
+    if doc.stopped || cfg.minutes.is_some() {
+        text.push_str(&format!("again     {}\n", doc.replay));
+    }
+    text.push_str(&format!(
+        "written   {}/ (search.json, best.txt)\n",
+        cfg.out.display()
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bmn::BmnRules;
+
+    /// A walker plays the same deals in batches of any sizes as at once: the batches a search
+    /// is played in (sized from the clock) never change what it finds.
+    #[test]
+    fn a_walker_is_the_same_in_batches() {
+        let game = Bmn::new(BmnRules::britannica(7, 2, [1, 2, 3, 4])).unwrap();
+        let progress = Progress::new(0, When::Never);
+        let mut once = Walker::new(&game, 5, 1, 10, None);
+        once.walk(30_000, &progress);
+        let mut batches = Walker::new(&game, 5, 1, 10, None);
+        for n in [1, 4, 16, 9_979, 20_000] {
+            batches.walk(n, &progress);
+        }
+        assert_eq!(once.out.best, batches.out.best);
+        assert_eq!(once.out.loops, batches.out.loops);
+        assert_eq!(
+            (once.out.loops_found, once.out.capped, once.deck.clone()),
+            (
+                batches.out.loops_found,
+                batches.out.capped,
+                batches.deck.clone()
+            )
+        );
+        assert!(!once.out.best.is_empty());
+    }
 }

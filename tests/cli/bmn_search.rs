@@ -1,13 +1,17 @@
-//! `search bmn --loops` and `search bmn --from`: the same cycles whatever the threads, every
-//! cycle written replaying under `play bmn` as the loop it names, and a clear refusal of a deal
-//! the search cannot start from.
+//! `search bmn --loops`, `--from` and `--reaching`: the same cycles whatever the threads, every
+//! replay line written (best.txt, deals.txt, search.json, the terminal) running as written and
+//! playing what it states, a clear refusal of what a search cannot do, a search for a time
+//! that stops in about that time, and an interrupted search that writes what it found.
 
-use crate::util::{fails, json, ok, read, Scratch};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use crate::util::{fails, json, ok, read, s, within, Scratch};
 
 const CASELLA: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA";
 
-/// search.json without what depends on the machine.
-fn stable(out: &std::path::Path) -> serde_json::Value {
+/// search.json without what depends on the machine, or names the folder (`replay`).
+pub fn stable(out: &std::path::Path) -> serde_json::Value {
     let mut v = json(&read(out, "search.json"));
     for k in [
         "elapsed_s",
@@ -15,6 +19,7 @@ fn stable(out: &std::path::Path) -> serde_json::Value {
         "deals_per_s",
         "threads",
         "provenance",
+        "replay",
     ] {
         v.as_object_mut().unwrap().remove(k);
     }
@@ -190,7 +195,8 @@ fn backward_play_from_a_record_finds_a_longer_one() {
 }
 
 /// `--reaching` refuses, in one line with exit status 2 and nothing written, a deal whose game
-/// ends, an option of the other searches, and a basin larger than `--max-positions`.
+/// ends, an option of the other searches (`--max-hours` too), and a basin larger than
+/// `--max-positions`.
 #[test]
 fn reaching_refuses_what_it_cannot_walk() {
     let dir = Scratch::new("search-reaching-bad");
@@ -218,5 +224,434 @@ fn reaching_refuses_what_it_cannot_walk() {
         ],
     );
     assert!(line.contains("--max-positions"), "{line}");
+    // It makes no estimate, so --max-hours has nothing to bound: refused, not ignored.
+    let line = fails(
+        2,
+        &["search", "bmn", &casella, "--max-hours", "3", "--out", out],
+    );
+    assert!(line.contains("--max-hours"), "{line}");
     assert!(!std::path::Path::new(out).exists(), "nothing written");
+}
+
+/// The arguments after `warsim` of the command in `line` (from `warsim ` to the end or to a
+/// `   #` comment), split as a POSIX shell splits them: the lines warsim writes quote with
+/// single quotes only.
+fn command_of(line: &str) -> Vec<String> {
+    let at = line
+        .find("warsim ")
+        .unwrap_or_else(|| panic!("no command: {line}"));
+    let command = line[at + "warsim ".len()..].split("   #").next().unwrap();
+    let (mut args, mut arg, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in command.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any {
+                    args.push(std::mem::take(&mut arg));
+                }
+                any = false;
+            }
+            c => (arg.push(c), any = true).1,
+        }
+    }
+    assert!(!quoted, "an unclosed quote: {line}");
+    if any {
+        args.push(arg);
+    }
+    args
+}
+
+/// The number written just before `unit` in `text` (`57 cards`, `24-trick`, `2,901 cards`).
+fn count(text: &str, unit: &str) -> u64 {
+    let at = text
+        .find(unit)
+        .unwrap_or_else(|| panic!("no {unit} in {text}"));
+    let head = text[..at].trim_end_matches([' ', '-']);
+    let digits: String = head
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no count of {unit} in {text}"))
+}
+
+/// Runs the `play` command of a replay line as written (with `--json`) and checks that it plays
+/// what `stated` says: `N cards, T tricks`; a cycle of `T tricks, C cards` (`never ends: a
+/// T-trick (C-card) cycle`, or a cycle's position, on it from the start); or a loop entered
+/// `after D tricks`.
+fn plays_as_stated(line: &str, stated: &str) {
+    let args = command_of(line);
+    assert_eq!(args[..2], ["play", "bmn"], "{line}");
+    let mut run: Vec<&str> = args.iter().map(String::as_str).collect();
+    run.push("--json");
+    let r = json(&ok(&run));
+    if let Some((_, depth)) = stated.split_once("after ") {
+        assert_eq!(r["outcome"], "loop", "{line}");
+        assert_eq!(r["loop_from_tricks"], count(depth, "trick"), "{line}");
+    } else if stated.contains("cycle") {
+        assert_eq!(r["outcome"], "loop", "{line}");
+        assert_eq!(r["cycle_tricks"], count(stated, "trick"), "{line}");
+        assert_eq!(r["cycle_len"], count(stated, "card"), "{line}");
+        if !stated.contains("never ends") {
+            assert_eq!(r["loop_from"], 0, "a cycle's position is on it: {line}");
+        }
+    } else {
+        assert_ne!(r["outcome"], "loop", "{line}");
+        assert_eq!(r["rounds"], count(stated, "card"), "{line}");
+        assert_eq!(r["tricks"], count(stated, "trick"), "{line}");
+    }
+}
+
+/// Every line of `text` holding a `warsim play` command runs as written and plays what the
+/// line states (its comment after `#`, or its head before the command); returns how many.
+fn every_play_line_replays(text: &str) -> usize {
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("warsim play")).collect();
+    for line in &lines {
+        let stated = match line.split_once("   # ") {
+            Some((_, comment)) => comment,
+            None => &line[..line.find("warsim").unwrap()],
+        };
+        plays_as_stated(line, stated);
+    }
+    lines.len()
+}
+
+/// Item 10: every replay line of every search output pastes and runs as written, deck options
+/// and all: best.txt, deals.txt, the terminal's lines and search.json's `replay` commands.
+#[test]
+fn every_replay_line_of_every_search_runs_as_written() {
+    let dir = Scratch::new("search-replay-lines");
+    let deck = ["--ranks", "7", "--suits", "2"];
+    let record = dir.path("record");
+    let shown = ok(&[
+        &["search", "bmn"][..],
+        &deck,
+        &["--deals", "40000", "--walkers", "4", "--out", s(&record)],
+    ]
+    .concat());
+    assert!(every_play_line_replays(&shown) >= 5, "{shown}");
+    assert!(every_play_line_replays(&read(&record, "best.txt")) >= 5);
+    let v = json(&read(&record, "search.json"));
+    for f in v["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(v["loops"].as_array().unwrap())
+    {
+        let stated = match f["cycle"].as_array() {
+            Some(c) => format!("never ends: a {}-trick ({}-card) cycle", c[1], c[0]),
+            None => format!("{} cards, {} tricks", f["cards"], f["tricks"]),
+        };
+        plays_as_stated(f["replay"].as_str().unwrap(), &stated);
+    }
+    let loops = dir.path("loops");
+    let shown = ok(&[
+        &["search", "bmn", "--loops"][..],
+        &deck,
+        &["--deals", "60000", "--walkers", "3", "--out", s(&loops)],
+    ]
+    .concat());
+    assert!(every_play_line_replays(&shown) > 0, "{shown}");
+    assert!(every_play_line_replays(&read(&loops, "best.txt")) > 0);
+    for c in json(&read(&loops, "search.json"))["cycles"]
+        .as_array()
+        .unwrap()
+    {
+        let stated = format!("cycle: {} tricks, {} cards", c["tricks"], c["cards"]);
+        plays_as_stated(c["replay"].as_str().unwrap(), &stated);
+    }
+    let reaching = dir.path("reaching");
+    ok(&[
+        &["search", "bmn", "--reaching", "--J-/K-QQ-AAKJ-"][..],
+        &deck,
+        &["--out", s(&reaching)],
+    ]
+    .concat());
+    assert_eq!(every_play_line_replays(&read(&reaching, "deals.txt")), 84);
+}
+
+/// Items 1 and 5: `--reaching` writes the deal it was given with its own hands (4 and 10
+/// cards here, not cut in half), and the same command replaces the folder it wrote.
+#[test]
+fn reaching_writes_its_deal_as_given_and_reruns_into_its_folder() {
+    let dir = Scratch::new("search-reaching-again");
+    let out = dir.path("r");
+    let args = [
+        "search",
+        "bmn",
+        "--ranks",
+        "7",
+        "--suits",
+        "2",
+        "--reaching",
+        "--J-/K-QQ-AAKJ-",
+        "--out",
+        s(&out),
+    ];
+    let shown = ok(&args);
+    assert!(shown.contains("of --J-/K-QQ-AAKJ-\n"), "{shown}");
+    let v = json(&read(&out, "reaching.json"));
+    assert_eq!(v["deal"], "--J-/K-QQ-AAKJ-");
+    assert!(read(&out, "deals.txt").contains("cycle of --J-/K-QQ-AAKJ-."));
+    ok(&args);
+    assert_eq!(
+        json(&read(&out, "reaching.json"))["deal"],
+        "--J-/K-QQ-AAKJ-"
+    );
+}
+
+/// Item 2: `--max-rounds` counts cards everywhere. `--reaching` plays its deal up to that many
+/// cards (a cap below the 162-card cycle's second turn is refused, one above it walks), and
+/// writes loop lines that replay as loops; `--loops`, whose tries are played to a number of
+/// tricks, refuses a cap.
+#[test]
+fn the_card_cap_counts_cards_or_is_refused() {
+    let dir = Scratch::new("search-cap");
+    let out = dir.path("r");
+    let reaching = |cap: &'static str| {
+        vec![
+            "search",
+            "bmn",
+            "--ranks",
+            "7",
+            "--suits",
+            "2",
+            "--max-rounds",
+            cap,
+            "--reaching",
+            "--J-/K-QQ-AAKJ-",
+            "--out",
+            s(&out),
+        ]
+    };
+    let line = fails(2, &reaching("200"));
+    assert!(
+        line.contains("within 200 cards") && line.contains("--max-rounds"),
+        "{line}"
+    );
+    ok(&reaching("2000"));
+    assert_eq!(every_play_line_replays(&read(&out, "deals.txt")), 84);
+    let line = fails(
+        2,
+        &[
+            "search",
+            "bmn",
+            "--loops",
+            "--max-rounds",
+            "2000",
+            "--out",
+            s(&out),
+        ],
+    );
+    assert!(
+        line.contains("--max-rounds") && line.contains("tricks"),
+        "{line}"
+    );
+    // A record search's lines carry the cap, under which each game ended as stated.
+    let capped = dir.path("capped");
+    ok(&[
+        "search",
+        "bmn",
+        "--max-rounds",
+        "300",
+        "--deals",
+        "2000",
+        "--walkers",
+        "2",
+        "--out",
+        s(&capped),
+    ]);
+    let best = read(&capped, "best.txt");
+    assert!(best.contains("--max-rounds 300 --deal"), "{best}");
+    assert!(every_play_line_replays(&best) > 0);
+}
+
+/// Item 3: under `--rules camicia` every cycle's position is written as `play bmn --deal`
+/// reads it, hands of different sizes as each hand's digits joined by `/`, and replays.
+#[test]
+fn camicia_loop_positions_replay() {
+    let dir = Scratch::new("search-camicia");
+    let out = dir.path("c");
+    ok(&[
+        "search",
+        "bmn",
+        "--rules",
+        "camicia",
+        "--ranks",
+        "7",
+        "--suits",
+        "2",
+        "--loops",
+        "--deals",
+        "100000",
+        "--walkers",
+        "4",
+        "--out",
+        s(&out),
+    ]);
+    let v = json(&read(&out, "search.json"));
+    let cycles = v["cycles"].as_array().unwrap();
+    assert!(!cycles.is_empty(), "{v}");
+    assert!(
+        cycles
+            .iter()
+            .any(|c| c["position"].as_str().unwrap().contains('/')),
+        "some position has hands of different sizes: {v}"
+    );
+    assert_eq!(
+        every_play_line_replays(&read(&out, "best.txt")),
+        cycles.len()
+    );
+}
+
+/// Items 4 and 6: a climb from a deal that never ends is refused (it would list the same loop
+/// at every restart), pointing to `--loops`; a deck whose cards all demand the same is refused
+/// by every search (no two cards to swap), naming `--penalties`, while its games still play.
+#[test]
+fn a_search_refuses_a_loop_to_climb_from_and_a_deck_of_one_demand() {
+    let dir = Scratch::new("search-refusals");
+    let out = dir.path("s");
+    let line = fails(2, &["search", "bmn", "--from", CASELLA, "--out", s(&out)]);
+    assert!(
+        line.contains("never ends") && line.contains("--loops"),
+        "{line}"
+    );
+    for deck in [
+        &["--penalties", "0,0,0,0"][..],
+        &["--ranks", "4", "--penalties", "2,2,2,2", "--loops"],
+    ] {
+        let args = [&["search", "bmn"][..], deck, &["--out", s(&out)]].concat();
+        let line = fails(2, &args);
+        assert!(
+            line.contains("--penalties") && line.contains("--ranks"),
+            "{line}"
+        );
+    }
+    assert!(!out.exists(), "nothing written");
+    let v = json(&ok(&[
+        "simulate",
+        "bmn",
+        "--penalties",
+        "0,0,0,0",
+        "--games",
+        "100",
+        "--json",
+        "--out",
+        s(&dir.path("sim")),
+    ]));
+    assert_eq!(v["games"], 100, "{v}");
+}
+
+/// Items 7 and 8: a search for a time stops within about it, even with thousands of walkers;
+/// its progress is the time elapsed of the time asked; and search.json's `replay` (`--deals`
+/// of the deals played) plays the same search again.
+#[test]
+fn a_timed_search_stops_in_time_and_replays() {
+    let dir = Scratch::new("search-timed");
+    let out = dir.path("t");
+    let args = [
+        "search",
+        "bmn",
+        "--walkers",
+        "4096",
+        "--minutes",
+        "0.01",
+        "--progress",
+        "log",
+        "--out",
+        s(&out),
+    ];
+    let run = within(20, &args);
+    assert!(run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.lines().all(|l| l.starts_with("progress: ")) && err.contains(" of 0:00:01 "),
+        "{err}"
+    );
+    assert!(!err.contains("pilot"), "{err}");
+    let first = stable(&out);
+    assert_eq!(first["stopped"], false);
+    let deals = first["deals"].as_u64().unwrap();
+    assert!(deals > 0 && deals.is_multiple_of(4096), "{first}");
+    let again = json(&read(&out, "search.json"))["replay"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(again.contains(&format!("--deals {deals} ")), "{again}");
+    let args = command_of(&again);
+    ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(stable(&out), first);
+}
+
+/// Item 9: an interrupted search (SIGINT, as Ctrl-C sends) writes what it found, marked
+/// `"stopped": true` with the deals it played, exits with status 130, and its `replay` plays
+/// the same search again; a record search and a loop search alike.
+#[test]
+fn an_interrupted_search_writes_what_it_found() {
+    let dir = Scratch::new("search-sigint");
+    for (name, extra) in [("record", &[][..]), ("loops", &["--loops"][..])] {
+        let out = dir.path(name);
+        let args = [
+            &[
+                "search",
+                "bmn",
+                "--ranks",
+                "7",
+                "--suits",
+                "2",
+                "--minutes",
+                "10",
+            ][..],
+            extra,
+            &["--progress", "log", "--out", s(&out)],
+        ]
+        .concat();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first progress line comes once the search may be stopped.
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut first = String::new();
+        err.read_line(&mut first).unwrap();
+        assert!(first.starts_with("progress: "), "{first}");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+        let done = crate::util::finish_within(child, 60, name);
+        assert_eq!(done.status.code(), Some(130), "{name}: {rest}");
+        assert!(rest.contains("stopped"), "{rest}");
+        let stdout = String::from_utf8_lossy(&done.stdout);
+        assert!(stdout.contains("written "), "{stdout}");
+        let v = stable(&out);
+        assert_eq!(v["stopped"], true, "{v}");
+        let key = if name == "loops" { "tries" } else { "deals" };
+        let played = v[key].as_u64().unwrap();
+        assert!(played > 0, "{v}");
+        let again = json(&read(&out, "search.json"))["replay"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(again.contains(&format!("--deals {played} ")), "{again}");
+        let args = command_of(&again);
+        ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut replayed = stable(&out);
+        assert_eq!(replayed["stopped"], false);
+        replayed["stopped"] = true.into();
+        assert_eq!(replayed, v, "{name}");
+    }
 }

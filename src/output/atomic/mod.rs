@@ -144,7 +144,8 @@ impl Kind {
         match self {
             Kind::Sweep => &["sweep.json"],
             Kind::Compare => &["compare.json"],
-            Kind::Search => &["search.json"],
+            // `search --reaching` writes reaching.json instead.
+            Kind::Search => &["search.json", "reaching.json"],
             Kind::Exact => &["summary.json", "chain.json", "flawless.json"],
             Kind::Simulate | Kind::Merge | Kind::RuleSet => &["summary.json"],
         }
@@ -189,6 +190,8 @@ struct Pending {
     locks: Vec<PathBuf>,
     /// Sets committed by this process.
     committed: Vec<PathBuf>,
+    /// The stop of a run that writes what it has when interrupted ([`stop_on_interrupt`]).
+    stop: Option<Cancel>,
 }
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
@@ -196,6 +199,7 @@ static PENDING: Mutex<Pending> = Mutex::new(Pending {
     created: Vec::new(),
     locks: Vec::new(),
     committed: Vec::new(),
+    stop: None,
 });
 
 fn pending() -> std::sync::MutexGuard<'static, Pending> {
@@ -240,8 +244,25 @@ pub fn commits_unless(cancel: &Cancel) {
     HOST_CANCEL.with(|c| *c.borrow_mut() = Some(cancel.clone()));
 }
 
+/// Makes the first SIGINT or SIGTERM from now on set `cancel` instead of ending the process:
+/// a search stops, writes what it found and commits its set; a second signal cleans up and
+/// exits as before, writing nothing. The set's commit (or its drop) ends this.
+pub fn stop_on_interrupt(cancel: &Cancel) {
+    pending().stop = Some(cancel.clone());
+}
+
 fn on_interrupt() {
-    let p = pending();
+    let mut p = pending();
+    if let Some(stop) = p.stop.take().filter(|s| !s.is_set()) {
+        stop.set();
+        p.stop = Some(stop);
+        let _ = writeln!(
+            io::stderr(),
+            "stopping: writing what was found so far (interrupt again to stop at once, \
+             writing nothing)"
+        );
+        return;
+    }
     for dir in &p.dirs {
         remove_staging(dir);
     }
@@ -423,6 +444,7 @@ impl OutputSet {
                 }
             }
             p.committed.push(shown.clone());
+            p.stop = None;
             p.created.retain(|c| !self.created.contains(c));
             if let Some(old) = &old {
                 p.dirs.push(old.clone());
@@ -488,7 +510,10 @@ impl Drop for OutputSet {
     fn drop(&mut self) {
         let staging = &self.root.staging;
         remove_staging(staging);
-        pending().dirs.retain(|d| d != staging);
+        let mut p = pending();
+        p.dirs.retain(|d| d != staging);
+        p.stop = None;
+        drop(p);
         drop(self.lock.take());
         remove_created(&self.created);
     }

@@ -10,6 +10,9 @@
 //! The digit notation writes each card as its demand, top card first, player 1's twenty then
 //! player 2's, with no separator: `0130023302200030010000000010000000000021`. It is how the
 //! published searches of Camicia list their deals (drago-96/cavacamisa, N1k06/cudacamicia).
+//! A position of a game under way has hands of any sizes, which digits alone cannot tell apart, so
+//! under the preset warsim also reads and writes the two hands' digits joined by `/`
+//! (`0130/02330...`): `play bmn --deal` replays every position a search writes.
 
 use super::Penalties;
 
@@ -20,17 +23,33 @@ pub const SUITS: usize = 4;
 /// The ace, two and three demand 1, 2 and 3: in warsim's deck J, Q and K; its A demands nothing.
 pub const PENALTIES: Penalties = Penalties([1, 2, 3, 0]);
 
-/// Reads a deal in the digit notation: `None` when `text` is not in it (it holds a `/` or a
-/// character other than a digit or a space), else both hands or what is wrong with it.
-/// `counts[d]` is how many cards of the deck demand `d`: every digit must be one of them, and
-/// there must be one digit per card.
-pub fn read_digits(text: &str, counts: &[u32]) -> Option<Result<[Vec<u8>; 2], String>> {
-    let digits: Vec<u8> = text
-        .chars()
-        .filter(|c| *c != ' ')
-        .map(|c| c.to_digit(10).map(|d| d as u8))
-        .collect::<Option<_>>()?;
+/// Reads a deal in the digit notation: `None` when `text` is not in it (it holds a character
+/// other than a digit or a space, or, unless `halves`, a `/`), else both hands or what is
+/// wrong with it. With `halves`, `DIGITS/DIGITS` gives each hand its own digits (a position
+/// whose hands differ in size); without a `/`, player 1 holds the first half. `counts[d]` is
+/// how many cards of the deck demand `d`: every digit must be one of them, and there must be
+/// one digit per card.
+pub fn read_digits(
+    text: &str,
+    counts: &[u32],
+    halves: bool,
+) -> Option<Result<[Vec<u8>; 2], String>> {
+    let read = |t: &str| -> Option<Vec<u8>> {
+        t.chars()
+            .filter(|c| *c != ' ')
+            .map(|c| c.to_digit(10).map(|d| d as u8))
+            .collect()
+    };
     let cards: usize = counts.iter().map(|&c| c as usize).sum();
+    let (digits, split) = match text.split_once('/') {
+        Some((a, b)) if halves => {
+            let a = read(a)?;
+            let split = a.len();
+            ([a, read(b)?].concat(), split)
+        }
+        Some(_) => return None,
+        None => (read(text)?, cards / 2),
+    };
     if digits.len() != cards {
         return Some(Err(format!(
             "the digit notation has one digit per card (its demand), player 1's half first: \
@@ -64,7 +83,7 @@ pub fn read_digits(text: &str, counts: &[u32]) -> Option<Result<[Vec<u8>; 2], St
             dealt[d], counts[d]
         )));
     }
-    let (a, b) = digits.split_at(cards / 2);
+    let (a, b) = digits.split_at(split);
     Some(Ok([a.to_vec(), b.to_vec()]))
 }
 
@@ -82,7 +101,7 @@ mod tests {
 
     #[test]
     fn the_communitys_example_reads_as_each_cards_demand_player_1s_half_first() {
-        let [a, b] = read_digits("0130023302200030010000000010000000000021", &COUNTS)
+        let [a, b] = read_digits("0130023302200030010000000010000000000021", &COUNTS, false)
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -101,23 +120,40 @@ mod tests {
 
     #[test]
     fn a_wrong_length_or_digit_says_what_is_wrong_and_other_notations_pass_by() {
-        let e = read_digits("013", &COUNTS).unwrap().unwrap_err();
+        let e = read_digits("013", &COUNTS, false).unwrap().unwrap_err();
         assert!(e.contains("needs 40 digits, not 3"), "{e}");
         let four = "0430023302200030010000000010000000000021";
-        let e = read_digits(four, &COUNTS).unwrap().unwrap_err();
+        let e = read_digits(four, &COUNTS, false).unwrap().unwrap_err();
         assert!(
             e.contains("digit 2 (4)") && e.contains("demand 0, 1, 2, 3"),
             "{e}"
         );
         let zeros = "0".repeat(40);
-        let e = read_digits(&zeros, &COUNTS).unwrap().unwrap_err();
+        let e = read_digits(&zeros, &COUNTS, false).unwrap().unwrap_err();
         assert!(
             e.contains("40 cards demanding 0, and this deck has 28"),
             "{e}"
         );
-        let e = read_digits(&"3".repeat(40), &COUNTS).unwrap().unwrap_err();
+        let e = read_digits(&"3".repeat(40), &COUNTS, false)
+            .unwrap()
+            .unwrap_err();
         assert!(e.contains("demanding 0, and this deck has 28"), "{e}");
-        assert!(read_digits("--J-/Q---", &COUNTS).is_none());
-        assert!(read_digits("2345/6789", &COUNTS).is_none());
+        assert!(read_digits("--J-/Q---", &COUNTS, false).is_none());
+        assert!(read_digits("2345/6789", &COUNTS, false).is_none());
+        assert!(read_digits("--J-/Q---", &COUNTS, true).is_none());
+    }
+
+    /// Under the preset a position's hands, of any sizes, read back from `DIGITS/DIGITS`.
+    #[test]
+    fn two_hands_joined_by_a_slash_keep_their_sizes() {
+        let text = "0130023302200030010000000/010000000000021";
+        let [a, b] = read_digits(text, &COUNTS, true).unwrap().unwrap();
+        assert_eq!((a.len(), b.len()), (25, 15));
+        assert_eq!(
+            format!("{}/{}", digits(a.into_iter()), digits(b.into_iter())),
+            text
+        );
+        let e = read_digits("013/0", &COUNTS, true).unwrap().unwrap_err();
+        assert!(e.contains("needs 40 digits, not 4"), "{e}");
     }
 }

@@ -287,15 +287,19 @@ impl Bmn {
     /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`, or under the camicia
     /// preset its digit notation.
     pub fn show_deal(&self, deck: &[u8]) -> String {
-        if self.rules.preset == BmnPreset::Camicia {
-            return camicia::digits(deck.iter().copied());
-        }
         let half = deck.len() / 2;
-        format!(
-            "{}/{}",
-            self.show(deck[..half].iter().copied()),
-            self.show(deck[half..].iter().copied())
-        )
+        self.show_hands(&deck[..half], &deck[half..])
+    }
+
+    /// Two hands as `play bmn --deal` reads them back, each with its own cards whatever their
+    /// sizes: `HAND1/HAND2`; under the camicia preset the digit notation when the hands are
+    /// equal, else each hand's digits joined by `/` (which only that preset reads as digits).
+    pub fn show_hands(&self, a: &[u8], b: &[u8]) -> String {
+        let (a, b) = (a.iter().copied(), b.iter().copied());
+        if self.rules.preset == BmnPreset::Camicia && a.len() == b.len() {
+            return camicia::digits(a.chain(b));
+        }
+        format!("{}/{}", self.show(a), self.show(b))
     }
 
     /// A position as a deal `play bmn --deal` replays: the leader's hand first, so that the
@@ -303,7 +307,8 @@ impl Bmn {
     /// leads.
     pub fn show_position(&self, p: &Position) -> String {
         let [a, b] = [&p.hands[p.leader], &p.hands[p.leader ^ 1]];
-        format!("{}/{}", self.show(a.cards()), self.show(b.cards()))
+        let (a, b): (Vec<u8>, Vec<u8>) = (a.cards().collect(), b.cards().collect());
+        self.show_hands(&a, &b)
     }
 
     fn result(&self, s: &mut BmnScratch) -> GameResult<BmnGame> {
@@ -341,9 +346,12 @@ impl Bmn {
     /// Reads a deal `HAND1/HAND2`, top card first: `-` (or `.`, a digit, `T`, `X`, `10`) for a
     /// card that is not J, Q, K or A; J, Q, K, A; spaces and commas ignored, and a suit letter
     /// (s, h, d, c) or symbol after a card. Or the digit notation ([`camicia`]): each card's
-    /// demand, player 1's half first, no `/`. The deal must hold this deck's cards.
+    /// demand, player 1's half first, no `/`; under the camicia preset also `DIGITS/DIGITS`,
+    /// hands of any sizes (what [`Bmn::show_hands`] writes). The deal must hold this deck's
+    /// cards.
     pub fn parse_deal(&self, text: &str) -> Result<[Vec<u8>; 2], UsageError> {
-        if let Some(read) = camicia::read_digits(text, &self.counts) {
+        let halves = self.rules.preset == BmnPreset::Camicia;
+        if let Some(read) = camicia::read_digits(text, &self.counts, halves) {
             return read.map_err(|e| usage!("--deal {text:?}: {e}"));
         }
         let Some((a, b)) = text.split_once('/') else {

@@ -287,6 +287,46 @@ fn the_camicia_preset_round_trips_through_its_json_rules_and_writes_digits() {
     );
 }
 
+/// Every position of a game, hands of any sizes, is written so that `parse_deal` reads it
+/// back (the leader's hand first): under camicia the digit notation for equal hands, else each
+/// hand's digits joined by `/`; under britannica `HAND1/HAND2`.
+#[test]
+fn every_position_written_reads_back_with_its_own_hands() {
+    let deal = "0000000100000202021010000300301002030300";
+    for game in [camicia(), standard()] {
+        let deck = if game.rules().preset == BmnPreset::Camicia {
+            deck_of(&game, deal)
+        } else {
+            deck_of(
+                &game,
+                "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--",
+            )
+        };
+        let (mut unequal, mut written) = (0, Vec::new());
+        let mut each = |p: &Position, _: &Trick, _: u64| {
+            written.push((p.leader, game.show_position(p), *p));
+            ControlFlow::Continue(())
+        };
+        let half = deck.len() / 2;
+        game.play_hands(&[deck[..half].to_vec(), deck[half..].to_vec()], &mut each);
+        for (leader, text, p) in &written {
+            let [a, b] = game
+                .parse_deal(text)
+                .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let lead: Vec<u8> = p.hands[*leader].cards().collect();
+            let other: Vec<u8> = p.hands[leader ^ 1].cards().collect();
+            assert_eq!((a, b), (lead.clone(), other), "{text}");
+            unequal += usize::from(lead.len() * 2 != deck.len());
+        }
+        assert!(unequal > 10, "the game passes through uneven hands");
+    }
+    // Under camicia the unequal hands are written with a slash, and only camicia reads them.
+    let game = camicia();
+    let uneven = "0000000100000202021010000/300301002030300";
+    assert_eq!(game.parse_deal(uneven).unwrap()[0].len(), 25);
+    assert!(standard().parse_deal(uneven).is_err());
+}
+
 /// Plays `deck` (halves to the players) with cap `max_rounds` on the reference and on the phase
 /// engine, checks they agree on everything they report, and returns the result.
 fn both_engines(game: &Bmn, deck: &[u8], max_rounds: u64) -> Played {

@@ -1,0 +1,71 @@
+//! The commands a search writes so that what it found can be run again: each one, pasted into
+//! a shell as written (best.txt, deals.txt, search.json, the terminal), plays the deal under
+//! the search's rules (its deck options included), or plays the search again.
+
+use super::SearchConfig;
+use crate::games::bmn::{rule_args, BmnRules, DEFAULT_MAX_ROUNDS};
+use crate::output::summary::shell_quote;
+
+/// `warsim play bmn --ranks 7 --suits 2 --deal 'Q-KJ-A-/Q-K-AJ-'`: plays `deal` under `rules`.
+pub(crate) fn play(rules: &BmnRules, deal: &str) -> String {
+    let options = match rule_args(rules) {
+        o if o.is_empty() => o,
+        o => format!(" {o}"),
+    };
+    format!("warsim play bmn{options} --deal {}", quoted(deal))
+}
+
+/// As [`play`], without a card cap: for a deal that never ends, whose loop `play` finds
+/// exactly whatever the cap, while a cap given to the search (to bound its forward play) may
+/// be too short to play up to the loop's second turn.
+pub(crate) fn play_loop(rules: &BmnRules, deal: &str) -> String {
+    play(
+        &BmnRules {
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            ..rules.clone()
+        },
+        deal,
+    )
+}
+
+/// A deal in single quotes, always (a deal holds no quote): `--deal '--J-/K-QQ-AAKJ-'` reads
+/// at a glance as one argument.
+fn quoted(deal: &str) -> String {
+    if deal.contains('\'') {
+        shell_quote(deal)
+    } else {
+        format!("'{deal}'")
+    }
+}
+
+/// The command that plays the search of `cfg` again with `deals` deals (those it played, when
+/// the time or an interrupt ended it): the same seed, walkers, deals kept and starting deal;
+/// a search that took an hour or more lifts the bound on the estimate, which may exceed it.
+pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f64) -> String {
+    let mut line = String::from("warsim search bmn");
+    let options = rule_args(rules);
+    if !options.is_empty() {
+        line.push_str(&format!(" {options}"));
+    }
+    if cfg.loops {
+        line.push_str(" --loops");
+    }
+    if let Some(from) = &cfg.from {
+        line.push_str(&format!(" --from {}", quoted(from)));
+    }
+    line.push_str(&format!(
+        " --deals {deals} --walkers {} --seed {}",
+        cfg.walkers, cfg.seed
+    ));
+    if !cfg.loops {
+        line.push_str(&format!(" --keep {}", cfg.keep));
+    }
+    if hours >= 1.0 {
+        line.push_str(" --max-hours none");
+    }
+    line.push_str(&format!(
+        " --out {}",
+        shell_quote(&cfg.out.to_string_lossy())
+    ));
+    line
+}
