@@ -164,9 +164,17 @@ def survival(result, ax=None):
         # The fit is to the games that end: P(rounds > t | the game ends).
         beyond, start, end = tail["games"] / total, tail["from"], ended[-1][0]
         ts = [start + (end - start) * k / 100 for k in range(101)]
+        check = tail.get("check")
+        verdict = ""
+        if check:
+            p = "p < 0.0001" if check["p"] < 1e-4 else f"p {check['p']:.4f}"
+            verdict = "\n" + ("exponential" if check["exponential"] else "NOT exponential") + (
+                f" (χ² {check['chi2']:.1f} on {check['df']} df, {p}): at {check['far_rounds']:,}"
+                f" rounds {100 * check['far_observed']:.3f}% still go, the fit says"
+                f" {100 * check['far_fitted']:.3f}%")
         ax.plot(ts, [beyond * math.exp(-tail["rate"] * (t - start)) for t in ts], "--",
                 color="#333333", label=f"fitted tail beyond {start:,} rounds: e-folding "
-                f"{tail['e_folding_rounds']:.1f} rounds")
+                f"{tail['e_folding_rounds']:.1f} rounds{verdict}")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(_percent))
     ax.set_xlabel("rounds t")

@@ -124,6 +124,13 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
             ),
             format!("{:.1} to {:.1}", t.e_folding_ci95[0], t.e_folding_ci95[1]),
         ));
+        if let Some(c) = &t.check {
+            out.push(row(
+                "tail: is it exponential?",
+                super::text::tail_verdict(c, info.exhaustive),
+                "",
+            ));
+        }
     }
     if let Some(p) = &r.parity {
         let (value, interval) = share(&p.even);

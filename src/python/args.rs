@@ -33,7 +33,10 @@ fn number<T>(
     parse: impl Fn(&str) -> Result<T, String>,
 ) -> PyResult<T> {
     let is_bool = value.is_instance_of::<pyo3::types::PyBool>()
-        || value.get_type().name().is_ok_and(|n| n.to_string().starts_with("bool"));
+        || value
+            .get_type()
+            .name()
+            .is_ok_and(|n| n.to_string().starts_with("bool"));
     let text = if is_bool {
         None
     } else if value.is_instance_of::<pyo3::types::PyInt>()

@@ -46,7 +46,11 @@ impl TailCheck {
         // many odd round counts as even ones: War's games end on an even round far more often
         // (its parity), which a bin of odd width would count against the fit.
         let mut edges: Vec<u64> = (1..bins)
-            .map(|j| ((1.0 - j as f64 / bins as f64).ln() / q.ln()).ceil().max(1.0) as u64)
+            .map(|j| {
+                ((1.0 - j as f64 / bins as f64).ln() / q.ln())
+                    .ceil()
+                    .max(1.0) as u64
+            })
             .map(|k| k + k % 2)
             .collect();
         edges.dedup();
@@ -147,7 +151,11 @@ mod tests {
     fn chi_square_tails_match_tables() {
         assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-12);
         assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-12);
-        for (df, x, p) in [(1.0, 3.841_459, 0.05), (10.0, 23.209_25, 0.01), (18.0, 18.0, 0.455_70)] {
+        for (df, x, p) in [
+            (1.0, 3.841_459, 0.05),
+            (10.0, 23.209_25, 0.01),
+            (18.0, 18.0, 0.455_70),
+        ] {
             let q = gamma_q(df / 2.0, x / 2.0);
             assert!((q - p).abs() < 1e-4, "df {df} x {x}: {q}");
         }
@@ -164,14 +172,20 @@ mod tests {
             (1..3_000u64)
                 .map(|k| {
                     let p = |q: f64| (1.0 - q) * q.powi(k as i32 - 1);
-                    (k, (1e6 * ((1.0 - mix) * p(q) + mix * p(0.999))).round() as u64)
+                    (
+                        k,
+                        (1e6 * ((1.0 - mix) * p(q) + mix * p(0.999))).round() as u64,
+                    )
                 })
                 .filter(|c| c.1 > 0)
                 .collect()
         };
         let plain = TailCheck::new(&counts(0.0), q, 100).unwrap();
         assert!(plain.exponential && plain.p > 0.5, "{plain:?}");
-        assert!((plain.far_observed / plain.far_fitted - 1.0).abs() < 0.05, "{plain:?}");
+        assert!(
+            (plain.far_observed / plain.far_fitted - 1.0).abs() < 0.05,
+            "{plain:?}"
+        );
         assert_eq!(plain.df, 18);
         let bent = counts(0.05);
         let m: u64 = bent.iter().map(|c| c.1).sum();
