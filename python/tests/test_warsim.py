@@ -410,3 +410,13 @@ def test_numpy_integers_are_numbers_and_numpy_bools_are_not():
     for bad in (np.bool_(True), True, "1000"):
         with pytest.raises(ValueError, match="expected a number"):
             warsim.simulate("shotgun", games=bad)
+
+
+def test_repr_leads_with_the_games_that_end_where_some_never_end():
+    looping = warsim.simulate("war", games=2000, pickup="p1-first")
+    ended = looping.summary["finished_rounds"]
+    assert ended["n"] < 2000, "some games of p1-first loop"
+    assert repr(looping).endswith(f"rounds of the {ended['n']:,} games that end>"), repr(looping)
+    assert f"mean {ended['mean']:,.3f}" in repr(looping)
+    plain = warsim.simulate("war", games=2000)
+    assert repr(plain).endswith("rounds>") and "games that end" not in repr(plain)

@@ -95,9 +95,15 @@ class Result:
         return ax
 
     def __repr__(self):
+        # Where some games never end, the mean a reader means is that of the games that end,
+        # named; the terminal leads with it too.
         s = self.summary
+        ended = s.get("finished_rounds")
+        if ended and ended["n"] < s["games"]:
+            return (f"<warsim.Result {s['game']}: {s['games']:,} games, mean {ended['mean']:,.3f}"
+                    f" rounds of the {ended['n']:,} games that end>")
         mean = s["rounds"]["mean"] if s.get("rounds") else float("nan")
-        return f"<warsim.Result {s['game']}: {s['games']:,} games, mean {mean:.3f} rounds>"
+        return f"<warsim.Result {s['game']}: {s['games']:,} games, mean {mean:,.3f} rounds>"
 
 
 def _returns_result(function):

@@ -90,7 +90,12 @@ pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str,
                 s["shares"]["p1"]["share"]
                     .as_f64()
                     .map_or_else(String::new, |p| percent(p, 3)),
-                c.looping().text(),
+                // A rule set that never looks for loops (a shuffled pickup) found none to
+                // count: "—", as docs write it, not a count of 0.
+                match s["loops"] {
+                    Value::Null => "—".into(),
+                    _ => c.looping().text(),
+                },
                 c.capped().text(),
             ]
         })

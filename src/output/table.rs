@@ -3,7 +3,7 @@
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{fixed, grouped, grouped_in, Share};
+use crate::stats::summary::{fixed, grouped, grouped_in, percent, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,7 +28,8 @@ fn row(name: impl Into<String>, value: impl Into<String>, interval: impl Into<St
 fn share(s: &Share) -> (String, String) {
     (
         s.text(),
-        format!("{:.3}% to {:.3}%", 100.0 * s.ci95[0], 100.0 * s.ci95[1]),
+        // As the terminal writes shares: an upper bound of 0.0004% is not 0.000%.
+        format!("{} to {}", percent(s.ci95[0], 3), percent(s.ci95[1], 3)),
     )
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 use crate::stats::tail_check::TailCheck;
 
 /// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
@@ -130,6 +130,46 @@ fn fraction_value(text: &str) -> Option<f64> {
 const ALL_GAMES: &str =
     "(all games: a game that loops counts the round its loop was found, a capped game the cap)";
 
+/// The rounds of distribution `d` as the summary's leading lines: `of` names its games when
+/// they are not all the games.
+fn rounds_block(d: &Distribution, exhaustive: bool, of: &str) -> String {
+    let mut s = String::new();
+    let _ = match (d.sem, d.ci95, d.sd) {
+        (_, _, Some(sd)) if exhaustive => writeln!(
+            s,
+            "rounds    {of}mean {} (exact: over every deal), sd {}",
+            fixed(d.mean, 4),
+            fixed(sd, 2)
+        ),
+        (Some(sem), Some(ci), Some(sd)) => writeln!(
+            s,
+            "rounds    {of}mean {} ± {} (95% interval {} to {}), sd {}",
+            fixed(d.mean, 3),
+            fixed(1.96 * sem, 3),
+            fixed(ci[0], 3),
+            fixed(ci[1], 3),
+            fixed(sd, 2)
+        ),
+        _ => writeln!(
+            s,
+            "rounds    {of}{} (one game: no spread or interval to estimate)",
+            fixed(d.mean, 0)
+        ),
+    };
+    let _ = writeln!(
+        s,
+        "          min {}  median {}  max {}",
+        grouped(d.min),
+        grouped(d.median),
+        grouped(d.max)
+    );
+    let q: Vec<String> = (d.quantiles.iter())
+        .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
+        .collect();
+    let _ = writeln!(s, "          {}", q.join("  "));
+    s
+}
+
 fn percent_of(n: u64, of: u64) -> String {
     percent(n as f64 / of.max(1) as f64, 3)
 }
@@ -163,44 +203,17 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         grouped(rate as u64),
         if info.exhaustive { "deals" } else { "games" }
     );
-    if let Some(d) = &r.rounds {
-        match (d.sem, d.ci95, d.sd) {
-            (_, _, Some(sd)) if info.exhaustive => writeln!(
-                s,
-                "rounds    mean {} (exact: over every deal), sd {}",
-                fixed(d.mean, 4),
-                fixed(sd, 2)
-            ),
-            (Some(sem), Some(ci), Some(sd)) => writeln!(
-                s,
-                "rounds    mean {} ± {} (95% interval {} to {}), sd {}",
-                fixed(d.mean, 3),
-                fixed(1.96 * sem, 3),
-                fixed(ci[0], 3),
-                fixed(ci[1], 3),
-                fixed(sd, 2)
-            ),
-            _ => writeln!(
-                s,
-                "rounds    {:.0} (one game: no spread or interval to estimate)",
-                d.mean
-            ),
-        }
-        .ok();
-        let _ = writeln!(
-            s,
-            "          min {}  median {}  max {}",
-            grouped(d.min),
-            grouped(d.median),
-            grouped(d.max)
-        );
-        let q: Vec<String> = d
-            .quantiles
-            .iter()
-            .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
-            .collect();
-        let _ = writeln!(s, "          {}", q.join("  "));
-        if r.unended().total() > 0 {
+    // Where some games never end, the figure a reader means is that of the games that end
+    // (as sweeps and charts give it): it leads, named; all games follow further down.
+    let unended = r.unended().total() > 0;
+    let lead_ended = r.finished.as_ref().filter(|f| unended && f.n > 0);
+    let unit = if info.exhaustive { "deal" } else { "game" };
+    if let Some(f) = lead_ended {
+        let of = format!("the {} that end ({}): ", counted(f.n, unit), percent_of(f.n, games));
+        s.push_str(&rounds_block(f, info.exhaustive, &of));
+    } else if let Some(d) = &r.rounds {
+        s.push_str(&rounds_block(d, info.exhaustive, ""));
+        if unended {
             let _ = writeln!(s, "          {}", ALL_GAMES);
         }
     }
@@ -270,23 +283,20 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
             );
         }
     }
-    if let Some(f) = &r.finished {
-        let ci = match f.ci95 {
+    if let (Some(_), Some(d)) = (lead_ended, &r.rounds) {
+        let ci = match d.ci95 {
             Some([lo, hi]) if !info.exhaustive => {
                 format!(" (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3))
             }
             _ => String::new(),
         };
-        let unit = if info.exhaustive { "deal" } else { "game" };
         let _ = writeln!(
             s,
-            "finished  the {} that end ({}): mean {}{ci}, min {}  median {}  max {}",
-            counted(f.n, unit),
-            percent_of(f.n, games),
-            fixed(f.mean, 3),
-            grouped(f.min),
-            grouped(f.median),
-            grouped(f.max)
+            "all games mean {}{ci}, median {}, max {}: a game that loops counts the round its \
+             loop was found, a capped game the cap",
+            fixed(d.mean, 3),
+            grouped(d.median),
+            grouped(d.max)
         );
     }
     if let Some(t) = &r.tail {
