@@ -209,7 +209,11 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
     let lead_ended = r.finished.as_ref().filter(|f| unended && f.n > 0);
     let unit = if info.exhaustive { "deal" } else { "game" };
     if let Some(f) = lead_ended {
-        let of = format!("the {} that end ({}): ", counted(f.n, unit), percent_of(f.n, games));
+        let of = format!(
+            "the {} that end ({}): ",
+            counted(f.n, unit),
+            percent_of(f.n, games)
+        );
         s.push_str(&rounds_block(f, info.exhaustive, &of));
     } else if let Some(d) = &r.rounds {
         s.push_str(&rounds_block(d, info.exhaustive, ""));

@@ -337,3 +337,54 @@ fn capped_and_looping_games_are_told_apart_on_the_terminal_and_in_a_sweep() {
         "{shuffled}"
     );
 }
+
+/// Where some games never end, the terminal leads with the games that end, named, and gives
+/// all games further down; where every game ends, it leads with all games as before.
+#[test]
+fn the_rounds_a_reader_means_lead_and_are_named() {
+    let text = ok(&["simulate", "war", "--pickup", "p1-first", "--games", "2000"]);
+    let lead = text.lines().find(|l| l.starts_with("rounds ")).unwrap();
+    assert!(
+        lead.contains("games that end (") && lead.contains("mean"),
+        "{text}"
+    );
+    let all = text.lines().find(|l| l.starts_with("all games ")).unwrap();
+    assert!(all.contains("a game that loops counts the round"), "{text}");
+    let text = ok(&["simulate", "war", "--games", "2000"]);
+    let lead = text.lines().find(|l| l.starts_with("rounds ")).unwrap();
+    assert!(lead.starts_with("rounds    mean"), "{text}");
+    assert!(!text.contains("all games "), "{text}");
+}
+
+/// report.html writes a share's interval as the terminal does: no loop in 2,000 games still
+/// has an upper bound above 0%, and a sweep's rule set that does not look for loops writes —.
+#[test]
+fn a_share_of_none_keeps_its_upper_bound_and_loops_not_looked_for_are_a_dash() {
+    let dir = Scratch::new("zero-share");
+    let out = dir.path("bmn");
+    ok(&[
+        "simulate",
+        "bmn",
+        "--games",
+        "2000",
+        "--quiet",
+        "--out",
+        s(&out),
+    ]);
+    let page = read(&out, "report.html");
+    assert!(page.contains("0.000% to 0.19"), "{page}");
+    let sw = dir.path("sw");
+    ok(&[
+        "sweep",
+        "war",
+        "--pickup",
+        "p1-first,shuffled",
+        "--games",
+        "300",
+        "--quiet",
+        "--out",
+        s(&sw),
+    ]);
+    let page = read(&sw, "report.html");
+    assert!(page.contains("<td>—</td>"), "{page}");
+}
