@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 use crate::config::RunConfig;
 use crate::face::{GameCli, WithGame};
 use crate::games::{ChainSolution, Game};
+use crate::output::answer::Answer;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::report::{RunInfo, Timing};
 use crate::output::stdout::Print;
@@ -18,7 +19,7 @@ use crate::output::summary::Provenance;
 use crate::output::{self, progress::Progress};
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::stats::summary::{fraction, grouped, grouped_in};
+use crate::stats::summary::{fraction, grouped, grouped_in, percent};
 use crate::{run, usage};
 
 /// Deals an exact run may play: about half an hour on two cores at a microsecond a deal.
@@ -119,9 +120,13 @@ fn chain<G: Game>(
         .iter()
         .map(|(o, p)| (o.name(), json!(p)))
         .collect();
+    // The chain answers the game without a cap: the description says so instead of the
+    // rules' cap, which no game met.
+    let cap = format!("cap {}", grouped(game.max_rounds()));
+    let description = game.describe().replace(&cap, "no round cap");
     let doc = json!({
         "game": G::NAME,
-        "description": format!("{}, every deal, solved as a Markov chain", game.describe()),
+        "description": format!("{description}, every deal, solved as a Markov chain"),
         "rules": serde_json::to_value(game.rules())?,
         "deals": u64::try_from(c.deals).unwrap_or(u64::MAX),
         "states": c.states,
@@ -135,7 +140,29 @@ fn chain<G: Game>(
         ),
         "provenance": Provenance::now(),
     });
-    finish_doc(&doc, "chain.json", out, opts.print, |stdout| {
+    let mut rows = vec![
+        ("deals, equally likely".to_string(), grouped(c.deals as u64)),
+        (
+            "positions of the chain".to_string(),
+            grouped(c.states as u64),
+        ),
+        (
+            "expected rounds (no round cap)".to_string(),
+            format!("{:.12}", c.mean_rounds),
+        ),
+    ];
+    rows.extend(c.outcomes.iter().map(|(o, p)| {
+        (
+            format!("chance of outcome {}", o.name()),
+            format!("{p:.12} ({})", percent(*p, 6)),
+        )
+    }));
+    let answer = Answer {
+        doc: &doc,
+        file: "chain.json",
+        rows,
+    };
+    finish_doc(&answer, out, opts, |stdout| {
         writeln!(
             stdout,
             "{} deals, {} positions; expected rounds {:.12}",
@@ -198,7 +225,24 @@ impl WithGame for FlawlessGame<'_> {
             ),
             "provenance": Provenance::now(),
         });
-        finish_doc(&doc, "flawless.json", out, opts.print, |stdout| {
+        let mut rows = vec![(
+            "battles won by one player, no tie".to_string(),
+            grouped(u64::from(f.battles())),
+        )];
+        if f.fraction().len() <= 120 {
+            rows.push(("probability".into(), f.fraction()));
+        }
+        rows.push((
+            "probability, decimal".into(),
+            format!("{:e}", f.probability()),
+        ));
+        rows.push(("one game in".into(), one_in(f.one_in())));
+        let answer = Answer {
+            doc: &doc,
+            file: "flawless.json",
+            rows,
+        };
+        finish_doc(&answer, out, opts, |stdout| {
             let fraction = f.fraction();
             if fraction.len() <= 120 {
                 writeln!(stdout, "probability  {fraction}")?;
@@ -227,29 +271,25 @@ fn one_in(x: f64) -> String {
     }
 }
 
-/// Writes a solved document (`file`) and its report.html into the output set, if any, and
-/// prints it as asked: JSON, Markdown, or its description and the lines of `text`.
+/// Writes a solved answer (its document, report.html and README.md) into the output set, if
+/// any, and prints it as asked: JSON, Markdown, or its description and the lines of `text`,
+/// then where it was written.
 fn finish_doc(
-    doc: &Value,
-    file: &str,
+    answer: &Answer,
     out: Option<OutputSet>,
-    print: Print,
+    opts: &RunConfig,
     text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
+    let written = out.is_some();
     if let Some(set) = out {
-        set.dir().write_json(file, doc)?;
-        set.dir().write(
-            "report.html",
-            crate::output::html::json_page(doc).as_bytes(),
-        )?;
-        set.commit()?;
+        answer.write(set)?;
     }
-    if print == Print::Json {
+    let doc = answer.doc;
+    if opts.print == Print::Json {
         crate::output::stdout::print_json(doc)?;
-    } else if print == Print::Markdown {
-        let rows = crate::output::table::json_rows(doc);
-        crate::output::stdout::write_all(crate::output::table::markdown(&rows).as_bytes())?;
-    } else if print == Print::Text {
+    } else if opts.print == Print::Markdown {
+        crate::output::stdout::write_all(answer.markdown().as_bytes())?;
+    } else if opts.print == Print::Text {
         let game = doc["game"].as_str().unwrap_or("");
         let mut stdout = crate::output::stdout::out();
         writeln!(
@@ -258,6 +298,9 @@ fn finish_doc(
             grouped_in(doc["description"].as_str().unwrap_or(""))
         )?;
         text(&mut stdout)?;
+        if let Some(dir) = opts.out.as_deref().filter(|_| written) {
+            writeln!(stdout, "{}", answer.written(dir))?;
+        }
         stdout.flush()?;
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! Everything a run writes: the JSON and CSV summaries, the histogram, the chart, the terminal
 //! summary, a sweep's own files ([`sweep`]), and (for `merge`) reading shard outputs back.
 
+pub mod answer;
 pub mod atomic;
 pub mod charts;
 pub mod csv;

@@ -224,7 +224,36 @@ fn sweep_compare_merge_and_exact_write_report_html() {
         "--out",
         s(&chain),
     ]);
-    assert!(read(&chain, "report.html").contains("mean_rounds"));
+    // A page a person reads: the answer in words and readable numbers, not the JSON's keys;
+    // a README and a written line as every run's.
+    let page = read(&chain, "report.html");
+    assert!(
+        page.contains("expected rounds (no round cap)") && page.contains("3.691666666667"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("p1_cards") && !page.contains("mean_rounds"),
+        "{page}"
+    );
+    let readme = read(&chain, "README.md");
+    assert!(
+        readme.contains("no round cap") && !readme.contains("cap 100,000"),
+        "{readme}"
+    );
+    let again = ok(&[
+        "exact",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "2",
+        "--out",
+        s(&chain),
+    ]);
+    assert!(
+        again.contains("written   ") && again.contains("(chain.json, report.html, README.md)"),
+        "{again}"
+    );
     let merged = dir.path("merged");
     let table = ok(&[
         "merge",
@@ -283,7 +312,7 @@ fn markdown_prints_the_summary_as_a_table_and_nothing_else() {
     );
     let exact = ok(&["exact", "war", "--ranks", "3", "--suits", "2", "--markdown"]);
     assert!(
-        exact.starts_with("| statistic | value |") && exact.contains("| deals |"),
+        exact.starts_with("| statistic | value |") && exact.contains("| deals, equally likely |"),
         "{exact}"
     );
 }

@@ -1,0 +1,125 @@
+//! The files of an answer computed rather than played (`exact`'s Markov chain, `exact war
+//! --flawless`): its JSON document as the scripts read it, and for a person a report.html and a
+//! README.md that state it as the other runs' do (what ran, the answer in readable numbers, the
+//! method), never a dump of the JSON.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::atomic::OutputSet;
+use super::html::Page;
+use super::readme::MARKER_LINE;
+use super::summary::Provenance;
+use super::table::{markdown, Row};
+use crate::stats::summary::grouped_in;
+
+/// A computed answer: the JSON document written as `file`, and its figures as rows.
+pub struct Answer<'a> {
+    /// The document (game, description, ..., method, provenance).
+    pub doc: &'a Value,
+    /// Its file name (`chain.json`, `flawless.json`).
+    pub file: &'static str,
+    /// The answer's figures, (what, value), as a reader reads them.
+    pub rows: Vec<(String, String)>,
+}
+
+impl Answer<'_> {
+    fn text(&self, key: &str) -> String {
+        grouped_in(self.doc[key].as_str().unwrap_or(""))
+    }
+
+    fn provenance(&self) -> Option<Provenance> {
+        serde_json::from_value(self.doc["provenance"].clone()).ok()
+    }
+
+    /// The rows as the Markdown table of `--markdown`.
+    pub fn markdown(&self) -> String {
+        let rows: Vec<Row> = (self.rows.iter())
+            .map(|(name, value)| Row {
+                name: name.clone(),
+                value: value.clone(),
+                interval: String::new(),
+            })
+            .collect();
+        markdown(&rows)
+    }
+
+    /// report.html: what ran, the answer, the method.
+    pub fn page(&self) -> String {
+        let title = format!("{} — {}", self.text("game"), self.text("description"));
+        let mut page = Page::new(&title);
+        page.heading("What ran");
+        if let Some(p) = self.provenance() {
+            page.paragraph(&format!("{}, {}", p.program, p.date));
+            page.code(&p.command);
+        }
+        page.heading("The answer");
+        let rows: Vec<Vec<String>> = (self.rows.iter())
+            .map(|(what, value)| vec![what.clone(), value.clone()])
+            .collect();
+        page.table(&["", "value"], &rows);
+        page.heading("Method");
+        page.paragraph(&self.text("method"));
+        page.paragraph(&format!(
+            "Every figure is in {} at full precision; no game was played, so no figure has an \
+             interval.",
+            self.file
+        ));
+        page.finish(&title)
+    }
+
+    /// README.md: what ran, the answer, and the files.
+    pub fn readme(&self) -> String {
+        let mut t = String::new();
+        let game = self.text("game");
+        let _ = writeln!(
+            t,
+            "# warsim output: {game}\n\n{}\n",
+            self.text("description")
+        );
+        if let Some(p) = self.provenance() {
+            let _ = writeln!(
+                t,
+                "Written by {} on {} with:\n\n    {}\n",
+                p.program, p.date, p.command
+            );
+        }
+        let _ = writeln!(t, "| | value |\n| --- | --- |");
+        for (what, value) in &self.rows {
+            let _ = writeln!(t, "| {what} | {value} |");
+        }
+        let _ = writeln!(t, "\nMethod: {}\n", self.text("method"));
+        let _ = writeln!(t, "| file | what it holds |\n| --- | --- |");
+        let _ = writeln!(
+            t,
+            "| `{}` | the answer at full precision, the rules and the command that made it |",
+            self.file
+        );
+        let _ = writeln!(
+            t,
+            "| `report.html` | one self-contained page with what ran, the answer and the method |"
+        );
+        let _ = writeln!(t, "| `README.md` | this file |");
+        let _ = writeln!(t, "| `{}` | {MARKER_LINE} |", super::atomic::MARKER);
+        t
+    }
+
+    /// Writes the document, report.html and README.md into `set` and commits it.
+    pub fn write(&self, set: OutputSet) -> Result<()> {
+        set.dir().write_json(self.file, self.doc)?;
+        set.dir().write("report.html", self.page().as_bytes())?;
+        set.dir().write("README.md", self.readme().as_bytes())?;
+        set.commit()
+    }
+
+    /// The line the terminal prints once the set is written into `out`.
+    pub fn written(&self, out: &std::path::Path) -> String {
+        format!(
+            "written   {}/ ({}, report.html, README.md)",
+            out.display(),
+            self.file
+        )
+    }
+}
