@@ -227,7 +227,7 @@ impl WithGame for FlawlessGame<'_> {
         });
         let mut rows = vec![(
             "battles won by one player, no tie".to_string(),
-            grouped(u64::from(f.battles())),
+            grouped(f.battles()),
         )];
         if f.fraction().len() <= 120 {
             rows.push(("probability".into(), f.fraction()));
