@@ -420,3 +420,22 @@ def test_repr_leads_with_the_games_that_end_where_some_never_end():
     assert f"mean {ended['mean']:,.3f}" in repr(looping)
     plain = warsim.simulate("war", games=2000)
     assert repr(plain).endswith("rounds>") and "games that end" not in repr(plain)
+
+
+def test_a_long_call_shows_its_progress_where_asked_and_a_short_one_stays_quiet():
+    script = """
+import warsim
+warsim.show_progress = True
+warsim.simulate("war", games=3_000_000, threads=1, max_hours=float("inf"))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "of 3,000,000 games (" in done.stderr and " left" in done.stderr, done.stderr
+    quiet = subprocess.run([sys.executable, "-c", script.replace("3_000_000", "1000")],
+                           capture_output=True, text=True, timeout=60)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    # Not a terminal, no notebook, and not asked: nothing.
+    silent = subprocess.run([sys.executable, "-c", script.replace("= True", "= None")],
+                            capture_output=True, text=True, timeout=120)
+    assert silent.returncode == 0 and silent.stderr == "", silent.stderr

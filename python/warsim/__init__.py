@@ -17,14 +17,47 @@ import csv
 import functools
 import io
 import json
+import sys
 
 from . import _warsim
 
 __version__ = _warsim.__version__
 __all__ = [
     "simulate", "exact", "merge", "load", "sweep", "compare", "play", "command", "games",
-    "Result",
+    "Result", "show_progress",
 ]
+
+
+show_progress = None
+"""Whether a call that runs for more than two seconds shows its progress as a line on stderr
+(games done of all, elapsed, left): None (the default) where a person sees it, in a terminal or
+a notebook; True always; False never."""
+
+
+def _clock(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"
+
+
+def _show_progress(done, total, seconds, finished):
+    """Draws the progress line of a long call (the extension calls it between its checks for
+    Ctrl-C), or clears it when the call has `finished`."""
+    shown = show_progress
+    if shown is None:
+        shown = sys.stderr.isatty() or "ipykernel" in sys.modules
+    if not shown:
+        return
+    if finished:
+        sys.stderr.write("\r" + " " * 79 + "\r")
+    else:
+        share = done / total if total else 0.0
+        left = f", {_clock(seconds * (total - done) / done)} left" if done else ""
+        bar = "#" * int(20 * share)
+        sys.stderr.write(
+            f"\r[{bar:<20}] {done:,} of {total:,} games ({100 * share:.1f}%), "
+            f"{_clock(seconds)}{left}  "
+        )
+    sys.stderr.flush()
 
 
 def _table(text):

@@ -3,9 +3,10 @@
 //! terminal, plain lines for a log file when asked (`--progress log`, as a Slurm task's log
 //! wants), or nothing.
 
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -55,8 +56,42 @@ pub enum Progress {
     Log(LogLines),
     /// Over a time asked for rather than a number of things ([`Progress::timed`]).
     Timed(Box<Timed>),
+    /// Counted for a host that shows it itself ([`count_for_host`]).
+    Host(Arc<Shared>),
     /// Nothing shown.
     Hidden,
+}
+
+/// Progress counted for a host that shows it itself (Python: a line in a notebook or a
+/// terminal, drawn between its checks for Ctrl-C), read by the host while the run plays.
+#[derive(Debug, Default)]
+pub struct Shared {
+    /// Things done so far.
+    pub done: AtomicU64,
+    /// Things in all (0 until a run starts).
+    pub total: AtomicU64,
+}
+
+thread_local! {
+    static HOST: RefCell<Option<Arc<Shared>>> = const { RefCell::new(None) };
+}
+
+/// Makes every progress this thread starts from now on, where it would show nothing, count
+/// into `shared`: the host's run options ask for no bar of warsim's own.
+pub fn count_for_host(shared: Arc<Shared>) {
+    HOST.with(|h| *h.borrow_mut() = Some(shared));
+}
+
+/// Progress counted for the host of this thread, if it has one, over `total` things.
+fn hosted(total: u64) -> Progress {
+    match HOST.with(|h| h.borrow().clone()) {
+        Some(shared) => {
+            shared.done.store(0, Ordering::Relaxed);
+            shared.total.store(total, Ordering::Relaxed);
+            Progress::Host(shared)
+        }
+        None => Progress::Hidden,
+    }
 }
 
 impl Progress {
@@ -105,7 +140,7 @@ impl Progress {
                 Progress::Bar(bar(total, noun).with_elapsed(before))
             }
             When::Log => Progress::Log(LogLines::start(total, before, noun)),
-            _ => Progress::Hidden,
+            _ => hosted(total),
         }
     }
 
@@ -115,6 +150,9 @@ impl Progress {
             Progress::Bar(b) => b.inc(n),
             Progress::Log(l) => l.inc(n),
             Progress::Timed(t) => t.inc(n),
+            Progress::Host(h) => {
+                h.done.fetch_add(n, Ordering::Relaxed);
+            }
             Progress::Hidden => {}
         }
     }
@@ -125,6 +163,7 @@ impl Progress {
         match self {
             Progress::Bar(b) => b.set_length(games),
             Progress::Log(l) => l.games.store(games, Ordering::Relaxed),
+            Progress::Host(h) => h.total.store(games, Ordering::Relaxed),
             Progress::Timed(_) | Progress::Hidden => {}
         }
     }
@@ -138,7 +177,7 @@ impl Progress {
                 Some(b) => b.finish_and_clear(),
                 None => t.line(true),
             },
-            Progress::Hidden => {}
+            Progress::Host(_) | Progress::Hidden => {}
         }
     }
 }

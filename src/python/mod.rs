@@ -14,7 +14,9 @@ mod args;
 mod run;
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
@@ -29,6 +31,7 @@ use crate::face::PlayIo;
 use crate::face::{self, GameCli, WithGameType};
 use crate::list::{self, OptionDoc};
 use crate::output::private::PrivateDir;
+use crate::output::progress;
 use crate::output::stdout::Print;
 use crate::sim::engine::Cancel;
 use args::{rule_args, RunKwargs};
@@ -44,13 +47,17 @@ fn interruptible<T: Send>(
     work: impl FnOnce(&Cancel) -> anyhow::Result<T> + Send,
 ) -> PyResult<T> {
     let cancel = Cancel::default();
+    let shared = Arc::new(progress::Shared::default());
+    let mut shown = Shown::new();
     std::thread::scope(|s| {
         let worker = s.spawn(|| {
             crate::output::atomic::commits_unless(&cancel);
             crate::output::summary::called_as(command);
+            progress::count_for_host(shared.clone());
             work(&cancel)
         });
         loop {
+            shown.draw(py, &shared, false);
             let finished = py.detach(|| {
                 for _ in 0..10 {
                     if worker.is_finished() {
@@ -64,6 +71,7 @@ fn interruptible<T: Send>(
                 break;
             }
             if let Err(signal) = py.check_signals() {
+                shown.draw(py, &shared, true);
                 cancel.set();
                 // The engine stops before its next chunk, and no output set commits once the
                 // cancel is set: what was staged is removed on the way out and the old set stays.
@@ -76,6 +84,7 @@ fn interruptible<T: Send>(
                 return Err(signal);
             }
         }
+        shown.draw(py, &shared, true);
         let value = match worker.join() {
             Ok(done) => done.map_err(to_python)?,
             Err(panic) => std::panic::resume_unwind(panic),
@@ -89,6 +98,47 @@ fn interruptible<T: Send>(
             Ok(()) => Ok(value),
         }
     })
+}
+
+/// The progress line of a long call, drawn by Python's `warsim._show_progress` (on stderr,
+/// where a terminal or a notebook shows it; `warsim.show_progress` says when) after the call
+/// has run for [`QUIET_FOR`], at most every [`DRAW_EVERY`].
+struct Shown {
+    start: Instant,
+    last: Option<Instant>,
+}
+
+/// How long a call runs before its progress is shown: a short call stays silent.
+const QUIET_FOR: Duration = Duration::from_secs(2);
+/// Time between two draws of the progress line.
+const DRAW_EVERY: Duration = Duration::from_millis(250);
+
+impl Shown {
+    fn new() -> Shown {
+        Shown {
+            start: Instant::now(),
+            last: None,
+        }
+    }
+
+    /// Draws the line (or, `finished`, clears it if it was drawn). Progress is a courtesy: a
+    /// failure to draw it is ignored, never the call's error.
+    fn draw(&mut self, py: Python<'_>, shared: &progress::Shared, finished: bool) {
+        let elapsed = self.start.elapsed();
+        let due = self
+            .last
+            .map_or(elapsed >= QUIET_FOR, |t| t.elapsed() >= DRAW_EVERY);
+        let total = shared.total.load(Ordering::Relaxed);
+        if (finished && self.last.is_none()) || (!finished && (!due || total == 0)) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let done = shared.done.load(Ordering::Relaxed);
+        let args = (done, total, elapsed.as_secs_f64(), finished);
+        let _ = (py.import("warsim"))
+            .and_then(|m| m.getattr("_show_progress"))
+            .and_then(|f| f.call1(args));
+    }
 }
 
 /// The `KeyboardInterrupt` of a call interrupted after it had written its output.
