@@ -8,6 +8,7 @@ _Path = Union[str, "PathLike[str]"]
 _Value = Union[str, int, float, Sequence[Union[str, int, float]]]
 
 __version__: str
+show_progress: bool | None
 
 class Result:
     """A run: summary.json as a dict, histogram.csv as a DataFrame, and its charts as the

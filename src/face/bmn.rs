@@ -68,8 +68,11 @@ impl GameCli for Bmn {
 #[derive(Clone, Debug, clap::Args)]
 pub struct PlayBmn {
     /// The hands, HAND1/HAND2, top card first: - for a card that is not J, Q, K or A (full
-    /// card names also read: 10, 7s, Kh ...). Player 1 leads. Without it, a random deal: game
-    /// I of seed S (--seed, --game), as simulate bmn --seed S deals it.
+    /// card names also read: 10, 7s, Kh ...). Or the digit notation of Camicia's players: one
+    /// digit per card, the card's demand (0: none), player 1's half then player 2's, no
+    /// separator (under --rules camicia also each hand's digits joined by /, hands of any
+    /// sizes). Player 1 leads. Without it, a random deal: game I of seed S (--seed, --game), as
+    /// simulate bmn --seed S deals it.
     #[arg(long, value_name = "HAND1/HAND2", allow_hyphen_values = true)]
     pub deal: Option<String>,
     /// Without --deal: the base seed of the run the game belongs to [default: 0].
