@@ -27,7 +27,7 @@ use crate::usage;
 pub const MAX_STATES: usize = 400_000;
 /// Convergence: the largest change of a value in a sweep, relative to the value.
 const TOLERANCE: f64 = 1e-13;
-/// Positions whose moves are built between two looks at the cancel.
+/// Deals, positions built or positions swept between two looks at the cancel.
 const CANCEL_EVERY: usize = 4096;
 /// Sweeps before giving up (a chain that does not converge may never end).
 const MAX_SWEEPS: u64 = 1_000_000;
@@ -63,7 +63,7 @@ fn next_arrangement(v: &mut [Card]) -> bool {
 }
 
 /// Solves the chain of `war` (shuffled pickup), or says why it cannot be solved here; a set
-/// `cancel` stops it between positions and between sweeps ([`Cancelled`]).
+/// `cancel` stops it within some thousands of deals or positions ([`Cancelled`]).
 pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
     // The same rules with a fixed pickup order: the round is then played as it is, and the
     // winner's new bottom cards are rearranged in every order below.
@@ -106,6 +106,9 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
         Ok(i)
     };
     for d in 0..deals {
+        if d % CANCEL_EVERY as u128 == 0 && cancel.is_set() {
+            return Err(Cancelled.into());
+        }
         let half = space.deal(d, &mut counts, &mut cards);
         pos.set_hands([&cards[..half], &cards[half..]]);
         starts.push(intern(key_of(&pos), &mut states)?);
@@ -166,12 +169,12 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
     };
     let mut sweeps = 0;
     loop {
-        if cancel.is_set() {
-            return Err(Cancelled.into());
-        }
         sweeps += 1;
         let mut moved = 0.0f64;
         for i in (0..n).rev() {
+            if i % CANCEL_EVERY == 0 && cancel.is_set() {
+                return Err(Cancelled.into());
+            }
             let mut ei = 1.0;
             let mut wi = [0.0; 3];
             for &(t, p) in &next[i] {
