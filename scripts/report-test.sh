@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # report.html in a real browser. Debian's chromium (installed when missing) renders the
-# report.html of a run, a sweep and a compare, headless, with every host name resolving to
+# report.html of a run, a sweep, a compare, a Beggar-my-neighbour run and exact's Markov chain, headless, with every host name resolving to
 # nothing and a network log: each screenshot must show the page (many colours, ink on white), and
 # the log must hold no request but the file itself. Two pages made to fail (a blank one and one
 # that loads an image over http) prove that both checks can fail.
+# Usage: scripts/report-test.sh [SHOTS_DIR]   (SHOTS_DIR: keep the screenshots there, to look at)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+shots=${1:-}
 build_warsim
 need chromium chromium
 work=$(mktemp -d)
@@ -28,10 +30,13 @@ render() {
 "$warsim" simulate war --games 20000 --pickup p1-first --by p1-top --out "$work/run" >/dev/null
 "$warsim" sweep war --war-down 1,2 --pickup shuffled,p1-first --games 2000 --out "$work/sweep" >/dev/null
 "$warsim" compare "$work/run" "$work/sweep/war-down-1_pickup-shuffled" --out "$work/compare" >/dev/null
-for set in run sweep compare; do
+"$warsim" simulate bmn --games 20000 --out "$work/bmn" >/dev/null
+"$warsim" exact war --ranks 3 --suits 2 --out "$work/chain" >/dev/null
+for set in run sweep compare bmn chain; do
   render "$set" "$work/$set/report.html"
   $check shot "$work/$set.png"
   $check net "$work/$set.json"
+  if [ -n "$shots" ]; then mkdir -p "$shots" && cp "$work/$set.png" "$shots/"; fi
 done
 
 # The checks fail where they should.

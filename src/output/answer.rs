@@ -59,7 +59,7 @@ impl Answer<'_> {
         let rows: Vec<Vec<String>> = (self.rows.iter())
             .map(|(what, value)| vec![what.clone(), value.clone()])
             .collect();
-        page.table(&["", "value"], &rows);
+        page.table(&["figure", "value"], &rows);
         page.heading("Method");
         page.paragraph(&self.text("method"));
         page.paragraph(&format!(

@@ -3,7 +3,7 @@
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{fixed, grouped, grouped_in, percent, Share};
+use crate::stats::summary::{fixed, grouped, grouped_in, percent, Distribution, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +38,26 @@ fn interval(lo: f64, hi: f64) -> String {
     format!("{} to {}", fixed(lo, 3), fixed(hi, 3))
 }
 
+/// The rows of rounds distribution `d`, each name followed by `of` (its population).
+fn rounds_rows(d: &Distribution, of: &str, exhaustive: bool) -> Vec<Row> {
+    let ci = match d.ci95 {
+        Some([lo, hi]) if !exhaustive => interval(lo, hi),
+        _ => String::new(),
+    };
+    let mut out = vec![row(format!("mean rounds{of}"), fixed(d.mean, 3), ci)];
+    if let Some(sd) = d.sd {
+        out.push(row(format!("sd{of}"), fixed(sd, 2), ""));
+    }
+    out.push(row(format!("median{of}"), grouped(d.median), ""));
+    out.push(row(format!("min{of}"), grouped(d.min), ""));
+    out.push(row(format!("max{of}"), grouped(d.max), ""));
+    for (k, v) in &d.quantiles {
+        let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
+        out.push(row(format!("quantile {k}{of}"), v, ""));
+    }
+    out
+}
+
 /// The rows of `r`'s summary, in the order the terminal shows them.
 pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     let info = r.info;
@@ -53,28 +73,19 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     if !info.exhaustive {
         out.push(row("seed", info.seed.to_string(), ""));
     }
-    // Where some games do not end, every figure of rounds names its population.
-    let all = if r.unended().total() > 0 {
-        " (all games)"
-    } else {
-        ""
-    };
-    if let Some(d) = &r.rounds {
-        let ci = match d.ci95 {
-            Some([lo, hi]) if !info.exhaustive => interval(lo, hi),
-            _ => String::new(),
-        };
-        out.push(row(format!("mean rounds{all}"), fixed(d.mean, 3), ci));
-        if let Some(sd) = d.sd {
-            out.push(row(format!("sd{all}"), fixed(sd, 2), ""));
-        }
-        out.push(row(format!("median{all}"), grouped(d.median), ""));
-        out.push(row(format!("min{all}"), grouped(d.min), ""));
-        out.push(row(format!("max{all}"), grouped(d.max), ""));
-        for (k, v) in &d.quantiles {
-            let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
-            out.push(row(format!("quantile {k}{all}"), v, ""));
-        }
+    // Where some games do not end, every figure of rounds names its population, and the
+    // games that end (the figure a reader means, as the terminal gives it) lead.
+    let unended = r.unended().total() > 0;
+    let lead_ended = r.finished.as_ref().filter(|f| unended && f.n > 0);
+    if let Some(f) = lead_ended {
+        out.push(row("games that end", grouped(f.n), ""));
+        out.extend(rounds_rows(f, " (games that end)", info.exhaustive));
+    } else if let Some(d) = &r.rounds {
+        out.extend(rounds_rows(
+            d,
+            if unended { " (all games)" } else { "" },
+            info.exhaustive,
+        ));
     }
     for &(o, _) in &r.outcomes {
         let (value, interval) = share(&r.share(o));
@@ -102,17 +113,8 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
             "",
         ));
     }
-    if let Some(f) = &r.finished {
-        let ended = " (games that end)";
-        let ci = match f.ci95 {
-            Some([lo, hi]) if !info.exhaustive => interval(lo, hi),
-            _ => String::new(),
-        };
-        out.push(row("games that end", grouped(f.n), ""));
-        out.push(row(format!("mean rounds{ended}"), fixed(f.mean, 3), ci));
-        out.push(row(format!("median{ended}"), grouped(f.median), ""));
-        out.push(row(format!("min{ended}"), grouped(f.min), ""));
-        out.push(row(format!("max{ended}"), grouped(f.max), ""));
+    if let (Some(_), Some(d)) = (lead_ended, &r.rounds) {
+        out.extend(rounds_rows(d, " (all games)", info.exhaustive));
     }
     if let Some(t) = &r.tail {
         out.push(row(
