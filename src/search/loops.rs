@@ -408,13 +408,7 @@ fn text(cfg: &SearchConfig, doc: &LoopsJson) -> String {
             c.id, c.tricks, c.cards, c.replay
         ));
     }
-    if doc.stopped || cfg.minutes.is_some() {
-        text.push_str(&format!("again     {}\n", doc.replay));
-    }
-    text.push_str(&format!(
-        "written   {}/ (search.json, best.txt)\n",
-        cfg.out.display()
-    ));
+    text.push_str(&super::closing(cfg, doc.stopped, &doc.replay));
     text
 }
 

@@ -499,14 +499,22 @@ fn text(game: &Bmn, cfg: &SearchConfig, doc: &SearchJson) -> String {
         doc.loops_found,
         doc.loops.len()
     ));
-    if doc.stopped || cfg.minutes.is_some() {
-        text.push_str(&format!("again     {}\n", doc.replay));
-    }
-    text.push_str(&format!(
-        "written   {}/ (search.json, best.txt)\n",
-        cfg.out.display()
-    ));
+    text.push_str(&closing(cfg, doc.stopped, &doc.replay));
     text
+}
+
+/// The last lines of a record or loop search's summary: the command that plays it again,
+/// where the deals played were not asked for (a timed or a stopped search), and what was
+/// written.
+fn closing(cfg: &SearchConfig, stopped: bool, replay: &str) -> String {
+    let again = match stopped || cfg.minutes.is_some() {
+        true => format!("again     {replay}\n"),
+        false => String::new(),
+    };
+    format!(
+        "{again}written   {}/ (search.json, best.txt)\n",
+        cfg.out.display()
+    )
 }
 
 #[cfg(test)]

@@ -214,7 +214,7 @@ fn sweep_compare_merge_and_exact_write_report_html() {
     }
     // A chain solution (shuffled pickup) has no histogram: its page is its values.
     let chain = dir.path("chain");
-    ok(&[
+    let solve = [
         "exact",
         "war",
         "--ranks",
@@ -223,7 +223,8 @@ fn sweep_compare_merge_and_exact_write_report_html() {
         "2",
         "--out",
         s(&chain),
-    ]);
+    ];
+    ok(&solve);
     // A page a person reads: the answer in words and readable numbers, not the JSON's keys;
     // a README and a written line as every run's.
     let page = read(&chain, "report.html");
@@ -240,16 +241,7 @@ fn sweep_compare_merge_and_exact_write_report_html() {
         readme.contains("no round cap") && !readme.contains("cap 100,000"),
         "{readme}"
     );
-    let again = ok(&[
-        "exact",
-        "war",
-        "--ranks",
-        "3",
-        "--suits",
-        "2",
-        "--out",
-        s(&chain),
-    ]);
+    let again = ok(&solve);
     assert!(
         again.contains("written   ") && again.contains("(chain.json, report.html, README.md)"),
         "{again}"
