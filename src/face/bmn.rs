@@ -154,6 +154,8 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     }
     let ending = ending(&played);
     let Some((seed, index, deal)) = drawn else {
+        // The deal as warsim writes it (a given one may have been written otherwise).
+        extra.insert("deal".into(), game.show_hands(&hands[0], &hands[1]).into());
         return Ok(report.with_text(ending));
     };
     extra.insert("seed".into(), seed.into());

@@ -18,6 +18,19 @@ fn play_reports_cards_tricks_and_loops() {
         (Some(7959), Some(1122))
     );
     assert_eq!(r["outcome"], "p2");
+    // A given deal is named in the JSON as warsim writes it, whatever way it was written.
+    let r = json(&ok(&[
+        "play",
+        "bmn",
+        "--ranks",
+        "5",
+        "--suits",
+        "2",
+        "--deal",
+        "2s Kh Q A J/3 K Q, A J",
+        "--json",
+    ]));
+    assert_eq!(r["deal"], "-KQAJ/-KQAJ", "{r}");
     let text = ok(&[
         "play",
         "bmn",
