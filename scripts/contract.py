@@ -3,11 +3,14 @@
 
 Usage, after `cargo build --release` (from any folder: it runs this repository's
 target/release/warsim):
-    python3 scripts/contract.py war snap shotgun rps jitsu
-Name the games to check (those of the OPTS table below; without any, war). Prints one line per
-failed check, then a count; exit 1 on any failure. It checks JSON keys, files written,
-determinism across threads and shards, merge, and that bad input exits 2 with one line on stderr
-and writes nothing. .ci/run runs it on every game the binary lists that OPTS knows.
+    python3 scripts/contract.py [GAME ...]
+Name the games to check; without any, every game `warsim games --json` lists (the one list of
+games), each with the settings of the OPTS table below (the seed documents' games as their
+documents set them) or else its own example from that listing. Prints one line per failed
+check, then a count; exit 1 on any failure. It checks JSON keys, files written, determinism
+across threads and shards, merge, that bad input exits 2 with one line on stderr and writes
+nothing, and play --json where PLAY names a play (a game without one is said, not skipped
+silently). .ci/run runs it on every game.
 """
 import json, os, subprocess, sys, tempfile
 
@@ -18,7 +21,8 @@ OPTS = {'war': [], 'snap': ['--players', '2', '--faces', '13', '--copies', '4'],
 PLAY = {'war': ['play', 'war', '--seed', '1', '--game', '0', '--json'],
         'snap': ['play', 'snap', 'abca', 'abba', '--json'],
         'shotgun': ['play', 'shotgun', 'rg fr', '--json'],
-        'rps': ['play', 'rps', 'r', 's', '--json']}
+        'rps': ['play', 'rps', 'r', 's', '--json'],
+        'bmn': ['play', 'bmn', '--json']}
 OUTCOMES = {'draw', 'stalemate', 'loop', 'capped'}
 failures = []; checks = 0
 
@@ -94,9 +98,13 @@ def contract(game, tmp):
 
 if not os.access(BIN, os.X_OK):
     sys.exit('build first: cargo build --release (no target/release/warsim)')
-for g in sys.argv[1:] or ['war']:
-    if g not in OPTS:
-        sys.exit(f'unknown game {g}; one of {" ".join(OPTS)}')
+listed = {g['name']: g['example'] for g in json.loads(run(['games', '--json']).stdout)}
+for g in sys.argv[1:] or list(listed):
+    if g not in listed:
+        sys.exit(f'unknown game {g}; one of {" ".join(listed)}')
+    OPTS.setdefault(g, listed[g])
+    if g not in PLAY:
+        print(f'{g}: play --json not checked (no PLAY entry)')
     with tempfile.TemporaryDirectory() as tmp:
         contract(g, tmp)
 print(f'{checks - len(failures)} passed, {len(failures)} failed')

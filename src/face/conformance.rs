@@ -119,3 +119,14 @@ fn every_game_conforms_on_its_example() {
         "the toy game is in the suite: {names:?}"
     );
 }
+
+/// Every game of the list has its rules written out in docs/rules/GAME.md, which its `--help`
+/// points to (the toy, listed for the tests alone, has none).
+#[test]
+fn every_listed_game_has_its_rules_page() {
+    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
+    let missing: Vec<&str> = (super::names().into_iter())
+        .filter(|&g| g != "toy" && !rules.join(format!("{g}.md")).is_file())
+        .collect();
+    assert!(missing.is_empty(), "no docs/rules/GAME.md for {missing:?}");
+}
