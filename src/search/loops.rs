@@ -209,11 +209,12 @@ impl<'a> LoopWalker<'a> {
 
     /// Plays `tries` more tries.
     pub fn walk(&mut self, tries: u64, progress: &Progress) {
+        // Progress counts this batch's tries (a batch may be smaller than a report).
         let mut reported = 0;
-        for _ in 0..tries {
+        for k in 1..=tries {
             let p = self.next_position();
             self.done += 1;
-            if self.done.is_multiple_of(1024) {
+            if k.is_multiple_of(1024) {
                 progress.inc(1024);
                 reported += 1024;
             }
@@ -477,16 +478,22 @@ mod tests {
         };
         let progress = Progress::new(0, When::Never);
         let mut once = LoopWalker::new(&game, 7, 3, &[(on, tricks)]);
-        once.walk(600, &progress);
+        once.walk(1_100, &progress);
+        // Progress hears of each try once, though the second batch crosses a report.
+        let counted = std::sync::Arc::new(crate::output::progress::Shared::default());
+        crate::output::progress::count_for_host(counted.clone());
+        let progress = Progress::new(1_100, When::Never);
         let mut twice = LoopWalker::new(&game, 7, 3, &[(on, tricks)]);
-        twice.walk(250, &progress);
-        twice.walk(350, &progress);
+        twice.walk(1_000, &progress);
+        twice.walk(100, &progress);
+        let done = counted.done.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(done, 1_100);
         assert_eq!(once.out.found, twice.out.found);
         assert_eq!(
             (once.out.looped, once.out.ended, once.out.undecided),
             (twice.out.looped, twice.out.ended, twice.out.undecided)
         );
-        assert_eq!(once.out.looped + once.out.ended + once.out.undecided, 600);
+        assert_eq!(once.out.looped + once.out.ended + once.out.undecided, 1_100);
         assert!(
             once.out.looped > 0,
             "some changed positions fall back into the cycle"

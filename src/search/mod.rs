@@ -215,14 +215,15 @@ impl<'a> Walker<'a> {
             ancestor_of: None,
             replay: None,
         };
-        let end = self.done + steps;
+        let (start, end) = (self.done, self.done + steps);
+        // Progress counts this batch's deals (a batch may be smaller than a report).
         let mut reported = 0;
         while self.done < end {
             let swap = self.next_deal();
             let (deck, out) = (&mut self.deck, &mut self.out);
             let p = game.play_deck(deck, &mut self.s);
             self.done += 1;
-            if self.done.is_multiple_of(4096) {
+            if (self.done - start).is_multiple_of(4096) {
                 progress.inc(4096);
                 reported += 4096;
             }
@@ -530,10 +531,16 @@ mod tests {
         let progress = Progress::new(0, When::Never);
         let mut once = Walker::new(&game, 5, 1, 10, None);
         once.walk(30_000, &progress);
+        // Progress hears of each deal once, however the batches cross its reports.
+        let counted = std::sync::Arc::new(crate::output::progress::Shared::default());
+        crate::output::progress::count_for_host(counted.clone());
+        let progress = Progress::new(30_000, When::Never);
         let mut batches = Walker::new(&game, 5, 1, 10, None);
         for n in [1, 4, 16, 9_979, 20_000] {
             batches.walk(n, &progress);
         }
+        let done = counted.done.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(done, 30_000);
         assert_eq!(once.out.best, batches.out.best);
         assert_eq!(once.out.loops, batches.out.loops);
         assert_eq!(
