@@ -4,23 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::stats::count::{add_to, Overflow};
 use crate::stats::game::{GameResult, GameStats, Outcome};
 
 /// Round counts below this are kept in a dense table; rarer, longer games in a sorted map. This
 /// bounds a chunk's table (≤ 65,536 × slots counts) even when a cap of 10,000,000 rounds is hit.
 const DENSE_LIMIT: u64 = 1 << 16;
-
-/// A sum of counts beyond 64 bits: only a hand-edited file can claim counts that large, so
-/// merging refuses it rather than wrap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("counts overflow 64 bits")]
-pub struct Overflow;
-
-/// `a += b`, or [`Overflow`].
-pub fn add_to(a: &mut u64, b: u64) -> Result<(), Overflow> {
-    *a = a.checked_add(b).ok_or(Overflow)?;
-    Ok(())
-}
 
 /// Games per (round count, outcome).
 ///

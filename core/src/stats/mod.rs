@@ -1,5 +1,6 @@
 //! Exact tallies and the statistics computed from them.
 
+pub mod count;
 pub mod game;
 pub mod histogram;
 pub mod summary;

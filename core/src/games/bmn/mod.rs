@@ -36,7 +36,7 @@ use super::arrange;
 use super::cards::shuffle;
 use super::{check_max_rounds, Game, GameResult, GameStats};
 use crate::error::UsageError;
-use crate::stats::histogram::{add_to, Overflow};
+use crate::stats::count::{add_to, Overflow};
 use crate::usage;
 use play::play_from;
 pub use play::{BmnScratch, Hand, Played, Position, Trick};

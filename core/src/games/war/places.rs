@@ -2,7 +2,7 @@
 //! and their tally over many games. Integers only, so shards merge exactly; a two-player run
 //! tallies nothing here and its summary has no `places` key.
 
-use crate::stats::histogram::{add_to, Overflow};
+use crate::stats::count::{add_to, Overflow};
 use crate::stats::summary::Named;
 
 use super::rules::MAX_PLAYERS;

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::MAX_DECK;
 use crate::games::{ShareChart, StatsTable};
-use crate::stats::histogram::{add_to, Overflow};
+use crate::stats::count::{add_to, Overflow};
 use crate::stats::summary::{Named, Share};
 
 /// The rounds after which player 1's cards are tallied. Classic War's median game lasts about

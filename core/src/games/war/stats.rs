@@ -7,7 +7,7 @@ use super::places::{PlaceTally, Places};
 use super::quit::{QuitGame, QuitJson, QuitStats};
 use super::rules::MAX_DECK;
 use crate::games::GameStats;
-use crate::stats::histogram::{add_to, Overflow};
+use crate::stats::count::{add_to, Overflow};
 use crate::stats::summary::Named;
 
 /// War depths counted separately in [`WarGame::by_depth`]; deeper wars count in the last.
