@@ -373,8 +373,6 @@ pub struct Curve {
     pub unended: Unended,
     /// The mean rounds of the games that ended, and its 95% interval.
     pub mean: Option<(f64, Option<[f64; 2]>)>,
-    /// The 99.9th percentile of the games that ended.
-    pub p999: Option<u64>,
     /// The exact expected rounds, where the game knows it.
     pub exact: Option<f64>,
     /// The fitted tail of the games that ended.
@@ -403,7 +401,6 @@ impl Curve {
         Curve {
             games: ended.iter().map(|c| c.1).sum::<u64>() + unended.total(),
             mean: d.as_ref().map(|d| (d.mean, d.ci95)),
-            p999: d.as_ref().and_then(|d| d.quantiles["p99.9"].as_u64()),
             tail,
             ended,
             unended,

@@ -424,8 +424,7 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
             style,
         })
         .collect();
-    let what = "share of games still going after t rounds (a game that never ends never stops); \
-                the axis ends at the largest 99.9th percentile";
+    let what = "share of games still going after t rounds (a game that never ends never stops)";
     let mut exts = vec!["png"];
     if run0.svg {
         exts.push("svg");
