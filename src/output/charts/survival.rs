@@ -75,7 +75,11 @@ fn shown_until(curve: &Curve, y_min: f64) -> u64 {
 /// the chart ([`shown_until`]), so every curve is drawn down to the axis's floor and the axis
 /// runs no further than some curve goes.
 fn x_end<'a>(curves: impl Iterator<Item = &'a Curve>, y_min: f64) -> u64 {
-    curves.map(|c| shown_until(c, y_min)).max().unwrap_or(1).max(1)
+    curves
+        .map(|c| shown_until(c, y_min))
+        .max()
+        .unwrap_or(1)
+        .max(1)
 }
 
 /// Step points of `steps` ((t, share after t)), cut at the chart's edges.
