@@ -19,6 +19,7 @@ use super::text;
 use super::RunChart;
 
 use crate::face::{GameCli, WithGame};
+use crate::games::Unit;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
 use crate::stats::summary::{fixed, grouped};
@@ -389,7 +390,9 @@ fn compare_sweep_and_means_charts_are_readable() {
     let lines = Line::each(&labels);
     let title = "war — 3 runs compared";
     let what = "share of games still going after t rounds (a game that never ends never stops)";
-    let chart = |lines: &[Line<'_>]| record(|t| charts::survival(title, what, lines, false, t));
+    let chart = |lines: &[Line<'_>]| {
+        record(|t| charts::survival(title, what, Unit::ROUNDS, lines, false, t))
+    };
     assert_readable("compare", &chart(&lines));
     // A sweep of 6 pickups × 4 war-downs: 24 lines.
     let pickups = [
@@ -417,14 +420,17 @@ fn compare_sweep_and_means_charts_are_readable() {
         .collect();
     assert_readable("sweep", &chart(&lines));
     let curves: Vec<(String, &Curve)> = sweep.iter().map(|(a, c)| (a.clone(), &c.curve)).collect();
-    assert_readable("means", &record(|t| charts::means(title, &curves, None, t)));
+    assert_readable(
+        "means",
+        &record(|t| charts::means(title, Unit::ROUNDS, &curves, None, t)),
+    );
     let war_down: Vec<(String, &Curve)> = sweep[..4]
         .iter()
         .map(|(a, c)| (format!("war-down {}", &a[a.len() - 1..]), &c.curve))
         .collect();
     assert_readable(
         "means by value",
-        &record(|t| charts::means(title, &war_down, Some("war-down"), t)),
+        &record(|t| charts::means(title, Unit::ROUNDS, &war_down, Some("war-down"), t)),
     );
 }
 

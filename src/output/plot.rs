@@ -9,7 +9,7 @@ use super::layout::{place_labels, y_label_area, Mark, Rect};
 use super::render::{text_size, Chart, Target};
 use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, fixed, grouped, percent, Distribution};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 
 const SIZE: (u32, u32) = (1200, 720);
 /// Bars drawn at most: wider bins beyond that keep each bar visible.
@@ -143,11 +143,12 @@ where
         .build_cartesian_2d(x0..x1, 0f64..top)?;
     let population = if apart {
         format!(
-            "rounds per game, the {} that end",
+            "{} per game, the {} that end",
+            r.info.unit.many,
             counted(marked.n, "game")
         )
     } else {
-        "rounds per game".to_string()
+        format!("{} per game", r.info.unit.many)
     };
     let x_desc = if width == 1 {
         population
@@ -315,7 +316,7 @@ where
         ("sans-serif", 26).into_font().color(&BLACK),
     ))?;
     head.draw(&Text::new(
-        r.info.description.clone(),
+        grouped_in(&r.info.description),
         (20, 42),
         ("sans-serif", 17).into_font().color(&grey),
     ))?;
@@ -329,8 +330,9 @@ where
             )
         } else {
             format!(
-                "{}: no game ended; each is drawn at the round it stopped at",
-                kinds.describe(r.games())
+                "{}: no game ended; each is drawn at the {} it stopped at",
+                kinds.describe(r.games()),
+                r.info.unit.one
             )
         };
         head.draw(&Text::new(

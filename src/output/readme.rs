@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use super::atomic::MARKER;
 use super::summary::Summary;
-use crate::stats::summary::grouped;
+use crate::games::Unit;
+use crate::stats::summary::{counted, fixed, grouped, grouped_in};
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
 /// run wrote, each with its line here (a test checks every file a run writes has one).
@@ -59,10 +60,22 @@ const FILES: [(&str, &str); 16] = [
     ("README.md", "this file"),
 ];
 
-/// The README of a set holding `files`.
-pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
+/// What a line of [`FILES`] says in the game's `unit`: its rounds are the game's cards or
+/// turns where it counts those.
+fn in_unit(what: &str, unit: Unit) -> String {
+    what.replace("rounds", unit.many)
+        .replace("round count", &format!("{} count", unit.one))
+}
+
+/// The README of a set holding `files`, of a game whose rounds count `unit`.
+pub fn readme<J>(s: &Summary<J>, unit: Unit, files: &[&str]) -> String {
     let mut t = String::new();
-    let _ = writeln!(t, "# warsim output: {}\n\n{}\n", s.game, s.description);
+    let _ = writeln!(
+        t,
+        "# warsim output: {}\n\n{}\n",
+        s.game,
+        grouped_in(&s.description)
+    );
     if let Some(p) = &s.provenance {
         let _ = writeln!(
             t,
@@ -70,7 +83,7 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
             p.program, p.date, p.command
         );
     }
-    let _ = write!(t, "{} games, seed {}", grouped(s.games), s.seed);
+    let _ = write!(t, "{}, seed {}", counted(s.games, "game"), s.seed);
     if let Some(shard) = &s.run.shard {
         let _ = write!(
             t,
@@ -79,15 +92,32 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
         );
     }
     if let Some(d) = &s.rounds {
-        let _ = write!(t, ". Rounds per game: mean {:.3}", d.mean);
+        let mut many = unit.many.chars();
+        let capital: String = many
+            .next()
+            .map(|c| c.to_ascii_uppercase())
+            .into_iter()
+            .collect();
+        let _ = write!(
+            t,
+            ". {capital}{} per game: mean {}",
+            many.as_str(),
+            fixed(d.mean, 3)
+        );
         if let Some([lo, hi]) = d.ci95 {
-            let _ = write!(t, " (95% interval {lo:.3} to {hi:.3})");
+            let _ = write!(t, " (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3));
         }
-        let _ = write!(t, ", median {}, min {}, max {}", d.median, d.min, d.max);
+        let _ = write!(
+            t,
+            ", median {}, min {}, max {}",
+            grouped(d.median),
+            grouped(d.min),
+            grouped(d.max)
+        );
     }
     let _ = writeln!(t, ".\n\n| file | what it holds |\n| --- | --- |");
     for (name, what) in FILES.iter().filter(|(n, _)| files.contains(n)) {
-        let _ = writeln!(t, "| `{name}` | {what} |");
+        let _ = writeln!(t, "| `{name}` | {} |", in_unit(what, unit));
     }
     let _ = writeln!(t, "| `{MARKER}` | {MARKER_LINE} |");
     let _ = writeln!(
@@ -105,8 +135,21 @@ pub const MARKER_LINE: &str = "hidden: marks this folder as a warsim output set 
 
 #[cfg(test)]
 mod tests {
-    use super::FILES;
+    use super::{in_unit, FILES};
+    use crate::games::Unit;
     use crate::output::atomic::OUTPUT_FILES;
+
+    #[test]
+    fn a_files_line_says_the_games_unit() {
+        let histogram = FILES.iter().find(|f| f.0 == "histogram.csv").unwrap().1;
+        assert_eq!(
+            in_unit(histogram, Unit::CARDS),
+            "games per card count, split by outcome: the exact counts every statistic comes from"
+        );
+        assert_eq!(in_unit(histogram, Unit::ROUNDS), histogram);
+        let survival = FILES.iter().find(|f| f.0 == "survival.png").unwrap().1;
+        assert!(in_unit(survival, Unit::TURNS).contains("after t turns"));
+    }
 
     #[test]
     fn every_file_a_run_writes_has_a_line() {

@@ -3,7 +3,7 @@
 
 use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{fixed, grouped, grouped_in, Share};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,7 +63,11 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
             Some([lo, hi]) if !info.exhaustive => interval(lo, hi),
             _ => String::new(),
         };
-        out.push(row(format!("mean rounds{all}"), fixed(d.mean, 3), ci));
+        out.push(row(
+            format!("mean {}{all}", info.unit.many),
+            fixed(d.mean, 3),
+            ci,
+        ));
         if let Some(sd) = d.sd {
             out.push(row(format!("sd{all}"), fixed(sd, 2), ""));
         }
@@ -108,26 +112,34 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
             _ => String::new(),
         };
         out.push(row("games that end", grouped(f.n), ""));
-        out.push(row(format!("mean rounds{ended}"), fixed(f.mean, 3), ci));
+        out.push(row(
+            format!("mean {}{ended}", info.unit.many),
+            fixed(f.mean, 3),
+            ci,
+        ));
         out.push(row(format!("median{ended}"), grouped(f.median), ""));
         out.push(row(format!("min{ended}"), grouped(f.min), ""));
         out.push(row(format!("max{ended}"), grouped(f.max), ""));
     }
     if let Some(t) = &r.tail {
         out.push(row(
-            "tail (e-folding rounds)",
+            format!("tail (e-folding {})", info.unit.many),
             format!(
-                "{:.1} beyond {} rounds ({} games fitted)",
-                t.e_folding_rounds,
-                grouped(t.from),
-                grouped(t.games)
+                "{} beyond {} ({} fitted)",
+                fixed(t.e_folding_rounds, 1),
+                info.unit.count(t.from),
+                counted(t.games, "game")
             ),
-            format!("{:.1} to {:.1}", t.e_folding_ci95[0], t.e_folding_ci95[1]),
+            format!(
+                "{} to {}",
+                fixed(t.e_folding_ci95[0], 1),
+                fixed(t.e_folding_ci95[1], 1)
+            ),
         ));
         if let Some(c) = &t.check {
             out.push(row(
                 "tail: is it exponential?",
-                super::text::tail_verdict(c, info.exhaustive),
+                super::text::tail_verdict(c, info.exhaustive, info.unit),
                 "",
             ));
         }
@@ -139,7 +151,7 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     if let Some((rounds, i)) = r.tally.longest {
         out.push(row(
             "longest game",
-            format!("game {i} ({} rounds)", grouped(rounds)),
+            format!("game {i} ({})", info.unit.count(rounds)),
             "",
         ));
     }

@@ -24,6 +24,7 @@ use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
 use crate::face::{GameCli, SimulateGame, WithGame};
+use crate::games::Unit;
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::progress::{self, Progress};
@@ -374,6 +375,7 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
             summary: done.summary,
             summary_csv: done.summary_csv,
             curve: done.curve,
+            unit: done.unit,
         });
     }
     progress.finish();
@@ -405,10 +407,17 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     dir.write("sweep.csv", &sweep_csv(&rows)?)?;
     let curves: Vec<(String, &Curve)> = rows.iter().map(|r| (r.label.clone(), &r.curve)).collect();
     let each = match run0.precision {
-        Some(h) => format!("each to ±{h} rounds"),
+        Some(h) => format!(
+            "each to ±{h} {}",
+            rows.first().map_or("rounds", |r| r.unit.many)
+        ),
         None => format!("{} each", counted(per_set, "game")),
     };
-    let title = format!("{} — {} rule sets, {each}", plan.game, rows.len());
+    let title = format!(
+        "{} — {}, {each}",
+        plan.game,
+        counted(rows.len() as u64, "rule set")
+    );
     let numeric = match &plan.axes[..] {
         [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
         _ => None,
@@ -424,7 +433,11 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
             style,
         })
         .collect();
-    let what = "share of games still going after t rounds (a game that never ends never stops)";
+    let unit = rows.first().map_or(Unit::ROUNDS, |r| r.unit);
+    let what = format!(
+        "share of games still going after t {} (a game that never ends never stops)",
+        unit.many
+    );
     let mut exts = vec!["png"];
     if run0.svg {
         exts.push("svg");
@@ -434,12 +447,19 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
             dir.path(&format!("sweep.{ext}")),
             dir.path(&format!("means.{ext}")),
         );
-        charts::survival(&title, what, &lines, false, Sink::File(&sweep))?;
-        charts::means(&title, &curves, numeric, Sink::File(&means))?;
+        charts::survival(&title, &what, unit, &lines, false, Sink::File(&sweep))?;
+        charts::means(&title, unit, &curves, numeric, Sink::File(&means))?;
     }
     let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
-    charts::survival(&title, what, &lines, false, Sink::Svg(&mut sweep_svg))?;
-    charts::means(&title, &curves, numeric, Sink::Svg(&mut means_svg))?;
+    charts::survival(
+        &title,
+        &what,
+        unit,
+        &lines,
+        false,
+        Sink::Svg(&mut sweep_svg),
+    )?;
+    charts::means(&title, unit, &curves, numeric, Sink::Svg(&mut means_svg))?;
     let html = page(
         &title,
         &doc,
@@ -602,6 +622,7 @@ struct One<'a> {
 /// What a rule set's run gives the sweep.
 struct Done {
     games: u64,
+    unit: Unit,
     summary: Value,
     summary_csv: Vec<u8>,
     curve: Curve,
@@ -628,6 +649,7 @@ impl WithGame for One<'_> {
         write_run(self.dir, &report, &summary, &histogram, run.svg)?;
         Ok(Done {
             games: tally.games,
+            unit: G::UNIT,
             summary: serde_json::to_value(&summary)?,
             summary_csv: out_csv::summary(&report)?,
             curve: Curve {

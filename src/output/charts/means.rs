@@ -1,11 +1,13 @@
 //! `means.png`: a sweep's mean rounds per rule set, with the shares that loop or are capped.
 
 use super::*;
+use crate::games::Unit;
 
-/// `means.png`: mean rounds per rule set, against the varying option's value when a single
-/// numeric option varies (`numeric` names it), else one row per rule set.
+/// `means.png`: mean rounds (in the game's `unit`) per rule set, against the varying option's
+/// value when a single numeric option varies (`numeric` names it), else one row per rule set.
 pub fn means(
     title: &str,
+    unit: Unit,
     curves: &[(String, &Curve)],
     numeric: Option<&str>,
     target: impl Target,
@@ -13,15 +15,21 @@ pub fn means(
     match numeric {
         Some(option) => target.take(&MeansByValue {
             title,
+            unit,
             curves,
             option,
         }),
-        None => target.take(&MeansByRuleSet { title, curves }),
+        None => target.take(&MeansByRuleSet {
+            title,
+            unit,
+            curves,
+        }),
     }
 }
 
 struct MeansByRuleSet<'a> {
     title: &'a str,
+    unit: Unit,
     curves: &'a [(String, &'a Curve)],
 }
 
@@ -35,19 +43,19 @@ impl Chart for MeansByRuleSet<'_> {
         DB::ErrorType: 'static,
     {
         let any_endless = self.curves.iter().any(|c| c.1.unended.total() > 0);
-        let body = head(
-            &root,
-            self.title,
-            if any_endless {
-                &[
-                    "left: mean rounds of the games that end (95% interval)",
-                    "right: the share of all games that loop (red) and that were stopped at the \
-                     round cap (grey)",
-                ]
-            } else {
-                &["mean rounds (95% interval)"]
-            },
-        )?;
+        let many = self.unit.many;
+        let left = format!("left: mean {many} of the games that end (95% interval)");
+        let only = format!("mean {many} (95% interval)");
+        let subtitles: Vec<&str> = if any_endless {
+            vec![
+                &left,
+                "right: the share of all games that loop (red) and that were stopped at the round \
+                 cap (grey)",
+            ]
+        } else {
+            vec![&only]
+        };
+        let body = head(&root, self.title, &subtitles)?;
         let n = self.curves.len() as i32;
         let labels: Vec<String> = self.curves.iter().map(|c| c.0.clone()).collect();
         // Rule set i on row n − 1 − i: the first at the top. A segmented range holds its end.
@@ -82,9 +90,9 @@ impl Chart for MeansByRuleSet<'_> {
             .y_label_formatter(&label_of)
             .x_label_formatter(&|v| grouped(v.round().max(0.0) as u64))
             .x_desc(if any_endless {
-                "mean rounds of the games that end"
+                format!("mean {many} of the games that end")
             } else {
-                "mean rounds"
+                format!("mean {many}")
             })
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 16))
@@ -161,6 +169,7 @@ impl Chart for MeansByRuleSet<'_> {
 
 struct MeansByValue<'a> {
     title: &'a str,
+    unit: Unit,
     curves: &'a [(String, &'a Curve)],
     option: &'a str,
 }
@@ -174,7 +183,10 @@ impl Chart for MeansByValue<'_> {
     where
         DB::ErrorType: 'static,
     {
-        let what = format!("mean rounds against --{} (95% interval)", self.option);
+        let what = format!(
+            "mean {} against --{} (95% interval)",
+            self.unit.many, self.option
+        );
         let body = head(&root, self.title, &[&what])?;
         let exact: Vec<(f64, f64)> = self
             .curves
@@ -210,7 +222,7 @@ impl Chart for MeansByValue<'_> {
         });
         let top = highs.fold(1.0f64, f64::max) * 1.08;
         let low = lows.fold(f64::MAX, f64::min);
-        let y_desc = "mean rounds";
+        let y_desc = format!("mean {}", self.unit.many);
         let x_format = |v: &f64| {
             if v.fract() == 0.0 {
                 format!("{v:.0}")
@@ -224,7 +236,7 @@ impl Chart for MeansByValue<'_> {
             .x_label_area_size(50)
             .y_label_area_size(y_label_area(
                 text_size(&grouped(top as u64), 15.0).0,
-                text_size(y_desc, 17.0).1,
+                text_size(&y_desc, 17.0).1,
             ));
         let x = (x0 - pad)..(x1 + pad);
         // Means that grow by a factor (rps's, about 1.4 a player) are a straight line on a log
@@ -250,7 +262,7 @@ impl Chart for MeansByValue<'_> {
                 .configure_mesh()
                 .light_line_style(TRANSPARENT)
                 .x_desc(self.option)
-                .y_desc(y_desc)
+                .y_desc(&y_desc)
                 .x_label_formatter(&x_format)
                 .y_label_formatter(&|v| plain_tick(*v))
                 .label_style(("sans-serif", 15))

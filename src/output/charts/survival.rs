@@ -1,14 +1,17 @@
 //! Survival curves: the share of games still going after t rounds, log scale.
 
 use super::*;
+use crate::games::Unit;
 use crate::output::text::tail_verdict;
 use crate::stats::tail::TailFit;
 
 /// Survival curves under `title` and `subtitle`, their legend below the plot (where it cannot
-/// cover a curve's end); with `fits`, each curve's fitted tail is drawn too.
+/// cover a curve's end), the x axis in the game's `unit`; with `fits`, each curve's fitted tail
+/// is drawn too.
 pub fn survival(
     title: &str,
     subtitle: &str,
+    unit: Unit,
     lines: &[Line<'_>],
     fits: bool,
     target: impl Target,
@@ -16,6 +19,7 @@ pub fn survival(
     target.take(&Survival {
         title,
         subtitle,
+        unit,
         lines,
         fits,
     })
@@ -103,6 +107,7 @@ fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> 
 struct Survival<'a> {
     title: &'a str,
     subtitle: &'a str,
+    unit: Unit,
     lines: &'a [Line<'a>],
     fits: bool,
 }
@@ -127,7 +132,10 @@ impl Survival<'_> {
         for (c, t) in self.fitted() {
             let of = if c.unended.total() > 0 {
                 entries.push((
-                    "the games that end only: share of them still going after t rounds".into(),
+                    format!(
+                        "the games that end only: share of them still going after t {}",
+                        self.unit.many
+                    ),
                     LegendKey::Ended,
                 ));
                 " of the games that end"
@@ -139,16 +147,17 @@ impl Survival<'_> {
             let exhaustive = c.mean.is_some_and(|(_, ci)| ci.is_none());
             entries.push((
                 format!(
-                    "fitted tail{of} beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
-                    grouped(t.from),
-                    t.e_folding_rounds,
-                    t.e_folding_ci95[0],
-                    t.e_folding_ci95[1]
+                    "fitted tail{of} beyond {}: e-folding {} {} ({}–{})",
+                    self.unit.count(t.from),
+                    fixed(t.e_folding_rounds, 1),
+                    self.unit.many,
+                    fixed(t.e_folding_ci95[0], 1),
+                    fixed(t.e_folding_ci95[1], 1)
                 ),
                 LegendKey::Fit,
             ));
             if let Some(k) = &t.check {
-                entries.push((tail_verdict(k, exhaustive), LegendKey::Note));
+                entries.push((tail_verdict(k, exhaustive, self.unit), LegendKey::Note));
             }
         }
         entries
@@ -172,10 +181,10 @@ impl Chart for Survival<'_> {
         let games = self.lines.iter().map(|l| l.curve.games).max().unwrap_or(1);
         let y_min = (1.0 / games as f64).max(1e-5);
         let x_end = x_end(self.lines.iter().map(|l| l.curve), y_min) as f64;
-        let y_desc = "share of games longer than t rounds";
+        let y_desc = format!("share of games longer than t {}", self.unit.many);
         let y_area = y_label_area(
             text_size(&percent(y_min), 15.0).0,
-            text_size(y_desc, 17.0).1,
+            text_size(&y_desc, 17.0).1,
         );
         let mut chart = ChartBuilder::on(&plot)
             .margin(20)
@@ -185,7 +194,7 @@ impl Chart for Survival<'_> {
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
-            .x_desc("rounds t")
+            .x_desc(format!("{} t", self.unit.many))
             .y_desc(y_desc)
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 17))
