@@ -73,7 +73,7 @@ impl RunChart {
         if !r.groups.is_empty() {
             charts.push(RunChart::By);
         }
-        if let Some(c) = r.tally.stats.chart() {
+        for c in r.tally.stats.charts() {
             charts.push(RunChart::Game {
                 stem: c.stem,
                 caption: c.caption,
@@ -132,7 +132,7 @@ impl RunChart {
                 charts::by_group(&title, rules, meaning, &population, &points, sink)
             }
             RunChart::Game { stem, .. } => {
-                let chart = r.tally.stats.chart().filter(|c| c.stem == stem);
+                let chart = r.tally.stats.charts().into_iter().find(|c| c.stem == stem);
                 let chart = chart.context("the game's statistics have no such chart")?;
                 charts::shares(&title, &grouped_in(&r.info.description), &chart, sink)
             }

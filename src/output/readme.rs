@@ -10,7 +10,7 @@ use crate::stats::summary::{counted, fixed, grouped, grouped_in};
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
 /// run wrote, each with its line here (a test checks every file a run writes has one).
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 18] = [
     (
         "summary.json",
         "every statistic of the run, and the rules and command that made it",
@@ -53,6 +53,12 @@ const FILES: [(&str, &str); 16] = [
         "War `--quit-stats`: player 1's share of wins against the cards held after t rounds",
     ),
     ("quit.svg", "the same chart as SVG"),
+    (
+        "places.png",
+        "War with three players or more: who wins and where each player finishes, each \
+         player's share of each place with 95% intervals",
+    ),
+    ("places.svg", "the same chart as SVG"),
     (
         "report.html",
         "one self-contained page with what ran, the summary and every chart; open it in a browser",
