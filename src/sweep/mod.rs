@@ -422,22 +422,9 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
         _ => None,
     };
-    // Colour by one setting, dashes by the others: 24 lines stay told apart.
     let lens: Vec<usize> = plan.axes.iter().map(|a| a.values.len()).collect();
-    let lines: Vec<charts::Line> = curves
-        .iter()
-        .zip(charts::LineStyle::sweep(&lens))
-        .map(|((label, curve), style)| charts::Line {
-            label: label.clone(),
-            curve,
-            style,
-        })
-        .collect();
     let unit = rows.first().map_or(Unit::ROUNDS, |r| r.unit);
-    let what = format!(
-        "share of games still going after t {} (a game that never ends never stops)",
-        unit.many
-    );
+    let sweep_curves: Vec<&Curve> = rows.iter().map(|r| &r.curve).collect();
     let mut exts = vec!["png"];
     if run0.svg {
         exts.push("svg");
@@ -447,16 +434,16 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
             dir.path(&format!("sweep.{ext}")),
             dir.path(&format!("means.{ext}")),
         );
-        charts::survival(&title, &what, unit, &lines, false, Sink::File(&sweep))?;
+        chart::draw(&title, unit, &lens, &sets, &sweep_curves, Sink::File(&sweep))?;
         charts::means(&title, unit, &curves, numeric, Sink::File(&means))?;
     }
     let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
-    charts::survival(
+    chart::draw(
         &title,
-        &what,
         unit,
-        &lines,
-        false,
+        &lens,
+        &sets,
+        &sweep_curves,
         Sink::Svg(&mut sweep_svg),
     )?;
     charts::means(&title, unit, &curves, numeric, Sink::Svg(&mut means_svg))?;
@@ -660,5 +647,6 @@ impl WithGame for One<'_> {
     }
 }
 
+mod chart;
 #[cfg(test)]
 mod tests;

@@ -26,7 +26,7 @@ pub fn survival(
 }
 
 /// A share on a log axis, as a percentage: 100%, 10%, 1%, 0.1%, …
-fn percent(v: f64) -> String {
+pub(super) fn percent(v: f64) -> String {
     let p = 100.0 * v;
     let digits = (-p.log10().floor()).max(0.0) as usize;
     format!("{p:.digits$}%")
@@ -78,7 +78,7 @@ fn shown_until(curve: &Curve, y_min: f64) -> u64 {
 /// The x axis's end for `curves` over a y axis down to `y_min`: where the last of them leaves
 /// the chart ([`shown_until`]), so every curve is drawn down to the axis's floor and the axis
 /// runs no further than some curve goes.
-fn x_end<'a>(curves: impl Iterator<Item = &'a Curve>, y_min: f64) -> u64 {
+pub(super) fn x_end<'a>(curves: impl Iterator<Item = &'a Curve>, y_min: f64) -> u64 {
     curves
         .map(|c| shown_until(c, y_min))
         .max()
@@ -87,7 +87,7 @@ fn x_end<'a>(curves: impl Iterator<Item = &'a Curve>, y_min: f64) -> u64 {
 }
 
 /// Step points of `steps` ((t, share after t)), cut at the chart's edges.
-fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
+pub(super) fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
     let mut points = Vec::new();
     let mut prev = 1.0f64;
     for &(t, s) in steps {
