@@ -122,7 +122,11 @@ impl Chart for Panels<'_> {
         let entries = self.legend();
         let (width, height) = body.dim_in_pixel();
         let (grid, below) = body.split_vertically(height - legend_height(&entries, width));
-        let curves = || self.panels.iter().flat_map(|p| p.lines.iter().map(|l| l.curve));
+        let curves = || {
+            self.panels
+                .iter()
+                .flat_map(|p| p.lines.iter().map(|l| l.curve))
+        };
         let games = curves().map(|c| c.games).max().unwrap_or(1);
         let y_min = (1.0 / games as f64).max(1e-5);
         let x_end = x_end(curves(), y_min) as f64;
