@@ -282,12 +282,8 @@ fn run_page<S: GameStats>(
                     .rounds
                     .as_ref()
                     .map_or((String::new(), String::new()), |d| {
-                        (
-                            fixed(d.mean, 3),
-                            d.ci95.map_or_else(String::new, |[lo, hi]| {
-                                format!("{} to {}", fixed(lo, 3), fixed(hi, 3))
-                            }),
-                        )
+                        let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
+                        (fixed(d.mean, 3), ci.unwrap_or_default())
                     });
                 vec![
                     g.group.to_string(),

@@ -359,6 +359,15 @@ fn side_bars(ended: u64, kinds: Unended, games: u64) -> Vec<(&'static str, u64, 
     .collect()
 }
 
+/// A tick of the panel's axis: whole percentages up to 100% (none above, in the labels' room).
+fn side_tick(v: f64) -> String {
+    if v <= 100.0 && (v - v.round()).abs() < 1e-6 {
+        format!("{v:.0}%")
+    } else {
+        String::new()
+    }
+}
+
 /// The top of the panel's axis: 100% of all games, with room above for a full bar's labels.
 const SIDE_TOP: f64 = 118.0;
 
@@ -393,13 +402,7 @@ where
         .y_desc(y_desc)
         .label_style(("sans-serif", TICK_PX))
         .axis_desc_style(("sans-serif", DESC_PX))
-        .y_label_formatter(&|v| {
-            if *v <= 100.0 && (v - v.round()).abs() < 1e-6 {
-                format!("{v:.0}%")
-            } else {
-                String::new()
-            }
-        })
+        .y_label_formatter(&|v| side_tick(*v))
         .draw()?;
     // The chart's coordinates in pixels of `side`, which draws relative to its own corner.
     let base = side.get_base_pixel();

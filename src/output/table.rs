@@ -33,7 +33,7 @@ fn share(s: &Share) -> (String, String) {
 }
 
 /// An interval of rounds: `994.018 to 1,007.307`.
-fn interval(lo: f64, hi: f64) -> String {
+pub fn interval(lo: f64, hi: f64) -> String {
     format!("{} to {}", fixed(lo, 3), fixed(hi, 3))
 }
 
