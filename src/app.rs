@@ -169,7 +169,8 @@ impl WithGame for Simulate<'_> {
             std::time::Duration::from_secs_f64(head.seconds),
         );
         let threads = runs::threads(opts);
-        let (info, tally, timing) = runs::play(&game, opts, info, head, threads, &bar, 0)?;
+        let (info, tally, timing) =
+            runs::play(&game, opts, info, head, threads, &bar, runs::Slot::ALONE)?;
         bar.finish();
         output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }

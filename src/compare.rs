@@ -12,6 +12,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::face::{self, GameCli, WithGameType};
+use crate::games::Unit;
 use crate::merge;
 use crate::output::atomic::{Kind, OutputSet};
 use crate::output::charts;
@@ -20,7 +21,7 @@ use crate::output::render::Sink;
 use crate::output::report::{Curve, Report};
 use crate::output::stdout::Print;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{fixed, grouped, grouped_in};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in};
 use crate::stats::tail::Ks;
 use crate::usage;
 
@@ -31,9 +32,20 @@ struct Run {
     description: String,
     games: u64,
     mean: Option<f64>,
+    /// What its rounds count.
+    unit: Unit,
     /// (rounds, games) over all games.
     counts: Vec<(u64, u64)>,
     curve: Curve,
+}
+
+/// The unit the runs share, or rounds where they count different things: the chart's axis
+/// names it.
+fn shared_unit(runs: &[Run]) -> Unit {
+    match runs.first() {
+        Some(r) if runs.iter().all(|s| s.unit == r.unit) => r.unit,
+        _ => Unit::ROUNDS,
+    }
 }
 
 /// Reads the run in a directory as the game type its summary names.
@@ -50,6 +62,7 @@ impl WithGameType for Load<'_> {
             description: part.info.description.clone(),
             games: part.tally.games,
             mean: report.rounds.as_ref().map(|d| d.mean),
+            unit: G::UNIT,
             counts: part.tally.rounds.counts_where(|_| true).collect(),
             curve: report.curve(),
         })
@@ -133,14 +146,25 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
     let labels: Vec<(String, &Curve)> = runs
         .iter()
         .enumerate()
-        .map(|(i, r)| (format!("{}: {}", i + 1, r.description), &r.curve))
+        .map(|(i, r)| {
+            (
+                format!("{}: {}", i + 1, grouped_in(&r.description)),
+                &r.curve,
+            )
+        })
         .collect();
     let lines = charts::Line::each(&labels);
     let title = format!("{} runs compared", runs.len());
-    let what = "share of games still going after t rounds (a game that never ends never stops)";
+    let unit = shared_unit(&runs);
+    let what = format!(
+        "share of games still going after t {} (a game that never ends never stops)",
+        unit.many
+    );
+    let what = what.as_str();
     charts::survival(
         &title,
         what,
+        unit,
         &lines,
         false,
         Sink::File(&dir.path("compare.png")),
@@ -149,13 +173,14 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
         charts::survival(
             &title,
             what,
+            unit,
             &lines,
             false,
             Sink::File(&dir.path("compare.svg")),
         )?;
     }
     let mut chart = String::new();
-    charts::survival(&title, what, &lines, false, Sink::Svg(&mut chart))?;
+    charts::survival(&title, what, unit, &lines, false, Sink::Svg(&mut chart))?;
     dir.write("report.html", page(&title, &doc, &runs, &chart).as_bytes())?;
     set.commit()?;
     if print == Print::Json {
@@ -163,13 +188,13 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
     } else if print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         for (i, r) in doc.runs.iter().enumerate() {
-            let mean = r.mean.map_or_else(|| "-".into(), |m| format!("{m:.3}"));
+            let mean = r.mean.map_or_else(|| "-".into(), |m| fixed(m, 3));
             writeln!(
                 stdout,
-                "run {}   {}  ({} games, mean {mean}): {}",
+                "run {}   {}  ({}, mean {mean}): {}",
                 i + 1,
                 r.dir,
-                grouped(r.games),
+                counted(r.games, "game"),
                 grouped_in(&r.description)
             )?;
         }
@@ -225,7 +250,7 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
             vec![
                 (i + 1).to_string(),
                 r.dir.display().to_string(),
-                r.description.clone(),
+                grouped_in(&r.description),
                 grouped(r.games),
                 r.mean.map_or_else(String::new, |m| fixed(m, 3)),
                 c.mean_text(),

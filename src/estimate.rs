@@ -171,9 +171,9 @@ impl fmt::Display for Estimate {
         if let Basis::RuleSets { sampled, of } = self.basis {
             write!(
                 f,
-                "{} of {} rule sets, ",
+                "{} of {}, ",
                 grouped(sampled as u64),
-                grouped(of)
+                counted(of, "rule set")
             )?;
         }
         write!(f, "{}", counted(p.games, "game"))?;

@@ -10,9 +10,10 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::face::{self, GameCli, WithGameType};
-use crate::games::Outcome;
+use crate::games::{Outcome, Unit};
 use crate::merge;
 use crate::rng::game_rng;
+use crate::stats::summary::{grouped, grouped_in};
 use crate::usage;
 
 /// What `replay --json` prints.
@@ -28,6 +29,11 @@ struct Replayed {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     deal: bool,
     rounds: u64,
+    /// What `rounds` count: the game's unit (`cards`, `turns`, `rounds`).
+    unit: &'static str,
+    /// The same unit, to count in.
+    #[serde(skip)]
+    counts: Unit,
     outcome: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     loop_from: Option<u64>,
@@ -68,6 +74,8 @@ impl WithGameType for Replay<'_> {
             index,
             deal: replaying.deal,
             rounds: result.rounds,
+            unit: G::UNIT.many,
+            counts: G::UNIT,
             outcome: result.outcome.name(),
             loop_from: result.cycle.map(|c| c.loop_from),
             cycle_len: result.cycle.map(|c| c.cycle_len),
@@ -92,9 +100,10 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
         let mut out = crate::output::stdout::out();
         let ending = match r.outcome.as_str() {
             "loop" => format!(
-                "loops (from round {}, every {} rounds)",
-                r.loop_from.unwrap_or(0),
-                r.cycle_len.unwrap_or(0)
+                "loops (from {} {}, every {})",
+                r.counts.one,
+                grouped(r.loop_from.unwrap_or(0)),
+                r.counts.count(r.cycle_len.unwrap_or(0))
             ),
             o => match Outcome::parse(o, 26) {
                 Some(Outcome::Player(p)) => format!("player {} wins", u32::from(p) + 1),
@@ -109,8 +118,10 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
         };
         writeln!(
             out,
-            "{} {which} ({}): {ending} after {} rounds",
-            r.game, r.description, r.rounds
+            "{} {which} ({}): {ending} after {}",
+            r.game,
+            grouped_in(&r.description),
+            r.counts.count(r.rounds)
         )?;
         out.flush()?;
     }

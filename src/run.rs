@@ -185,9 +185,28 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
     Ok(info)
 }
 
+/// Where a run's games stand in a progress total: after `offset` units (a sweep's earlier rule
+/// sets), each game `weight` units (a sweep weighs each rule set's games by their estimated
+/// cost, [`Progress::costed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Units of the total before this run's.
+    pub offset: u64,
+    /// Units a game.
+    pub weight: u64,
+}
+
+impl Slot {
+    /// A run alone: its games are the total.
+    pub const ALONE: Slot = Slot {
+        offset: 0,
+        weight: 1,
+    };
+}
+
 /// Plays the run `info` (from [`plan`]) on `threads` threads, going on from `head` (the first
-/// games of its slice, a pilot's, whose time counts in the run's), reporting to `progress`;
-/// `offset` games of the progress total come before this run's (a sweep's earlier rule sets).
+/// games of its slice, a pilot's, whose time counts in the run's), reporting to `progress` at
+/// its `slot` of the total.
 pub fn play<G: Game>(
     game: &G,
     opts: &RunConfig,
@@ -195,14 +214,14 @@ pub fn play<G: Game>(
     head: Head<G::Stats>,
     threads: usize,
     progress: &Progress,
-    offset: u64,
+    slot: Slot,
 ) -> Result<(RunInfo, Tally<G::Stats>, Timing)> {
     let start = Instant::now();
     let Head {
         tally: head,
         seconds: head_seconds,
     } = head;
-    let inc = |n| progress.inc(n);
+    let inc = |n: u64| progress.inc(n.saturating_mul(slot.weight));
     inc(head.games);
     let tally = match opts.precision {
         Some(half_width) => {
@@ -211,7 +230,7 @@ pub fn play<G: Game>(
                 min_games: info.games_total,
                 max_games: opts.max_games.max(info.games_total),
             };
-            let planned = |n| progress.set_total(offset + n);
+            let planned = |n: u64| progress.set_total(slot.offset + n.saturating_mul(slot.weight));
             let (tally, stop) = precision::simulate(
                 game,
                 opts.seed,

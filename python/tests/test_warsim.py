@@ -349,7 +349,9 @@ def test_plot_draws_the_games_that_end_natively_with_their_marks():
     assert f"median {ended['median']:,}" in texts and f"max {ended['max']:,}" in texts
     title = ax.get_title("left")
     assert f"{ended['n']:,} of them end" in title and f"{loops:,} loop forever" in title
-    assert f"games that end ({ended['n']:,})" in [t.get_text() for t in ax.get_legend().texts]
+    # The legend names the bars once; each mark is named beside its line, not again there.
+    legend = [t.get_text() for t in ax.get_legend().texts]
+    assert legend == [f"games that end ({ended['n']:,})"], legend
     # Every game ends: the marks are the summary's rounds, on an axis of the caller's.
     import matplotlib.pyplot as plt
     _, own = plt.subplots()
@@ -364,9 +366,18 @@ def test_plot_draws_the_games_that_end_natively_with_their_marks():
     assert ax.get_yscale() == "log" and ax.get_images() == []
     everyone = ax.get_lines()[0].get_ydata()
     assert everyone[0] == 1 and everyone[-1] == pytest.approx(loops / 3000, abs=1 / 3000)
-    # Other charts stay the command line's picture.
+    # by: drawn natively too, player 1's share and the mean rounds per group with intervals.
     by = warsim.simulate("war", games=3000, by="p1-top")
-    assert len(by.plot("by").get_images()) == 1
+    ax = by.plot("by")
+    assert ax.get_images() == []
+    groups = by.summary["by"]
+    shares = [100 * g["shares"]["p1"]["share"] for g in groups.values()]
+    assert list(ax.get_lines()[0].get_ydata()) == pytest.approx(shares)
+    assert [t.get_text() for t in ax.get_legend().texts] == ["player 1 wins (%)", "mean rounds"]
+    # Beggar-my-neighbour counts cards.
+    bmn = warsim.simulate("bmn", games=200)
+    assert bmn.plot().get_xlabel().startswith("cards per game")
+    assert "cards>" in repr(bmn)
     with pytest.raises(ValueError, match="histogram, survival"):
         r.to_png("by")
 

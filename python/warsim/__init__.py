@@ -108,14 +108,19 @@ class Result:
         their min, median, mean and max as labelled vertical lines, its title naming that
         population and how many games loop or were capped (those are not drawn); "survival" as
         the share of games still going after t rounds on a log axis (games that never end stay
-        in it; the games that end alone and the fitted tail beside it). Any other chart ("by")
-        is the command line's PNG shown as an image."""
+        in it; the games that end alone and the fitted tail beside it); "by" (a run with
+        `by=`) as player 1's share of wins and the mean rounds per group, each with its 95%
+        interval, on two y axes. Rounds are named as the game counts them (summary.json's
+        `unit`: cards, turns). Any other chart of the run is the command line's PNG shown as an
+        image."""
         from . import _charts
 
         if chart == "histogram":
             return _charts.histogram(self, ax)
         if chart == "survival":
             return _charts.survival(self, ax)
+        if chart == "by":
+            return _charts.by(self, ax)
         import matplotlib.image as mpimg
         import matplotlib.pyplot as plt
 
@@ -131,12 +136,13 @@ class Result:
         # Where some games never end, the mean a reader means is that of the games that end,
         # named; the terminal leads with it too.
         s = self.summary
+        unit = s.get("unit", "rounds")
         ended = s.get("finished_rounds")
         if ended and ended["n"] < s["games"]:
             return (f"<warsim.Result {s['game']}: {s['games']:,} games, mean {ended['mean']:,.3f}"
-                    f" rounds of the {ended['n']:,} games that end>")
+                    f" {unit} of the {ended['n']:,} games that end>")
         mean = s["rounds"]["mean"] if s.get("rounds") else float("nan")
-        return f"<warsim.Result {s['game']}: {s['games']:,} games, mean {mean:,.3f} rounds>"
+        return f"<warsim.Result {s['game']}: {s['games']:,} games, mean {mean:,.3f} {unit}>"
 
 
 def _returns_result(function):

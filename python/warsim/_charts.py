@@ -77,6 +77,12 @@ def _percent(share, _position=None):
     return f"{p:.{digits}f}%"
 
 
+def _unit(result):
+    """What the run's rounds count: summary.json's `unit` (`cards` for Beggar-my-neighbour,
+    `turns` for Snap), `rounds` for a summary written before it."""
+    return result.summary.get("unit", "rounds")
+
+
 def _axis(ax):
     if ax is None:
         import matplotlib.pyplot as plt
@@ -116,12 +122,13 @@ def histogram(result, ax=None):
     for k, (name, colour) in enumerate(_MARKS):
         x = marks[name]
         value = f"{x:,.2f}" if name == "mean" else f"{x:,}"
-        ax.axvline(x, color=colour, linewidth=1.5, label=f"{name} {value}")
+        # Named beside its line, not again in the legend.
+        ax.axvline(x, color=colour, linewidth=1.5)
         # Beside the line, on the side with room: right of it in the axis's left part.
         right = x < lo + 0.75 * (hi - lo)
         ax.text(x, 0.97 - 0.05 * (k % 2), f" {name} {value} ", color=colour,
                 transform=on_line, va="top", ha="left" if right else "right", fontsize="small")
-    ax.set_xlabel("rounds per game" + (f" (bins of {width:,})" if width > 1 else ""))
+    ax.set_xlabel(f"{_unit(result)} per game" + (f" (bins of {width:,})" if width > 1 else ""))
     ax.set_ylabel("games")
     ax.legend(loc="center right", fontsize="small")
     return ax
@@ -139,7 +146,8 @@ def survival(result, ax=None):
     games = sum(e + u for _, e, u in rows)
     total = sum(e for _, e in ended)
     s = result.summary
-    ax.set_title(f"{s['game']}: {s['games']:,} games, share still going after t rounds",
+    unit = _unit(result)
+    ax.set_title(f"{s['game']}: {s['games']:,} games, share still going after t {unit}",
                  loc="left")
 
     def steps(n):
@@ -170,14 +178,57 @@ def survival(result, ax=None):
             p = "p < 0.0001" if check["p"] < 1e-4 else f"p {check['p']:.4f}"
             verdict = "\n" + ("exponential" if check["exponential"] else "NOT exponential") + (
                 f" (χ² {check['chi2']:.1f} on {check['df']} df, {p}): at {check['far_rounds']:,}"
-                f" rounds {100 * check['far_observed']:.3f}% still go, the fit says"
+                f" {unit} {100 * check['far_observed']:.3f}% still go, the fit says"
                 f" {100 * check['far_fitted']:.3f}%")
         ax.plot(ts, [beyond * math.exp(-tail["rate"] * (t - start)) for t in ts], "--",
-                color="#333333", label=f"fitted tail beyond {start:,} rounds: e-folding "
-                f"{tail['e_folding_rounds']:.1f} rounds{verdict}")
+                color="#333333", label=f"fitted tail beyond {start:,} {unit}: e-folding "
+                f"{tail['e_folding_rounds']:,.1f} {unit}{verdict}")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(_percent))
-    ax.set_xlabel("rounds t")
-    ax.set_ylabel("share of games longer than t rounds")
+    ax.set_xlabel(f"{unit} t")
+    ax.set_ylabel(f"share of games longer than t {unit}")
     ax.legend(loc="lower left", fontsize="small")
+    return ax
+
+
+def by(result, ax=None):
+    """Per group of a run that groups its games (`by=`, summary.json's `by`): player 1's share
+    of wins (left axis, %) and the mean rounds (right axis), each with its 95% interval, as the
+    command line's by.png draws them in two panels."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax = _axis(ax)
+    s = result.summary
+    groups = s.get("by")
+    if not groups:
+        raise ValueError("plot('by'): this run has no groups (simulate with by=...)")
+    unit = _unit(result)
+    xs = [int(g) for g in groups]
+    p1 = [groups[g]["shares"]["p1"] for g in groups]
+    share = [100 * p["share"] for p in p1]
+    ax.errorbar(xs, share, yerr=[[v - 100 * p["ci95"][0] for v, p in zip(share, p1)],
+                                 [100 * p["ci95"][1] - v for v, p in zip(share, p1)]],
+                fmt="o", color="#3260a0", capsize=3, label="player 1 wins (%)")
+    ax.axhline(50, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("player 1 wins (%)", color="#3260a0")
+    meaning = s.get("grouping") or "group"
+    ax.set_xlabel(meaning)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    means = [(x, groups[g]["rounds"]) for x, g in zip(xs, groups) if groups[g].get("rounds")]
+    right = ax.twinx()
+    if means:
+        # A little right of the shares, so that the two bars of a group do not hide each other.
+        mx = [x + 0.12 for x, _ in means]
+        my = [d["mean"] for _, d in means]
+        low = [d["mean"] - (d["ci95"] or [d["mean"]] * 2)[0] for _, d in means]
+        high = [(d["ci95"] or [d["mean"]] * 2)[1] - d["mean"] for _, d in means]
+        right.errorbar(mx, my, yerr=[low, high], fmt="s", color="#c8503c", capsize=3,
+                       label=f"mean {unit}")
+    right.set_ylabel(f"mean {unit}", color="#c8503c")
+    ax.set_title(f"{s['game']}: {s['games']:,} games, per number of {meaning}", loc="left")
+    handles = ax.get_legend_handles_labels()
+    theirs = right.get_legend_handles_labels()
+    ax.legend(handles[0] + theirs[0], handles[1] + theirs[1], loc="upper left",
+              fontsize="small")
     return ax

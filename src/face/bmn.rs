@@ -10,6 +10,7 @@ use crate::games::bmn::{rule_args, BmnOptions, BmnPreset, Penalties, Position, T
 pub use crate::games::bmn::Bmn;
 use crate::games::cards::shuffle;
 use crate::games::{Game, Outcome};
+use crate::stats::summary::{counted, grouped};
 
 /// The rule flags of `simulate bmn` (and `exact bmn`).
 #[derive(Clone, Debug, clap::Args)]
@@ -176,21 +177,21 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
 fn ending(played: &crate::games::bmn::Played) -> String {
     match (played.outcome, played.cycle) {
         (Outcome::Loop, Some((cards, tricks))) => format!(
-            "loop: the position before trick {} comes back {} tricks ({} cards) later; \
-             it never ends",
-            tricks.loop_from + 1,
-            tricks.cycle_len,
-            cards.cycle_len
+            "loop: the position before trick {} comes back {} ({}) later; it never ends",
+            grouped(tricks.loop_from + 1),
+            counted(tricks.cycle_len, "trick"),
+            counted(cards.cycle_len, "card")
         ),
         (Outcome::Player(p), _) => format!(
-            "player {} wins after {} cards, {} tricks",
+            "player {} wins after {}, {}",
             p + 1,
-            played.cards,
-            played.tricks
+            counted(played.cards, "card"),
+            counted(played.tricks, "trick")
         ),
         _ => format!(
-            "capped after {} cards, {} tricks",
-            played.cards, played.tricks
+            "capped after {}, {}",
+            counted(played.cards, "card"),
+            counted(played.tricks, "trick")
         ),
     }
 }

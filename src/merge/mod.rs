@@ -263,6 +263,7 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
     let info = RunInfo {
         game: v.game,
         description: v.description,
+        unit: G::UNIT,
         rules: v.rules,
         seed: v.seed,
         players: v.players,

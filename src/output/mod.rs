@@ -30,9 +30,9 @@ use anyhow::{Context, Result};
 use atomic::{Dir, OutputSet};
 pub use stdout::Print;
 
-use crate::games::{GameStats, Outcome};
+use crate::games::{GameStats, Outcome, Unit};
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{counted, grouped, percent};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
 use report::{Report, RunInfo, Timing};
 use summary::Summary;
 
@@ -74,7 +74,7 @@ impl RunChart {
         if !r.groups.is_empty() {
             charts.push(RunChart::By);
         }
-        if let Some(c) = r.tally.stats.chart() {
+        for c in r.tally.stats.charts() {
             charts.push(RunChart::Game {
                 stem: c.stem,
                 caption: c.caption,
@@ -93,13 +93,18 @@ impl RunChart {
         }
     }
 
-    /// What it shows, as report.html captions it.
-    fn caption(self) -> &'static str {
+    /// What it shows, as report.html captions it, in the game's `unit`.
+    fn caption(self, unit: Unit) -> String {
+        let many = unit.many;
         match self {
-            RunChart::Histogram => "The distribution of rounds, with min, median, mean and max",
-            RunChart::Survival => "The share of games still going after t rounds (log scale)",
-            RunChart::By => "Per group: player 1's share of wins and the mean rounds",
-            RunChart::Game { caption, .. } => caption,
+            RunChart::Histogram => {
+                format!("The distribution of {many}, with min, median, mean and max")
+            }
+            RunChart::Survival => {
+                format!("The share of games still going after t {many} (log scale)")
+            }
+            RunChart::By => format!("Per group: player 1's share of wins and the mean {many}"),
+            RunChart::Game { caption, .. } => caption.to_string(),
         }
     }
 
@@ -120,26 +125,27 @@ impl RunChart {
                     .collect();
                 let meaning = r.info.grouping.as_deref().unwrap_or("group");
                 let population = if r.unended().total() > 0 {
-                    "mean rounds (all games)"
+                    format!("mean {} (all games)", r.info.unit.many)
                 } else {
-                    "mean rounds"
+                    format!("mean {}", r.info.unit.many)
                 };
-                let rules = &r.info.description;
-                charts::by_group(&title, rules, meaning, population, &points, sink)
+                let rules = &grouped_in(&r.info.description);
+                charts::by_group(&title, rules, meaning, &population, &points, sink)
             }
             RunChart::Game { stem, .. } => {
-                let chart = r.tally.stats.chart().filter(|c| c.stem == stem);
+                let chart = r.tally.stats.charts().into_iter().find(|c| c.stem == stem);
                 let chart = chart.context("the game's statistics have no such chart")?;
-                charts::shares(&title, &r.info.description, &chart, sink)
+                charts::shares(&title, &grouped_in(&r.info.description), &chart, sink)
             }
             RunChart::Survival => {
                 let curve = r.curve();
                 let subtitle = format!(
-                    "{}: share of games still going after t rounds",
-                    r.info.description
+                    "{}: share of games still going after t {}",
+                    grouped_in(&r.info.description),
+                    r.info.unit.many
                 );
                 let lines = charts::Line::each(&[(counted(r.games(), "game"), &curve)]);
-                charts::survival(&title, &subtitle, &lines, true, sink)
+                charts::survival(&title, &subtitle, r.info.unit, &lines, true, sink)
             }
         }
     }
@@ -191,7 +197,7 @@ pub fn write_run<S: GameStats>(
         chart
             .draw(r, render::Sink::Svg(&mut text))
             .with_context(|| cannot("report.html"))?;
-        inline.push((chart.caption(), text));
+        inline.push((chart.caption(r.info.unit), text));
     }
     written.push("report.html".into());
     written.push("README.md".into());
@@ -203,7 +209,10 @@ pub fn write_run<S: GameStats>(
     let page = run_page(r, summary, &timing, &inline, &written);
     set.write("report.html", page.as_bytes())?;
     let names: Vec<&str> = written.iter().map(String::as_str).collect();
-    set.write("README.md", readme::readme(summary, &names).as_bytes())
+    set.write(
+        "README.md",
+        readme::readme(summary, r.info.unit, &names).as_bytes(),
+    )
 }
 
 /// The rules of summary.json as a reader names them: `war down` for `war_down`, numbers with
@@ -233,12 +242,12 @@ fn run_page<S: GameStats>(
     r: &Report<S>,
     summary: &Summary<S::Json>,
     timing: &Timing,
-    charts: &[(&str, String)],
+    charts: &[(String, String)],
     files: &[String],
 ) -> String {
     let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
     let mut page = html::Page::new(&title);
-    page.paragraph(&r.info.description);
+    page.paragraph(&grouped_in(&r.info.description));
     page.heading("What ran");
     let mut ran: Vec<Vec<String>> = Vec::new();
     if let Some(p) = &summary.provenance {
@@ -274,11 +283,8 @@ fn run_page<S: GameStats>(
                     .rounds
                     .as_ref()
                     .map_or((String::new(), String::new()), |d| {
-                        (
-                            format!("{:.3}", d.mean),
-                            d.ci95
-                                .map_or_else(String::new, |[lo, hi]| format!("{lo:.3} to {hi:.3}")),
-                        )
+                        let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
+                        (fixed(d.mean, 3), ci.unwrap_or_default())
                     });
                 vec![
                     g.group.to_string(),
@@ -294,7 +300,7 @@ fn run_page<S: GameStats>(
             &[
                 "group",
                 "games",
-                "mean rounds",
+                &format!("mean {}", r.info.unit.many),
                 "95% interval",
                 "player 1 wins",
                 "95% interval",

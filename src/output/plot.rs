@@ -9,7 +9,7 @@ use super::layout::{place_labels, y_label_area, Mark, Rect};
 use super::render::{text_size, Chart, Target};
 use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{counted, fixed, grouped, percent, Distribution};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 
 const SIZE: (u32, u32) = (1200, 720);
 /// Bars drawn at most: wider bins beyond that keep each bar visible.
@@ -78,7 +78,7 @@ fn bins(counts: &[(u64, u64)], width: u64, last: u64) -> Vec<(u64, u64)> {
 
 /// The width of the panel that counts the games that end, loop and were capped, where some
 /// games do not end.
-const SIDE_W: u32 = 290;
+const SIDE_W: u32 = 340;
 
 fn draw<S: GameStats, DB: DrawingBackend>(r: &Report<S>, root: DrawingArea<DB, Shift>) -> Result<()>
 where
@@ -143,11 +143,12 @@ where
         .build_cartesian_2d(x0..x1, 0f64..top)?;
     let population = if apart {
         format!(
-            "rounds per game, the {} that end",
+            "{} per game, the {} that end",
+            r.info.unit.many,
             counted(marked.n, "game")
         )
     } else {
-        "rounds per game".to_string()
+        format!("{} per game", r.info.unit.many)
     };
     let x_desc = if width == 1 {
         population
@@ -315,7 +316,7 @@ where
         ("sans-serif", 26).into_font().color(&BLACK),
     ))?;
     head.draw(&Text::new(
-        r.info.description.clone(),
+        grouped_in(&r.info.description),
         (20, 42),
         ("sans-serif", 17).into_font().color(&grey),
     ))?;
@@ -329,8 +330,9 @@ where
             )
         } else {
             format!(
-                "{}: no game ended; each is drawn at the round it stopped at",
-                kinds.describe(r.games())
+                "{}: no game ended; each is drawn at the {} it stopped at",
+                kinds.describe(r.games()),
+                r.info.unit.one
             )
         };
         head.draw(&Text::new(
@@ -342,8 +344,36 @@ where
     Ok(())
 }
 
+/// The panel's bars: each way a game can go (end, loop, capped) that some game went, with its
+/// count and its share of all `games` in percent, the height it is drawn at on the panel's own
+/// axis (0–100% of all games), never on the histogram's scale of games per bin.
+fn side_bars(ended: u64, kinds: Unended, games: u64) -> Vec<(&'static str, u64, f64, RGBColor)> {
+    [
+        ("end", ended, BLUE),
+        ("loop", kinds.looping, ORANGE_DARK),
+        ("capped", kinds.capped, CAPPED),
+    ]
+    .into_iter()
+    .filter(|b| b.1 > 0)
+    .map(|(name, n, colour)| (name, n, 100.0 * n as f64 / games.max(1) as f64, colour))
+    .collect()
+}
+
+/// A tick of the panel's axis: whole percentages up to 100% (none above, in the labels' room).
+fn side_tick(v: f64) -> String {
+    if v <= 100.0 && (v - v.round()).abs() < 1e-6 {
+        format!("{v:.0}%")
+    } else {
+        String::new()
+    }
+}
+
+/// The top of the panel's axis: 100% of all games, with room above for a full bar's labels.
+const SIDE_TOP: f64 = 118.0;
+
 /// The panel beside the histogram: every game, as games that end, loop or were capped, each
-/// a bar with its count and share.
+/// a bar on an axis of its own, the share of all games (labelled in percent), with its count
+/// and share above it.
 fn draw_counts<DB: DrawingBackend>(
     side: &DrawingArea<DB, Shift>,
     ended: u64,
@@ -353,38 +383,40 @@ fn draw_counts<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let bars: Vec<(&str, u64, RGBColor)> = [
-        ("end", ended, BLUE),
-        ("loop", kinds.looping, ORANGE_DARK),
-        ("capped", kinds.capped, CAPPED),
-    ]
-    .into_iter()
-    .filter(|b| b.1 > 0)
-    .collect();
-    let most = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64;
-    let chart = ChartBuilder::on(side)
+    let bars = side_bars(ended, kinds, games);
+    let y_desc = "share of all games";
+    let mut chart = ChartBuilder::on(side)
         .margin(20)
         .margin_left(10)
         .x_label_area_size(50)
-        .y_label_area_size(0)
-        .build_cartesian_2d(0f64..bars.len() as f64, 0f64..most * 1.3)?;
-    chart.plotting_area().draw(&PathElement::new(
-        [(0.0, 0.0), (bars.len() as f64, 0.0)],
-        BLACK,
-    ))?;
+        .y_label_area_size(y_label_area(
+            text_size("100%", TICK_PX).0,
+            text_size(y_desc, DESC_PX).1,
+        ))
+        .build_cartesian_2d(0f64..bars.len() as f64, 0f64..SIDE_TOP)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_labels(0)
+        .y_desc(y_desc)
+        .label_style(("sans-serif", TICK_PX))
+        .axis_desc_style(("sans-serif", DESC_PX))
+        .y_label_formatter(&|v| side_tick(*v))
+        .draw()?;
     // The chart's coordinates in pixels of `side`, which draws relative to its own corner.
     let base = side.get_base_pixel();
     let px = |x: f64, y: f64| {
         let (a, b) = chart.backend_coord(&(x, y));
         (a - base.0, b - base.1)
     };
-    for (i, &(name, n, colour)) in bars.iter().enumerate() {
+    for (i, &(name, n, height, colour)) in bars.iter().enumerate() {
         let x = i as f64;
         chart.plotting_area().draw(&Rectangle::new(
-            [(x + 0.2, 0.0), (x + 0.8, n as f64)],
+            [(x + 0.2, 0.0), (x + 0.8, height)],
             colour.filled(),
         ))?;
-        let (cx, top) = px(x + 0.5, n as f64);
+        let (cx, top) = px(x + 0.5, height);
         let above = |text: String, dy: i32| {
             Text::new(
                 text,
@@ -407,10 +439,11 @@ where
                 .pos(Pos::new(HPos::Center, VPos::Top)),
         ))?;
     }
-    let (_, axis) = px(0.0, 0.0);
+    let (left, axis) = px(0.0, 0.0);
+    let (right, _) = px(bars.len() as f64, 0.0);
     side.draw(&Text::new(
         format!("all {}", counted(games, "game")),
-        ((side.dim_in_pixel().0 / 2) as i32, axis + 30),
+        ((left + right) / 2, axis + 30),
         ("sans-serif", DESC_PX)
             .into_font()
             .color(&BLACK)
@@ -428,6 +461,21 @@ const ORANGE_DARK: RGBColor = RGBColor(220, 110, 20);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_side_panel_draws_shares_of_all_games_not_games_per_bin() {
+        // 56,150 games end and 43,850 loop: the bars stand at 56.15% and 43.85% on the
+        // panel's own axis, which runs to 100% (plus room for the labels).
+        let kinds = Unended {
+            looping: 43_850,
+            capped: 0,
+        };
+        let bars = side_bars(56_150, kinds, 100_000);
+        let got: Vec<(&str, u64)> = bars.iter().map(|b| (b.0, b.1)).collect();
+        assert_eq!(got, [("end", 56_150), ("loop", 43_850)]);
+        assert!((bars[0].2 - 56.15).abs() < 1e-9 && (bars[1].2 - 43.85).abs() < 1e-9);
+        assert!(bars.iter().all(|b| b.2 <= 100.0) && SIDE_TOP > 100.0);
+    }
 
     #[test]
     fn widths_are_round_numbers() {

@@ -134,6 +134,18 @@ impl Progress {
         Progress::Timed(Box::new(timed))
     }
 
+    /// Progress over work of unequal parts (a sweep's rule sets): `total` nanoseconds of the
+    /// estimate, each part's games weighed by their estimated cost
+    /// ([`Slot`](crate::run::Slot)), so the time left follows the cost, not the count of games
+    /// (a sweep whose last rule sets are its slowest). The bar shows the share done.
+    pub fn costed(total: u64, when: When) -> Progress {
+        match when {
+            When::Auto if std::io::stderr().is_terminal() => Progress::Bar(costed_bar(total)),
+            When::Log => Progress::Log(LogLines::start(total, Duration::ZERO, COST_NOUN)),
+            _ => Progress::Hidden,
+        }
+    }
+
     fn of(total: u64, when: When, before: Duration, noun: &'static str) -> Progress {
         match when {
             When::Auto if std::io::stderr().is_terminal() => {
@@ -182,27 +194,46 @@ impl Progress {
     }
 }
 
+/// What a costed progress counts ([`Progress::costed`]).
+const COST_NOUN: &str = "ns of estimated work";
+
 fn bar(total: u64, noun: &str) -> ProgressBar {
+    bar_of(
+        total,
+        &format!(
+            "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {noun} ({{rate}} \
+             {noun}/s, eta {{left}})"
+        ),
+    )
+}
+
+/// A bar over `total` nanoseconds of estimated work: the share done and the time left.
+fn costed_bar(total: u64) -> ProgressBar {
+    bar_of(
+        total,
+        "{elapsed_precise} [{wide_bar}] {percent}% of the estimated work (eta {left})",
+    )
+}
+
+/// A bar over `total` with `template`, its rate and time left taken from its start.
+fn bar_of(total: u64, template: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(&format!(
-        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {noun} ({{rate}} {noun}/s, \
-         eta {{left}})"
-    ))
-    .unwrap_or_else(|_| ProgressStyle::default_bar())
-    // Games over the time that played them, from the start: indicatif's own rate and eta
-    // weigh the last few updates, which a pilot's games (counted at once) or a claim of up to
-    // 4,096 games finishing together throw off by orders of magnitude.
-    .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-        let _ = write!(w, "{}", grouped(average(s) as u64));
-    })
-    .with_key("left", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-        let rate = average(s);
-        let left = s.len().unwrap_or(0).saturating_sub(s.pos());
-        let _ = match rate > 0.0 {
-            true => write!(w, "{}", clock(left as f64 / rate)),
-            false => write!(w, "-"),
-        };
-    });
+    let style = ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        // Games over the time that played them, from the start: indicatif's own rate and eta
+        // weigh the last few updates, which a pilot's games (counted at once) or a claim of up to
+        // 4,096 games finishing together throw off by orders of magnitude.
+        .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{}", grouped(average(s) as u64));
+        })
+        .with_key("left", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let rate = average(s);
+            let left = s.len().unwrap_or(0).saturating_sub(s.pos());
+            let _ = match rate > 0.0 {
+                true => write!(w, "{}", clock(left as f64 / rate)),
+                false => write!(w, "-"),
+            };
+        });
     bar.set_style(style);
     bar
 }

@@ -5,11 +5,12 @@ use std::fmt::Write as _;
 
 use super::atomic::MARKER;
 use super::summary::Summary;
-use crate::stats::summary::grouped;
+use crate::games::Unit;
+use crate::stats::summary::{counted, fixed, grouped, grouped_in};
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
 /// run wrote, each with its line here (a test checks every file a run writes has one).
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 18] = [
     (
         "summary.json",
         "every statistic of the run, and the rules and command that made it",
@@ -53,16 +54,34 @@ const FILES: [(&str, &str); 16] = [
     ),
     ("quit.svg", "the same chart as SVG"),
     (
+        "places.png",
+        "War with three players or more: who wins and where each player finishes, each \
+         player's share of each place with 95% intervals",
+    ),
+    ("places.svg", "the same chart as SVG"),
+    (
         "report.html",
         "one self-contained page with what ran, the summary and every chart; open it in a browser",
     ),
     ("README.md", "this file"),
 ];
 
-/// The README of a set holding `files`.
-pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
+/// What a line of [`FILES`] says in the game's `unit`: its rounds are the game's cards or
+/// turns where it counts those.
+fn in_unit(what: &str, unit: Unit) -> String {
+    what.replace("rounds", unit.many)
+        .replace("round count", &format!("{} count", unit.one))
+}
+
+/// The README of a set holding `files`, of a game whose rounds count `unit`.
+pub fn readme<J>(s: &Summary<J>, unit: Unit, files: &[&str]) -> String {
     let mut t = String::new();
-    let _ = writeln!(t, "# warsim output: {}\n\n{}\n", s.game, s.description);
+    let _ = writeln!(
+        t,
+        "# warsim output: {}\n\n{}\n",
+        s.game,
+        grouped_in(&s.description)
+    );
     if let Some(p) = &s.provenance {
         let _ = writeln!(
             t,
@@ -70,7 +89,7 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
             p.program, p.date, p.command
         );
     }
-    let _ = write!(t, "{} games, seed {}", grouped(s.games), s.seed);
+    let _ = write!(t, "{}, seed {}", counted(s.games, "game"), s.seed);
     if let Some(shard) = &s.run.shard {
         let _ = write!(
             t,
@@ -79,15 +98,32 @@ pub fn readme<J>(s: &Summary<J>, files: &[&str]) -> String {
         );
     }
     if let Some(d) = &s.rounds {
-        let _ = write!(t, ". Rounds per game: mean {:.3}", d.mean);
+        let mut many = unit.many.chars();
+        let capital: String = many
+            .next()
+            .map(|c| c.to_ascii_uppercase())
+            .into_iter()
+            .collect();
+        let _ = write!(
+            t,
+            ". {capital}{} per game: mean {}",
+            many.as_str(),
+            fixed(d.mean, 3)
+        );
         if let Some([lo, hi]) = d.ci95 {
-            let _ = write!(t, " (95% interval {lo:.3} to {hi:.3})");
+            let _ = write!(t, " (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3));
         }
-        let _ = write!(t, ", median {}, min {}, max {}", d.median, d.min, d.max);
+        let _ = write!(
+            t,
+            ", median {}, min {}, max {}",
+            grouped(d.median),
+            grouped(d.min),
+            grouped(d.max)
+        );
     }
     let _ = writeln!(t, ".\n\n| file | what it holds |\n| --- | --- |");
     for (name, what) in FILES.iter().filter(|(n, _)| files.contains(n)) {
-        let _ = writeln!(t, "| `{name}` | {what} |");
+        let _ = writeln!(t, "| `{name}` | {} |", in_unit(what, unit));
     }
     let _ = writeln!(t, "| `{MARKER}` | {MARKER_LINE} |");
     let _ = writeln!(
@@ -105,8 +141,21 @@ pub const MARKER_LINE: &str = "hidden: marks this folder as a warsim output set 
 
 #[cfg(test)]
 mod tests {
-    use super::FILES;
+    use super::{in_unit, FILES};
+    use crate::games::Unit;
     use crate::output::atomic::OUTPUT_FILES;
+
+    #[test]
+    fn a_files_line_says_the_games_unit() {
+        let histogram = FILES.iter().find(|f| f.0 == "histogram.csv").unwrap().1;
+        assert_eq!(
+            in_unit(histogram, Unit::CARDS),
+            "games per card count, split by outcome: the exact counts every statistic comes from"
+        );
+        assert_eq!(in_unit(histogram, Unit::ROUNDS), histogram);
+        let survival = FILES.iter().find(|f| f.0 == "survival.png").unwrap().1;
+        assert!(in_unit(survival, Unit::TURNS).contains("after t turns"));
+    }
 
     #[test]
     fn every_file_a_run_writes_has_a_line() {

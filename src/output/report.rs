@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::summary::{
     histogram_digest, GroupJson, LoopStats, Parity, PrecisionJson, Provenance, RunSpan, Summary,
 };
-use crate::games::{Game, GameStats, Outcome};
+use crate::games::{Game, GameStats, Outcome, Unit};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, percent, Distribution, Named, Share};
@@ -21,6 +21,8 @@ pub struct RunInfo {
     pub game: String,
     /// One-line human description of the rules.
     pub description: String,
+    /// What the game's rounds count ([`Game::UNIT`]): every output names them so.
+    pub unit: Unit,
     /// The JSON `rules` object.
     pub rules: Value,
     /// Base seed.
@@ -59,6 +61,7 @@ impl RunInfo {
         Ok(RunInfo {
             game: G::NAME.to_string(),
             description: game.describe(),
+            unit: G::UNIT,
             rules: serde_json::to_value(game.rules()).context("cannot describe the rules")?,
             seed,
             players: game.players(),
@@ -269,6 +272,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             players: info.players,
             run: info.span(),
             rounds: self.rounds.clone(),
+            unit: Some(info.unit.many.to_string()),
             outcomes: Named(self.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect()),
             shares: Named(
                 self.outcomes
@@ -373,8 +377,6 @@ pub struct Curve {
     pub unended: Unended,
     /// The mean rounds of the games that ended, and its 95% interval.
     pub mean: Option<(f64, Option<[f64; 2]>)>,
-    /// The 99.9th percentile of the games that ended.
-    pub p999: Option<u64>,
     /// The exact expected rounds, where the game knows it.
     pub exact: Option<f64>,
     /// The fitted tail of the games that ended.
@@ -403,7 +405,6 @@ impl Curve {
         Curve {
             games: ended.iter().map(|c| c.1).sum::<u64>() + unended.total(),
             mean: d.as_ref().map(|d| (d.mean, d.ci95)),
-            p999: d.as_ref().and_then(|d| d.quantiles["p99.9"].as_u64()),
             tail,
             ended,
             unended,

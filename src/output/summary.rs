@@ -84,6 +84,10 @@ pub struct Summary<J> {
     pub run: RunSpan,
     /// Rounds over all games (`null` only for an empty run).
     pub rounds: Option<Distribution>,
+    /// What `rounds` count, the game's word ([`crate::games::Unit`]): `rounds`, `cards`
+    /// (Beggar-my-neighbour), `turns` (Snap); absent in older summaries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     /// Games per outcome, in canonical order.
     pub outcomes: Named<u64>,
     /// Share of games per outcome, with its 95% interval.

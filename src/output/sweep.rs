@@ -6,10 +6,11 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::games::Unit;
 use crate::output::html::Page;
 use crate::output::report::Curve;
 use crate::output::summary::Provenance;
-use crate::stats::summary::{grouped, percent};
+use crate::stats::summary::{fixed, grouped, percent};
 
 /// One rule set of a sweep, run: what the sweep's own files show of it.
 pub struct SweepRow {
@@ -23,6 +24,8 @@ pub struct SweepRow {
     pub summary_csv: Vec<u8>,
     /// Its survival curve and mean.
     pub curve: Curve,
+    /// What its rounds count (the game's, the same in every row).
+    pub unit: Unit,
 }
 
 /// The text summary: one line per rule set.
@@ -36,8 +39,10 @@ pub fn text(title: &str, results: &[SweepRow], elapsed_s: f64) -> String {
     for r in results {
         let c = &r.curve;
         let mean = match c.mean {
-            Some((m, Some([lo, hi]))) => format!("mean {m:.2} ({lo:.2}–{hi:.2})"),
-            Some((m, None)) => format!("mean {m:.2}"),
+            Some((m, Some([lo, hi]))) => {
+                format!("mean {} ({}–{})", fixed(m, 2), fixed(lo, 2), fixed(hi, 2))
+            }
+            Some((m, None)) => format!("mean {}", fixed(m, 2)),
             None => "no game ended".into(),
         };
         let unended = c.unended.describe(c.games);
@@ -69,6 +74,7 @@ pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str,
     ));
     page.code(&doc.provenance.command);
     page.heading("Rule sets side by side");
+    let many = results.first().map_or("rounds", |r| r.unit.many);
     // Every figure of rounds is of the games that end, the population the charts draw, so a
     // row never sets the mean of one population beside the median of another.
     let rows: Vec<Vec<String>> = results
@@ -105,8 +111,8 @@ pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str,
             "rule set",
             "its report",
             "games",
-            "mean rounds of the games that end (95% interval)",
-            "median rounds of the games that end",
+            &format!("mean {many} of the games that end (95% interval)"),
+            &format!("median {many} of the games that end"),
             "player 1 wins (all games)",
             "loop",
             "capped",

@@ -2,8 +2,9 @@
 //! table (`--markdown`) and report.html both show, so they cannot disagree.
 
 use super::report::{Report, Timing};
+use crate::games::Unit;
 use crate::games::{GameStats, Outcome};
-use crate::stats::summary::{fixed, grouped, grouped_in, percent, Distribution, Share};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,17 +35,18 @@ fn share(s: &Share) -> (String, String) {
 }
 
 /// An interval of rounds: `994.018 to 1,007.307`.
-fn interval(lo: f64, hi: f64) -> String {
+pub fn interval(lo: f64, hi: f64) -> String {
     format!("{} to {}", fixed(lo, 3), fixed(hi, 3))
 }
 
-/// The rows of rounds distribution `d`, each name followed by `of` (its population).
-fn rounds_rows(d: &Distribution, of: &str, exhaustive: bool) -> Vec<Row> {
+/// The rows of the distribution `d` of lengths in `unit`, each name followed by `of` (its
+/// population).
+fn rounds_rows(d: &Distribution, unit: Unit, of: &str, exhaustive: bool) -> Vec<Row> {
     let ci = match d.ci95 {
         Some([lo, hi]) if !exhaustive => interval(lo, hi),
         _ => String::new(),
     };
-    let mut out = vec![row(format!("mean rounds{of}"), fixed(d.mean, 3), ci)];
+    let mut out = vec![row(format!("mean {}{of}", unit.many), fixed(d.mean, 3), ci)];
     if let Some(sd) = d.sd {
         out.push(row(format!("sd{of}"), fixed(sd, 2), ""));
     }
@@ -79,13 +81,15 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     let lead_ended = r.finished.as_ref().filter(|f| unended && f.n > 0);
     if let Some(f) = lead_ended {
         out.push(row("games that end", grouped(f.n), ""));
-        out.extend(rounds_rows(f, " (games that end)", info.exhaustive));
-    } else if let Some(d) = &r.rounds {
         out.extend(rounds_rows(
-            d,
-            if unended { " (all games)" } else { "" },
+            f,
+            info.unit,
+            " (games that end)",
             info.exhaustive,
         ));
+    } else if let Some(d) = &r.rounds {
+        let of = if unended { " (all games)" } else { "" };
+        out.extend(rounds_rows(d, info.unit, of, info.exhaustive));
     }
     for &(o, _) in &r.outcomes {
         let (value, interval) = share(&r.share(o));
@@ -114,23 +118,27 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
         ));
     }
     if let (Some(_), Some(d)) = (lead_ended, &r.rounds) {
-        out.extend(rounds_rows(d, " (all games)", info.exhaustive));
+        out.extend(rounds_rows(d, info.unit, " (all games)", info.exhaustive));
     }
     if let Some(t) = &r.tail {
         out.push(row(
-            "tail (e-folding rounds)",
+            format!("tail (e-folding {})", info.unit.many),
             format!(
-                "{:.1} beyond {} rounds ({} games fitted)",
-                t.e_folding_rounds,
-                grouped(t.from),
-                grouped(t.games)
+                "{} beyond {} ({} fitted)",
+                fixed(t.e_folding_rounds, 1),
+                info.unit.count(t.from),
+                counted(t.games, "game")
             ),
-            format!("{:.1} to {:.1}", t.e_folding_ci95[0], t.e_folding_ci95[1]),
+            format!(
+                "{} to {}",
+                fixed(t.e_folding_ci95[0], 1),
+                fixed(t.e_folding_ci95[1], 1)
+            ),
         ));
         if let Some(c) = &t.check {
             out.push(row(
                 "tail: is it exponential?",
-                super::text::tail_verdict(c, info.exhaustive),
+                super::text::tail_verdict(c, info.exhaustive, info.unit),
                 "",
             ));
         }
@@ -142,7 +150,7 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     if let Some((rounds, i)) = r.tally.longest {
         out.push(row(
             "longest game",
-            format!("game {i} ({} rounds)", grouped(rounds)),
+            format!("game {i} ({})", info.unit.count(rounds)),
             "",
         ));
     }

@@ -3,17 +3,17 @@
 use std::fmt::Write as _;
 
 use super::report::{Report, Timing};
-use crate::games::{GameStats, Outcome};
+use crate::games::{GameStats, Outcome, Unit};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 use crate::stats::tail_check::TailCheck;
 
 /// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
 /// (for a sample; every deal of an exact run is no sample) and the share still going far out,
 /// observed beside fitted. The terminal, report.html and the survival chart say the same.
-pub fn tail_verdict(c: &TailCheck, exhaustive: bool) -> String {
+pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
     let far = format!(
-        "at {} rounds {} still go, the fit says {}",
-        grouped(c.far_rounds),
+        "at {} {} still go, the fit says {}",
+        unit.count(c.far_rounds),
         percent(c.far_observed, 3),
         percent(c.far_fitted, 3)
     );
@@ -41,7 +41,10 @@ fn groups_table<S: GameStats>(r: &Report<S>) -> Vec<String> {
     let mut head = vec![
         format!("{:>5}", "group"),
         format!("{:>11}", "games"),
-        format!("{:>28}", "mean rounds (95% interval)"),
+        format!(
+            "{:>28}",
+            format!("mean {} (95% interval)", r.info.unit.many)
+        ),
         format!("{:>8}", "median"),
     ];
     head.extend(r.outcomes.iter().map(|(o, _)| format!("{:>9}", o.name())));
@@ -57,9 +60,14 @@ fn groups_table<S: GameStats>(r: &Report<S>) -> Vec<String> {
             Some(d) => (
                 match d.ci95 {
                     Some([lo, hi]) if !r.info.exhaustive => {
-                        format!("{:.2} ({lo:.2} to {hi:.2})", d.mean)
+                        format!(
+                            "{} ({} to {})",
+                            fixed(d.mean, 2),
+                            fixed(lo, 2),
+                            fixed(hi, 2)
+                        )
                     }
-                    _ => format!("{:.2}", d.mean),
+                    _ => fixed(d.mean, 2),
                 },
                 grouped(d.median),
             ),
@@ -127,23 +135,28 @@ fn fraction_value(text: &str) -> Option<f64> {
 }
 
 /// What the rounds of all games are, where some games do not end.
-const ALL_GAMES: &str =
-    "(all games: a game that loops counts the round its loop was found, a capped game the cap)";
+fn all_games(unit: Unit) -> String {
+    format!(
+        "(all games: a game that loops counts the {} its loop was found, a capped game the cap)",
+        unit.one
+    )
+}
 
 /// The rounds of distribution `d` as the summary's leading lines: `of` names its games when
 /// they are not all the games.
-fn rounds_block(d: &Distribution, exhaustive: bool, of: &str) -> String {
+fn rounds_block(d: &Distribution, exhaustive: bool, unit: Unit, of: &str) -> String {
+    let head = format!("{:<10}{of}", unit.many);
     let mut s = String::new();
     let _ = match (d.sem, d.ci95, d.sd) {
         (_, _, Some(sd)) if exhaustive => writeln!(
             s,
-            "rounds    {of}mean {} (exact: over every deal), sd {}",
+            "{head}mean {} (exact: over every deal), sd {}",
             fixed(d.mean, 4),
             fixed(sd, 2)
         ),
         (Some(sem), Some(ci), Some(sd)) => writeln!(
             s,
-            "rounds    {of}mean {} ± {} (95% interval {} to {}), sd {}",
+            "{head}mean {} ± {} (95% interval {} to {}), sd {}",
             fixed(d.mean, 3),
             fixed(1.96 * sem, 3),
             fixed(ci[0], 3),
@@ -152,7 +165,7 @@ fn rounds_block(d: &Distribution, exhaustive: bool, of: &str) -> String {
         ),
         _ => writeln!(
             s,
-            "rounds    {of}{} (one game: no spread or interval to estimate)",
+            "{head}{} (one game: no spread or interval to estimate)",
             fixed(d.mean, 0)
         ),
     };
@@ -214,11 +227,11 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
             counted(f.n, unit),
             percent_of(f.n, games)
         );
-        s.push_str(&rounds_block(f, info.exhaustive, &of));
+        s.push_str(&rounds_block(f, info.exhaustive, info.unit, &of));
     } else if let Some(d) = &r.rounds {
-        s.push_str(&rounds_block(d, info.exhaustive, ""));
+        s.push_str(&rounds_block(d, info.exhaustive, info.unit, ""));
         if unended {
-            let _ = writeln!(s, "          {}", ALL_GAMES);
+            let _ = writeln!(s, "          {}", all_games(info.unit));
         }
     }
     if let Some(p) = &info.precision {
@@ -296,11 +309,12 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         };
         let _ = writeln!(
             s,
-            "all games mean {}{ci}, median {}, max {}: a game that loops counts the round its \
+            "all games mean {}{ci}, median {}, max {}: a game that loops counts the {} its \
              loop was found, a capped game the cap",
             fixed(d.mean, 3),
             grouped(d.median),
-            grouped(d.max)
+            grouped(d.max),
+            info.unit.one
         );
     }
     if let Some(t) = &r.tail {
@@ -308,33 +322,40 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
             // Every deal is in the fit: there is no sample whose chance an interval would show.
             writeln!(
                 s,
-                "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
-                 rounds (fitted to {} deals)",
-                grouped(t.from),
-                t.e_folding_rounds,
+                "tail      beyond {} (p90) the share still going falls by e every {} {} \
+                 (fitted to {} deals)",
+                info.unit.count(t.from),
+                fixed(t.e_folding_rounds, 1),
+                info.unit.many,
                 grouped(t.games)
             )
         } else {
             writeln!(
                 s,
-                "tail      beyond {} rounds (p90) the share still going falls by e every {:.1} \
-                 rounds (95% interval {:.1} to {:.1}; {} games fitted)",
-                grouped(t.from),
-                t.e_folding_rounds,
-                t.e_folding_ci95[0],
-                t.e_folding_ci95[1],
+                "tail      beyond {} (p90) the share still going falls by e every {} {} \
+                 (95% interval {} to {}; {} games fitted)",
+                info.unit.count(t.from),
+                fixed(t.e_folding_rounds, 1),
+                info.unit.many,
+                fixed(t.e_folding_ci95[0], 1),
+                fixed(t.e_folding_ci95[1], 1),
                 grouped(t.games)
             )
         };
         if let Some(c) = &t.check {
-            let _ = writeln!(s, "          {}", tail_verdict(c, info.exhaustive));
+            let _ = writeln!(
+                s,
+                "          {}",
+                tail_verdict(c, info.exhaustive, info.unit)
+            );
         }
     }
     if let Some(p) = &r.parity {
         let _ = writeln!(
             s,
-            "parity    {:.2}% of the games that end last an even number of rounds",
-            100.0 * p.even.share
+            "parity    {:.2}% of the games that end last an even number of {}",
+            100.0 * p.even.share,
+            info.unit.many
         );
     }
     if let Some(serde_json::Value::Object(exact)) = &info.exact {
@@ -348,7 +369,7 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         } else {
             "game"
         };
-        let _ = writeln!(s, "longest   {which} {i} ({} rounds)", grouped(rounds));
+        let _ = writeln!(s, "longest   {which} {i} ({})", info.unit.count(rounds));
     }
     s
 }

@@ -29,7 +29,7 @@ use crate::output::progress::Progress;
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
 use crate::rng::{game_rng, GameRng};
-use crate::stats::summary::grouped;
+use crate::stats::summary::{counted, grouped};
 use crate::usage;
 
 /// Casella et al.'s never-ending deal (arXiv 2403.13855, 2024): the seed of the search under
@@ -362,8 +362,11 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     );
     for c in doc.seeds.iter().chain(&doc.cycles) {
         best_txt.push_str(&format!(
-            "{}   # cycle {}: {} tricks, {} cards\n",
-            c.replay, c.id, c.tricks, c.cards
+            "{}   # cycle {}: {}, {}\n",
+            c.replay,
+            c.id,
+            counted(c.tricks, "trick"),
+            counted(c.cards, "card")
         ));
     }
     dir.write("best.txt", best_txt.as_bytes())?;
@@ -390,8 +393,10 @@ fn text(cfg: &SearchConfig, doc: &LoopsJson) -> String {
     );
     for c in doc.seeds.iter() {
         text.push_str(&format!(
-            "seed      cycle {}: {} tricks, {} cards\n",
-            c.id, c.tricks, c.cards
+            "seed      cycle {}: {}, {}\n",
+            c.id,
+            counted(c.tricks, "trick"),
+            counted(c.cards, "card")
         ));
     }
     text.push_str(&format!(
@@ -405,8 +410,11 @@ fn text(cfg: &SearchConfig, doc: &LoopsJson) -> String {
     ));
     for c in doc.cycles.iter().take(10) {
         text.push_str(&format!(
-            "cycle     {}: {} tricks, {} cards: {}\n",
-            c.id, c.tricks, c.cards, c.replay
+            "cycle     {}: {}, {}: {}\n",
+            c.id,
+            counted(c.tricks, "trick"),
+            counted(c.cards, "card"),
+            c.replay
         ));
     }
     text.push_str(&super::closing(cfg, doc.stopped, &doc.replay));

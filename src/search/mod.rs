@@ -33,7 +33,7 @@ use crate::output::progress::{Progress, When};
 use crate::output::stdout::{self, Print};
 use crate::output::summary::Provenance;
 use crate::rng::{game_rng, GameRng};
-use crate::stats::summary::grouped;
+use crate::stats::summary::{counted, grouped};
 use crate::usage;
 
 mod drive;
@@ -460,7 +460,11 @@ fn best_txt(doc: &SearchJson) -> String {
     for f in doc.best.iter().chain(&doc.loops) {
         let what = match f.cycle {
             Some((cards, tricks)) => format!("never ends: a {tricks}-trick ({cards}-card) cycle"),
-            None => format!("{} cards, {} tricks", f.cards, f.tricks),
+            None => format!(
+                "{}, {}",
+                counted(f.cards, "card"),
+                counted(f.tricks, "trick")
+            ),
         };
         let line = f.replay.as_deref().unwrap_or_default();
         out.push_str(&format!("{line}   # {what}\n"));
@@ -482,9 +486,9 @@ fn text(game: &Bmn, cfg: &SearchConfig, doc: &SearchJson) -> String {
     );
     for f in doc.best.iter().take(5) {
         text.push_str(&format!(
-            "longest   {} cards, {} tricks: {}\n",
-            grouped(f.cards),
-            f.tricks,
+            "longest   {}, {}: {}\n",
+            counted(f.cards, "card"),
+            counted(f.tricks, "trick"),
             f.replay.as_deref().unwrap_or_default()
         ));
     }

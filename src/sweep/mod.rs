@@ -24,6 +24,7 @@ use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
 use crate::face::{GameCli, SimulateGame, WithGame};
+use crate::games::Unit;
 use crate::output::atomic::{Dir, Kind, OutputSet};
 use crate::output::charts;
 use crate::output::progress::{self, Progress};
@@ -338,42 +339,48 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         .as_deref()
         .ok_or_else(|| usage!("sweep {game}: --out DIR is missing (a sweep writes a directory)"))?;
     let set_out = OutputSet::begin(out, Kind::Sweep, &[])?;
-    if run::wants_estimate(run0) {
-        let e = estimate(&parsed)?;
-        let what = format!("sweep {game}: {}", counted(sets.len() as u64, "rule set"));
-        run::check_bound(&what, &e, run0.max_hours)?;
-        if e.seconds > estimate::LONG {
-            progress::note(run0.progress, &format!("estimate: {e}"));
-        }
-    }
-    let threads = run::threads(run0);
     // A run to a precision learns its length as it goes: the total grows rule set by rule set.
     let per_set = run0.games.unwrap_or(if run0.precision.is_some() {
         run::DEFAULT_MIN_GAMES
     } else {
         run::DEFAULT_GAMES
     });
-    let progress = Progress::new(per_set.saturating_mul(sets.len() as u64), run0.progress);
+    let mut weights = vec![1; sets.len()];
+    let progress = if run::wants_estimate(run0) {
+        let (e, seconds) = estimate(&parsed)?;
+        let what = format!("sweep {game}: {}", counted(sets.len() as u64, "rule set"));
+        run::check_bound(&what, &e, run0.max_hours)?;
+        if e.seconds > estimate::LONG {
+            progress::note(run0.progress, &format!("estimate: {e}"));
+        }
+        weights = cost_weights(&seconds, per_set);
+        let total = weights.iter().map(|w| w.saturating_mul(per_set)).sum();
+        Progress::costed(total, run0.progress)
+    } else {
+        Progress::new(per_set.saturating_mul(sets.len() as u64), run0.progress)
+    };
+    let threads = run::threads(run0);
     let mut offset = 0;
     let start = Instant::now();
     let mut rows = Vec::new();
-    for ((set, name), (run, g)) in sets.iter().zip(names).zip(&parsed) {
+    for (((set, name), (run, g)), &weight) in sets.iter().zip(names).zip(&parsed).zip(&weights) {
         let dir = set_out.subdir(&name)?;
         let one = One {
             run,
             threads,
             progress: &progress,
-            offset,
+            slot: run::Slot { offset, weight },
             dir: &dir,
         };
         let done = g.run(one)?;
-        offset += done.games;
+        offset += done.games.saturating_mul(weight);
         rows.push(SweepRow {
             label: set.label(),
             name,
             summary: done.summary,
             summary_csv: done.summary_csv,
             curve: done.curve,
+            unit: done.unit,
         });
     }
     progress.finish();
@@ -405,27 +412,24 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     dir.write("sweep.csv", &sweep_csv(&rows)?)?;
     let curves: Vec<(String, &Curve)> = rows.iter().map(|r| (r.label.clone(), &r.curve)).collect();
     let each = match run0.precision {
-        Some(h) => format!("each to ±{h} rounds"),
+        Some(h) => format!(
+            "each to ±{h} {}",
+            rows.first().map_or("rounds", |r| r.unit.many)
+        ),
         None => format!("{} each", counted(per_set, "game")),
     };
-    let title = format!("{} — {} rule sets, {each}", plan.game, rows.len());
+    let title = format!(
+        "{} — {}, {each}",
+        plan.game,
+        counted(rows.len() as u64, "rule set")
+    );
     let numeric = match &plan.axes[..] {
         [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
         _ => None,
     };
-    // Colour by one setting, dashes by the others: 24 lines stay told apart.
     let lens: Vec<usize> = plan.axes.iter().map(|a| a.values.len()).collect();
-    let lines: Vec<charts::Line> = curves
-        .iter()
-        .zip(charts::LineStyle::sweep(&lens))
-        .map(|((label, curve), style)| charts::Line {
-            label: label.clone(),
-            curve,
-            style,
-        })
-        .collect();
-    let what = "share of games still going after t rounds (a game that never ends never stops); \
-                the axis ends at the largest 99.9th percentile";
+    let unit = rows.first().map_or(Unit::ROUNDS, |r| r.unit);
+    let sweep_curves: Vec<&Curve> = rows.iter().map(|r| &r.curve).collect();
     let mut exts = vec!["png"];
     if run0.svg {
         exts.push("svg");
@@ -435,12 +439,26 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
             dir.path(&format!("sweep.{ext}")),
             dir.path(&format!("means.{ext}")),
         );
-        charts::survival(&title, what, &lines, false, Sink::File(&sweep))?;
-        charts::means(&title, &curves, numeric, Sink::File(&means))?;
+        chart::draw(
+            &title,
+            unit,
+            &lens,
+            &sets,
+            &sweep_curves,
+            Sink::File(&sweep),
+        )?;
+        charts::means(&title, unit, &curves, numeric, Sink::File(&means))?;
     }
     let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
-    charts::survival(&title, what, &lines, false, Sink::Svg(&mut sweep_svg))?;
-    charts::means(&title, &curves, numeric, Sink::Svg(&mut means_svg))?;
+    chart::draw(
+        &title,
+        unit,
+        &lens,
+        &sets,
+        &sweep_curves,
+        Sink::Svg(&mut sweep_svg),
+    )?;
+    charts::means(&title, unit, &curves, numeric, Sink::Svg(&mut means_svg))?;
     let html = page(
         &title,
         &doc,
@@ -543,7 +561,7 @@ fn check_folder_name(name: &str) -> Result<(), String> {
 /// the list, and refused as soon as its own first game proves the sweep too long.
 /// Piloting stops at the first rule set whose estimate, with those before it, breaks the
 /// bound: the sweep is refused then, not after every pilot.
-fn estimate(parsed: &[(RunConfig, SimulateGame)]) -> Result<Estimate> {
+fn estimate(parsed: &[(RunConfig, SimulateGame)]) -> Result<(Estimate, Vec<f64>)> {
     let n = parsed.len();
     let budget = pilot::BUDGET / u32::try_from(n.max(1)).unwrap_or(u32::MAX);
     let mut sample = Vec::with_capacity(n);
@@ -561,7 +579,21 @@ fn estimate(parsed: &[(RunConfig, SimulateGame)]) -> Result<Estimate> {
         }
     }
     // Rule sets not piloted (the bound already broken) count as the mean of those that were.
-    Ok(Estimate::sweep(&sample, n as u64, WRITE_SECONDS))
+    let e = Estimate::sweep(&sample, n as u64, WRITE_SECONDS);
+    let mean = e.seconds / n.max(1) as f64;
+    let mut seconds: Vec<f64> = sample.iter().map(|s| s.seconds + WRITE_SECONDS).collect();
+    seconds.resize(n, mean);
+    Ok((e, seconds))
+}
+
+/// Each rule set's weight in a costed progress ([`Progress::costed`]): the nanoseconds a game
+/// of it is estimated to take, from its estimated `seconds` for `games` games (at least 1, so
+/// every game moves the bar).
+fn cost_weights(seconds: &[f64], games: u64) -> Vec<u64> {
+    seconds
+        .iter()
+        .map(|s| ((s * 1e9 / games.max(1) as f64).round() as u64).max(1))
+        .collect()
 }
 
 /// Checks that a rule set can run: its description, and its games.
@@ -595,14 +627,15 @@ struct One<'a> {
     run: &'a RunConfig,
     threads: usize,
     progress: &'a Progress,
-    /// Games of the progress total before this rule set's.
-    offset: u64,
+    /// Where its games stand in the progress total.
+    slot: run::Slot,
     dir: &'a Dir,
 }
 
 /// What a rule set's run gives the sweep.
 struct Done {
     games: u64,
+    unit: Unit,
     summary: Value,
     summary_csv: Vec<u8>,
     curve: Curve,
@@ -621,7 +654,7 @@ impl WithGame for One<'_> {
             head,
             self.threads,
             self.progress,
-            self.offset,
+            self.slot,
         )?;
         let report = Report::new(&info, &tally);
         let histogram = out_csv::histogram(&report)?;
@@ -629,6 +662,7 @@ impl WithGame for One<'_> {
         write_run(self.dir, &report, &summary, &histogram, run.svg)?;
         Ok(Done {
             games: tally.games,
+            unit: G::UNIT,
             summary: serde_json::to_value(&summary)?,
             summary_csv: out_csv::summary(&report)?,
             curve: Curve {
@@ -639,5 +673,6 @@ impl WithGame for One<'_> {
     }
 }
 
+mod chart;
 #[cfg(test)]
 mod tests;

@@ -87,3 +87,12 @@ fn nothing_listed_is_one_rule_set() {
     let p = plan("jitsu", &[]).unwrap();
     assert_eq!(p.rule_sets()[0].label(), "as given");
 }
+
+#[test]
+fn a_sweeps_progress_weighs_each_rule_set_by_its_estimated_cost() {
+    // 20,000 games each: a rule set estimated at 0.2 s and one at 2 s (its games never end
+    // soon): 10 µs and 100 µs a game, so the second is ten times the first's share of the bar.
+    assert_eq!(cost_weights(&[0.2, 2.0], 20_000), [10_000, 100_000]);
+    // A game estimated at under a nanosecond still moves the bar.
+    assert_eq!(cost_weights(&[1e-9], 1_000_000), [1]);
+}

@@ -211,3 +211,50 @@ fn search_refuses_what_it_cannot_do() {
         "{help}"
     );
 }
+
+#[test]
+fn bmn_counts_cards_and_snap_turns_everywhere_they_say_how_long() {
+    let dir = Scratch::new("units");
+    for (game, unit, one) in [("bmn", "cards", "card"), ("snap", "turns", "turn")] {
+        let out = dir.path(game);
+        let text = ok(&[
+            "simulate",
+            game,
+            "--games",
+            "300",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(text.contains(&format!("\n{unit:<10}mean ")), "{text}");
+        assert!(!text.contains("rounds"), "{text}");
+        let summary = json(&read(&out, "summary.json"));
+        // `rounds` stays (scripts read it); `unit` says what it counts.
+        assert_eq!(summary["unit"], unit, "{summary}");
+        assert!(summary["rounds"]["mean"].is_f64(), "{summary}");
+        let readme = read(&out, "README.md");
+        assert!(
+            readme.contains(&format!("games per {one} count")),
+            "{readme}"
+        );
+        assert!(!readme.contains("rounds"), "{readme}");
+        let report = read(&out, "report.html");
+        assert!(
+            report.contains(&format!("{unit} per game")),
+            "report.html of {game}"
+        );
+        let replay = ok(&["replay", out.to_str().unwrap(), "--game", "0"]);
+        assert!(replay.trim_end().ends_with(unit), "{replay}");
+        let replay = json(&ok(&["replay", out.to_str().unwrap(), "--json"]));
+        assert_eq!(replay["unit"], unit, "{replay}");
+    }
+    let out = dir.path("war");
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(json(&read(&out, "summary.json"))["unit"], "rounds");
+}

@@ -362,6 +362,14 @@ fn terminal_numbers_have_thousands_separators_and_summary_json_keeps_its_form() 
             .ends_with("cap 10000000"),
         "{summary}"
     );
+    // What the charts, report.html and README.md say of the rules is grouped as the terminal
+    // says it; Snap counts turns.
+    let readme = read(&out, "README.md");
+    assert!(readme.contains("cap 10,000,000"), "{readme}");
+    assert!(readme.contains("Turns per game: mean 150.822"), "{readme}");
+    assert!(!readme.contains("cap 10000000"), "{readme}");
+    let report = read(&out, "report.html");
+    assert!(!report.contains("cap 10000000"), "report.html");
     let long = ok(&[
         "simulate",
         "war",

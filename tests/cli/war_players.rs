@@ -149,3 +149,32 @@ fn play_war_takes_one_hand_per_player() {
     let e = fails(2, &["exact", "war", "--players", "3", "--flawless"]);
     assert!(e.contains("--players 3"), "{e}");
 }
+
+#[test]
+fn a_war_of_three_or_more_players_charts_who_wins_and_the_places() {
+    let dir = Scratch::new("places-chart");
+    let four = dir.path("four");
+    ok(&[
+        "simulate",
+        "war",
+        "--players",
+        "4",
+        "--games",
+        "500",
+        "--out",
+        four.to_str().unwrap(),
+    ]);
+    assert!(four.join("places.png").is_file());
+    assert!(read(&four, "README.md").contains("`places.png`"));
+    assert!(read(&four, "report.html").contains("Who wins and where each player finishes"));
+    let two = dir.path("two");
+    ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "500",
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    assert!(!two.join("places.png").exists());
+}

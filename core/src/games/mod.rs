@@ -58,11 +58,48 @@ pub fn each_deal<G: Game>(
     Ok(())
 }
 
+/// What a game counts as the length of a game: its `rounds` in the tallies and in summary.json,
+/// named as the game names them (War's battles are rounds, Beggar-my-neighbour's records count
+/// cards laid, Snap counts turns), so every output says the game's own word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// One of them: `round`.
+    pub one: &'static str,
+    /// Several, and summary.json's `unit`: `rounds`.
+    pub many: &'static str,
+}
+
+impl Unit {
+    /// Rounds: War's battles, a throw of rps, a turn of Shotgun War, a trick of Card-Jitsu.
+    pub const ROUNDS: Unit = Unit {
+        one: "round",
+        many: "rounds",
+    };
+    /// Cards laid (Beggar-my-neighbour).
+    pub const CARDS: Unit = Unit {
+        one: "card",
+        many: "cards",
+    };
+    /// Turns: a card played or a rotation (Snap).
+    pub const TURNS: Unit = Unit {
+        one: "turn",
+        many: "turns",
+    };
+
+    /// `n` of them, grouped, singular for one: `1 card`, `2,157 cards`.
+    pub fn count(self, n: u64) -> String {
+        let word = if n == 1 { self.one } else { self.many };
+        format!("{} {word}", crate::stats::summary::grouped(n))
+    }
+}
+
 /// The rules of one game: deal, then play to the end, with no I/O. Its command-line face (rule
 /// flags, help, the `play` command) lives in the command crate.
 pub trait Game: Send + Sync + Sized + 'static {
     /// The game's name on the command line and in the JSON summary.
     const NAME: &'static str;
+    /// What its `rounds` count, declared once and read by every output ([`Unit`]).
+    const UNIT: Unit = Unit::ROUNDS;
     /// The rule settings asked for, each left out taking its preset's or its default (the
     /// command line's rule options are one way to fill them in).
     type Options: Clone + Debug + Default;
@@ -288,3 +325,19 @@ pub fn check_max_rounds(max_rounds: u64, unit: &str) -> Result<u64, UsageError> 
 
 /// Where a traced game sends its lines; `Break` means the reader has gone and the game stops.
 pub type Trace<'a> = &'a mut dyn FnMut(String) -> ControlFlow<()>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_game_names_its_unit_and_counts_it_in_the_singular_for_one() {
+        assert_eq!(war::War::UNIT, Unit::ROUNDS);
+        assert_eq!(bmn::Bmn::UNIT.many, "cards");
+        assert_eq!(snap::Snap::UNIT.many, "turns");
+        assert_eq!(rps::Elimination::UNIT.many, "rounds");
+        assert_eq!(Unit::CARDS.count(1), "1 card");
+        assert_eq!(Unit::CARDS.count(2157), "2,157 cards");
+        assert_eq!(Unit::ROUNDS.count(0), "0 rounds");
+    }
+}

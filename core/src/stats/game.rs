@@ -151,9 +151,10 @@ pub trait GameStats: Clone + Debug + Default + PartialEq + Send {
     fn table(&self) -> Option<StatsTable> {
         None
     }
-    /// A chart of the game's own statistics (War `--quit-stats`: quit.png), or none.
-    fn chart(&self) -> Option<ShareChart> {
-        None
+    /// The charts of the game's own statistics (War: places.png with three players or more,
+    /// quit.png with `--quit-stats`), none by default.
+    fn charts(&self) -> Vec<ShareChart> {
+        Vec::new()
     }
 }
 
@@ -183,6 +184,9 @@ pub struct ShareChart {
     pub x_desc: &'static str,
     /// The y axis's description (the shares are drawn as percentages).
     pub y_desc: &'static str,
+    /// The share every point would have if nothing favoured any (a dashed line): ½ for a
+    /// player's wins against another's, 1/N for a place among N players.
+    pub even: f64,
     /// Each series: its legend label and its points (x, share).
     pub series: Vec<(String, Vec<(u64, crate::stats::summary::Share)>)>,
 }

@@ -45,7 +45,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 32] = [
+pub const OUTPUT_FILES: [&str; 34] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -64,6 +64,8 @@ pub const OUTPUT_FILES: [&str; 32] = [
     "quit.csv",
     "quit.png",
     "quit.svg",
+    "places.png",
+    "places.svg",
     "compare.json",
     "compare.csv",
     "compare.png",

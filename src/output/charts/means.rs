@@ -1,11 +1,13 @@
 //! `means.png`: a sweep's mean rounds per rule set, with the shares that loop or are capped.
 
 use super::*;
+use crate::games::Unit;
 
-/// `means.png`: mean rounds per rule set, against the varying option's value when a single
-/// numeric option varies (`numeric` names it), else one row per rule set.
+/// `means.png`: mean rounds (in the game's `unit`) per rule set, against the varying option's
+/// value when a single numeric option varies (`numeric` names it), else one row per rule set.
 pub fn means(
     title: &str,
+    unit: Unit,
     curves: &[(String, &Curve)],
     numeric: Option<&str>,
     target: impl Target,
@@ -13,15 +15,21 @@ pub fn means(
     match numeric {
         Some(option) => target.take(&MeansByValue {
             title,
+            unit,
             curves,
             option,
         }),
-        None => target.take(&MeansByRuleSet { title, curves }),
+        None => target.take(&MeansByRuleSet {
+            title,
+            unit,
+            curves,
+        }),
     }
 }
 
 struct MeansByRuleSet<'a> {
     title: &'a str,
+    unit: Unit,
     curves: &'a [(String, &'a Curve)],
 }
 
@@ -35,19 +43,19 @@ impl Chart for MeansByRuleSet<'_> {
         DB::ErrorType: 'static,
     {
         let any_endless = self.curves.iter().any(|c| c.1.unended.total() > 0);
-        let body = head(
-            &root,
-            self.title,
-            if any_endless {
-                &[
-                    "left: mean rounds of the games that end (95% interval)",
-                    "right: the share of all games that loop (red) and that were stopped at the \
-                     round cap (grey)",
-                ]
-            } else {
-                &["mean rounds (95% interval)"]
-            },
-        )?;
+        let many = self.unit.many;
+        let left = format!("left: mean {many} of the games that end (95% interval)");
+        let only = format!("mean {many} (95% interval)");
+        let subtitles: Vec<&str> = if any_endless {
+            vec![
+                &left,
+                "right: the share of all games that loop (red) and that were stopped at the round \
+                 cap (grey)",
+            ]
+        } else {
+            vec![&only]
+        };
+        let body = head(&root, self.title, &subtitles)?;
         let n = self.curves.len() as i32;
         let labels: Vec<String> = self.curves.iter().map(|c| c.0.clone()).collect();
         // Rule set i on row n − 1 − i: the first at the top. A segmented range holds its end.
@@ -82,9 +90,9 @@ impl Chart for MeansByRuleSet<'_> {
             .y_label_formatter(&label_of)
             .x_label_formatter(&|v| grouped(v.round().max(0.0) as u64))
             .x_desc(if any_endless {
-                "mean rounds of the games that end"
+                format!("mean {many} of the games that end")
             } else {
-                "mean rounds"
+                format!("mean {many}")
             })
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 16))
@@ -161,6 +169,7 @@ impl Chart for MeansByRuleSet<'_> {
 
 struct MeansByValue<'a> {
     title: &'a str,
+    unit: Unit,
     curves: &'a [(String, &'a Curve)],
     option: &'a str,
 }
@@ -174,7 +183,10 @@ impl Chart for MeansByValue<'_> {
     where
         DB::ErrorType: 'static,
     {
-        let what = format!("mean rounds against --{} (95% interval)", self.option);
+        let what = format!(
+            "mean {} against --{} (95% interval)",
+            self.unit.many, self.option
+        );
         let body = head(&root, self.title, &[&what])?;
         let exact: Vec<(f64, f64)> = self
             .curves
@@ -200,56 +212,174 @@ impl Chart for MeansByValue<'_> {
             .iter()
             .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
         let pad = ((x1 - x0) * 0.05).max(0.5);
-        let top = points
-            .iter()
-            .filter_map(|p| {
-                p.1.mean
-                    .map(|(m, ci)| ci.map_or(m, |c| c[1]).max(p.1.exact.unwrap_or(0.0)))
-            })
-            .fold(1.0f64, f64::max)
-            * 1.08;
-        let mut chart = ChartBuilder::on(&body)
+        let highs = points.iter().filter_map(|p| {
+            p.1.mean
+                .map(|(m, ci)| ci.map_or(m, |c| c[1]).max(p.1.exact.unwrap_or(0.0)))
+        });
+        let lows = points.iter().filter_map(|p| {
+            p.1.mean
+                .map(|(m, ci)| ci.map_or(m, |c| c[0]).min(p.1.exact.unwrap_or(f64::MAX)))
+        });
+        let top = highs.fold(1.0f64, f64::max) * 1.08;
+        let low = lows.fold(f64::MAX, f64::min);
+        let y_desc = format!("mean {}", self.unit.many);
+        let x_format = |v: &f64| {
+            if v.fract() == 0.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v}")
+            }
+        };
+        let mut builder = ChartBuilder::on(&body);
+        builder
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(y_label_area(
-                text_size(&format!("{top:.0}"), 15.0).0,
-                text_size("mean rounds", 17.0).1,
-            ))
-            .build_cartesian_2d((x0 - pad)..(x1 + pad), 0f64..top)?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .x_desc(self.option)
-            .y_desc("mean rounds")
-            .x_label_formatter(&|v| {
-                if v.fract() == 0.0 {
-                    format!("{v:.0}")
-                } else {
-                    format!("{v}")
-                }
-            })
-            .label_style(("sans-serif", 15))
-            .axis_desc_style(("sans-serif", 17))
-            .draw()?;
-        if !exact.is_empty() {
-            chart.draw_series(LineSeries::new(exact, RED_EXACT.stroke_width(2)))?;
+                text_size(&grouped(top as u64), 15.0).0,
+                text_size(&y_desc, 17.0).1,
+            ));
+        let x = (x0 - pad)..(x1 + pad);
+        // Means that grow by a factor (rps's, about 1.4 a player) are a straight line on a log
+        // axis, and its ticks read 1, 2, 5, 10, …
+        if let Some((from, to)) = log_range(low, top) {
+            let ticks = log_ticks(from, to);
+            let y = (from..to).log_scale().with_key_points(ticks);
+            let mut chart = builder.build_cartesian_2d(x, y)?;
+            chart
+                .configure_mesh()
+                .light_line_style(TRANSPARENT)
+                .x_desc(self.option)
+                .y_desc(format!("{y_desc} (log scale)"))
+                .x_label_formatter(&x_format)
+                .y_label_formatter(&|v| log_tick(*v))
+                .label_style(("sans-serif", 15))
+                .axis_desc_style(("sans-serif", 17))
+                .draw()?;
+            draw_value_means(&mut chart, exact, &points)?;
+        } else {
+            let mut chart = builder.build_cartesian_2d(x, 0f64..top)?;
+            chart
+                .configure_mesh()
+                .light_line_style(TRANSPARENT)
+                .x_desc(self.option)
+                .y_desc(&y_desc)
+                .x_label_formatter(&x_format)
+                .y_label_formatter(&|v| plain_tick(*v))
+                .label_style(("sans-serif", 15))
+                .axis_desc_style(("sans-serif", 17))
+                .draw()?;
+            draw_value_means(&mut chart, exact, &points)?;
         }
-        let blue = BLUE_MEAN;
-        for &(x, c) in &points {
-            if let Some((_, Some([lo, hi]))) = c.mean {
-                chart.draw_series(std::iter::once(PathElement::new(
-                    [(x, lo), (x, hi)],
-                    blue.stroke_width(2),
-                )))?;
-            }
-        }
-        chart.draw_series(
-            points
-                .iter()
-                .filter_map(|&(x, c)| Some(Circle::new((x, c.mean?.0), 5, blue.filled()))),
-        )?;
         draw_legend(&below, &entries)?;
         root.present()?;
         Ok(())
+    }
+}
+
+/// The y range of a log axis for values from `low` to `top`, where they span a factor of
+/// [`LOG_FACTOR`] or more (else `None`: a linear axis from 0 reads better).
+fn log_range(low: f64, top: f64) -> Option<(f64, f64)> {
+    (low > 0.0 && low.is_finite() && top / low >= LOG_FACTOR).then(|| (low / 1.15, top))
+}
+
+/// The ratio of the largest mean to the smallest from which `means.png` draws a log axis.
+const LOG_FACTOR: f64 = 5.0;
+
+/// The ticks of a log axis from `from` to `to`: the round values 1, 2 and 5 of each decade.
+fn log_ticks(from: f64, to: f64) -> Vec<f64> {
+    let mut decade = 10f64.powf(from.log10().floor());
+    let mut out = Vec::new();
+    while decade <= to {
+        out.extend(
+            [1.0, 2.0, 5.0]
+                .map(|k| k * decade)
+                .into_iter()
+                .filter(|v| (from..=to).contains(v)),
+        );
+        decade *= 10.0;
+    }
+    out
+}
+
+/// A tick of a log axis ([`log_ticks`]), grouped (`1,000`), with as many decimals as a value
+/// below 1 needs (`0.5`); a value off the 1, 2, 5 steps gets no label, so labels never crowd.
+fn log_tick(v: f64) -> String {
+    let decade = 10f64.powf(v.log10().floor());
+    let lead = v / decade;
+    if [1.0, 2.0, 5.0].iter().any(|k| (lead - k).abs() < 1e-6) {
+        plain_tick(v)
+    } else {
+        String::new()
+    }
+}
+
+/// A tick of rounds: a whole number grouped (`25`, `1,000`), else with the decimals it needs
+/// (`2.5`, `0.05`), never `25.0`.
+fn plain_tick(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 * v.abs().max(1.0) {
+        return fixed(v.round(), 0);
+    }
+    let decimals = (1..=6)
+        .find(|&d| {
+            let scale = 10f64.powi(d);
+            ((v * scale).round() - v * scale).abs() < 1e-6
+        })
+        .unwrap_or(6) as usize;
+    fixed(v, decimals)
+}
+
+/// The exact curve, the simulated means and their intervals of `MeansByValue` on `chart`.
+fn draw_value_means<DB: DrawingBackend, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    exact: Vec<(f64, f64)>,
+    points: &[(f64, &Curve)],
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    if !exact.is_empty() {
+        chart.draw_series(LineSeries::new(exact, RED_EXACT.stroke_width(2)))?;
+    }
+    let blue = BLUE_MEAN;
+    for &(x, c) in points {
+        if let Some((_, Some([lo, hi]))) = c.mean {
+            chart.draw_series(std::iter::once(PathElement::new(
+                [(x, lo), (x, hi)],
+                blue.stroke_width(2),
+            )))?;
+        }
+    }
+    chart.draw_series(
+        points
+            .iter()
+            .filter_map(|&(x, c)| Some(Circle::new((x, c.mean?.0), 5, blue.filled()))),
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_growing_mean_gets_a_log_axis_with_round_ticks() {
+        // rps from 2 to 10 players: 1.5 to 24.6 rounds, a factor of 16: log.
+        assert_eq!(log_range(1.48, 25.5 * 1.08).map(|r| r.1), Some(25.5 * 1.08));
+        // War's down cards, 180 to 440 rounds: linear from 0.
+        assert_eq!(log_range(180.0, 440.0), None);
+        assert_eq!(log_range(0.0, 440.0), None);
+        let got: Vec<String> = [1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 0.5, 0.2, 2000.0]
+            .map(log_tick)
+            .to_vec();
+        assert_eq!(
+            got,
+            ["1", "2", "", "5", "10", "20", "50", "0.5", "0.2", "2,000"]
+        );
+        assert_eq!(log_ticks(1.29, 27.6), [2.0, 5.0, 10.0, 20.0]);
+        assert_eq!(log_ticks(0.3, 1.0), [0.5, 1.0]);
+        let got: Vec<String> = [25.0, 2.5, 0.05, 1250.0].map(plain_tick).to_vec();
+        assert_eq!(got, ["25", "2.5", "0.05", "1,250"]);
     }
 }

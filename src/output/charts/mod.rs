@@ -9,11 +9,13 @@
 
 mod by_group;
 mod means;
+mod panels;
 mod shares;
 mod survival;
 
 pub use by_group::{by_group, GroupPoint};
 pub use means::means;
+pub use panels::{panel_axis, panels, place, Panel};
 pub use shares::shares;
 pub use survival::survival;
 

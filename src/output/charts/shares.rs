@@ -14,6 +14,18 @@ pub fn shares(title: &str, rules: &str, chart: &ShareChart, target: impl Target)
     })
 }
 
+/// The top of the y axis in percent: the highest interval (or the even share) with room
+/// above, in steps of 10, up to 100; so four players' places near 25% are not squeezed into a
+/// quarter of the chart.
+fn y_top(c: &ShareChart) -> f64 {
+    let highest = c
+        .series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1.ci95[1]))
+        .fold(c.even, f64::max);
+    ((100.0 * highest * 1.25 / 10.0).ceil() * 10.0).clamp(10.0, 100.0)
+}
+
 struct Shares<'a> {
     title: &'a str,
     rules: &'a str,
@@ -55,7 +67,7 @@ impl Chart for Shares<'_> {
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(y_area)
-            .build_cartesian_2d(x.clone(), 0f64..100.0)?;
+            .build_cartesian_2d(x.clone(), 0f64..y_top(c))?;
         let whole = |v: &f64| {
             if v.fract() == 0.0 {
                 format!("{v:.0}")
@@ -69,11 +81,13 @@ impl Chart for Shares<'_> {
             .x_desc(c.x_desc)
             .y_desc(c.y_desc)
             .x_label_formatter(&whole)
+            .y_label_formatter(&|v| format!("{v:.0}"))
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 17))
             .draw()?;
+        let even = 100.0 * c.even;
         chart.draw_series(DashedLineSeries::new(
-            [(x.start, 50.0), (x.end, 50.0)],
+            [(x.start, even), (x.end, even)],
             6,
             4,
             BLACK.mix(0.3).stroke_width(1),
@@ -106,5 +120,32 @@ impl Chart for Shares<'_> {
         draw_legend(&below, &entries)?;
         root.present()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::summary::Share;
+
+    fn chart(even: f64, shares: &[(u64, u64)]) -> ShareChart {
+        let points = shares.iter().map(|&(k, n)| (k, Share::new(k, n))).collect();
+        ShareChart {
+            stem: "places",
+            caption: "",
+            what: String::new(),
+            x_desc: "",
+            y_desc: "",
+            even,
+            series: vec![("player 1".into(), points)],
+        }
+    }
+
+    #[test]
+    fn the_y_axis_fits_the_shares_in_steps_of_ten() {
+        // Four players' places near 25%: the axis ends at 40%, not 100%.
+        assert_eq!(y_top(&chart(0.25, &[(250, 1000), (260, 1000)])), 40.0);
+        // Shares up to 90% (player 1's wins with most of the cards): the whole 100%.
+        assert_eq!(y_top(&chart(0.5, &[(900, 1000)])), 100.0);
     }
 }

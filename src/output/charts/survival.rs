@@ -1,14 +1,17 @@
 //! Survival curves: the share of games still going after t rounds, log scale.
 
 use super::*;
+use crate::games::Unit;
 use crate::output::text::tail_verdict;
 use crate::stats::tail::TailFit;
 
 /// Survival curves under `title` and `subtitle`, their legend below the plot (where it cannot
-/// cover a curve's end); with `fits`, each curve's fitted tail is drawn too.
+/// cover a curve's end), the x axis in the game's `unit`; with `fits`, each curve's fitted tail
+/// is drawn too.
 pub fn survival(
     title: &str,
     subtitle: &str,
+    unit: Unit,
     lines: &[Line<'_>],
     fits: bool,
     target: impl Target,
@@ -16,13 +19,14 @@ pub fn survival(
     target.take(&Survival {
         title,
         subtitle,
+        unit,
         lines,
         fits,
     })
 }
 
 /// A share on a log axis, as a percentage: 100%, 10%, 1%, 0.1%, …
-fn percent(v: f64) -> String {
+pub(super) fn percent(v: f64) -> String {
     let p = 100.0 * v;
     let digits = (-p.log10().floor()).max(0.0) as usize;
     format!("{p:.digits$}%")
@@ -59,8 +63,31 @@ fn ended_survival(curve: &Curve) -> Vec<(u64, f64)> {
     out
 }
 
+/// Where `curve` leaves a chart whose y axis ends at `y_min`: the first t its share falls
+/// below the axis, or, for a curve that levels off above it (games that never end), the last
+/// t it steps down at.
+fn shown_until(curve: &Curve, y_min: f64) -> u64 {
+    let steps = curve.survival();
+    steps
+        .iter()
+        .find(|s| s.1 < y_min)
+        .or(steps.last())
+        .map_or(0, |s| s.0)
+}
+
+/// The x axis's end for `curves` over a y axis down to `y_min`: where the last of them leaves
+/// the chart ([`shown_until`]), so every curve is drawn down to the axis's floor and the axis
+/// runs no further than some curve goes.
+pub(super) fn x_end<'a>(curves: impl Iterator<Item = &'a Curve>, y_min: f64) -> u64 {
+    curves
+        .map(|c| shown_until(c, y_min))
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
 /// Step points of `steps` ((t, share after t)), cut at the chart's edges.
-fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
+pub(super) fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> {
     let mut points = Vec::new();
     let mut prev = 1.0f64;
     for &(t, s) in steps {
@@ -80,6 +107,7 @@ fn step_points(steps: &[(u64, f64)], y_min: f64, x_end: f64) -> Vec<(f64, f64)> 
 struct Survival<'a> {
     title: &'a str,
     subtitle: &'a str,
+    unit: Unit,
     lines: &'a [Line<'a>],
     fits: bool,
 }
@@ -104,7 +132,10 @@ impl Survival<'_> {
         for (c, t) in self.fitted() {
             let of = if c.unended.total() > 0 {
                 entries.push((
-                    "the games that end only: share of them still going after t rounds".into(),
+                    format!(
+                        "the games that end only: share of them still going after t {}",
+                        self.unit.many
+                    ),
                     LegendKey::Ended,
                 ));
                 " of the games that end"
@@ -116,16 +147,17 @@ impl Survival<'_> {
             let exhaustive = c.mean.is_some_and(|(_, ci)| ci.is_none());
             entries.push((
                 format!(
-                    "fitted tail{of} beyond {} rounds: e-folding {:.1} rounds ({:.1}–{:.1})",
-                    grouped(t.from),
-                    t.e_folding_rounds,
-                    t.e_folding_ci95[0],
-                    t.e_folding_ci95[1]
+                    "fitted tail{of} beyond {}: e-folding {} {} ({}–{})",
+                    self.unit.count(t.from),
+                    fixed(t.e_folding_rounds, 1),
+                    self.unit.many,
+                    fixed(t.e_folding_ci95[0], 1),
+                    fixed(t.e_folding_ci95[1], 1)
                 ),
                 LegendKey::Fit,
             ));
             if let Some(k) = &t.check {
-                entries.push((tail_verdict(k, exhaustive), LegendKey::Note));
+                entries.push((tail_verdict(k, exhaustive, self.unit), LegendKey::Note));
             }
         }
         entries
@@ -146,20 +178,13 @@ impl Chart for Survival<'_> {
         let entries = self.legend();
         let (width, height) = body.dim_in_pixel();
         let (plot, below) = body.split_vertically(height - legend_height(&entries, width));
-        // One curve: all of it. Several: up to the largest 99.9th percentile, so one long
-        // tail does not squeeze the rest.
-        let x_end = match self.lines {
-            [l] => l.curve.ended.last().map(|e| e.0),
-            _ => self.lines.iter().filter_map(|l| l.curve.p999).max(),
-        }
-        .unwrap_or(1)
-        .max(1) as f64;
         let games = self.lines.iter().map(|l| l.curve.games).max().unwrap_or(1);
         let y_min = (1.0 / games as f64).max(1e-5);
-        let y_desc = "share of games longer than t rounds";
+        let x_end = x_end(self.lines.iter().map(|l| l.curve), y_min) as f64;
+        let y_desc = format!("share of games longer than t {}", self.unit.many);
         let y_area = y_label_area(
             text_size(&percent(y_min), 15.0).0,
-            text_size(y_desc, 17.0).1,
+            text_size(&y_desc, 17.0).1,
         );
         let mut chart = ChartBuilder::on(&plot)
             .margin(20)
@@ -169,7 +194,7 @@ impl Chart for Survival<'_> {
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
-            .x_desc("rounds t")
+            .x_desc(format!("{} t", self.unit.many))
             .y_desc(y_desc)
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 17))
@@ -250,6 +275,38 @@ mod tests {
             (2, 3, 5)
         );
         assert_eq!(Unended::default().describe(10), "");
+    }
+
+    #[test]
+    fn the_x_axis_ends_where_the_last_curve_leaves_the_chart() {
+        // 100,000 games: one at each of 1..=100,000 rounds except the last 10, which run to
+        // 200,000; y floor 1e-5, one game in 100,000.
+        let mut long: Vec<(u64, u64)> = (1..=99_990).map(|t| (t, 1)).collect();
+        long.push((200_000, 10));
+        let long = Curve::new(long, Unended::default(), None, None);
+        // A short curve of 10 games, and one whose 3 games in 4 loop forever after round 50.
+        let short = Curve::new(vec![(5, 5), (9, 5)], Unended::default(), None, None);
+        let looping = Curve::new(
+            vec![(50, 1)],
+            Unended {
+                looping: 3,
+                capped: 0,
+            },
+            None,
+            None,
+        );
+        let y_min = 1e-5;
+        // The long curve drops below the floor only at its last game, 200,000 rounds: the
+        // axis runs there, not to a 99.9th percentile where it would be cut at 1e-4.
+        assert_eq!(shown_until(&long, y_min), 200_000);
+        assert_eq!(shown_until(&short, y_min), 9);
+        // A curve that levels off at 75% is shown to its last step.
+        assert_eq!(shown_until(&looping, y_min), 50);
+        assert_eq!(x_end([&short, &looping].into_iter(), y_min), 50);
+        assert_eq!(x_end([&short, &long].into_iter(), y_min), 200_000);
+        // A floor of 50%: the long curve leaves the chart where it falls under it (after
+        // 50,001 rounds, 49,999 of its 100,000 games still go).
+        assert_eq!(shown_until(&long, 0.5), 50_001);
     }
 
     #[test]

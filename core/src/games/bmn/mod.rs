@@ -540,6 +540,7 @@ impl GameStats for BmnStats {
 
 impl Game for Bmn {
     const NAME: &'static str = "bmn";
+    const UNIT: super::Unit = super::Unit::CARDS;
     type Options = BmnOptions;
     type Rules = BmnRules;
     type Stats = BmnStats;

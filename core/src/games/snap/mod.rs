@@ -443,6 +443,7 @@ pub struct SnapScratch {
 
 impl Game for Snap {
     const NAME: &'static str = "snap";
+    const UNIT: super::Unit = super::Unit::TURNS;
     type Options = SnapOptions;
     type Rules = SnapRules;
     type Stats = ();

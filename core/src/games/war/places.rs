@@ -2,8 +2,9 @@
 //! and their tally over many games. Integers only, so shards merge exactly; a two-player run
 //! tallies nothing here and its summary has no `places` key.
 
+use crate::games::ShareChart;
 use crate::stats::count::{add_to, Overflow};
-use crate::stats::summary::Named;
+use crate::stats::summary::{counted, Named, Share};
 
 use super::rules::MAX_PLAYERS;
 
@@ -130,6 +131,36 @@ impl PlaceTally {
         cols
     }
 
+    /// places.png: each player's share of finishing in each place, over the games someone won
+    /// (place 1: the player won), with 95% intervals; none for two players.
+    pub fn chart(&self) -> Option<ShareChart> {
+        let n = self.players;
+        let series: Vec<(String, Vec<(u64, Share)>)> = (0..n)
+            .map(|p| {
+                let row = &self.counts[p * n..(p + 1) * n];
+                let games: u64 = row.iter().sum();
+                let points = row.iter().enumerate();
+                let points = points.map(|(k, &c)| (k as u64 + 1, Share::new(c, games.max(1))));
+                (format!("player {}", p + 1), points.collect())
+            })
+            .collect();
+        let games: u64 = self.counts[..n.min(self.counts.len())].iter().sum();
+        (n > 0).then(|| ShareChart {
+            stem: "places",
+            caption: "Who wins and where each player finishes: each player's share of each \
+                      place, with 95% intervals",
+            what: format!(
+                "each player's finishing places over the {} someone won (place 1: won; 95% \
+                 Wilson intervals; dashed: 1 in {n}, where no seat is favoured)",
+                counted(games, "game")
+            ),
+            x_desc: "finishing place (1 = won; players out in the same round share a place)",
+            y_desc: "share of the player's games (%)",
+            even: 1.0 / n as f64,
+            series,
+        })
+    }
+
     /// The terminal line: each player's mean finishing place over the won games.
     pub fn text(&self) -> Option<String> {
         (self.players > 0).then(|| {
@@ -156,6 +187,29 @@ impl PlaceTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_places_chart_has_a_series_per_player_and_a_point_per_place() {
+        let mut t = PlaceTally::default();
+        assert!(
+            t.chart().is_none(),
+            "two players (nothing tallied): no chart"
+        );
+        // Three players: player 2 wins twice, player 3 once.
+        for (winner, out) in [
+            (1, [(0u8, 5u64), (2, 9)]),
+            (1, [(0, 9), (2, 5)]),
+            (2, [(0, 3), (1, 7)]),
+        ] {
+            t.record(&Places::of(3, winner, out.into_iter()));
+        }
+        let c = t.chart().unwrap();
+        assert_eq!((c.stem, c.series.len(), c.even), ("places", 3, 1.0 / 3.0));
+        let p2: Vec<(u64, u64)> = c.series[1].1.iter().map(|(k, s)| (*k, s.count)).collect();
+        // Player 2 went out last in player 3's win: second.
+        assert_eq!(p2, [(1, 2), (2, 1), (3, 0)]);
+        assert!(c.what.contains("3 games someone won"), "{}", c.what);
+    }
 
     #[test]
     fn places_share_a_round_and_tallies_merge_and_read_back() {

@@ -408,6 +408,7 @@ impl QuitStats {
             ),
             x_desc: "cards player 1 holds after t rounds",
             y_desc: "player 1 wins (%)",
+            even: 0.5,
             series,
         })
     }

@@ -248,8 +248,12 @@ impl GameStats for WarStats {
         self.quit.table()
     }
 
-    fn chart(&self) -> Option<crate::games::ShareChart> {
-        self.quit.chart()
+    fn charts(&self) -> Vec<crate::games::ShareChart> {
+        self.places
+            .chart()
+            .into_iter()
+            .chain(self.quit.chart())
+            .collect()
     }
 }
 
