@@ -121,7 +121,7 @@ pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
     // The game was seen to loop within the card cap, so the walk's forward play finds the
     // cycle: it needs no bound of its own.
     let found = basin(
-        Node::new(&a, &b, 0),
+        Node::new(&a, &b, 0)?,
         u64::MAX,
         cfg.max_positions,
         CLOCK_EVERY,
@@ -145,7 +145,7 @@ pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
 /// Refuses a deal whose game ends, or reaches the card cap (`--max-rounds`, in cards as
 /// everywhere) before it is seen to loop: it has no cycle to walk back from.
 fn enters_a_cycle(game: &Bmn, cfg: &ReachingConfig, hands: &[Vec<u8>; 2]) -> Result<()> {
-    let p = game.play_hands(hands, &mut |_, _, _| ControlFlow::Continue(()));
+    let p = game.play_hands(hands, &mut |_, _, _| ControlFlow::Continue(()))?;
     match p.outcome {
         Outcome::Loop => Ok(()),
         Outcome::Capped => Err(usage!(
@@ -306,9 +306,13 @@ mod tests {
             progress: When::Never,
         };
         let [a, b] = game.parse_deal(&cfg.deal).unwrap();
-        let walk = basin(Node::new(&a, &b, 0), 100_000, 100_000, 1024, &mut |_| {
-            ControlFlow::Continue(())
-        })
+        let walk = basin(
+            Node::new(&a, &b, 0).unwrap(),
+            100_000,
+            100_000,
+            1024,
+            &mut |_| ControlFlow::Continue(()),
+        )
         .unwrap();
         let doc = document(&game, &cfg, &[a.clone(), b.clone()], &walk, 0.0);
         let txt = deals_txt(&doc);
@@ -336,7 +340,7 @@ mod tests {
         let on_cycle: std::collections::HashSet<Node> = walk.cycle.iter().copied().collect();
         for d in doc.deals.iter().filter(|d| d.leader == 1) {
             let [a, b] = game.parse_deal(&d.deal).unwrap();
-            let mut n = Node::new(&a, &b, 0);
+            let mut n = Node::new(&a, &b, 0).unwrap();
             for _ in 0..d.depth {
                 n = n.forward().unwrap();
             }

@@ -37,6 +37,11 @@ fn beggar_my_neighbour_refuses_decks_it_cannot_hold() {
     let mut rules = BmnRules::britannica(13, 4, [1, 2, 3, 4]);
     rules.max_rounds = 0;
     assert!(Bmn::new(rules).is_err());
+    // A demand over 9, which --penalties refuses, indexed past the demand counts.
+    for penalties in [[10, 1, 2, 3], [200, 1, 2, 3], [1, 2, 3, 255]] {
+        let e = bmn(13, 4, penalties).unwrap_err();
+        assert!(e.contains("from 0 to 9"), "{e}");
+    }
     assert!(bmn(13, 4, [1, 2, 3, 4]).is_ok());
 }
 
@@ -115,6 +120,7 @@ fn rules_read_back_are_checked_as_rules_built_in_code() {
         serde_json::json!(null),
         serde_json::json!({"ranks": 13}),
         serde_json::json!({"ranks": 13, "suits": 8, "penalties": [1, 2, 3, 4], "max_rounds": 5}),
+        serde_json::json!({"ranks": 13, "suits": 4, "penalties": [50, 1, 2, 3], "max_rounds": 9}),
     ] {
         assert!(from_rules::<Bmn>(&bad).is_err(), "{bad}");
     }
@@ -231,4 +237,27 @@ fn a_shard_outside_its_run_does_not_exist() {
     let s = Shard::new(2, 3).unwrap();
     assert_eq!((s.index(), s.count(), s.range(9)), (2, 3, 6..9));
     assert_eq!(s.range_start(u64::MAX, 9), 9);
+}
+
+#[test]
+fn positions_and_hands_given_to_beggar_my_neighbour_are_checked() {
+    use std::ops::ControlFlow;
+    use warsim_core::games::bmn::backward::Node;
+    // A position of more than a deck's 64 cards, or a third player to lead.
+    assert!(Node::new(&[0; 35], &[1; 35], 0).is_err());
+    assert!(Node::new(&[0, 1], &[0, 0], 2).is_err());
+    assert!(Node::new(&[0, 1], &[0, 0], 1).is_ok());
+    let game = bmn(13, 4, [1, 2, 3, 4]).unwrap();
+    let go = &mut |_: &_, _: &_, _| ControlFlow::Continue(());
+    for hands in [
+        [vec![0; 50], vec![0; 50]],
+        [vec![], vec![]],
+        [vec![200], vec![0; 51]],
+        [vec![0; 35], vec![1; 35]],
+    ] {
+        assert!(game.play_hands(&hands, go).is_err(), "{hands:?}");
+    }
+    let deck = game.deck().to_vec();
+    let hands = [deck[..26].to_vec(), deck[26..].to_vec()];
+    assert!(game.play_hands(&hands, go).is_ok());
 }

@@ -134,7 +134,7 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
             game.show(p.hands[1].cards()),
         ))
     };
-    let played = game.play_hands(&hands, &mut line);
+    let played = game.play_hands(&hands, &mut line)?;
     sink.finish()?;
     let players = match played.outcome {
         Outcome::Player(p) => vec![u32::from(p) + 1],

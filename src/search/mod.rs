@@ -334,7 +334,9 @@ fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
             continue;
         };
         // A walk that outgrows its bound finds nothing: the search keeps what it has.
-        let Ok(found) = ancestors(Node::new(&a, &b, 0), ANCESTOR_LIMIT) else {
+        let Some(found) =
+            (Node::new(&a, &b, 0).ok()).and_then(|start| ancestors(start, ANCESTOR_LIMIT).ok())
+        else {
             continue;
         };
         for n in found {

@@ -6,7 +6,7 @@
 //! game can be solved exactly it says so through [`Game::deal_count`] and
 //! [`Game::solve_chain`].
 
-pub mod arrange;
+pub(crate) mod arrange;
 pub mod bmn;
 pub mod cards;
 pub mod choice;

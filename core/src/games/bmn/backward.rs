@@ -21,6 +21,8 @@ use std::ops::ControlFlow;
 
 use super::play::Position;
 use super::MAX_CARDS;
+use crate::error::UsageError;
+use crate::usage;
 
 /// A position at the start of a trick, compact for holding many: both hands' demands one after
 /// the other (top card first) and who leads.
@@ -44,10 +46,23 @@ impl std::fmt::Debug for Node {
 }
 
 impl Node {
-    /// The position with these hands (top card first) and `leader` (0-based) to lead.
-    ///
-    /// Invariant: the hands hold at most [`MAX_CARDS`] cards together (a deck's bound).
-    pub fn new(hand1: &[u8], hand2: &[u8], leader: usize) -> Node {
+    /// The position with these hands (top card first) and `leader` (0-based) to lead, or why
+    /// there is none: more than [`MAX_CARDS`] cards together (a deck's bound), or a leader
+    /// other than player 1 or 2.
+    pub fn new(hand1: &[u8], hand2: &[u8], leader: usize) -> Result<Node, UsageError> {
+        let cards = hand1.len() + hand2.len();
+        if cards > MAX_CARDS || leader > 1 {
+            return Err(usage!(
+                "a position holds at most {MAX_CARDS} cards and player 1 or 2 to lead, not \
+                 {cards} cards and player {} to lead",
+                leader.saturating_add(1)
+            ));
+        }
+        Ok(Node::fitted(hand1, hand2, leader))
+    }
+
+    /// [`Node::new`] of hands and a leader known to fit (a position played or walked to).
+    fn fitted(hand1: &[u8], hand2: &[u8], leader: usize) -> Node {
         let mut cards = [0u8; MAX_CARDS];
         cards[..hand1.len()].copy_from_slice(hand1);
         cards[hand1.len()..hand1.len() + hand2.len()].copy_from_slice(hand2);
@@ -83,7 +98,7 @@ impl Node {
     fn of(p: &Position) -> Node {
         let a: Vec<u8> = p.hands[0].cards().collect();
         let b: Vec<u8> = p.hands[1].cards().collect();
-        Node::new(&a, &b, p.leader)
+        Node::fitted(&a, &b, p.leader)
     }
 
     fn position(&self) -> Position {
@@ -120,7 +135,7 @@ impl Node {
                 let other = taker ^ 1;
                 hands[taker].extend_from_slice(kept);
                 hands[other].extend_from_slice(self.hand(other));
-                out.push(Node::new(&hands[0], &hands[1], leader));
+                out.push(Node::fitted(&hands[0], &hands[1], leader));
             }
         }
     }

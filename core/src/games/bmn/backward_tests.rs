@@ -17,12 +17,12 @@ fn preds(n: &Node) -> Vec<Node> {
 /// answering with the J, player 1 paying). Led the other way, each gives the pile to player 1.
 #[test]
 fn a_position_has_the_predecessors_worked_out_by_hand() {
-    let q = Node::new(&[0], &[0, 1, 0], 1);
+    let q = Node::new(&[0], &[0, 1, 0], 1).unwrap();
     let mut got = preds(&q);
     got.sort_by_key(|n| format!("{n:?}"));
     let mut want = vec![
-        Node::new(&[0, 0], &[1, 0], 1),
-        Node::new(&[0, 0, 0], &[1], 0),
+        Node::new(&[0, 0], &[1, 0], 1).unwrap(),
+        Node::new(&[0, 0, 0], &[1], 0).unwrap(),
     ];
     want.sort_by_key(|n| format!("{n:?}"));
     assert_eq!(got, want);
@@ -30,9 +30,9 @@ fn a_position_has_the_predecessors_worked_out_by_hand() {
         assert_eq!(p.forward(), Some(q));
     }
     // A position with an empty hand ends the game: no trick leads to it in play.
-    assert!(preds(&Node::new(&[], &[0, 1, 0], 1)).is_empty());
+    assert!(preds(&Node::new(&[], &[0, 1, 0], 1).unwrap()).is_empty());
     // Plain cards alone never make a pile that someone takes by a paid demand.
-    assert!(preds(&Node::new(&[0], &[0, 0, 0], 1)).is_empty());
+    assert!(preds(&Node::new(&[0], &[0, 0, 0], 1).unwrap()).is_empty());
 }
 
 /// Positions from random deals of the full deck: each one's successor counts it among its
@@ -44,7 +44,7 @@ fn every_predecessor_replays_forward_one_trick_to_the_position() {
     for i in 0..40 {
         let mut deck = game.deck().to_vec();
         shuffle(&mut game_rng(7, i), &mut deck);
-        let mut p = Node::new(&deck[..26], &deck[26..], (i % 2) as usize);
+        let mut p = Node::new(&deck[..26], &deck[26..], (i % 2) as usize).unwrap();
         for _ in 0..30 {
             let Some(q) = p.forward() else { break };
             let found = preds(&q);
@@ -83,7 +83,7 @@ fn arrangements(counts: &mut [usize], cur: &mut Vec<u8>, n: usize, out: &mut Vec
 /// played forward, reaches it, each at the depth forward play finds.
 #[test]
 fn the_basin_of_a_small_cycle_is_every_position_that_enters_it() {
-    let start = Node::new(&[0, 0, 2, 0, 2, 1, 0], &[3, 1, 0], 0);
+    let start = Node::new(&[0, 0, 2, 0, 2, 1, 0], &[3, 1, 0], 0).unwrap();
     let b = basin(start, 1000, 10_000, 1, &mut |_| ControlFlow::Continue(())).unwrap();
     assert_eq!(b.cycle.len(), 6);
     let on_cycle: HashSet<Node> = b.cycle.iter().copied().collect();
@@ -93,7 +93,7 @@ fn the_basin_of_a_small_cycle_is_every_position_that_enters_it() {
     for a in &all {
         for split in 1..10 {
             for leader in 0..2 {
-                let node = Node::new(&a[..split], &a[split..], leader);
+                let node = Node::new(&a[..split], &a[split..], leader).unwrap();
                 if let Ok((cycle, depth)) = find_cycle(node, 1000) {
                     if on_cycle.contains(&cycle[0]) {
                         per_depth[depth as usize] += 1;
@@ -114,12 +114,12 @@ fn the_basin_of_a_small_cycle_is_every_position_that_enters_it() {
 #[test]
 fn a_game_that_ends_has_no_basin_and_a_small_bound_stops_the_walk() {
     let never = |_| ControlFlow::Continue(());
-    let ends = Node::new(&[4], &[0, 0, 0, 0], 0);
+    let ends = Node::new(&[4], &[0, 0, 0, 0], 0).unwrap();
     assert_eq!(
         basin(ends, 1000, 10, 1, &mut { never }).unwrap_err(),
         BasinError::Ends(1)
     );
-    let start = Node::new(&[0, 0, 2, 0, 2, 1, 0], &[3, 1, 0], 0);
+    let start = Node::new(&[0, 0, 2, 0, 2, 1, 0], &[3, 1, 0], 0).unwrap();
     assert!(matches!(
         basin(start, 1000, 20, 1, &mut { never }),
         Err(BasinError::TooMany { limit: 20, .. })
@@ -144,7 +144,7 @@ fn casellas_cycle_is_reached_from_30_balanced_positions_either_player_leading() 
     let [a, b] = game
         .parse_deal("---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA")
         .unwrap();
-    let start = Node::new(&a, &b, 0);
+    let start = Node::new(&a, &b, 0).unwrap();
     let walk = basin(start, 100_000, 100_000, 1, &mut |_| {
         ControlFlow::Continue(())
     })

@@ -171,11 +171,17 @@ impl TryFrom<&BmnOptions> for BmnRules {
                  K, A), and an even number of cards, at most {MAX_CARDS}"
             ));
         }
+        let penalties = o.penalties.unwrap_or(penalties);
+        if penalties.0.iter().any(|&d| d > 9) {
+            return Err(usage!(
+                "--penalties {penalties}: expected four demands from 0 to 9, for J, Q, K and A"
+            ));
+        }
         Ok(BmnRules {
             preset,
             ranks,
             suits,
-            penalties: o.penalties.unwrap_or(penalties),
+            penalties,
             max_rounds: check_max_rounds(o.max_rounds, "card")?,
         })
     }
@@ -260,6 +266,9 @@ impl Bmn {
     }
 
     /// Plays the deal `deck` (its first half player 1's hand, top card first) to its end.
+    /// `deck` must be an arrangement of [`Bmn::deck`], as every deal of the engine and of the
+    /// searches' swaps is: this hot path does not check it (a deal from elsewhere goes through
+    /// [`Bmn::parse_deal`] and [`Bmn::play_hands`], which do).
     pub fn play_deck(&self, deck: &[u8], s: &mut BmnScratch) -> Played {
         let half = deck.len() / 2;
         if self.engine == Engine::Phase {
@@ -273,15 +282,49 @@ impl Bmn {
 
     /// Plays `hands` card by card (the reference engine), calling `each` after every trick
     /// with the position, the trick and the cards laid so far; a `Break` from it (the trace's
-    /// reader has gone) stops the game there (`play bmn --trace`).
+    /// reader has gone) stops the game there (`play bmn --trace`). The hands must hold this
+    /// game's deck, each card as often as the deck has it, or nothing is played.
     pub fn play_hands(
         &self,
         hands: &[Vec<u8>; 2],
         each: &mut dyn FnMut(&Position, &Trick, u64) -> ControlFlow<()>,
-    ) -> Played {
+    ) -> Result<Played, UsageError> {
+        self.holds_deck(hands)?;
         let mut s = self.scratch();
         s.start = Position::dealt(&hands[0], &hands[1]);
-        play_from(&mut s, self.rules.max_rounds, each)
+        Ok(play_from(&mut s, self.rules.max_rounds, each))
+    }
+
+    /// Whether `hands` hold this game's deck: as many cards of each demand, or which differs.
+    fn holds_deck(&self, hands: &[Vec<u8>; 2]) -> Result<(), UsageError> {
+        let mut dealt = vec![0u32; 10];
+        for &c in hands.iter().flatten() {
+            match dealt.get_mut(usize::from(c)) {
+                Some(n) => *n += 1,
+                None => return Err(usage!("--deal: a card demanding {c}; demands run 0 to 9")),
+            }
+        }
+        // The demand held more often than the deck has it says most (fifty-two 4s: 52 cards
+        // demanding 4, not "no plain card"); else the first short.
+        let has = |d: usize| self.counts.get(d).copied().unwrap_or(0);
+        let Some(d) = (0..dealt.len())
+            .find(|&d| dealt[d] > has(d))
+            .or_else(|| (0..dealt.len()).find(|&d| dealt[d] != has(d)))
+        else {
+            return Ok(());
+        };
+        let name = |d: usize| match d {
+            0 => "plain cards".to_string(),
+            d => format!("cards demanding {d}"),
+        };
+        Err(usage!(
+            "--deal: the hands hold {} {}, the deck ({} ranks × {} suits) {}",
+            dealt[d],
+            name(d),
+            self.rules.ranks,
+            self.rules.suits,
+            self.counts.get(d).copied().unwrap_or(0)
+        ))
     }
 
     /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`, or under the camicia
@@ -392,28 +435,7 @@ impl Bmn {
             Ok(out)
         };
         let hands = [hand(a, 1)?, hand(b, 2)?];
-        let mut dealt = arrange::counts(hands.iter().flatten().copied(), 9);
-        dealt.resize(self.counts.len(), 0);
-        if dealt != self.counts {
-            let name = |d: usize| {
-                if d == 0 {
-                    "plain cards".to_string()
-                } else {
-                    format!("cards demanding {d}")
-                }
-            };
-            let d = (0..dealt.len())
-                .find(|&d| dealt[d] != self.counts[d])
-                .unwrap_or(0);
-            return Err(usage!(
-                "--deal: the hands hold {} {}, the deck ({} ranks × {} suits) {}",
-                dealt[d],
-                name(d),
-                self.rules.ranks,
-                self.rules.suits,
-                self.counts[d]
-            ));
-        }
+        self.holds_deck(&hands)?;
         Ok(hands)
     }
 }

@@ -308,7 +308,8 @@ fn every_position_written_reads_back_with_its_own_hands() {
             ControlFlow::Continue(())
         };
         let half = deck.len() / 2;
-        game.play_hands(&[deck[..half].to_vec(), deck[half..].to_vec()], &mut each);
+        game.play_hands(&[deck[..half].to_vec(), deck[half..].to_vec()], &mut each)
+            .unwrap();
         for (leader, text, p) in &written {
             let [a, b] = game
                 .parse_deal(text)
