@@ -297,7 +297,7 @@ impl Bmn {
 
     /// Whether `hands` hold this game's deck: as many cards of each demand, or which differs.
     fn holds_deck(&self, hands: &[Vec<u8>; 2]) -> Result<(), UsageError> {
-        let mut dealt = vec![0u32; 10];
+        let mut dealt = [0u32; 10];
         for &c in hands.iter().flatten() {
             match dealt.get_mut(usize::from(c)) {
                 Some(n) => *n += 1,
