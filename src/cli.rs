@@ -290,7 +290,7 @@ pub struct SearchOptions {
     /// Deals played in all, split evenly among the walkers [default: 10000000, or with
     /// --minutes as many as the time allows].
     #[arg(long, global = true, value_name = "N", allow_negative_numbers = true,
-          value_parser = parse_games)]
+          value_parser = parse_deals)]
     pub deals: Option<u64>,
     /// Search for M minutes (with --deals too, whichever comes first), stopping within about a
     /// quarter of a second of the time. The deals played depend on the machine; search.json
@@ -483,8 +483,20 @@ pub struct MergeArgs {
 /// Separators stand only between groups of three digits, so `1,5` (a decimal comma, or a
 /// typo) is refused rather than read as 15.
 pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
-    let expected = "expected a whole number of games of at least 1, such as 1000000, 1_000_000, \
-                    1,000,000 or 1e6";
+    parse_count(text, "games")
+}
+
+/// `search --deals`, written as `--games` is.
+fn parse_deals(text: &str) -> Result<u64, String> {
+    parse_count(text, "deals")
+}
+
+/// A whole number ≥ 1 of `noun`, as [`parse_games`] reads it.
+pub(crate) fn parse_count(text: &str, noun: &str) -> Result<u64, String> {
+    let expected = format!(
+        "expected a whole number of {noun} of at least 1, such as 1000000, 1_000_000, \
+         1,000,000 or 1e6"
+    );
     let grouped = |sep: char| {
         let mut groups = text.split(sep);
         let head = groups.next().unwrap_or("");
@@ -496,7 +508,7 @@ pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
     // `10.000` is ten thousand in much of Europe and ten here: a point only in `2.5e6`.
     if text.contains('.') && !text.contains(['e', 'E']) {
         return Err(format!(
-            "'.' reads as a decimal point, and a number of games is whole; {expected}"
+            "'.' reads as a decimal point, and a number of {noun} is whole; {expected}"
         ));
     }
     for sep in [',', '_'] {
@@ -512,7 +524,7 @@ pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
         // Exactly representable whole numbers only (1e6 yes, 1.5e0 no).
         (x.fract() == 0.0 && (1.0..=9.0e15).contains(&x)).then_some(x as u64)
     });
-    exact.filter(|&n| n >= 1).ok_or_else(|| expected.into())
+    exact.filter(|&n| n >= 1).ok_or(expected)
 }
 
 /// `--precision`: a half-width above 0.

@@ -92,6 +92,8 @@ pub struct Estimate {
 pub enum Basis {
     /// The pilot's time per game alone.
     PerGame,
+    /// The pilot's time per deal of a search (`search bmn`), which plays deals, not games.
+    PerDeal,
     /// The rules' exact mean rounds per game, capped at `--max-rounds`.
     ExactMean {
         /// Mean rounds.
@@ -176,7 +178,11 @@ impl fmt::Display for Estimate {
                 counted(of, "rule set")
             )?;
         }
-        write!(f, "{}", counted(p.games, "game"))?;
+        let noun = match self.basis {
+            Basis::PerDeal => "deal",
+            _ => "game",
+        };
+        write!(f, "{}", counted(p.games, noun))?;
         if let Some((index, rounds)) = p.open {
             write!(
                 f,

@@ -107,6 +107,8 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
             ),
             o => match Outcome::parse(o, 26) {
                 Some(Outcome::Player(p)) => format!("player {} wins", u32::from(p) + 1),
+                // A capped game did not end: it was stopped at the cap.
+                Some(Outcome::Capped) => "stopped at the cap, undecided,".to_string(),
                 _ => format!("ends: {o}"),
             },
         };

@@ -31,7 +31,8 @@ pub struct BmnFlags {
     #[arg(long, value_name = "J,Q,K,A", value_parser = parse_penalties)]
     pub penalties: Option<Penalties>,
     /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
+          value_parser = |t: &str| crate::cli::parse_count(t, "cards"))]
     pub max_rounds: u64,
 }
 

@@ -13,7 +13,8 @@ pub struct JitsuFlags {
     #[arg(long, value_parser = choice::<Strategy>(), default_value = "random")]
     pub strategy: Strategy,
     /// Stop a game after this many rounds (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
+          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
     pub max_rounds: u64,
 }
 

@@ -15,7 +15,8 @@ pub struct ShotgunFlags {
     #[arg(long, value_name = "R,G,F", default_value = "1,1,1")]
     pub mix: String,
     /// Stop a game after this many turns (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
+          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
     pub max_rounds: u64,
 }
 

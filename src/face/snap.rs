@@ -19,7 +19,8 @@ pub struct SnapFlags {
     #[arg(long, value_name = "C", default_value_t = 4)]
     pub copies: usize,
     /// Stop a game after this many turns (outcome `capped`); loops are detected exactly.
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
+          value_parser = |t: &str| crate::cli::parse_count(t, "turns"))]
     pub max_rounds: u64,
 }
 
@@ -36,7 +37,8 @@ pub struct PlaySnap {
     #[arg(long)]
     pub numbers: bool,
     /// Stop after this many turns (outcome `capped`); loops are detected exactly.
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
+          value_parser = |t: &str| crate::cli::parse_count(t, "turns"))]
     pub max_rounds: u64,
 }
 

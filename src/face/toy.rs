@@ -133,7 +133,8 @@ pub struct ToyFlags {
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub sides: u32,
     /// Stop a game after this many rounds (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 1_000)]
+    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 1_000,
+          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
     pub max_rounds: u64,
 }
 

@@ -12,7 +12,6 @@ use super::atomic::OutputSet;
 use super::html::Page;
 use super::readme::MARKER_LINE;
 use super::summary::Provenance;
-use super::table::{markdown, Row};
 use crate::stats::summary::grouped_in;
 
 /// A computed answer: the JSON document written as `file`, and its figures as rows.
@@ -34,16 +33,15 @@ impl Answer<'_> {
         serde_json::from_value(self.doc["provenance"].clone()).ok()
     }
 
-    /// The rows as the Markdown table of `--markdown`.
+    /// The rows as the Markdown table of `--markdown`: a figure and its value (an answer
+    /// computed, not sampled, has no interval column).
     pub fn markdown(&self) -> String {
-        let rows: Vec<Row> = (self.rows.iter())
-            .map(|(name, value)| Row {
-                name: name.clone(),
-                value: value.clone(),
-                interval: String::new(),
-            })
-            .collect();
-        markdown(&rows)
+        let cell = |s: &str| s.replace('|', "\\|").replace(['\n', '\r'], " ");
+        let mut s = String::from("| figure | value |\n| :--- | ---: |\n");
+        for (what, value) in &self.rows {
+            s.push_str(&format!("| {} | {} |\n", cell(what), cell(value)));
+        }
+        s
     }
 
     /// report.html: what ran, the answer, the method.

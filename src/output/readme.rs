@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::atomic::MARKER;
 use super::summary::Summary;
 use crate::games::Unit;
-use crate::stats::summary::{counted, fixed, grouped, grouped_in};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
 /// run wrote, each with its line here (a test checks every file a run writes has one).
@@ -97,29 +97,32 @@ pub fn readme<J>(s: &Summary<J>, unit: Unit, files: &[&str]) -> String {
             s.run.first_game, s.run.end_game
         );
     }
-    if let Some(d) = &s.rounds {
-        let mut many = unit.many.chars();
-        let capital: String = many
-            .next()
-            .map(|c| c.to_ascii_uppercase())
-            .into_iter()
-            .collect();
-        let _ = write!(
-            t,
-            ". {capital}{} per game: mean {}",
-            many.as_str(),
-            fixed(d.mean, 3)
-        );
-        if let Some([lo, hi]) = d.ci95 {
-            let _ = write!(t, " (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3));
+    // Where some games never end, the games that end lead, named, as on the terminal.
+    let ended = (s.finished_rounds.as_ref())
+        .and_then(Option::as_ref)
+        .filter(|f| f.n > 0 && f.n < s.games);
+    let mut many = unit.many.chars();
+    let capital: String = (many.next().map(|c| c.to_ascii_uppercase()))
+        .into_iter()
+        .chain(many)
+        .collect();
+    match (ended, &s.rounds) {
+        (Some(f), Some(d)) => {
+            let _ = write!(
+                t,
+                ". {capital} of the {} that end ({}): {}; of all games, {} (a game that loops \
+                 counts the {} its loop was found, a capped game the cap)",
+                counted(f.n, "game"),
+                percent(f.n as f64 / s.games as f64, 3),
+                figures(f),
+                figures(d),
+                unit.one
+            );
         }
-        let _ = write!(
-            t,
-            ", median {}, min {}, max {}",
-            grouped(d.median),
-            grouped(d.min),
-            grouped(d.max)
-        );
+        (_, Some(d)) => {
+            let _ = write!(t, ". {capital} per game: {}", figures(d));
+        }
+        _ => {}
     }
     let _ = writeln!(t, ".\n\n| file | what it holds |\n| --- | --- |");
     for (name, what) in FILES.iter().filter(|(n, _)| files.contains(n)) {
@@ -132,6 +135,20 @@ pub fn readme<J>(s: &Summary<J>, unit: Unit, files: &[&str]) -> String {
          the same histogram on any number of threads or machines."
     );
     t
+}
+
+/// The mean with its interval, the median, min and max of `d`, as a sentence's clause.
+fn figures(d: &Distribution) -> String {
+    let ci = d.ci95.map_or_else(String::new, |[lo, hi]| {
+        format!(" (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3))
+    });
+    format!(
+        "mean {}{ci}, median {}, min {}, max {}",
+        fixed(d.mean, 3),
+        grouped(d.median),
+        grouped(d.min),
+        grouped(d.max)
+    )
 }
 
 /// What the hidden marker file of every set is for, as the set's README says it.

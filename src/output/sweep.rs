@@ -59,25 +59,23 @@ pub fn text(title: &str, results: &[SweepRow], elapsed_s: f64) -> String {
     s
 }
 
-/// report.html: what ran, every rule set side by side (each linking to its own report), and
-/// the sweep's charts.
-pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str, &str)]) -> String {
-    let mut page = Page::new(title);
-    page.heading("What ran");
-    page.paragraph(&format!(
-        "{}, {}; seed {}; {} threads; varying: {}",
-        doc.provenance.program,
-        doc.provenance.date,
-        doc.seed,
-        doc.threads,
-        doc.varying.join(", ")
-    ));
-    page.code(&doc.provenance.command);
-    page.heading("Rule sets side by side");
+/// Every rule set side by side, as report.html's table: its label, its report, games, the
+/// mean and median of the games that end, player 1's wins, loops and capped games. Every
+/// figure of rounds is of the games that end, the population the charts draw, so a row never
+/// sets the mean of one population beside the median of another.
+fn side_by_side(results: &[SweepRow]) -> (Vec<String>, Vec<Vec<String>>) {
     let many = results.first().map_or("rounds", |r| r.unit.many);
-    // Every figure of rounds is of the games that end, the population the charts draw, so a
-    // row never sets the mean of one population beside the median of another.
-    let rows: Vec<Vec<String>> = results
+    let header = [
+        "rule set".to_string(),
+        "its report".into(),
+        "games".into(),
+        format!("mean {many} of the games that end (95% interval)"),
+        format!("median {many} of the games that end"),
+        "player 1 wins (all games)".into(),
+        "loop".into(),
+        "capped".into(),
+    ];
+    let rows = results
         .iter()
         .map(|r| {
             let c = &r.curve;
@@ -106,20 +104,44 @@ pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str,
             ]
         })
         .collect();
-    page.linked_table(
-        &[
-            "rule set",
-            "its report",
-            "games",
-            &format!("mean {many} of the games that end (95% interval)"),
-            &format!("median {many} of the games that end"),
-            "player 1 wins (all games)",
-            "loop",
-            "capped",
-        ],
-        &rows,
-        Some(1),
-    );
+    (header.to_vec(), rows)
+}
+
+/// `sweep --markdown`: the rule sets side by side as a Markdown table (report.html's, each
+/// report's path as a column), ready to paste into a post.
+pub fn markdown(results: &[SweepRow]) -> String {
+    let (header, rows) = side_by_side(results);
+    let cell = |s: &str| s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    let line = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    let mut s = line(&header);
+    s.push_str(&format!("|{}\n", " --- |".repeat(header.len())));
+    for r in &rows {
+        s.push_str(&line(r));
+    }
+    s
+}
+
+/// report.html: what ran, every rule set side by side (each linking to its own report), and
+/// the sweep's charts.
+pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str, &str)]) -> String {
+    let mut page = Page::new(title);
+    page.heading("What ran");
+    page.paragraph(&format!(
+        "{}, {}; seed {}; {} threads; varying: {}",
+        doc.provenance.program,
+        doc.provenance.date,
+        doc.seed,
+        doc.threads,
+        doc.varying.join(", ")
+    ));
+    page.code(&doc.provenance.command);
+    page.heading("Rule sets side by side");
+    let (header, rows) = side_by_side(results);
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    page.linked_table(&header, &rows, Some(1));
     page.heading("Charts");
     for (caption, svg) in charts {
         page.chart(caption, svg);

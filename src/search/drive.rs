@@ -11,7 +11,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use super::SearchConfig;
-use crate::estimate::Estimate;
+use crate::estimate::{Basis, Estimate};
 use crate::games::bmn::Bmn;
 use crate::games::Game;
 use crate::output::atomic::{self, Kind, OutputSet};
@@ -61,6 +61,7 @@ fn estimate(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Estim
     let e = Estimate::run(pilot, None, deals.saturating_add(played), busy);
     Estimate {
         seconds: e.seconds - pilot.seconds,
+        basis: Basis::PerDeal,
         ..e
     }
 }
@@ -147,18 +148,30 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
     atomic::stop_on_interrupt(&stop);
     let steps = asked / u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
-    let e = estimate(game, cfg, steps * u64::from(cfg.walkers), threads);
-    // A search for a time is bounded by it; one for a number of deals by its estimate.
-    let seconds = cfg.minutes.map_or(e.seconds, |m| e.seconds.min(m * 60.0));
-    let e = Estimate { seconds, ..e };
-    crate::run::check_bound(
-        &format!("search bmn: {}", planned(cfg, asked)),
-        &e,
-        cfg.max_hours,
-    )?;
-    // A search for a time takes that time: an estimate would only repeat it.
-    if cfg.minutes.is_none() && e.seconds > crate::estimate::LONG {
-        crate::output::progress::note(cfg.progress, &format!("estimate: {e}"));
+    // A search for a time alone takes that time: it is held to the bound with no pilot.
+    if let (None, Some(m)) = (cfg.deals, cfg.minutes) {
+        if cfg.max_hours.refuses(m * 60.0) {
+            return Err(usage!(
+                "search bmn: --minutes {m} is over the --max-hours bound of {}; ask for less, \
+                 or raise the bound with --max-hours H (`--max-hours none` lifts it)",
+                cfg.max_hours
+            )
+            .into());
+        }
+    } else {
+        // One for a number of deals is bounded by its estimate, and by its time if given; a
+        // search for a time takes that time, so its estimate is shown only without one.
+        let e = estimate(game, cfg, steps * u64::from(cfg.walkers), threads);
+        let seconds = cfg.minutes.map_or(e.seconds, |m| e.seconds.min(m * 60.0));
+        let e = Estimate { seconds, ..e };
+        crate::run::check_bound(
+            &format!("search bmn: {}", planned(cfg, asked)),
+            &e,
+            cfg.max_hours,
+        )?;
+        if cfg.minutes.is_none() && e.seconds > crate::estimate::LONG {
+            crate::output::progress::note(cfg.progress, &format!("estimate: {e}"));
+        }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -194,11 +207,12 @@ impl Prepared {
         let (mut played, mut batch) = (0u64, 1u64);
         let stopped = loop {
             let elapsed = self.start.elapsed().as_secs_f64();
-            if played >= self.steps || deadline.is_some_and(|d| elapsed >= d) {
+            // The first batch (one deal a walker) is played however short the time: a search
+            // of no deals would have no replay line that runs.
+            if played >= self.steps || (played > 0 && deadline.is_some_and(|d| elapsed >= d)) {
                 break false;
             }
-            // The first batch (one deal a walker) is always played: an interrupt has something
-            // to write, and a search of its deals to replay.
+            // Nor does an interrupt stop it: it has something to write, and deals to replay.
             if played > 0 && self.stop.is_set() {
                 break true;
             }

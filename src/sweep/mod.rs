@@ -472,6 +472,8 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     set_out.commit()?;
     if run0.print == Print::Json {
         crate::output::stdout::print_json(&doc)?;
+    } else if run0.print == Print::Markdown {
+        crate::output::stdout::write_all(crate::output::sweep::markdown(&rows).as_bytes())?;
     } else if run0.print == Print::Text {
         let mut stdout = crate::output::stdout::out();
         write!(stdout, "{}", text(&title, &rows, elapsed_s))?;

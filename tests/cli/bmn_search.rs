@@ -655,3 +655,45 @@ fn an_interrupted_search_writes_what_it_found() {
         assert_eq!(replayed, v, "{name}");
     }
 }
+
+/// A search for less time than one deal takes still plays a deal a walker, so its replay line
+/// runs; a search for more time than the bound is refused by its time, with no pilot.
+#[test]
+fn a_search_for_a_moment_replays_and_one_past_the_bound_is_refused_by_its_time() {
+    let dir = Scratch::new("search-moment");
+    let out = dir.path("m");
+    let text = ok(&[
+        "search",
+        "bmn",
+        "--minutes=0.0000001",
+        "--progress",
+        "never",
+        "--out",
+        s(&out),
+    ]);
+    let again = text
+        .lines()
+        .find_map(|l| l.strip_prefix("again     "))
+        .unwrap();
+    assert!(again.contains("--deals 16 --walkers 16"), "{again}");
+    let line = fails(
+        2,
+        &[
+            "search",
+            "bmn",
+            "--minutes",
+            "600",
+            "--out",
+            s(&dir.path("x")),
+        ],
+    );
+    assert!(
+        line.contains("--minutes 600 is over the --max-hours bound") && !line.contains("pilot"),
+        "{line}"
+    );
+    let line = fails(
+        2,
+        &["search", "bmn", "--deals", "0", "--out", s(&dir.path("x"))],
+    );
+    assert!(line.contains("whole number of deals"), "{line}");
+}

@@ -304,7 +304,7 @@ fn markdown_prints_the_summary_as_a_table_and_nothing_else() {
     );
     let exact = ok(&["exact", "war", "--ranks", "3", "--suits", "2", "--markdown"]);
     assert!(
-        exact.starts_with("| statistic | value |") && exact.contains("| deals, equally likely |"),
+        exact.starts_with("| figure | value |") && exact.contains("| deals, equally likely |"),
         "{exact}"
     );
 }
@@ -408,4 +408,31 @@ fn a_share_of_none_keeps_its_upper_bound_and_loops_not_looked_for_are_a_dash() {
     ]);
     let page = read(&sw, "report.html");
     assert!(page.contains("<td>—</td>"), "{page}");
+}
+
+/// `sweep --markdown` prints the rule sets side by side, as report.html's table.
+#[test]
+fn a_sweep_prints_its_rule_sets_as_markdown() {
+    let dir = Scratch::new("sweep-md");
+    let out = ok(&[
+        "sweep",
+        "war",
+        "--pickup",
+        "shuffled,p1-first",
+        "--games",
+        "300",
+        "--markdown",
+        "--out",
+        s(&dir.path("sw")),
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("| rule set | its report | games |"),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[2].contains("pickup shuffled") && lines[2].contains("| — |"),
+        "{out}"
+    );
 }

@@ -23,7 +23,9 @@ pub struct TailCheck {
     pub p: f64,
     /// Whether the geometric law holds at the 1% level (`p` ≥ 0.01).
     pub exponential: bool,
-    /// The 99th percentile of the fitted games' rounds, where the fit is checked by eye.
+    /// Far out in the fitted games' rounds, where the fit is checked by eye: their 99th
+    /// percentile, or a nearer one that leaves about ten games beyond it when fewer than 1,000
+    /// were fitted.
     pub far_rounds: u64,
     /// The share of the fitted games still going after `far_rounds`.
     pub far_observed: f64,
@@ -69,7 +71,10 @@ impl TailCheck {
         }
         let df = (edges.len() + 1).checked_sub(2).filter(|&d| d >= 1)? as u32;
         let p = gamma_q(f64::from(df) / 2.0, chi2 / 2.0);
-        let far = super::summary::nearest_rank(counts, 99, 100);
+        // Far out, with games still beyond to count: the 99th percentile, or nearer where
+        // fewer than 1,000 games were fitted, so that about ten lie beyond it.
+        let num = 100 - 1000u64.div_ceil(m).clamp(1, 50);
+        let far = super::summary::nearest_rank(counts, num, 100);
         let beyond: u64 = counts.iter().filter(|c| c.0 > far).map(|c| c.1).sum();
         Some(TailCheck {
             chi2,

@@ -139,7 +139,10 @@ mod tests {
         let e = read_digits(&"3".repeat(40), &COUNTS, false)
             .unwrap()
             .unwrap_err();
-        assert!(e.contains("40 cards demanding 3, and this deck has 4"), "{e}");
+        assert!(
+            e.contains("40 cards demanding 3, and this deck has 4"),
+            "{e}"
+        );
         assert!(read_digits("--J-/Q---", &COUNTS, false).is_none());
         assert!(read_digits("2345/6789", &COUNTS, false).is_none());
         assert!(read_digits("--J-/Q---", &COUNTS, true).is_none());
