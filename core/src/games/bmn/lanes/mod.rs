@@ -13,11 +13,11 @@
 //!
 //! Exactness: every game is dealt from its own `game_rng(seed, i)` exactly as `simulate`
 //! deals it ([`deal`]), and reports the phase engine's cards, tricks and winner. Loops are not
-//! followed in the lanes: a game that reaches [`step::TRICK_CAP`] tricks (random 52-card deals
-//! end within about 500) leaves them, and the phase engine plays it again from its deal with
-//! Brent's loop detection, so a loop's start and length are the reference's. A game ends
-//! within the lanes only with a winner, and never near the card cap, which the lanes require
-//! to be at least [`MIN_CAP`] ([`fits`]).
+//! followed in the lanes: a game that reaches [`step::trick_cap`] tricks (832 for 52 cards;
+//! random deals end within about 500) leaves them, and the phase engine plays it again from
+//! its deal with Brent's loop detection, so a loop's start and length are the reference's. A
+//! game ends within the lanes only with a winner, and never near the card cap, which the
+//! lanes require to be at least [`MIN_CAP`] ([`fits`]).
 
 mod deal;
 mod step;
