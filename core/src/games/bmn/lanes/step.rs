@@ -61,8 +61,8 @@ struct Hot {
 /// The rest of a group, read and written once a step in memory: AVX2's 16 registers do not
 /// hold the group's 15 vectors with the step's temporaries and constants, and left to
 /// itself the compiler spilled more than this (the C reference's `avx2m` keeps the same
-/// split; measured here 1.11 s against 1.16 s for 4M deals with the whole group in memory
-/// each step, and 1.16 s left to the compiler).
+/// split). Measured on one thread (Zen 3, busy), 4M deals: 1.03 s of CPU so, 1.11 s with the
+/// whole group in memory each step, 1.16 s left to the compiler.
 #[derive(Clone, Copy)]
 struct Cold {
     qrl: __m256i,
