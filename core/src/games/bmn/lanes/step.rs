@@ -24,7 +24,7 @@ const MAX_TRICK_CAP: u32 = 2048;
 /// [`MAX_TRICK_CAP`]. Random 52-card deals end within about 500 tricks (the most of 10M
 /// deals is 487), so 832 hands over almost only loops; on small decks, where loops are
 /// common (1 deal in 130 of 28 cards with one demanding rank), a loop then costs the lanes
-/// 16 tricks a card, not 2,048. Measured on one thread (AMD Zen 3, busy), 1M deals of
+/// 16 tricks a card, not 2,048. Measured on one thread (AMD EPYC, Zen 5, busy), 1M deals of
 /// `--ranks 7 --suits 4 --penalties 2,0,0,0`: 0.18 s of CPU with a cap of 2,048, 0.13 s with
 /// this one, 0.17 s on the phase engine.
 pub(super) fn trick_cap(cards: u32) -> u32 {
@@ -61,8 +61,10 @@ struct Hot {
 /// The rest of a group, read and written once a step in memory: AVX2's 16 registers do not
 /// hold the group's 15 vectors with the step's temporaries and constants, and left to
 /// itself the compiler spilled more than this (the C reference's `avx2m` keeps the same
-/// split). Measured on one thread (Zen 3, busy), 4M deals: 1.03 s of CPU so, 1.11 s with the
-/// whole group in memory each step, 1.16 s left to the compiler.
+/// split). Measured on one thread (AMD EPYC, Zen 5, busy), 4M deals: 1.03 s of CPU so,
+/// 1.11 s with the whole group in memory each step, 1.16 s left to the compiler; returning
+/// the ends' three masks packed cost less than storing two of them here (1.04 s against
+/// 1.09 s).
 #[derive(Clone, Copy)]
 struct Cold {
     qrl: __m256i,
