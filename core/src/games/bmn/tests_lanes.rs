@@ -104,8 +104,9 @@ fn the_lanes_give_the_reference_game_on_other_decks_and_hand_loops_over() {
             deals(20_000),
         );
     }
+    // 314 of the 200,000 deals of the release run loop.
     assert!(
-        loops >= 100,
+        loops >= deals(20_000) / 200,
         "only {loops} loops: the test should hand many over"
     );
 }
