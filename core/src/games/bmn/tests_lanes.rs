@@ -192,6 +192,13 @@ fn the_lanes_play_where_the_cpu_and_the_rules_allow() {
         game(13, 4, DEFAULT_MAX_ROUNDS)
     };
     assert_eq!(game(13, 4, DEFAULT_MAX_ROUNDS), lanes);
+    // `exact` plays its deals on the phase engine, and its summary says so.
+    let standard = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap();
+    let exact = standard.exact_engine();
+    assert!(
+        matches!(exact.as_deref(), Some("phase" | "cards")),
+        "{exact:?}"
+    );
     // A cap the lanes could reach, a deck over 52 cards, over 16 penalty cards: the phase
     // engine (unless WARSIM_PATH names the reference).
     let phase = game(14, 4, DEFAULT_MAX_ROUNDS);
