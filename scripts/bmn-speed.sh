@@ -154,7 +154,7 @@ done
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 has() { if [[ " $flags " == *" $1 "* ]]; then echo "$1"; else echo "no $1"; fi; }
 simd="$(has avx2), $(has avx512f)"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" \
+echo "machine: $(nproc) cores, $(cpu_name)" \
   "($simd); one thread, median of $reps alternating runs, deals per CPU second;" \
   "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 med() { tr ' ' '\n' <<< "${runs[$1]}" | grep . | median; }
