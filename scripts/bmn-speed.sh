@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Beggar-my-neighbour deals per second on one thread, from CPU time (this machine is shared):
-# warsim's `simulate bmn` on each engine path (`phase`, the default, and `cards`, the
-# card-by-card reference, by WARSIM_PATH=cards; a uniform shuffle per deal, loop detection every
-# trick), beside two optional references, each built here into a temporary folder:
+# warsim's `simulate bmn` on each engine path this CPU runs (`lanes-avx2`, the default where the
+# CPU has AVX2 and BMI2; `phase`, by WARSIM_PATH=phase; `cards`, the card-by-card reference, by
+# WARSIM_PATH=cards; a uniform shuffle per deal, loops detected exactly on every path), beside
+# two optional references, each built here into a temporary folder:
 #  - PEER_DIR, a git clone (or bare git directory) of github.com/acinnes/bmn, whose HEAD's CPU
 #    engines playbmn and playbmn_cpu are compiled with g++ -O3 -march=native (a swap of two
 #    cards per deal, no loop detection). It has no licence to vendor it, and this script never
 #    fetches: `git clone https://github.com/acinnes/bmn DIR` makes one.
-#  - C_REF_DIR, the folder of issue 40's C reference (its README.md, common.h, ref.h,
-#    phase.h): its card-by-card engine (ref.h) and its phase engine (phase.h) on warsim's own
-#    deals (deal_warsim, the scalar shuffle), through a small driver written below, with
-#    phase.h's AVX-512 hand_bits replaced by a portable loop (the only AVX-512 it uses), so it
-#    runs on any x86-64 CPU. Its AVX-512 lanes are timed by its own bench.sh.
-# Runs alternate, REPS each, medians printed. results/bmn-speed.txt:
+#  - C_REF_DIR, the folder of the C reference of issues 40 and 52 (its README.md, common.h,
+#    ref.h, phase.h; bmn.c and lanes_avx2.h for issue 52's AVX2 lanes): its card-by-card engine
+#    (ref.h) and its phase engine (phase.h) on warsim's own deals (deal_warsim, the scalar
+#    shuffle), through a small driver written below, with phase.h's AVX-512 hand_bits replaced
+#    by a portable loop (the only AVX-512 it uses), so it runs on any x86-64 CPU; and, where the
+#    CPU has AVX2 and BMI2, its AVX2 lanes with its vector dealer (`bmn_fast run avx2 vec`, the
+#    design warsim's lanes-avx2 path follows). Its AVX-512 lanes are timed by its own bench.sh.
+# Runs alternate, REPS each, medians printed, each row against warsim's default path. E.g.
 # scripts/bmn-speed.sh 5 PEER_DIR C_REF_DIR > results/bmn-speed.txt
 # Usage: scripts/bmn-speed.sh [REPS=5] [PEER_DIR] [C_REF_DIR] [SECONDS=6]   ("" skips one)
 set -euo pipefail
@@ -55,6 +58,10 @@ import sys
 path = sys.argv[1]
 src = open(path).read()
 start = src.index('static inline void hand_bits')
+# Issue 52's phase.h has an AVX2 hand_bits beside the AVX-512 one: the whole #if goes.
+guard = '#if HAVE_AVX512\n'
+if src[:start].endswith(guard):
+    start -= len(guard)
 end = src.index('static inline ppos_t ppos_deal')
 portable = '''static inline void hand_bits(const uint8_t *h, int n, uint64_t *p, uint32_t *q) {
   uint64_t m = 0; uint32_t qq = 0; int k = 0;
@@ -85,6 +92,16 @@ C
   cengines=(ref phase)
   echo "reference: issue 40's C reference ($(basename "$cref")), ref.h and phase.h (hand_bits" \
     "portable) with warsim's scalar deal, gcc $(gcc -dumpversion) -O3 -march=native"
+  # Issue 52's AVX2 lanes, built as its build.sh builds them, from an untouched copy.
+  if [ -f "$cref/lanes_avx2.h" ] && grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
+    mkdir "$work/fast"
+    cp "$cref"/*.h "$cref"/bmn.c "$work/fast/"
+    gcc -O3 -march=native --param=sra-max-scalarization-size-Ospeed=4096 -w \
+      -o "$work/bmn_fast" "$work/fast/bmn.c"
+    cengines+=(avx2)
+    echo "reference: issue 52's C reference, its AVX2 lanes (lanes_avx2.h, bmn_fast run avx2 vec:" \
+      "its vector dealer, warsim's deals), gcc $(gcc -dumpversion) -O3 -march=native"
+  fi
 else
   echo "reference: the C reference not given (scripts/bmn-speed.sh $reps PEER_DIR C_REF_DIR)"
 fi
@@ -108,36 +125,55 @@ peer() { # ENGINE -> its last count of deals over its CPU time (its own count is
     /deals tested/ { s = $1; n = $3 }
     END { split(times, x, " "); if (s > 0) print n / (s * (x[2] + x[3]) / x[1]) }'
 }
+cref_rate() { # ENGINE SEED -> deals per CPU second of the C reference's engine
+  if [ "$1" = avx2 ]; then
+    "$work/bmn_fast" run avx2 vec "$games" "$2" | sed -n 's/.*deals_per_cpu_s \([0-9.]*\).*/\1/p'
+  else
+    "$work/cref" "$1" "$games" "$2" | cut -d' ' -f1
+  fi
+}
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# The lanes where this CPU runs them (the summary names the path that played).
+paths=(phase cards)
+if WARSIM_PATH=lanes-avx2 "$warsim" simulate bmn --games 100 --threads 1 --json |
+  grep -q '"engine": *"lanes-avx2"'; then
+  paths=(lanes-avx2 phase cards)
+fi
 declare -A runs
 for r in $(seq "$reps"); do
-  for e in phase cards; do
+  for e in "${paths[@]}"; do
     runs[$e]+="$(ours "$e" "$r") "
   done
   for e in "${peers[@]}"; do
     runs[$e]+="$(peer "$e") "
   done
   for e in "${cengines[@]}"; do
-    runs[c$e]+="$("$work/cref" "$e" "$games" "$r" | cut -d' ' -f1) "
+    runs[c$e]+="$(cref_rate "$e" "$r") "
   done
 done
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 has() { if [[ " $flags " == *" $1 "* ]]; then echo "$1"; else echo "no $1"; fi; }
 simd="$(has avx2), $(has avx512f)"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" \
+echo "machine: $(nproc) cores, $(cpu_name)" \
   "($simd); one thread, median of $reps alternating runs, deals per CPU second;" \
   "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 med() { tr ' ' '\n' <<< "${runs[$1]}" | grep . | median; }
-w=$(med phase)
+best=${paths[0]}
+w=$(med "$best")
 row() { # LABEL KEY
   local v
   v=$(med "$2")
-  printf '%-40s %12.0f deals/s   warsim phase is %.2fx\n' "$1" "$v" "$(python3 -c "print($w / $v)")"
+  printf '%-40s %12.0f deals/s   warsim %s is %.2fx\n' "$1" "$v" "$best" \
+    "$(python3 -c "print($w / $v)")"
 }
-row "warsim simulate bmn [phase]" phase
-row "warsim simulate bmn [cards]" cards
+for e in "${paths[@]}"; do
+  row "warsim simulate bmn [$e]" "$e"
+done
 for e in "${cengines[@]}"; do
-  row "C reference $e.h (scalar deal)" "c$e"
+  case $e in
+    avx2) row "C reference lanes_avx2.h (vector deal)" "c$e" ;;
+    *) row "C reference $e.h (scalar deal)" "c$e" ;;
+  esac
 done
 for e in "${peers[@]}"; do
   row "acinnes/bmn $e" "$e"

@@ -578,7 +578,7 @@ SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-search': bmn_search, 'b
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table,
             'speed-table': speed_table, 'path-choice': verbatim('path-choice.txt'),
-            'perf-lanes': verbatim('perf-lanes.txt')}
+            'perf-lanes': verbatim('perf-lanes.txt'), 'bmn-perf': verbatim('bmn-perf.txt')}
 
 
 def rewrite(text, found):

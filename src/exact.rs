@@ -75,6 +75,7 @@ impl WithGame for Exact<'_> {
         let mut info = RunInfo::new(&game, 0, n, Shard::WHOLE)?;
         info.description.push_str(", every deal");
         info.exhaustive = true;
+        info.engine = game.exact_engine();
         let threads = run::threads(opts);
         let bar = Progress::new(n, opts.progress);
         let start = std::time::Instant::now();

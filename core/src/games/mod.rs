@@ -210,6 +210,13 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The engine path that plays `exact`'s deals ([`Game::play_deal_range`]) on this machine,
+    /// where it differs from [`Game::engine`]'s (Beggar-my-neighbour's lanes play `simulate`
+    /// only): what summary.json's provenance names for an `exact` run.
+    fn exact_engine(&self) -> Option<String> {
+        self.engine()
+    }
+
     /// Whether loop detection is on, so that loop statistics are reported.
     fn detects_loops(&self) -> bool {
         false

@@ -1,0 +1,288 @@
+//! The lanes' deals: `simulate`'s own deal of each game (`game_rng(seed, i)`, Fisher–Yates from
+//! the back with Lemire's draws, [`shuffle`](crate::games::cards::shuffle)), 8 games at a
+//! time, straight into the lanes' form of a hand ([`Dealt`]).
+//!
+//! Only where the penalty cards go matters to play, so the vector dealer follows only them:
+//! xoshiro256++ for 8 games in the qword lanes of two vectors, each draw's `j` by one multiply,
+//! and the (at most 16) penalty cards' positions as bytes, two games a vector, swapped by
+//! compares and blends (a card at `i` moves to `j`, one at `j` to `i`). A draw whose product's
+//! low half falls under the deck's size may have needed Lemire's rejection loop; such a game
+//! (about 1 in 10^6) is dealt again by the scalar shuffle, so every deal is `simulate`'s.
+//! This is the C reference's `deal8_pos` (`deal.h` of issue 52's reference), written afresh.
+
+use std::arch::x86_64::*;
+
+use super::MAX_PENALTIES;
+use crate::rng::splitmix_finalize;
+
+/// SplitMix64's increment, by which `seed_from_u64` steps its state.
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+/// A position no card has: the padding of a deck with fewer penalty cards than the lanes'
+/// 16 bytes (the swaps compare positions with 0..=51 only).
+const NOWHERE: u8 = 0xFF;
+
+/// One deal in the lanes' form: each hand's penalty cards as a mask read from the top (bit 63
+/// the top card), their demands − 1 as 2-bit fields from the top of a u32 (the top card's in
+/// bits 31–30), and twice their count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Dealt {
+    pub xp: u64,
+    pub yp: u64,
+    pub xq: u32,
+    pub yq: u32,
+    pub xc: u32,
+    pub yc: u32,
+}
+
+/// Where a deck's penalty cards lie before the shuffle, and what each demands, as the vector
+/// dealer follows them.
+#[derive(Clone, Debug)]
+pub(super) struct Penalties {
+    /// Cards in the deck.
+    cards: u32,
+    /// The penalty cards' positions in the deck in rank order, [`NOWHERE`] past the last.
+    at: [u8; MAX_PENALTIES],
+    /// All ones where the penalty card's demand − 1 has bit 0 (`low`) or bit 1 (`high`) set.
+    low: [u64; MAX_PENALTIES],
+    high: [u64; MAX_PENALTIES],
+    /// Penalty cards in the deck.
+    count: usize,
+}
+
+impl Penalties {
+    /// The penalty cards of `deck` (demands in rank order; the caller checked it fits the
+    /// lanes: at most 16 penalty cards and 52 cards).
+    pub fn of(deck: &[u8]) -> Penalties {
+        let mut p = Penalties {
+            cards: deck.len() as u32,
+            at: [NOWHERE; MAX_PENALTIES],
+            low: [0; MAX_PENALTIES],
+            high: [0; MAX_PENALTIES],
+            count: 0,
+        };
+        for (i, &d) in deck.iter().enumerate().filter(|(_, &d)| d > 0) {
+            let k = p.count.min(MAX_PENALTIES - 1);
+            p.at[k] = i as u8;
+            p.low[k] = 0u64.wrapping_sub(u64::from((d - 1) & 1));
+            p.high[k] = 0u64.wrapping_sub(u64::from((d - 1) >> 1 & 1));
+            p.count += 1;
+        }
+        p
+    }
+}
+
+/// The lanes' form of the deal `deck` (demands, player 1's hand first, top card first).
+#[target_feature(enable = "bmi2,popcnt")]
+pub(super) fn of_deck(deck: &[u8]) -> Dealt {
+    let (mut a, mut b0, mut b1) = (0u64, 0u64, 0u64);
+    for (i, &d) in deck.iter().enumerate() {
+        let bit = (1u64 << 63) >> i;
+        let on = 0u64.wrapping_sub(u64::from(d > 0));
+        let q = u64::from(d.wrapping_sub(1));
+        a |= bit & on;
+        b0 |= bit & on & 0u64.wrapping_sub(q & 1);
+        b1 |= bit & on & 0u64.wrapping_sub(q >> 1 & 1);
+    }
+    hands(a, b0, b1, deck.len() as u32 / 2)
+}
+
+/// The two hands of a deal whose penalty cards are `a` (bit 63 − i for deck position i) and
+/// whose demands − 1 have bit 0 at `b0`'s bits and bit 1 at `b1`'s; `half` cards each.
+#[target_feature(enable = "bmi2,popcnt")]
+fn hands(a: u64, b0: u64, b1: u64, half: u32) -> Dealt {
+    let top = !(u64::MAX >> half);
+    let (xp, yp) = (a & top, (a << half) & top);
+    let (xc, yc) = (2 * xp.count_ones(), 2 * yp.count_ones());
+    Dealt {
+        xp,
+        yp,
+        xq: queue(b0, b1, xp, xc),
+        yq: queue(b0 << half, b1 << half, yp, yc),
+        xc,
+        yc,
+    }
+}
+
+/// The demands − 1 of the penalty cards at `m` (`k2` = twice their count, at most 32) as
+/// 2-bit fields, the top card's (the highest bit of `m`) in bits 31–30.
+#[target_feature(enable = "bmi2,popcnt")]
+fn queue(b0: u64, b1: u64, m: u64, k2: u32) -> u32 {
+    let q = _pdep_u64(_pext_u64(b0, m), 0x5555_5555_5555_5555)
+        | _pdep_u64(_pext_u64(b1, m), 0xAAAA_AAAA_AAAA_AAAA);
+    (q.checked_shl(64 - k2).unwrap_or(0) >> 32) as u32
+}
+
+/// Where game `l` (0..8) of a batch keeps its positions in [`deal8`]'s bytes: games 0 and 2,
+/// 1 and 3, 4 and 6, 5 and 7 share a vector, one per 128-bit half.
+fn offset(l: usize) -> usize {
+    64 * (l >> 2) + 32 * (l & 1) + 16 * ((l >> 1) & 1)
+}
+
+/// xoshiro256++'s next output in each qword lane, as `GameRng::next_u64`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn next(s: &mut [__m256i; 4]) -> __m256i {
+    let rotl23 = |x| _mm256_or_si256(_mm256_slli_epi64::<23>(x), _mm256_srli_epi64::<41>(x));
+    let r = _mm256_add_epi64(rotl23(_mm256_add_epi64(s[0], s[3])), s[0]);
+    let t = _mm256_slli_epi64::<17>(s[1]);
+    s[2] = _mm256_xor_si256(s[2], s[0]);
+    s[3] = _mm256_xor_si256(s[3], s[1]);
+    s[1] = _mm256_xor_si256(s[1], s[2]);
+    s[0] = _mm256_xor_si256(s[0], s[3]);
+    s[2] = _mm256_xor_si256(s[2], t);
+    s[3] = _mm256_or_si256(_mm256_slli_epi64::<45>(s[3]), _mm256_srli_epi64::<19>(s[3]));
+    r
+}
+
+/// Swaps, in each game of `p`, the penalty card at position `vi` with the card at `vj`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap(p: __m256i, vi: __m256i, vj: __m256i) -> __m256i {
+    let (ei, ej) = (_mm256_cmpeq_epi8(p, vi), _mm256_cmpeq_epi8(p, vj));
+    _mm256_blendv_epi8(_mm256_blendv_epi8(p, vj, ei), vi, ej)
+}
+
+/// Deals games `g0` to `g0 + 7` of the run with base `seed` into `out` (8 long). Returns the
+/// games (bit l for game `g0 + l`) that may have needed Lemire's rejection loop: the caller
+/// deals those again with the scalar shuffle.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+pub(super) fn deal8(pen: &Penalties, seed: u64, g0: u64, out: &mut [Dealt]) -> u32 {
+    // game_rng(seed, g): SplitMix64 seeded with splitmix_finalize(seed) ^ g fills the state.
+    let base = splitmix_finalize(seed);
+    let state = |l: u64, k: u64| {
+        let x = base ^ g0.wrapping_add(l);
+        splitmix_finalize(x.wrapping_add(k.wrapping_mul(GOLDEN))) as i64
+    };
+    let lanes = |from: u64, k: u64| {
+        _mm256_setr_epi64x(
+            state(from, k),
+            state(from + 1, k),
+            state(from + 2, k),
+            state(from + 3, k),
+        )
+    };
+    let mut s = [0, 1, 2, 3].map(|k| lanes(0, k));
+    let mut t = [0, 1, 2, 3].map(|k| lanes(4, k));
+    let at = {
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&pen.at);
+        let half = _mm_setr_epi8(
+            b[0] as i8,
+            b[1] as i8,
+            b[2] as i8,
+            b[3] as i8,
+            b[4] as i8,
+            b[5] as i8,
+            b[6] as i8,
+            b[7] as i8,
+            b[8] as i8,
+            b[9] as i8,
+            b[10] as i8,
+            b[11] as i8,
+            b[12] as i8,
+            b[13] as i8,
+            b[14] as i8,
+            b[15] as i8,
+        );
+        _mm256_broadcastsi128_si256(half)
+    };
+    let mut p = [at; 4];
+    let (b4, b12) = (_mm256_set1_epi8(4), _mm256_set1_epi8(12));
+    let n = pen.cards;
+    let mut vi = _mm256_set1_epi8(n as i8 - 1);
+    let mut nn = _mm256_set1_epi64x(i64::from(n));
+    let (one8, one64) = (_mm256_set1_epi8(1), _mm256_set1_epi64x(1));
+    let mut least = _mm256_set1_epi32(-1);
+    for _ in 1..n {
+        let (ra, rb) = (next(&mut s), next(&mut t));
+        // next_u32 is the high half; j = (u32 × (i + 1)) >> 32, byte 4 of each qword.
+        let ma = _mm256_mul_epu32(_mm256_srli_epi64::<32>(ra), nn);
+        let mb = _mm256_mul_epu32(_mm256_srli_epi64::<32>(rb), nn);
+        least = _mm256_min_epu32(least, _mm256_min_epu32(ma, mb));
+        let j = [
+            _mm256_shuffle_epi8(ma, b4),
+            _mm256_shuffle_epi8(ma, b12),
+            _mm256_shuffle_epi8(mb, b4),
+            _mm256_shuffle_epi8(mb, b12),
+        ];
+        for (p, j) in p.iter_mut().zip(j) {
+            *p = swap(*p, vi, j);
+        }
+        vi = _mm256_sub_epi8(vi, one8);
+        nn = _mm256_sub_epi64(nn, one64);
+    }
+    let mut pos = [0u8; 128];
+    for (k, v) in p.iter().enumerate() {
+        // SAFETY: `pos` holds 128 bytes; this writes bytes 32k to 32k + 31, k < 4.
+        unsafe { _mm256_storeu_si256(pos.as_mut_ptr().add(32 * k).cast(), *v) };
+    }
+    for (l, out) in out.iter_mut().take(8).enumerate() {
+        let (mut a, mut b0, mut b1) = (0u64, 0u64, 0u64);
+        for c in 0..pen.count {
+            let bit = (1u64 << 63) >> (pos[offset(l) + c] & 63);
+            a |= bit;
+            b0 |= bit & pen.low[c];
+            b1 |= bit & pen.high[c];
+        }
+        *out = hands(a, b0, b1, n / 2);
+    }
+    // Lemire's test, (u32)m < i + 1 <= n: the low dwords of the running minimum, each the
+    // minimum of games l and l + 4; both are dealt again.
+    let low = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+        _mm256_min_epu32(least, _mm256_set1_epi32(n as i32 - 1)),
+        least,
+    ))) as u32
+        & 0x55;
+    (0..4)
+        .filter(|l| low >> (2 * l) & 1 == 1)
+        .fold(0, |bad, l| bad | 0x11 << l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::cards::shuffle;
+    use crate::rng::game_rng;
+
+    /// The vector dealer gives `simulate`'s deal (the scalar shuffle's) for every game it does
+    /// not flag, and flags some (so the scalar redo in `play_range` runs); the lanes' tests
+    /// check the flagged ones end to end.
+    #[test]
+    fn the_vector_deal_is_the_scalar_deal_of_every_game_it_keeps() {
+        // Without AVX2 and BMI2 nothing is checked here; `tests_lanes` says so on stderr (the
+        // core's files print only from its tests_*.rs files).
+        if !super::super::available() {
+            return;
+        }
+        let games: u64 = if cfg!(debug_assertions) {
+            80_000
+        } else {
+            4_000_000
+        };
+        for (deck, seed) in [(standard(), 1), (vec![0, 1, 0, 2, 3, 0, 4, 0, 0, 2], 9)] {
+            let pen = Penalties::of(&deck);
+            let mut flagged = 0;
+            let mut out = [Dealt::default(); 8];
+            let mut shuffled = deck.clone();
+            for g0 in (0..games).step_by(8) {
+                // SAFETY: `available` said this CPU has AVX2, BMI2 and POPCNT.
+                let bad = unsafe { deal8(&pen, seed, g0, &mut out) };
+                flagged += bad.count_ones();
+                for (l, got) in out.iter().enumerate().filter(|(l, _)| bad >> l & 1 == 0) {
+                    shuffled.copy_from_slice(&deck);
+                    shuffle(&mut game_rng(seed, g0 + l as u64), &mut shuffled);
+                    // SAFETY: as above.
+                    let want = unsafe { of_deck(&shuffled) };
+                    assert_eq!(*got, want, "seed {seed} game {}", g0 + l as u64);
+                }
+            }
+            assert!(cfg!(debug_assertions) || deck.len() < 52 || flagged > 0);
+        }
+    }
+
+    fn standard() -> Vec<u8> {
+        (0..4)
+            .flat_map(|_| [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4])
+            .collect()
+    }
+}

@@ -1,0 +1,208 @@
+//! Beggar-my-neighbour in SIMD lanes (issue 52): 8 games at once on AVX2, one *phase* of each
+//! per step, with no branch, for `simulate bmn` (`lanes-avx2` in summary.json's provenance).
+//!
+//! A lane is one game in the phase engine's form ([`super::phase`]): each hand a mask of its
+//! penalty cards, their demands as 2-bit fields, and its length; the pile the same. One step
+//! computes, for all 8 games, where the phase ends (the first penalty card, a player with no
+//! card, or the demand paid), lays that many cards by shifts, moves the penalty card's demand
+//! onto the pile, puts a paid pile under the taker's hand and swaps the players by blends.
+//! Random deals take about 114 phases (35 tricks, 255 cards), so about 14 steps of 8 games a
+//! deal, against 114 mispredicted branches for the scalar phase engine. What AVX2 lacks
+//! (lzcnt of a lane, 64-bit minimum, masks) is done as the C reference of issue 52 does it
+//! (`lanes_avx2.h`; the step is in [`step`], the deal in [`deal`]).
+//!
+//! Exactness: every game is dealt from its own `game_rng(seed, i)` exactly as `simulate`
+//! deals it ([`deal`]), and reports the phase engine's cards, tricks and winner. Loops are not
+//! followed in the lanes: a game that reaches [`step::trick_cap`] tricks (832 for 52 cards;
+//! random deals end within about 500) leaves them, and the phase engine plays it again from
+//! its deal with Brent's loop detection, so a loop's start and length are the reference's. A
+//! game ends within the lanes only with a winner, and never near the card cap, which the
+//! lanes require to be at least [`MIN_CAP`] ([`fits`]).
+
+mod deal;
+mod step;
+
+use std::ops::Range;
+
+use deal::{deal8, of_deck, Dealt, Penalties};
+use step::Report;
+
+use super::{Bmn, BmnGame, BmnScratch};
+use crate::games::cards::shuffle;
+use crate::games::{Game, GameResult, Outcome};
+use crate::rng::game_rng;
+
+/// The most cards the lanes hold: a hand's mask must keep its bits at or above bit 12, where
+/// the float conversion of the leading-zero count reads them.
+pub const MAX_CARDS: usize = 52;
+/// The most penalty cards: a queue of 2-bit demands is one dword.
+pub const MAX_PENALTIES: usize = 16;
+/// The highest demand a 2-bit field holds.
+pub const MAX_DEMAND: u8 = 4;
+/// The least card cap the lanes play under: more than any game they hold can lay before it
+/// leaves them at the trick cap (2,112 tricks of at most 52 cards), so a capped game never
+/// ends in the lanes.
+pub const MIN_CAP: u64 = 1 << 17;
+/// Games dealt ahead at a time.
+const AHEAD: usize = 256;
+
+/// Whether this CPU runs the lanes: AVX2, and BMI2's pext and pdep for the deal's queues.
+pub fn available() -> bool {
+    is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("bmi2")
+        && is_x86_feature_detected!("popcnt")
+}
+
+/// Whether the lanes play this deck (demands in rank order) under the card cap `max_rounds`:
+/// at most [`MAX_CARDS`] cards, [`MAX_PENALTIES`] penalty cards, demands up to
+/// [`MAX_DEMAND`], and a cap of at least [`MIN_CAP`]. The phase engine plays the others.
+pub fn fits(deck: &[u8], max_rounds: u64) -> bool {
+    (2..=MAX_CARDS).contains(&deck.len())
+        && deck.iter().all(|&d| d <= MAX_DEMAND)
+        && deck.iter().filter(|&&d| d > 0).count() <= MAX_PENALTIES
+        && max_rounds >= MIN_CAP
+}
+
+/// Where the lanes take their next games: a buffer of deals in the lanes' form, filled
+/// [`AHEAD`] at a time by `fill(first, out)` (deals `first`, `first + 1`, …).
+pub(super) struct Feed<'a> {
+    buf: Vec<Dealt>,
+    at: usize,
+    next: u64,
+    end: u64,
+    fill: &'a mut dyn FnMut(u64, &mut [Dealt]),
+}
+
+impl Feed<'_> {
+    /// The next game's index and deal, if any is left.
+    fn next(&mut self) -> Option<(u64, Dealt)> {
+        if self.at == self.buf.len() {
+            let k = (self.end - self.next).min(AHEAD as u64) as usize;
+            if k == 0 {
+                return None;
+            }
+            self.buf.resize(k, Dealt::default());
+            (self.fill)(self.next, &mut self.buf);
+            self.at = 0;
+            self.next += k as u64;
+        }
+        let i = self.next - (self.buf.len() - self.at) as u64;
+        self.at += 1;
+        Some((i, self.buf[self.at - 1]))
+    }
+}
+
+/// The result of a game that ended in the lanes.
+fn result(e: step::Ended) -> GameResult<BmnGame> {
+    GameResult {
+        rounds: u64::from(e.cards),
+        outcome: Outcome::Player(e.winner),
+        cycle: None,
+        stats: BmnGame { tricks: e.tricks },
+    }
+}
+
+/// Plays games `range` of the run with base `seed` ([`Game::play_range`]) in the lanes; the
+/// game's deck must [`fit`](fits) them. Without the CPU features ([`available`]), one at a
+/// time.
+pub(super) fn play_range(
+    game: &Bmn,
+    seed: u64,
+    range: Range<u64>,
+    s: &mut BmnScratch,
+    record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
+) {
+    if !available() {
+        return crate::games::each_game(game, seed, range, s, record);
+    }
+    let pen = Penalties::of(game.deck());
+    let mut deck = game.deck().to_vec();
+    let mut fill = |first: u64, out: &mut [Dealt]| {
+        let mut one = |g: u64| {
+            deck.copy_from_slice(game.deck());
+            shuffle(&mut game_rng(seed, g), &mut deck);
+            // SAFETY: `available` said this CPU has BMI2 and POPCNT.
+            unsafe { of_deck(&deck) }
+        };
+        let mut chunks = out.chunks_exact_mut(8);
+        let mut g = first;
+        for eight in &mut chunks {
+            // SAFETY: `available` said this CPU has AVX2, BMI2 and POPCNT.
+            let redo = unsafe { deal8(&pen, seed, g, eight) };
+            for l in (0..8).filter(|l| redo >> l & 1 == 1) {
+                eight[l] = one(g + l as u64);
+            }
+            g += 8;
+        }
+        for d in chunks.into_remainder() {
+            *d = one(g);
+            g += 1;
+        }
+    };
+    let mut report = |r: Report| match r {
+        Report::Ended(i, e) => record(i, &result(e)),
+        Report::Long(i) => record(i, &game.play(&mut game_rng(seed, i), s)),
+    };
+    run(game, range, &mut fill, &mut report);
+}
+
+/// Plays deals `range` whose decks `deck_of(i, deck)` writes (tests: the published deals) in
+/// the lanes, the long ones on the phase engine.
+#[cfg(test)]
+pub(super) fn play_decks(
+    game: &Bmn,
+    range: Range<u64>,
+    deck_of: &dyn Fn(u64, &mut [u8]),
+    record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
+) {
+    assert!(available(), "the lanes need AVX2 and BMI2");
+    let mut deck = game.deck().to_vec();
+    let mut fill = |first: u64, out: &mut [Dealt]| {
+        for (g, d) in (first..).zip(out.iter_mut()) {
+            deck_of(g, &mut deck);
+            // SAFETY: asserted above.
+            *d = unsafe { of_deck(&deck) };
+        }
+    };
+    let mut s = game.scratch();
+    let mut report = |r: Report| match r {
+        Report::Ended(i, e) => record(i, &result(e)),
+        Report::Long(i) => {
+            let mut deck = game.deck().to_vec();
+            deck_of(i, &mut deck);
+            let p = game.play_deck(&deck, &mut s);
+            record(
+                i,
+                &GameResult {
+                    rounds: p.cards,
+                    outcome: p.outcome,
+                    cycle: p.cycle.map(|c| c.0),
+                    stats: BmnGame {
+                        tricks: p.tricks as u32,
+                    },
+                },
+            );
+        }
+    };
+    run(game, range, &mut fill, &mut report);
+}
+
+/// Plays the games `fill` deals for `range` in the lanes.
+fn run(
+    game: &Bmn,
+    range: Range<u64>,
+    fill: &mut dyn FnMut(u64, &mut [Dealt]),
+    report: &mut dyn FnMut(Report),
+) {
+    let mut feed = Feed {
+        buf: Vec::with_capacity(AHEAD),
+        at: 0,
+        next: range.start,
+        end: range.end,
+        fill,
+    };
+    let deck = game.deck();
+    let pens = deck.iter().filter(|&&d| d > 0).count() as u32;
+    // SAFETY: the callers checked `available`: AVX2, BMI2 and POPCNT.
+    unsafe { step::run(&mut feed, deck.len() as u32, pens, report) };
+}
