@@ -176,7 +176,10 @@ def survival(result, ax=None):
         verdict = ""
         if check:
             p = "p < 0.0001" if check["p"] < 1e-4 else f"p {check['p']:.4f}"
-            verdict = "\n" + ("exponential" if check["exponential"] else "NOT exponential") + (
+            off = abs(check["far_observed"] / check["far_fitted"] - 1)
+            word = ("exponential" if check["exponential"] else
+                    "nearly exponential" if off < 0.1 else "NOT exponential")
+            verdict = "\n" + word + (
                 f" (χ² {check['chi2']:.1f} on {check['df']} df, {p}): at {check['far_rounds']:,}"
                 f" {unit} {100 * check['far_observed']:.3f}% still go, the fit says"
                 f" {100 * check['far_fitted']:.3f}%")
