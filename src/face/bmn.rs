@@ -32,7 +32,7 @@ pub struct BmnFlags {
     pub penalties: Option<Penalties>,
     /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::cli::parse_count(t, "cards"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "cards"))]
     pub max_rounds: u64,
 }
 

@@ -14,7 +14,7 @@ pub struct JitsuFlags {
     pub strategy: Strategy,
     /// Stop a game after this many rounds (outcome `capped`).
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
     pub max_rounds: u64,
 }
 

@@ -88,6 +88,45 @@ macro_rules! flags_to_options {
 #[derive(Clone, Copy, Debug)]
 pub struct ChoiceParser<T>(PhantomData<T>);
 
+/// A whole number ≥ 1 of `noun`, as `--games` reads it (`1000000`, `1_000_000`,
+/// `1,000,000` or `1e6`; separators only between groups of three digits, so `1,5` is refused
+/// rather than read as 15). Here, not in `cli`, so the faces' own flags (`--max-rounds`) read
+/// with it without importing `cli`, which imports them.
+pub fn parse_count(text: &str, noun: &str) -> Result<u64, String> {
+    let expected = format!(
+        "expected a whole number of {noun} of at least 1, such as 1000000, 1_000_000, \
+         1,000,000 or 1e6"
+    );
+    let grouped = |sep: char| {
+        let mut groups = text.split(sep);
+        let head = groups.next().unwrap_or("");
+        (1..=3).contains(&head.len())
+            && !head.starts_with('0')
+            && head.bytes().all(|b| b.is_ascii_digit())
+            && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+    };
+    // `10.000` is ten thousand in much of Europe and ten here: a point only in `2.5e6`.
+    if text.contains('.') && !text.contains(['e', 'E']) {
+        return Err(format!(
+            "'.' reads as a decimal point, and a number of {noun} is whole; {expected}"
+        ));
+    }
+    for sep in [',', '_'] {
+        if text.contains(sep) && !grouped(sep) {
+            return Err(format!(
+                "'{sep}' separates groups of three digits only; {expected}"
+            ));
+        }
+    }
+    let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
+    let exact = plain.parse::<u64>().ok().or_else(|| {
+        let x: f64 = plain.parse().ok()?;
+        // Exactly representable whole numbers only (1e6 yes, 1.5e0 no).
+        (x.fract() == 0.0 && (1.0..=9.0e15).contains(&x)).then_some(x as u64)
+    });
+    exact.filter(|&n| n >= 1).ok_or(expected)
+}
+
 /// The parser of a flag of setting `T`.
 pub fn choice<T: Choice>() -> ChoiceParser<T> {
     ChoiceParser(PhantomData)

@@ -15,7 +15,7 @@ pub struct RpsFlags {
     pub players: usize,
     /// Stop a game after this many throws (outcome `capped`).
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
     pub max_rounds: u64,
 }
 

@@ -20,7 +20,7 @@ pub struct SnapFlags {
     pub copies: usize,
     /// Stop a game after this many turns (outcome `capped`); loops are detected exactly.
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::cli::parse_count(t, "turns"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "turns"))]
     pub max_rounds: u64,
 }
 
@@ -38,7 +38,7 @@ pub struct PlaySnap {
     pub numbers: bool,
     /// Stop after this many turns (outcome `capped`); loops are detected exactly.
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::cli::parse_count(t, "turns"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "turns"))]
     pub max_rounds: u64,
 }
 

@@ -134,7 +134,7 @@ pub struct ToyFlags {
     pub sides: u32,
     /// Stop a game after this many rounds (outcome `capped`).
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 1_000,
-          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
     pub max_rounds: u64,
 }
 

@@ -46,7 +46,7 @@ pub struct WarFlags {
     /// Stop an undecided game after this many rounds (outcome `capped`) [default: 100000;
     /// 10000000 with loop detection; 2000 for bryer].
     #[arg(long, value_name = "M", allow_negative_numbers = true,
-          value_parser = |t: &str| crate::cli::parse_count(t, "rounds"))]
+          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
     pub max_rounds: Option<u64>,
     /// How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one
     /// copy of every rank per two suits, each hand shuffled); for `play war` also the hands
