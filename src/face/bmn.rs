@@ -6,8 +6,10 @@
 use std::ops::ControlFlow;
 
 use crate::face::{choice, GameCli, LineSink, PlayIo, PlayReport};
-use crate::games::bmn::{rule_args, BmnOptions, BmnPreset, Penalties, Position, Trick, DEFAULT_MAX_ROUNDS};
 pub use crate::games::bmn::Bmn;
+use crate::games::bmn::{
+    rule_args, BmnOptions, BmnPreset, Penalties, Position, Trick, DEFAULT_MAX_ROUNDS,
+};
 use crate::games::cards::shuffle;
 use crate::games::{Game, Outcome};
 use crate::stats::summary::{counted, grouped};

@@ -3,8 +3,8 @@
 
 use crate::face::jitsu_interactive::{self as interactive, PlayJitsu};
 use crate::face::{choice, GameCli, PlayIo, PlayReport};
-use crate::games::jitsu::{JitsuOptions, Strategy, DEFAULT_MAX_ROUNDS};
 pub use crate::games::jitsu::Jitsu;
+use crate::games::jitsu::{JitsuOptions, Strategy, DEFAULT_MAX_ROUNDS};
 
 /// The rule flags of `simulate jitsu`.
 #[derive(Clone, Debug, clap::Args)]

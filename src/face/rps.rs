@@ -2,8 +2,8 @@
 //! names the winners of one throw as the seed document's examples do.
 
 use crate::face::{GameCli, PlayIo, PlayReport};
-use crate::games::rps::{parse_shape, winners_direct, RpsOptions, DEFAULT_MAX_ROUNDS, MAX_PLAYERS};
 pub use crate::games::rps::Elimination;
+use crate::games::rps::{parse_shape, winners_direct, RpsOptions, DEFAULT_MAX_ROUNDS, MAX_PLAYERS};
 use crate::games::Game;
 use crate::usage;
 

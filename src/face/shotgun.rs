@@ -4,8 +4,10 @@
 use std::ops::ControlFlow;
 
 use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
-use crate::games::shotgun::{adjudicate_traced, parse_moves, trace_line, ShotgunOptions, DEFAULT_MAX_ROUNDS};
 pub use crate::games::shotgun::Shotgun;
+use crate::games::shotgun::{
+    adjudicate_traced, parse_moves, trace_line, ShotgunOptions, DEFAULT_MAX_ROUNDS,
+};
 use crate::games::{Game, Outcome};
 
 /// The rule flags of `simulate shotgun`.

@@ -2,8 +2,8 @@
 //! piles and answers as the seed document's I/O examples do.
 
 use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
-use crate::games::snap::{play_deal, Deal, SnapOptions, DEFAULT_MAX_ROUNDS};
 pub use crate::games::snap::Snap;
+use crate::games::snap::{play_deal, Deal, SnapOptions, DEFAULT_MAX_ROUNDS};
 use crate::games::{check_max_rounds, Game, GameResult, Outcome, Trace};
 
 /// The rule flags of `simulate snap`.

@@ -58,7 +58,11 @@ impl Toy {
     }
 
     /// Plays one game, showing each round's rolls to `seen`.
-    fn play_seen<R: RngCore + ?Sized>(&self, rng: &mut R, seen: &mut dyn FnMut(u64, [u64; 2])) -> GameResult {
+    fn play_seen<R: RngCore + ?Sized>(
+        &self,
+        rng: &mut R,
+        seen: &mut dyn FnMut(u64, [u64; 2]),
+    ) -> GameResult {
         for round in 1..=self.rules.max_rounds {
             let rolls = [self.roll(rng), self.roll(rng)];
             seen(round, rolls);
@@ -113,7 +117,10 @@ impl Game for Toy {
     }
 
     fn describe(&self) -> String {
-        format!("a {}-sided die, cap {}", self.rules.sides, self.rules.max_rounds)
+        format!(
+            "a {}-sided die, cap {}",
+            self.rules.sides, self.rules.max_rounds
+        )
     }
 
     fn expected_rounds(&self) -> Option<f64> {
@@ -176,8 +183,13 @@ impl GameCli for Toy {
         });
         sink.finish()?;
         let text = format!("{} after {} rounds", result.outcome.name(), result.rounds);
-        Ok(PlayReport::new(Toy::NAME, result.outcome.name(), result.rounds, result.outcome.two_players_left())
-            .with_text(text))
+        Ok(PlayReport::new(
+            Toy::NAME,
+            result.outcome.name(),
+            result.rounds,
+            result.outcome.two_players_left(),
+        )
+        .with_text(text))
     }
 }
 
@@ -215,12 +227,27 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let out = dir.to_str().unwrap();
         crate::app::run(cli(&[
-            "simulate", "toy", "--sides", "4", "--games", "20000", "--threads", "2", "--quiet",
-            "--out", out,
+            "simulate",
+            "toy",
+            "--sides",
+            "4",
+            "--games",
+            "20000",
+            "--threads",
+            "2",
+            "--quiet",
+            "--out",
+            out,
         ]))
         .unwrap();
         let part = crate::merge::load::<Toy>(&dir).unwrap();
-        assert_eq!(part.game.rules(), &ToyRules { sides: 4, max_rounds: 1_000 });
+        assert_eq!(
+            part.game.rules(),
+            &ToyRules {
+                sides: 4,
+                max_rounds: 1_000
+            }
+        );
         let summary: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap())
                 .unwrap();
@@ -258,6 +285,9 @@ mod tests {
         let again = toy.play(&mut crate::rng::game_rng(9, 3), &mut ());
         assert_eq!(report.rounds, again.rounds);
         assert_eq!(report.outcome, again.outcome.name());
-        assert_eq!(String::from_utf8(out).unwrap().lines().count() as u64, again.rounds);
+        assert_eq!(
+            String::from_utf8(out).unwrap().lines().count() as u64,
+            again.rounds
+        );
     }
 }

@@ -4,8 +4,11 @@
 use crate::error::UsageError;
 use crate::face::{choice, GameCli, IntoOptions, LineSink, PlayIo, PlayReport};
 use crate::games::cards::Card;
-use crate::games::war::{multi, parse_deal, parse_hands, trace, By, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile};
 pub use crate::games::war::War;
+use crate::games::war::{
+    multi, parse_deal, parse_hands, trace, By, DetectLoops, Pickup, Preset, Ranks, ShortWar,
+    WarOptions, WarRules, WonPile,
+};
 use crate::games::{Game, Trace};
 use crate::merge::Replaying;
 use crate::usage;
@@ -252,9 +255,7 @@ impl GameCli for War {
                     let hands = parse_deal(deal, &rules)?;
                     War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer, cancel)?
                 }
-                (None, Some(h)) => {
-                    War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer, cancel)?
-                }
+                (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer, cancel)?,
                 (None, None) => War::new(rules)?.play_traced(&mut rng, tracer, cancel)?,
             };
             (result, result.outcome.two_players_left(), None)
