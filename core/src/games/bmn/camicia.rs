@@ -77,9 +77,7 @@ pub fn read_digits(
     for &d in &digits {
         dealt[usize::from(d)] += 1;
     }
-    // The demand held too often says most (forty 0s: 40 cards demanding 0); else the first short.
-    let excess = (0..counts.len()).find(|&d| dealt[d] > counts[d]);
-    if let Some(d) = excess.or_else(|| (0..counts.len()).find(|&d| dealt[d] != counts[d])) {
+    if let Some(d) = differing_demand(&dealt, counts) {
         return Some(Err(format!(
             "the digits hold {} cards demanding {d}, and this deck has {}",
             dealt[d], counts[d]
@@ -87,6 +85,16 @@ pub fn read_digits(
     }
     let (a, b) = digits.split_at(split);
     Some(Ok([a.to_vec(), b.to_vec()]))
+}
+
+/// The demand whose cards a deal holds (`dealt[d]`) otherwise than the deck does (`deck[d]`,
+/// 0 past its end), or `None` when every count agrees. A demand held too often comes first: it
+/// says most (fifty-two 4s are 52 cards demanding 4, not "no plain card"); else the first short.
+pub(super) fn differing_demand(dealt: &[u32], deck: &[u32]) -> Option<usize> {
+    let has = |d: usize| deck.get(d).copied().unwrap_or(0);
+    (0..dealt.len())
+        .find(|&d| dealt[d] > has(d))
+        .or_else(|| (0..dealt.len()).find(|&d| dealt[d] != has(d)))
 }
 
 /// Cards written in the digit notation: each card's demand.

@@ -16,13 +16,7 @@ impl Bmn {
                 None => return Err(usage!("--deal: a card demanding {c}; demands run 0 to 9")),
             }
         }
-        // The demand held more often than the deck has it says most (fifty-two 4s: 52 cards
-        // demanding 4, not "no plain card"); else the first short.
-        let has = |d: usize| self.counts.get(d).copied().unwrap_or(0);
-        let Some(d) = (0..dealt.len())
-            .find(|&d| dealt[d] > has(d))
-            .or_else(|| (0..dealt.len()).find(|&d| dealt[d] != has(d)))
-        else {
+        let Some(d) = camicia::differing_demand(&dealt, &self.counts) else {
             return Ok(());
         };
         let name = |d: usize| match d {
