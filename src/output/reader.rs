@@ -69,14 +69,18 @@ impl Folder {
             .is_ok_and(|m| m.is_file())
     }
 
-    /// Whether the path now names another directory than the one opened (or none): a set was
-    /// committed there while it was read.
+    /// Whether the path now names another directory than the one opened, none though one was
+    /// opened, or one though none could be: a set was committed there while it was read. A
+    /// path that named nothing and still names nothing has not moved, so a missing folder is
+    /// said to be missing at once, not read again.
     pub fn moved(&self) -> bool {
-        let (Ok(dir), Ok(now)) = (&self.dir, fs::metadata(&self.path)) else {
-            return true;
-        };
-        dir.metadata()
-            .is_ok_and(|m| (m.dev(), m.ino()) != (now.dev(), now.ino()))
+        match (&self.dir, fs::metadata(&self.path)) {
+            (Ok(dir), Ok(now)) => dir
+                .metadata()
+                .is_ok_and(|m| (m.dev(), m.ino()) != (now.dev(), now.ino())),
+            (Ok(_), Err(_)) | (Err(_), Ok(_)) => true,
+            (Err(_), Err(_)) => false,
+        }
     }
 
     /// `name` opened for reading through the folder's handle. O_NONBLOCK: a FIFO does not wait
