@@ -11,12 +11,12 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::cell::RefCell;
 
 use warsim::face::{self, GameCli, WithGameType};
-use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarOptions, WarRules};
+use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarRules, WarSettings};
 use warsim::games::Game;
 use warsim::list::game_from_args;
 use warsim::rng::game_rng;
 
-fn war(options: WarOptions) -> War {
+fn war(options: WarSettings) -> War {
     War::new(WarRules::try_from(&options).expect("valid rules")).unwrap()
 }
 
@@ -75,25 +75,25 @@ const CHUNK_GAMES: u64 = warsim::sim::engine::CHUNK;
 /// the rule sets the lanes play (classic, `bryer`, won-pile) a chunk at a time on every path
 /// this CPU runs, the lanes included.
 fn presets(c: &mut Criterion) {
-    let rule_sets: [(&str, WarOptions); 4] = [
-        ("classic", WarOptions::default()),
+    let rule_sets: [(&str, WarSettings); 4] = [
+        ("classic", WarSettings::default()),
         (
             "bryer",
-            WarOptions {
+            WarSettings {
                 preset: Some(Preset::Bryer),
                 ..Default::default()
             },
         ),
         (
             "won-pile",
-            WarOptions {
+            WarSettings {
                 pickup: Some(Pickup::WonPile),
                 ..Default::default()
             },
         ),
         (
             "p1-first-loops",
-            WarOptions {
+            WarSettings {
                 pickup: Some(Pickup::P1First),
                 ..Default::default()
             },
@@ -132,7 +132,7 @@ fn presets(c: &mut Criterion) {
 /// The cost of exact loop detection: the same deterministic rule set with and without it.
 fn loop_detection(c: &mut Criterion) {
     for detect in [DetectLoops::Off, DetectLoops::On] {
-        let game = war(WarOptions {
+        let game = war(WarSettings {
             pickup: Some(Pickup::WinnerFirst),
             detect_loops: Some(detect),
             max_rounds: Some(100_000),

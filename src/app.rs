@@ -14,6 +14,13 @@ use crate::output::stdout::Print;
 use crate::output::{self, progress};
 use crate::{compare, exact, merge, play, run as runs, sweep, usage};
 
+/// Names the engine path the environment variable `WARSIM_PATH` asks for (tests and benchmarks
+/// time or check one path; results are the same on every path): the one place that reads it,
+/// called by each front end before it builds a game, since the core reads no environment.
+pub fn name_engine_path() {
+    crate::games::engine_path::name(std::env::var("WARSIM_PATH").ok());
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -21,8 +28,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merge(args) => merge_run(&Merge {
             dirs: &args.dirs,
             out: &args.out,
-            print: Print::of(args.json, args.markdown, false),
-            svg: args.svg,
+            print: args.print.print(),
+            svg: args.svg.svg,
         }),
         Command::Sweep { help, game, args } => match game {
             Some(game) if !help => sweep::run(&game, &args, &Default::default()),
@@ -41,7 +48,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     usage!("search: --out DIR is missing (a search writes a directory)")
                 })?,
                 print: Print::of(search.json, false, false),
-                progress: search.progress,
+                progress: search.progress.progress,
             };
             crate::reaching::run(&game.game()?, &cfg)
         }
@@ -50,15 +57,15 @@ pub fn run(cli: Cli) -> Result<()> {
                 deals: search.deals,
                 minutes: search.minutes,
                 walkers: search.walkers,
-                seed: search.seed,
-                threads: search.threads,
+                seed: search.seed.seed,
+                threads: search.threads.threads,
                 keep: search.keep as usize,
                 out: search.out.ok_or_else(|| {
                     usage!("search: --out DIR is missing (a search writes a directory)")
                 })?,
                 print: Print::of(search.json, false, false),
-                progress: search.progress,
-                max_hours: search.max_hours,
+                progress: search.progress.progress,
+                max_hours: search.max_hours.max_hours,
                 loops: search.loops,
                 from: search.from,
             };
@@ -69,7 +76,7 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
             svg,
-        } => compare::run(&dirs, &out, Print::of(json, false, false), svg),
+        } => compare::run(&dirs, &out, Print::of(json, false, false), svg.svg),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => crate::output::stdout::write_all(&completions(shell)),
         Command::Games { json } => crate::output::stdout::write_all(&crate::list::text(json)?),

@@ -130,9 +130,9 @@ pub enum Command {
         /// Print compare.json on stdout.
         #[arg(long)]
         json: bool,
-        /// Also write the chart as SVG.
-        #[arg(long)]
-        svg: bool,
+        #[command(flatten)]
+        #[allow(missing_docs)]
+        svg: SvgArg,
     },
     /// Add the outputs of the shards of one run (`simulate --shard K/N --out DIR`) exactly.
     #[command(after_help = "Example: warsim merge shard0 shard1 shard2 --out merged")]
@@ -215,44 +215,96 @@ pub struct RunOptions {
           value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
-    #[arg(long, global = true, value_name = "M", default_value_t = crate::run::DEFAULT_MAX_GAMES,
+    #[arg(long, global = true, value_name = "M", default_value_t = crate::config::DEFAULT_MAX_GAMES,
           allow_negative_numbers = true, value_parser = parse_games)]
     pub max_games: u64,
-    /// Base seed: game i draws its randomness from (seed, i) alone.
-    #[arg(long, global = true, value_name = "S", default_value_t = 0,
-          allow_hyphen_values = true, value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long, global = true, value_name = "T",
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Write the run's files into DIR: summary.json, summary.csv, histogram.csv, the charts
-    /// (histogram.png, survival.png, by.png with --by), cycles.csv with loop detection, by.csv
-    /// with --by, report.html (one page with everything) and README.md (the list of them).
-    #[arg(long, global = true, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// What is printed and drawn, and how progress is shown.
     #[command(flatten)]
-    pub show: ShowFlags,
-    /// Refuse a run (or a sweep) estimated to take more than H hours; `none` (or `inf`) lifts
-    /// the bound. The estimate comes before anything is written, from a pilot: the run's first
-    /// games, played on one thread for about 25 ms (they count in the run: nothing is played
-    /// twice), times the games to play (with --precision: --max-games), over the threads the
-    /// run can use; a sweep's from pilots of each of its rule sets. A game that never ends is
-    /// refused once its time alone breaks the bound. It aims to be right within a factor of a
-    /// few, and is shown before a run of over a minute where progress is shown.
-    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
-          allow_negative_numbers = true, value_parser = MaxHours::parse)]
-    pub max_hours: MaxHours,
+    #[allow(missing_docs)]
+    pub seed: SeedArg,
+    /// Where the run writes and what it shows.
+    #[command(flatten)]
+    pub output: RunOutput,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub max_hours: MaxHoursArg,
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
 }
 
-/// What a run (`simulate`, `exact`) prints on stdout, whether it draws SVG too, and how it
-/// shows progress: defined once for both.
+/// `--seed`, defined once for every command that draws random deals.
 #[derive(Debug, Args)]
-pub struct ShowFlags {
+pub struct SeedArg {
+    /// Base seed: game i (a search's walker i) draws its randomness from (seed, i) alone.
+    #[arg(long, global = true, value_name = "S", default_value_t = 0,
+          allow_hyphen_values = true, value_parser = parse_seed)]
+    pub seed: u64,
+}
+
+/// `--threads`, defined once for every command that plays games.
+#[derive(Debug, Args)]
+pub struct ThreadsArg {
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long, global = true, value_name = "T",
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+/// `--max-hours`, defined once for runs, sweeps and searches.
+#[derive(Debug, Args)]
+pub struct MaxHoursArg {
+    /// Refuse a run, sweep or search estimated to take more than H hours; `none` (or `inf`)
+    /// lifts the bound. The estimate comes before anything is written, from a pilot: the run's
+    /// first games (a search's first deals), played on one thread for about 25 ms (they count
+    /// in the run: nothing is played twice), times the games to play (with --precision:
+    /// --max-games), over the threads the run can use; a sweep's from pilots of each of its
+    /// rule sets. A game that never ends is refused once its time alone breaks the bound. It
+    /// aims to be right within a factor of a few, and is shown before a run of over a minute
+    /// where progress is shown.
+    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
+          allow_negative_numbers = true, value_parser = MaxHours::parse)]
+    pub max_hours: MaxHours,
+}
+
+/// `--progress`, defined once for every command that shows it.
+#[derive(Debug, Args)]
+pub struct ProgressArg {
+    /// Progress: a bar when stderr is a terminal (auto), plain lines every 10 s for a log
+    /// file (log), or none.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
+    pub progress: progress::When,
+}
+
+/// `--svg`, defined once for every command that draws charts.
+#[derive(Debug, Args)]
+pub struct SvgArg {
+    /// With --out, also write every chart as SVG (same look, text as text).
+    #[arg(long, global = true)]
+    pub svg: bool,
+}
+
+/// Where a run (`simulate`, `exact`) writes, on how many threads it plays, and what it shows:
+/// defined once for both.
+#[derive(Debug, Args)]
+pub struct RunOutput {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: ThreadsArg,
+    /// Write the run's files into DIR: summary.json, summary.csv, histogram.csv, the charts
+    /// (histogram.png, survival.png, by.png with --by), cycles.csv with loop detection, by.csv
+    /// with --by, report.html (one page with everything) and README.md (the list of them);
+    /// `exact` also chain.json for a rule set solved as a Markov chain.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// What is printed and drawn, and how progress is shown.
+    #[command(flatten)]
+    pub show: ShowFlags,
+}
+
+/// What a command prints on stdout when it is done: defined once for `simulate`, `exact` and
+/// `merge`.
+#[derive(Debug, Args)]
+pub struct PrintFlags {
     /// Print the summary as one JSON object on stdout.
     #[arg(long, global = true)]
     pub json: bool,
@@ -267,20 +319,28 @@ pub struct ShowFlags {
     /// Print the summary as a Markdown table on stdout (for a post or an issue).
     #[arg(long, global = true, conflicts_with = "json")]
     pub markdown: bool,
-    /// With --out, also write every chart as SVG (same look, text as text).
-    #[arg(long, global = true)]
-    pub svg: bool,
-    /// Progress: a bar when stderr is a terminal (auto), plain lines every 10 s for a log
-    /// file (log), or none.
-    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
-    pub progress: progress::When,
 }
 
-impl ShowFlags {
-    /// What is printed when the run is done.
+impl PrintFlags {
+    /// What is printed when the command is done.
     pub fn print(&self) -> Print {
         Print::of(self.json, self.markdown, self.quiet)
     }
+}
+
+/// What a run (`simulate`, `exact`) prints on stdout, whether it draws SVG too, and how it
+/// shows progress: defined once for both.
+#[derive(Debug, Args)]
+pub struct ShowFlags {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub print: PrintFlags,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub svg: SvgArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub progress: ProgressArg,
 }
 
 /// Options of `search`.
@@ -302,14 +362,12 @@ pub struct SearchOptions {
     #[arg(long, global = true, value_name = "W", default_value_t = 16,
           allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub walkers: u32,
-    /// Base seed: walker w draws from (seed, w) alone.
-    #[arg(long, global = true, value_name = "S", default_value_t = 0,
-          allow_hyphen_values = true, value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads [default: all cores].
-    #[arg(long, global = true, value_name = "T",
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: ThreadsArg,
     /// The longest deals kept.
     #[arg(long, global = true, value_name = "K", default_value_t = 10,
           allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10000))]
@@ -321,9 +379,9 @@ pub struct SearchOptions {
     /// Print search.json on stdout.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Progress on stderr: auto, log or never.
-    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t)]
-    pub progress: progress::When,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub progress: ProgressArg,
     /// Instead of searching: walk backward from the cycle that this deal's game enters (a deal
     /// that never ends, as play bmn --deal reads it) to every position whose game enters it, and
     /// write the balanced deals among them (deals.txt, reaching.json). --minutes bounds its time
@@ -337,11 +395,9 @@ pub struct SearchOptions {
           default_value_t = crate::reaching::DEFAULT_MAX_POSITIONS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_positions: u64,
-    /// Refuse a search estimated to take more than H hours (from deals played for about 25 ms
-    /// before it starts); `none` lifts the bound.
-    #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
-          allow_negative_numbers = true, value_parser = MaxHours::parse)]
-    pub max_hours: MaxHours,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub max_hours: MaxHoursArg,
     /// Search for cycles (games that never end) instead of long games: positions on known
     /// cycles (Casella's 62-trick cycle for the standard deck, or the cycle of --from), each
     /// changed by one to three moves and played forward; every new cycle found joins the
@@ -364,17 +420,9 @@ pub struct SearchOptions {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Run options")]
 pub struct ExactOptions {
-    /// Worker threads [default: all cores]. Results do not depend on it.
-    #[arg(long, global = true, value_name = "T",
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Write the files of `simulate --out` into DIR (chain.json for a rule set solved as a
-    /// Markov chain).
-    #[arg(long, global = true, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// What is printed and drawn, and how progress is shown.
+    /// Where the run writes and what it shows.
     #[command(flatten)]
-    pub show: ShowFlags,
+    pub output: RunOutput,
     /// War: instead of playing every deal, the exact probability that one player wins each of
     /// the first deck/2 battles without a tie (the flawless game), for any deck; with --out,
     /// flawless.json.
@@ -382,24 +430,24 @@ pub struct ExactOptions {
     pub flawless: bool,
 }
 
-/// An exact run as [`RunConfig`]: what `exact` does not take is left unset or at `simulate`'s
-/// default, none of which `exact` reads (it bounds itself by [`crate::exact::MAX_DEALS`], not
-/// by a time estimate).
+/// An exact run as [`RunConfig`]: what `exact` does not take is left at [`RunConfig::default`]'s
+/// (`exact` bounds itself by [`crate::exact::MAX_DEALS`], not by a time estimate).
 impl From<&ExactOptions> for RunConfig {
     fn from(o: &ExactOptions) -> RunConfig {
+        RunConfig::from(&o.output)
+    }
+}
+
+/// Where a run writes and what it shows, as [`RunConfig`]: the rest at [`RunConfig::default`]'s.
+impl From<&RunOutput> for RunConfig {
+    fn from(o: &RunOutput) -> RunConfig {
         RunConfig {
-            games: None,
-            precision: None,
-            max_games: crate::run::DEFAULT_MAX_GAMES,
-            seed: 0,
-            threads: o.threads,
+            threads: o.threads.threads,
             out: o.out.clone(),
-            print: o.show.print(),
-            svg: o.show.svg,
-            progress: o.show.progress,
-            max_hours: MaxHours(None),
-            shard: None,
-            cancel: Default::default(),
+            print: o.show.print.print(),
+            svg: o.show.svg.svg,
+            progress: o.show.progress.progress,
+            ..RunConfig::default()
         }
     }
 }
@@ -435,15 +483,10 @@ impl From<&RunOptions> for RunConfig {
             games: o.games,
             precision: o.precision,
             max_games: o.max_games,
-            seed: o.seed,
-            threads: o.threads,
-            out: o.out.clone(),
-            print: o.show.print(),
-            svg: o.show.svg,
-            progress: o.show.progress,
-            max_hours: o.max_hours,
+            seed: o.seed.seed,
+            max_hours: o.max_hours.max_hours,
             shard: o.shard,
-            cancel: Default::default(),
+            ..RunConfig::from(&o.output)
         }
     }
 }
@@ -468,27 +511,24 @@ pub struct MergeArgs {
     /// Where to write the merged output.
     #[arg(long, value_name = "DIR", required = true)]
     pub out: PathBuf,
-    /// Print the merged summary as one JSON object on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the merged summary as a Markdown table on stdout.
-    #[arg(long, conflicts_with = "json")]
-    pub markdown: bool,
-    /// Also write every chart as SVG.
-    #[arg(long)]
-    pub svg: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub print: PrintFlags,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub svg: SvgArg,
 }
 
 /// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
 /// Separators stand only between groups of three digits, so `1,5` (a decimal comma, or a
 /// typo) is refused rather than read as 15.
 pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
-    crate::face::parse_count(text, "games")
+    crate::settings::parse_count(text, "games")
 }
 
 /// `search --deals`, written as `--games` is.
 fn parse_deals(text: &str) -> Result<u64, String> {
-    crate::face::parse_count(text, "deals")
+    crate::settings::parse_count(text, "deals")
 }
 
 /// `--precision`: a half-width above 0.

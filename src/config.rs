@@ -12,6 +12,9 @@ use crate::sim::engine::Cancel;
 use crate::sim::shard::Shard;
 use crate::usage;
 
+/// With `--precision`, the most games played without `--max-games`.
+pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
+
 /// The run options of `simulate`, `exact` and `sweep`.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
@@ -39,6 +42,28 @@ pub struct RunConfig {
     pub shard: Option<Shard>,
     /// Stops the run when set (the Python package's Ctrl-C; never set by the command line).
     pub cancel: Cancel,
+}
+
+impl Default for RunConfig {
+    /// A run asked for nothing but its game: `simulate`'s defaults (a million games, seed 0,
+    /// every core, no output set, the summary printed, progress where a terminal shows it), with
+    /// no bound on its estimated time; each front end sets what it was asked.
+    fn default() -> RunConfig {
+        RunConfig {
+            games: None,
+            precision: None,
+            max_games: DEFAULT_MAX_GAMES,
+            seed: 0,
+            threads: None,
+            out: None,
+            print: Print::Text,
+            svg: false,
+            progress: When::Auto,
+            max_hours: MaxHours(None),
+            shard: None,
+            cancel: Cancel::default(),
+        }
+    }
 }
 
 impl RunConfig {

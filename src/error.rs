@@ -6,6 +6,41 @@
 pub use warsim_core::error::UsageError;
 pub use warsim_core::usage;
 
+/// Setting `name` as this command line's flag: `war_down` is `--war-down`.
+pub fn flag(name: &str) -> String {
+    format!("--{}", name.replace('_', "-"))
+}
+
+/// A usage error as the command line says it: each setting as its flag, with its value
+/// (`--war-down 9: ...`).
+pub fn with_flags(e: &UsageError) -> String {
+    e.render(|name, value| match value {
+        Some(v) => format!("{} {v}", flag(name)),
+        None => flag(name),
+    })
+}
+
+/// A usage error as Python says it: each setting as its keyword argument (`war_down=9: ...`).
+pub fn with_keywords(e: &UsageError) -> String {
+    e.render(|name, value| match value {
+        Some(v) => format!("{name}={v}"),
+        None => name.to_string(),
+    })
+}
+
+/// An error and its causes on one line, as `{:#}` writes them, each usage error among them
+/// said by `say` (a face's way of naming settings).
+pub fn chain(e: &anyhow::Error, say: fn(&UsageError) -> String) -> String {
+    let parts: Vec<String> = e
+        .chain()
+        .map(|cause| match cause.downcast_ref::<UsageError>() {
+            Some(u) => say(u),
+            None => cause.to_string(),
+        })
+        .collect();
+    parts.join(": ")
+}
+
 /// An error message as one printable line: a line break as `\n`, any other control character
 /// (a terminal escape in a file name, say) as `\u{..}`, so no message can move the cursor,
 /// recolour the terminal or span two lines.
@@ -76,7 +111,16 @@ mod tests {
         assert_eq!(pythonic("a -- b, --9 and --"), "a -- b, --9 and --");
     }
 
-    use super::{one_line, printable, pythonic};
+    use super::{one_line, printable, pythonic, with_flags, with_keywords};
+    use warsim_core::error::{setting, setting_alone};
+    use warsim_core::usage_of;
+
+    #[test]
+    fn settings_read_as_flags_here_and_as_keywords_in_python() {
+        let e = usage_of![setting("war_down", 9), ": see ", setting_alone("p1_cards")];
+        assert_eq!(with_flags(&e), "--war-down 9: see --p1-cards");
+        assert_eq!(with_keywords(&e), "war_down=9: see p1_cards");
+    }
 
     #[test]
     fn messages_print_as_one_line_without_escapes() {

@@ -38,7 +38,7 @@ pub mod run;
 pub mod search;
 pub mod sweep;
 
-pub use warsim_core::{cancel, games, rng, sim, stats, usage};
+pub use warsim_core::{cancel, games, rng, settings, sim, stats, usage};
 
 #[cfg(test)]
 mod tests {

@@ -46,8 +46,8 @@ pub struct OptionDoc {
 }
 
 /// The rule options of game `G`, from the command line's own definition of them.
-pub fn options_of<G: GameCli>() -> Vec<OptionDoc> {
-    let cmd = <G::Flags as Args>::augment_args(clap::Command::new(G::NAME));
+pub fn settings_of<G: GameCli>() -> Vec<OptionDoc> {
+    let cmd = <G::Settings as Args>::augment_args(clap::Command::new(G::NAME));
     cmd.get_arguments()
         .filter_map(|a| {
             let name = a.get_long()?.to_string();
@@ -83,7 +83,7 @@ pub fn options_of<G: GameCli>() -> Vec<OptionDoc> {
 /// The game that rule options `args` of `simulate GAME` describe, or the command line's
 /// one-line message for the first bad one.
 pub fn game_from_args<G: GameCli, A: AsRef<str>>(args: &[A]) -> Result<G, UsageError> {
-    G::from_flags(&parse_args::<G::Flags, A>(G::NAME, args)?)
+    G::from_settings(&parse_args::<G::Settings, A>(G::NAME, args)?)
 }
 
 /// Arguments `args` (no program name) read as the clap arguments `T` of a command called
@@ -143,7 +143,7 @@ impl WithGameType for List {
             play: G::PLAY_ABOUT,
             example: G::EXAMPLE,
             exact: example.deal_count().is_ok(),
-            options: options_of::<G>(),
+            options: settings_of::<G>(),
         })
     }
 }
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn options_are_listed_as_the_command_line_defines_them() {
-        let war = options_of::<crate::games::war::War>();
+        let war = settings_of::<crate::games::war::War>();
         let down = war.iter().find(|o| o.name == "war-down").unwrap();
         assert_eq!(down.value.as_deref(), Some("K"));
         assert!(!down.help.is_empty());
@@ -194,11 +194,12 @@ mod tests {
             war.iter().all(|o| o.name != "games"),
             "run options are not rule options"
         );
-        let err = game_from_args::<crate::games::war::War, _>(&["--war-down", "x"]).unwrap_err();
+        let err = game_from_args::<crate::games::war::War, _>(&["--war-down", "x"])
+            .unwrap_err()
+            .to_string();
         assert!(
-            err.0.contains("--war-down") && !err.0.starts_with("error"),
-            "{}",
-            err.0
+            err.contains("--war-down") && !err.starts_with("error"),
+            "{err}"
         );
     }
 }

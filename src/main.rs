@@ -13,6 +13,7 @@ use warsim::cli::Cli;
 use warsim::error::{one_line, printable, Interrupted, UsageError};
 
 fn main() -> ExitCode {
+    warsim::app::name_engine_path();
     if let Err(e) = stdout_open() {
         return exit(Err(e));
     }
@@ -42,7 +43,7 @@ fn exit(result: anyhow::Result<()>) -> ExitCode {
     };
     // One printable line, whatever the error holds (a path may hold a line break or a
     // terminal escape). If stderr cannot take it, the exit status is all that is left to say it.
-    let line = printable(&format!("{e:#}"));
+    let line = printable(&warsim::error::chain(&e, warsim::error::with_flags));
     let _ = writeln!(io::stderr(), "error: {line}");
     ExitCode::from(code)
 }

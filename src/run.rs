@@ -21,8 +21,6 @@ use crate::usage;
 
 /// Games of a run without `--games`.
 pub const DEFAULT_GAMES: u64 = 1_000_000;
-/// With `--precision`, the most games played without `--max-games`.
-pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
 /// Games before the first check of a run with `--precision` and no `--games`.
 pub const DEFAULT_MIN_GAMES: u64 = 10_000;
 

@@ -1,13 +1,152 @@
 //! The error that means "the rules or the input asked for something that cannot be done": the
 //! command crate prints it in one line and exits with status 2.
+//!
+//! A message names the settings it is about as settings ([`Piece::Setting`]: the name of the
+//! settings struct's field and the value asked), never in the syntax of one front end: each
+//! face renders them its own way ([`UsageError::render`]: `--war-down 9` on the command line,
+//! `war_down=9` in Python), and no face parses another's text.
+
+use std::fmt;
+
+/// One piece of a message: words, or a setting with the value it was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Words, as they are.
+    Text(String),
+    /// A setting, by its name (`war_down`), with the value asked where the message says it.
+    Setting {
+        /// The setting's name: its field in the game's settings struct.
+        name: &'static str,
+        /// The value, as the setting reads it (`9`, `shuffled`).
+        value: Option<String>,
+    },
+}
+
+/// Setting `name` with the value `value` asked, for [`usage_of!`](crate::usage_of).
+pub fn setting(name: &'static str, value: impl fmt::Display) -> Piece {
+    Piece::Setting {
+        name,
+        value: Some(value.to_string()),
+    }
+}
+
+/// Setting `name` itself (no value), for [`usage_of!`](crate::usage_of).
+pub fn setting_alone(name: &'static str) -> Piece {
+    Piece::Setting { name, value: None }
+}
+
+impl From<String> for Piece {
+    fn from(text: String) -> Piece {
+        Piece::Text(text)
+    }
+}
+
+impl From<&str> for Piece {
+    fn from(text: &str) -> Piece {
+        Piece::Text(text.to_string())
+    }
+}
 
 /// Bad usage or bad input, said in one line that names what is wrong.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct UsageError {
+    pieces: Vec<Piece>,
+}
 
-/// Builds a [`UsageError`] from `format!` arguments.
+impl UsageError {
+    /// A message of words alone.
+    pub fn text(text: impl Into<String>) -> UsageError {
+        UsageError {
+            pieces: vec![Piece::Text(text.into())],
+        }
+    }
+
+    /// A message of pieces, settings among them ([`usage_of!`](crate::usage_of) builds one).
+    pub fn of(pieces: Vec<Piece>) -> UsageError {
+        UsageError { pieces }
+    }
+
+    /// The same message after `text` (`search: ` before what the deal's reader said).
+    pub fn after(mut self, text: impl Into<String>) -> UsageError {
+        self.pieces.insert(0, Piece::Text(text.into()));
+        self
+    }
+
+    /// The same message with setting `from` named `to` instead: a reader's message said of the
+    /// setting that handed it its text (a search's `from` deal read as a `deal`).
+    pub fn renamed(mut self, from: &str, to: &'static str) -> UsageError {
+        for p in &mut self.pieces {
+            if let Piece::Setting { name, .. } = p {
+                if *name == from {
+                    *name = to;
+                }
+            }
+        }
+        self
+    }
+
+    /// Its pieces, in order.
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    /// The message with each setting written by `name` (given the setting's name and its value,
+    /// if the message states it): a face's own way of naming its settings.
+    pub fn render(&self, name: impl Fn(&str, Option<&str>) -> String) -> String {
+        self.pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.clone(),
+                Piece::Setting { name: n, value } => name(n, value.as_deref()),
+            })
+            .collect()
+    }
+}
+
+/// The message with each setting as its name and value (`war_down 9`): how the core's own tests
+/// and a reader with no face see it. The faces render their own way.
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(|n, v| match v {
+            Some(v) => format!("{n} {v}"),
+            None => n.to_string(),
+        }))
+    }
+}
+
+/// Builds a [`UsageError`] of words alone from `format!` arguments.
 #[macro_export]
 macro_rules! usage {
-    ($($arg:tt)*) => { $crate::error::UsageError(format!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::error::UsageError::text(format!($($arg)*)) };
+}
+
+/// Builds a [`UsageError`] from pieces: [`setting`]`(name, value)`, [`setting_alone`]`(name)`, and
+/// words (`&str` or `String`), in order.
+#[macro_export]
+macro_rules! usage_of {
+    ($($piece:expr),+ $(,)?) => {
+        $crate::error::UsageError::of(vec![$($crate::error::Piece::from($piece)),+])
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_face_names_the_settings_its_own_way() {
+        // The command line's flags are tested where they are written (src/error.rs).
+        let e = crate::usage_of![
+            setting("war_down", 9),
+            ": too many; see ",
+            setting_alone("short_war")
+        ];
+        let upper =
+            e.render(|n, v| v.map_or(n.to_uppercase(), |v| format!("{}<{v}>", n.to_uppercase())));
+        assert_eq!(upper, "WAR_DOWN<9>: too many; see SHORT_WAR");
+        let python = e.render(|n, v| v.map_or(n.to_string(), |v| format!("{n}={v}")));
+        assert_eq!(python, "war_down=9: too many; see short_war");
+        assert_eq!(e.to_string(), "war_down 9: too many; see short_war");
+        assert_eq!(crate::usage!("plain {}", 1).to_string(), "plain 1");
+    }
 }

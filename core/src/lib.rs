@@ -15,5 +15,6 @@ pub mod cancel;
 pub mod error;
 pub mod games;
 pub mod rng;
+pub mod settings;
 pub mod sim;
 pub mod stats;

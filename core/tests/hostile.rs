@@ -4,11 +4,11 @@
 
 use warsim_core::cancel::Cancel;
 use warsim_core::games::bmn::{Bmn, BmnRules};
-use warsim_core::games::jitsu::{Jitsu, JitsuRules, Strategy};
-use warsim_core::games::rps::{Elimination, RpsRules};
+use warsim_core::games::jitsu::{Jitsu, JitsuSettings, Strategy};
+use warsim_core::games::rps::{Elimination, RpsSettings};
 use warsim_core::games::shotgun::{Shotgun, ShotgunRules};
-use warsim_core::games::snap::{Snap, SnapRules};
-use warsim_core::games::war::{multi, War, WarOptions, WarRules};
+use warsim_core::games::snap::{Snap, SnapSettings};
+use warsim_core::games::war::{multi, War, WarRules, WarSettings};
 use warsim_core::games::{from_rules, Game};
 use warsim_core::rng::game_rng;
 use warsim_core::sim::precision::{self, Target};
@@ -16,11 +16,11 @@ use warsim_core::sim::{engine, shard::Shard};
 use warsim_core::stats::histogram::Tally;
 
 fn war_rules() -> WarRules {
-    WarRules::try_from(&WarOptions::default()).unwrap()
+    WarRules::try_from(&WarSettings::default()).unwrap()
 }
 
 fn bmn(ranks: usize, suits: usize, penalties: [u8; 4]) -> Result<Bmn, String> {
-    Bmn::new(BmnRules::britannica(ranks, suits, penalties)).map_err(|e| e.0)
+    Bmn::new(BmnRules::britannica(ranks, suits, penalties)).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn every_game_refuses_rules_no_option_could_name() {
     ] {
         let mut r = war_rules();
         change(&mut r);
-        cases.push((what, War::new(r).map(drop).map_err(|e| e.0)));
+        cases.push((what, War::new(r).map(drop).map_err(|e| e.to_string())));
     }
     let shotgun = |mix: [f64; 3]| {
         Shotgun::new(ShotgunRules {
@@ -78,10 +78,10 @@ fn every_game_refuses_rules_no_option_could_name() {
         [0.0; 3],
         [f64::INFINITY, 0.0, 0.0],
     ] {
-        cases.push(("a mix", shotgun(mix).map(drop).map_err(|e| e.0)));
+        cases.push(("a mix", shotgun(mix).map(drop).map_err(|e| e.to_string())));
     }
     let snap = |players, faces, copies| {
-        Snap::new(SnapRules {
+        Snap::new(SnapSettings {
             players,
             faces,
             copies,
@@ -95,20 +95,26 @@ fn every_game_refuses_rules_no_option_could_name() {
         (2, 13, 0),
         (usize::MAX, 13, 4),
     ] {
-        cases.push(("snap", snap(p, f, c).map(drop).map_err(|e| e.0)));
+        cases.push(("snap", snap(p, f, c).map(drop).map_err(|e| e.to_string())));
     }
     for players in [0, 1, usize::MAX] {
-        let r = RpsRules {
+        let r = RpsSettings {
             players,
             max_rounds: 10,
         };
-        cases.push(("rps", Elimination::new(r).map(drop).map_err(|e| e.0)));
+        cases.push((
+            "rps",
+            Elimination::new(r).map(drop).map_err(|e| e.to_string()),
+        ));
     }
-    let jitsu = JitsuRules {
+    let jitsu = JitsuSettings {
         strategy: Strategy::Random,
         max_rounds: 0,
     };
-    cases.push(("jitsu cap 0", Jitsu::new(jitsu).map(drop).map_err(|e| e.0)));
+    cases.push((
+        "jitsu cap 0",
+        Jitsu::new(jitsu).map(drop).map_err(|e| e.to_string()),
+    ));
     for (what, result) in cases {
         assert!(result.is_err(), "{what}: accepted");
     }

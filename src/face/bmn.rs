@@ -5,45 +5,12 @@
 
 use std::ops::ControlFlow;
 
-use crate::face::{choice, GameCli, LineSink, PlayIo, PlayReport};
+use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 pub use crate::games::bmn::Bmn;
-use crate::games::bmn::{
-    rule_args, BmnOptions, BmnPreset, Penalties, Position, Trick, DEFAULT_MAX_ROUNDS,
-};
+use crate::games::bmn::{changed_settings, BmnRules, BmnSettings, Position, Trick};
 use crate::games::cards::shuffle;
 use crate::games::{Game, Outcome};
 use crate::stats::summary::{counted, grouped};
-
-/// The rule flags of `simulate bmn` (and `exact bmn`).
-#[derive(Clone, Debug, clap::Args)]
-pub struct BmnFlags {
-    /// Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian
-    /// 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's
-    /// demand); the options below override its settings [default: britannica].
-    #[arg(long = "rules", value_parser = choice::<BmnPreset>())]
-    pub preset: Option<BmnPreset>,
-    /// Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10].
-    #[arg(long, value_name = "R")]
-    pub ranks: Option<usize>,
-    /// Cards of each rank [default: 4].
-    #[arg(long, value_name = "S")]
-    pub suits: Option<usize>,
-    /// The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
-    /// [default: 1,2,3,4; camicia: 1,2,3,0].
-    #[arg(long, value_name = "J,Q,K,A", value_parser = parse_penalties)]
-    pub penalties: Option<Penalties>,
-    /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::face::parse_count(t, "cards"))]
-    pub max_rounds: u64,
-}
-
-flags_to_options!(BmnFlags => BmnOptions { preset, ranks, suits, penalties, max_rounds });
-
-/// `--penalties`: four demands, for J, Q, K and A.
-fn parse_penalties(text: &str) -> Result<Penalties, String> {
-    text.parse()
-}
 
 impl GameCli for Bmn {
     const ABOUT: &'static str = "Beggar-my-neighbour (1911 Britannica rules) on random deals";
@@ -59,7 +26,6 @@ impl GameCli for Bmn {
         seed's run (--seed S --game I); prints the winner, cards and tricks, or the loop";
     const EXAMPLE: &'static [&'static str] = &["--ranks", "6", "--suits", "2"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["--seed", "1", "--game", "2"];
-    type Flags = BmnFlags;
     type PlayArgs = PlayBmn;
 
     /// Plays given hands, or game I of seed S as `simulate` deals it.
@@ -88,14 +54,14 @@ pub struct PlayBmn {
     pub game: Option<u64>,
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub rules: BmnFlags,
+    pub rules: BmnSettings,
 }
 
 /// Plays the deal of `args` (given, or game I of seed S); prints the winner with the cards and
 /// tricks, or the loop, after the deal played when it was drawn; `--trace` streams the deal,
 /// then one line per trick: who took how many cards, and both hands after it.
 fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-    let game = Bmn::from_flags(&args.rules)?;
+    let game = Bmn::from_settings(&args.rules)?;
     // A drawn deal: (seed, index, the deal as --deal reads it).
     let (hands, drawn) = match &args.deal {
         Some(deal) => (game.parse_deal(deal)?, None),
@@ -165,7 +131,7 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     extra.insert("seed".into(), seed.into());
     extra.insert("index".into(), index.into());
     extra.insert("deal".into(), deal.clone().into());
-    let options = match rule_args(game.rules()) {
+    let options = match rule_flags(game.rules()) {
         o if o.is_empty() => o,
         o => format!(" {o}"),
     };
@@ -174,6 +140,16 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
          deal {deal} (warsim play bmn{options} --deal '{deal}' plays it again)\n{ending}",
         game.describe()
     )))
+}
+
+/// The settings of `rules` that differ from the defaults as this command line's flags
+/// (`--ranks 10 --penalties 1,2,3,0`), so that a deal found under them replays under them.
+pub fn rule_flags(rules: &BmnRules) -> String {
+    let flags: Vec<String> = changed_settings(rules)
+        .iter()
+        .map(|(name, value)| format!("{} {value}", crate::error::flag(name)))
+        .collect();
+    flags.join(" ")
 }
 
 /// The line that says how the game ended: the loop, the winner, or the cap.

@@ -2,23 +2,8 @@
 //! interactive game ([`crate::face::jitsu_interactive`]).
 
 use crate::face::jitsu_interactive::{self as interactive, PlayJitsu};
-use crate::face::{choice, GameCli, PlayIo, PlayReport};
+use crate::face::{GameCli, PlayIo, PlayReport};
 pub use crate::games::jitsu::Jitsu;
-use crate::games::jitsu::{JitsuOptions, Strategy, DEFAULT_MAX_ROUNDS};
-
-/// The rule flags of `simulate jitsu`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct JitsuFlags {
-    /// How player 1 plays.
-    #[arg(long, value_parser = choice::<Strategy>(), default_value = "random")]
-    pub strategy: Strategy,
-    /// Stop a game after this many rounds (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
-    pub max_rounds: u64,
-}
-
-flags_to_options!(JitsuFlags => JitsuOptions { strategy, max_rounds });
 
 impl GameCli for Jitsu {
     const ABOUT: &'static str = "Card-Jitsu with player 1 played by a strategy";
@@ -39,7 +24,6 @@ impl GameCli for Jitsu {
          written again independently; core/src/games/jitsu/'s unit tests check each round's \
          rule and the greedy choice",
     );
-    type Flags = JitsuFlags;
     type PlayArgs = PlayJitsu;
 
     /// The interactive game ([`interactive::play`]).

@@ -1,27 +1,23 @@
 //! The games as the command line offers them: the one list of games ([`games!`], a line a
-//! game), and each game's face, a file a game: its rule flags with their help (a clap struct
-//! the face turns into the game's plain [`Game::Options`], which the game checks), its lines in
-//! `warsim games` and its `play GAME` command ([`GameCli`]). The rules themselves
-//! ([`crate::games`], the `warsim-core` crate) know nothing of flags. Adding a game is its
-//! file here and its line in the list: the subcommands, `warsim games`, `merge`'s dispatch by
-//! name, the conformance suite, the benches and CI take the games from the list.
+//! game), and each game's face, a module a game: its lines in `warsim games` and its `play GAME`
+//! command ([`GameCli`]). A game's rule flags are its settings struct ([`Game::Settings`],
+//! declared once in the core with each setting's help, default and parser), which clap derives
+//! from; the game checks them. Adding a game is its module here and its line in the list: the
+//! subcommands, `warsim games`, `merge`'s dispatch by name, the conformance suite, the benches
+//! and CI take the games from the list.
 
 pub mod jitsu_interactive;
 mod play_io;
 
 use std::fmt::Debug;
-use std::marker::PhantomData;
 
-use clap::builder::{PossibleValue, TypedValueParser};
 use clap::Subcommand;
 
-use crate::error::UsageError;
-use crate::games::choice::Choice;
 use crate::games::Game;
 pub use play_io::{LineSink, PlayIo, PlayReport};
 
 /// A game as the command line offers it.
-pub trait GameCli: Game {
+pub trait GameCli: Game<Settings: clap::Args + clap::FromArgMatches + Clone + Debug> {
     /// What `simulate GAME` plays, in a line (its help and `warsim games`).
     const ABOUT: &'static str;
     /// What `play GAME` does, in a line.
@@ -43,15 +39,8 @@ pub trait GameCli: Game {
     /// no exact figure for it (no `exact`, `expected_rounds`, enumeration or Markov chain): the
     /// conformance suite fails for a game with neither.
     const CHECKED_BY: Option<&'static str> = None;
-    /// The rule flags of `simulate GAME`, and the rule settings they ask for.
-    type Flags: clap::Args + clap::FromArgMatches + Clone + Debug + IntoOptions<Self::Options>;
     /// The arguments of `play GAME`.
     type PlayArgs: clap::Args + clap::FromArgMatches + Debug;
-
-    /// The game the flags describe, or a usage error naming the bad flag.
-    fn from_flags(flags: &Self::Flags) -> Result<Self, UsageError> {
-        Self::from_options(&flags.options())
-    }
 
     /// The game as War, for `exact GAME --flawless` (the exact chance that one player wins
     /// every battle, which War alone defines); `None` for every other game.
@@ -62,117 +51,6 @@ pub trait GameCli: Game {
     /// `play GAME`: plays the game the arguments describe, writing its trace (or an
     /// interactive game's transcript) to `io` as it is made.
     fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;
-}
-
-/// A face's rule flags as the game's plain options ([`flags_to_options!`] writes it).
-pub trait IntoOptions<O> {
-    /// The rule settings the flags ask for.
-    fn options(&self) -> O;
-}
-
-/// Copies a face's rule flags into the game's options field by field: the two structs hold the
-/// same settings, the flags with their help and parsing, the options as plain data. Defined
-/// before [`games!`] declares the faces' modules, so every face sees it.
-macro_rules! flags_to_options {
-    ($flags:ty => $options:ident { $($field:ident),+ $(,)? }) => {
-        impl $crate::face::IntoOptions<$options> for $flags {
-            fn options(&self) -> $options {
-                $options { $($field: self.$field.clone()),+ }
-            }
-        }
-    };
-}
-
-/// The value parser of a [`Choice`] flag: its values by name, each with the first paragraph of
-/// its doc comment as help, as clap's `ValueEnum` derive would offer them.
-#[derive(Clone, Copy, Debug)]
-pub struct ChoiceParser<T>(PhantomData<T>);
-
-/// A whole number ≥ 1 of `noun`, as `--games` reads it (`1000000`, `1_000_000`,
-/// `1,000,000` or `1e6`; separators only between groups of three digits, so `1,5` is refused
-/// rather than read as 15). Here, not in `cli`, so the faces' own flags (`--max-rounds`) read
-/// with it without importing `cli`, which imports them.
-pub fn parse_count(text: &str, noun: &str) -> Result<u64, String> {
-    let expected = format!(
-        "expected a whole number of {noun} of at least 1, such as 1000000, 1_000_000, \
-         1,000,000 or 1e6"
-    );
-    let grouped = |sep: char| {
-        let mut groups = text.split(sep);
-        let head = groups.next().unwrap_or("");
-        (1..=3).contains(&head.len())
-            && !head.starts_with('0')
-            && head.bytes().all(|b| b.is_ascii_digit())
-            && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
-    };
-    // `10.000` is ten thousand in much of Europe and ten here: a point only in `2.5e6`.
-    if text.contains('.') && !text.contains(['e', 'E']) {
-        return Err(format!(
-            "'.' reads as a decimal point, and a number of {noun} is whole; {expected}"
-        ));
-    }
-    for sep in [',', '_'] {
-        if text.contains(sep) && !grouped(sep) {
-            return Err(format!(
-                "'{sep}' separates groups of three digits only; {expected}"
-            ));
-        }
-    }
-    let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
-    let exact = plain.parse::<u64>().ok().or_else(|| {
-        let x: f64 = plain.parse().ok()?;
-        // Exactly representable whole numbers only (1e6 yes, 1.5e0 no).
-        (x.fract() == 0.0 && (1.0..=9.0e15).contains(&x)).then_some(x as u64)
-    });
-    exact.filter(|&n| n >= 1).ok_or(expected)
-}
-
-/// The parser of a flag of setting `T`.
-pub fn choice<T: Choice>() -> ChoiceParser<T> {
-    ChoiceParser(PhantomData)
-}
-
-/// A doc comment as clap shows a value's help: its first paragraph, the lines trimmed and
-/// joined by spaces, without a final period.
-fn help_line(doc: &str) -> String {
-    let first: Vec<&str> = doc
-        .lines()
-        .map(str::trim)
-        .skip_while(|l| l.is_empty())
-        .take_while(|l| !l.is_empty())
-        .collect();
-    let line = first.join(" ");
-    match line.strip_suffix('.') {
-        Some(cut) if !line.ends_with("..") => cut.to_string(),
-        _ => line,
-    }
-}
-
-impl<T: Choice> TypedValueParser for ChoiceParser<T> {
-    type Value = T;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<T, clap::Error> {
-        let names: Vec<String> = T::ALL.iter().map(|v| v.name()).collect();
-        let parser = clap::builder::PossibleValuesParser::new(
-            names.iter().map(|n| PossibleValue::new(n.clone())),
-        );
-        let name = parser.parse_ref(cmd, arg, value)?;
-        Ok(T::ALL[names
-            .iter()
-            .position(|n| *n == name)
-            .expect("a listed name")])
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(T::ALL.iter().map(|v| {
-            PossibleValue::new(v.name()).help(help_line(v.doc()))
-        })))
-    }
 }
 
 /// Something to do with a game of any type: run a simulation of it, say.
@@ -200,7 +78,6 @@ pub trait WithGameType {
 /// game's line may carry attributes (`#[cfg(test)]`: the toy game of the tests).
 macro_rules! games {
     ($($(#[$only:meta])* $module:ident: $game:ident,)+ ; exact: $($exact:ident,)+) => {
-        $($(#[$only])* pub mod $module;)+
         $($(#[$only])* use $module::$game;)+
 
         /// The names of every game, in the order listed.
@@ -221,7 +98,7 @@ macro_rules! games {
                           next_help_heading = "Rule options")]
                 #[allow(missing_docs)]
                 $(#[$only])*
-                $game(<$game as GameCli>::Flags),
+                $game(<$game as Game>::Settings),
             )+
         }
 
@@ -233,7 +110,7 @@ macro_rules! games {
                 task: T,
             ) -> anyhow::Result<R> {
                 match self {
-                    $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_flags(o)?),)+
+                    $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_settings(o)?),)+
                 }
             }
 
@@ -256,7 +133,7 @@ macro_rules! games {
                           after_help = <$exact as GameCli>::RULES,
                           next_help_heading = "Rule options")]
                 #[allow(missing_docs)]
-                $exact(<$exact as GameCli>::Flags),
+                $exact(<$exact as Game>::Settings),
             )+
         }
 
@@ -268,7 +145,7 @@ macro_rules! games {
                 task: T,
             ) -> anyhow::Result<R> {
                 match self {
-                    $(ExactGame::$exact(o) => task.with($exact::from_flags(o)?),)+
+                    $(ExactGame::$exact(o) => task.with($exact::from_settings(o)?),)+
                 }
             }
         }
@@ -316,6 +193,15 @@ macro_rules! games {
     };
 }
 
+pub mod bmn;
+pub mod jitsu;
+pub mod rps;
+pub mod shotgun;
+pub mod snap;
+#[cfg(test)]
+pub mod toy;
+pub mod war;
+
 games! {
     war: War,
     snap: Snap,
@@ -337,14 +223,14 @@ games! {
 pub enum SearchGame {
     /// Beggar-my-neighbour: the longest deals, and deals that never end.
     #[command(name = "bmn", next_help_heading = "Rule options")]
-    Bmn(<Bmn as GameCli>::Flags),
+    Bmn(<Bmn as Game>::Settings),
 }
 
 impl SearchGame {
     /// The game its rule options describe, or a usage error naming the bad one.
     pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
         match self {
-            SearchGame::Bmn(o) => Bmn::from_flags(o),
+            SearchGame::Bmn(o) => Bmn::from_settings(o),
         }
     }
 }
@@ -390,15 +276,5 @@ mod tests {
             .collect();
         assert_eq!(offered, plays);
         assert_eq!(offered, ["war", "snap", "bmn"]);
-    }
-
-    #[test]
-    fn a_values_help_is_its_first_paragraph_on_one_line() {
-        assert_eq!(
-            help_line(" Slow, with care.\n And more.\n\n Later.\n"),
-            "Slow, with care. And more"
-        );
-        assert_eq!(help_line(" Wait...\n"), "Wait...");
-        assert_eq!(help_line(""), "");
     }
 }

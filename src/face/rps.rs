@@ -3,23 +3,9 @@
 
 use crate::face::{GameCli, PlayIo, PlayReport};
 pub use crate::games::rps::Elimination;
-use crate::games::rps::{parse_shape, winners_direct, RpsOptions, DEFAULT_MAX_ROUNDS, MAX_PLAYERS};
+use crate::games::rps::{parse_shape, winners_direct, MAX_PLAYERS};
 use crate::games::Game;
 use crate::usage;
-
-/// The rule flags of `simulate rps`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct RpsFlags {
-    /// Players at the start of an elimination.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub players: usize,
-    /// Stop a game after this many throws (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
-    pub max_rounds: u64,
-}
-
-flags_to_options!(RpsFlags => RpsOptions { players, max_rounds });
 
 /// The arguments of `play rps`.
 #[derive(Clone, Debug, clap::Args)]
@@ -40,7 +26,6 @@ impl GameCli for Elimination {
         "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
     const EXAMPLE: &'static [&'static str] = &["--players", "4"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["r", "r", "s"];
-    type Flags = RpsFlags;
     type PlayArgs = PlayRps;
 
     /// Prints the winners' numbers (`1 2` for `r r s`) or `tie`; JSON outcome `p<k>` for one

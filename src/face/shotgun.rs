@@ -5,24 +5,8 @@ use std::ops::ControlFlow;
 
 use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 pub use crate::games::shotgun::Shotgun;
-use crate::games::shotgun::{
-    adjudicate_traced, parse_moves, trace_line, ShotgunOptions, DEFAULT_MAX_ROUNDS,
-};
+use crate::games::shotgun::{adjudicate_traced, parse_moves, trace_line};
 use crate::games::{Game, Outcome};
-
-/// The rule flags of `simulate shotgun`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct ShotgunFlags {
-    /// Probabilities of reload, guard and fire for both random players (normalised).
-    #[arg(long, value_name = "R,G,F", default_value = "1,1,1")]
-    pub mix: String,
-    /// Stop a game after this many turns (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
-    pub max_rounds: u64,
-}
-
-flags_to_options!(ShotgunFlags => ShotgunOptions { mix, max_rounds });
 
 /// The arguments of `play shotgun`.
 #[derive(Clone, Debug, clap::Args)]
@@ -41,7 +25,6 @@ impl GameCli for Shotgun {
     const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
     const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["rg fr"];
-    type Flags = ShotgunFlags;
     type PlayArgs = PlayShotgun;
 
     /// Prints `1`, `2`, `0` (both died) or `none` (JSON outcome `none`, rounds = all turns).

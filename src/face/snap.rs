@@ -3,28 +3,8 @@
 
 use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 pub use crate::games::snap::Snap;
-use crate::games::snap::{play_deal, Deal, SnapOptions, DEFAULT_MAX_ROUNDS};
+use crate::games::snap::{play_deal, Deal, DEFAULT_MAX_ROUNDS};
 use crate::games::{check_max_rounds, Game, GameResult, Outcome, Trace};
-
-/// The rule flags of `simulate snap`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct SnapFlags {
-    /// Players.
-    #[arg(long, value_name = "P", default_value_t = 2)]
-    pub players: usize,
-    /// Different card faces.
-    #[arg(long, value_name = "F", default_value_t = 13)]
-    pub faces: usize,
-    /// Copies of each face (the deck has F×C cards, dealt evenly).
-    #[arg(long, value_name = "C", default_value_t = 4)]
-    pub copies: usize,
-    /// Stop a game after this many turns (outcome `capped`); loops are detected exactly.
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::face::parse_count(t, "turns"))]
-    pub max_rounds: u64,
-}
-
-flags_to_options!(SnapFlags => SnapOptions { players, faces, copies, max_rounds });
 
 /// The arguments of `play snap`.
 #[derive(Clone, Debug, clap::Args)]
@@ -38,7 +18,7 @@ pub struct PlaySnap {
     pub numbers: bool,
     /// Stop after this many turns (outcome `capped`); loops are detected exactly.
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
-          value_parser = |t: &str| crate::face::parse_count(t, "turns"))]
+          value_parser = crate::settings::parse_turns)]
     pub max_rounds: u64,
 }
 
@@ -56,7 +36,6 @@ impl GameCli for Snap {
         "Snap: plays the given piles; prints the winner, or the players still in the game";
     const EXAMPLE: &'static [&'static str] = &["--faces", "3", "--copies", "2"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["abba", "abca"];
-    type Flags = SnapFlags;
     type PlayArgs = PlaySnap;
 
     /// Prints the 1-indexed winner, or the players still in the game, as the seed's I/O

@@ -16,39 +16,35 @@ use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 use crate::games::{check_max_rounds, Game, GameResult, Outcome};
 use crate::usage;
 
-/// The rule settings asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToyOptions {
+/// The rule settings, each declared once: the flags of `simulate toy` (their help is the doc
+/// comments) and the JSON `rules` object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct ToySettings {
     /// Sides of the die.
+    #[arg(long, value_name = "N", default_value_t = ToySettings::default().sides)]
     pub sides: u32,
-    /// The round cap.
+    /// Stop a game after this many rounds (outcome `capped`).
+    #[arg(long, value_name = "M", allow_negative_numbers = true,
+          default_value_t = ToySettings::default().max_rounds,
+          value_parser = crate::settings::parse_rounds)]
     pub max_rounds: u64,
 }
 
-impl Default for ToyOptions {
+impl Default for ToySettings {
     /// A six-sided die.
     fn default() -> Self {
-        ToyOptions {
+        ToySettings {
             sides: 6,
             max_rounds: 1_000,
         }
     }
 }
 
-/// The rules of a run (the JSON `rules` object).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ToyRules {
-    /// Sides of the die.
-    pub sides: u32,
-    /// The round cap.
-    pub max_rounds: u64,
-}
-
 /// The dice duel.
 #[derive(Clone, Debug)]
 pub struct Toy {
-    rules: ToyRules,
+    rules: ToySettings,
 }
 
 impl Toy {
@@ -77,33 +73,30 @@ impl Toy {
 
 impl Game for Toy {
     const NAME: &'static str = "toy";
-    type Options = ToyOptions;
-    type Rules = ToyRules;
+    type Settings = ToySettings;
+    type Rules = ToySettings;
     type Stats = ();
     type Scratch = ();
 
-    fn from_options(o: &ToyOptions) -> Result<Self, UsageError> {
+    fn from_settings(o: &ToySettings) -> Result<Self, UsageError> {
         if o.sides < 2 {
             return Err(usage!("--sides {}: a die needs at least 2 sides", o.sides));
         }
         let max_rounds = check_max_rounds(o.max_rounds, "round")?;
         Ok(Toy {
-            rules: ToyRules {
+            rules: ToySettings {
                 sides: o.sides,
                 max_rounds,
             },
         })
     }
 
-    fn rules(&self) -> &ToyRules {
+    fn rules(&self) -> &ToySettings {
         &self.rules
     }
 
-    fn options_of(r: &ToyRules) -> ToyOptions {
-        ToyOptions {
-            sides: r.sides,
-            max_rounds: r.max_rounds,
-        }
+    fn settings_of(r: &ToySettings) -> ToySettings {
+        r.clone()
     }
 
     fn scratch(&self) {}
@@ -133,20 +126,6 @@ impl Game for Toy {
     }
 }
 
-/// The rule flags of `simulate toy`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct ToyFlags {
-    /// Sides of the die.
-    #[arg(long, value_name = "N", default_value_t = 6)]
-    pub sides: u32,
-    /// Stop a game after this many rounds (outcome `capped`).
-    #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = 1_000,
-          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
-    pub max_rounds: u64,
-}
-
-flags_to_options!(ToyFlags => ToyOptions { sides, max_rounds });
-
 /// The arguments of `play toy`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PlayToy {
@@ -158,7 +137,7 @@ pub struct PlayToy {
     pub game: u64,
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub rules: ToyFlags,
+    pub rules: ToySettings,
 }
 
 impl GameCli for Toy {
@@ -168,11 +147,10 @@ impl GameCli for Toy {
         rolls again.";
     const EXAMPLE: &'static [&'static str] = &["--sides", "4"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["--seed", "9"];
-    type Flags = ToyFlags;
     type PlayArgs = PlayToy;
 
     fn play_command(args: &PlayToy, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
-        let game = Toy::from_flags(&args.rules)?;
+        let game = Toy::from_settings(&args.rules)?;
         let mut rng = io.game_rng(args.seed, args.game);
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);
@@ -243,7 +221,7 @@ mod tests {
         let part = crate::merge::load::<Toy>(&dir).unwrap();
         assert_eq!(
             part.game.rules(),
-            &ToyRules {
+            &ToySettings {
                 sides: 4,
                 max_rounds: 1_000
             }
@@ -262,7 +240,7 @@ mod tests {
     /// One thread and two play the same games, and `play toy` replays game I of the run.
     #[test]
     fn the_engine_and_play_agree_on_every_game() {
-        let toy = Toy::from_options(&ToyOptions::default()).unwrap();
+        let toy = Toy::from_settings(&ToySettings::default()).unwrap();
         let one = engine::simulate(&toy, 9, 0..5_000, 1, &|_| {}, &Cancel::default()).unwrap();
         let two = engine::simulate(&toy, 9, 0..5_000, 2, &|_| {}, &Cancel::default()).unwrap();
         assert_eq!(one, two);

@@ -2,109 +2,20 @@
 //! a run (`--seed --game`, or `--from` a run folder) or plays given hands.
 
 use crate::error::UsageError;
-use crate::face::{choice, GameCli, IntoOptions, LineSink, PlayIo, PlayReport};
+use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 use crate::games::cards::Card;
 pub use crate::games::war::War;
-use crate::games::war::{
-    multi, parse_deal, parse_hands, trace, By, DetectLoops, Pickup, Preset, Ranks, ShortWar,
-    WarOptions, WarRules, WonPile,
-};
+use crate::games::war::{multi, parse_deal, parse_hands, trace, WarRules, WarSettings};
 use crate::games::{Game, Trace};
 use crate::merge::Replaying;
 use crate::usage;
-
-/// The rule flags of `simulate war` and `play war`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, clap::Args)]
-pub struct WarFlags {
-    /// Rule preset; the options below override its settings.
-    ///
-    /// [default: classic]
-    #[arg(long = "rules", value_parser = choice::<Preset>())]
-    pub preset: Option<Preset>,
-    /// Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13].
-    #[arg(long, value_name = "R")]
-    pub ranks: Option<u32>,
-    /// Number of suits (copies of each rank) [default: 4].
-    #[arg(long, value_name = "S")]
-    pub suits: Option<u32>,
-    /// Face-down cards per war [default: 3].
-    #[arg(long, value_name = "K")]
-    pub war_down: Option<u32>,
-    /// A player without enough cards for a war: loses, or plays their last card face up
-    /// [default: the preset's: last-card (classic), bryer (bryer)].
-    #[arg(long, value_parser = choice::<ShortWar>())]
-    pub short_war: Option<ShortWar>,
-    /// Order in which won cards go under the winner's hand [default: the preset's: shuffled
-    /// (classic), bryer (bryer)].
-    #[arg(long, value_parser = choice::<Pickup>())]
-    pub pickup: Option<Pickup>,
-    /// Won cards go onto a won pile that becomes the hand when it runs out, played in the
-    /// order won or turned over (with a deterministic --pickup, which orders each battle's
-    /// cards onto it) [default: none: under the hand].
-    #[arg(long, value_parser = choice::<WonPile>())]
-    pub won_pile: Option<WonPile>,
-    /// Report repeated states of deterministic rule sets as outcome `loop` [default: auto].
-    #[arg(long, value_parser = choice::<DetectLoops>())]
-    pub detect_loops: Option<DetectLoops>,
-    /// Stop an undecided game after this many rounds (outcome `capped`) [default: 100000;
-    /// 10000000 with loop detection; 2000 for bryer].
-    #[arg(long, value_name = "M", allow_negative_numbers = true,
-          value_parser = |t: &str| crate::face::parse_count(t, "rounds"))]
-    pub max_rounds: Option<u64>,
-    /// How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one
-    /// copy of every rank per two suits, each hand shuffled); for `play war` also the hands
-    /// themselves, "A1 A2 .../B1 B2 ...", ranks 1..R, top card first.
-    #[arg(long, value_name = "DEAL", value_parser = parse_deal_option)]
-    pub deal: Option<String>,
-    /// Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck:
-    /// e.g. "13 13 13 13" (the four aces against the other 48 cards).
-    #[arg(long, value_name = "RANKS", value_parser = parse_ranks)]
-    pub p1_cards: Option<Ranks>,
-    /// When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the
-    /// game (1: honorable War, 2: doubly honorable).
-    #[arg(long, value_name = "K")]
-    pub honor: Option<u32>,
-    /// Also tally every statistic per group of games: p1-top groups by the number of cards of
-    /// the highest rank player 1 is dealt.
-    #[arg(long, value_parser = choice::<By>())]
-    pub by: Option<By>,
-    /// Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game
-    /// turns a card, the highest takes all, a tie for the highest is a war among the tied
-    /// players only; docs/war.md, "War with more than two players", states every rule point.
-    #[arg(long, value_name = "N")]
-    pub players: Option<u32>,
-    /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20,
-    /// 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key
-    /// `quit`, quit.csv, quit.png). Plays every round by the general path: slower.
-    #[arg(long)]
-    pub quit_stats: bool,
-}
-
-flags_to_options!(WarFlags => WarOptions {
-    preset, ranks, suits, war_down, short_war, pickup, won_pile, detect_loops, max_rounds, deal,
-    p1_cards, honor, by, players, quit_stats,
-});
-
-/// `--deal`: a way of dealing, or (for `play war`) the hands themselves.
-fn parse_deal_option(text: &str) -> Result<String, String> {
-    if text.contains('/') || matches!(text, "shuffled" | "even" | "bryer") {
-        Ok(text.to_string())
-    } else {
-        Err("expected shuffled or even (or, for play war, hands \"A1 A2 .../B1 B2 ...\")".into())
-    }
-}
-
-/// `--p1-cards`: ranks separated by spaces or commas.
-fn parse_ranks(text: &str) -> Result<Ranks, String> {
-    text.parse()
-}
 
 /// The arguments of `play war`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PlayWar {
     /// Rule options (as for `simulate war`).
     #[command(flatten)]
-    pub rules: WarFlags,
+    pub rules: WarSettings,
     /// Base seed of the run the game belongs to [default: 0].
     #[arg(long, value_name = "S", conflicts_with = "from")]
     pub seed: Option<u64>,
@@ -183,7 +94,6 @@ impl GameCli for War {
     const EXAMPLE: &'static [&'static str] =
         &["--ranks", "3", "--suits", "4", "--pickup", "p1-first"];
     const PLAY_EXAMPLE: &'static [&'static str] = &[];
-    type Flags = WarFlags;
     type PlayArgs = PlayWar;
 
     fn flawless(&self) -> Option<&War> {
@@ -210,7 +120,7 @@ impl GameCli for War {
         }
         let (seed, rules, replaying, dealt) = match &args.from {
             Some(dir) => {
-                if args.rules != WarFlags::default() {
+                if args.rules != WarSettings::default() {
                     return Err(usage!(
                         "--from {} takes every rule setting from that run; drop the rule options",
                         dir.display()
@@ -221,7 +131,7 @@ impl GameCli for War {
             }
             None => (
                 args.seed.unwrap_or(0),
-                WarRules::try_from(&args.rules.options())?,
+                WarRules::try_from(&args.rules)?,
                 Replaying {
                     index: args.game.unwrap_or(0),
                     deal: false,

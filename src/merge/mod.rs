@@ -419,7 +419,9 @@ fn every_deal_holds<G: Game>(
     tally: &Tally<G::Stats>,
     whole: bool,
 ) -> Result<(), String> {
-    let deals = game.deal_count().map_err(|e| e.0)?;
+    let deals = game
+        .deal_count()
+        .map_err(|e| crate::error::with_flags(&e))?;
     if !whole || info.seed != 0 || u128::from(info.games_total) != deals {
         return Err(format!(
             "it holds games {}..{} of {} with seed {}; every deal of its rules is games 0..{deals} \

@@ -10,12 +10,12 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::cli::{parse_games, parse_precision, parse_seed};
 use crate::config::RunConfig;
+use crate::config::DEFAULT_MAX_GAMES;
 use crate::error::pythonic;
 use crate::estimate::{MaxHours, DEFAULT_MAX_HOURS};
 use crate::list::OptionDoc;
 use crate::output::progress::When;
 use crate::output::stdout::Print;
-use crate::run::DEFAULT_MAX_GAMES;
 
 /// `name=value: why`, as a `ValueError`.
 fn bad(name: &str, value: &Bound<'_, PyAny>, why: &str) -> PyErr {

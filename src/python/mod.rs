@@ -151,11 +151,13 @@ fn written() -> PyErr {
 /// A failure as Python sees it: bad input a `ValueError` naming the keyword argument, any other
 /// failure (a full disk, say) a `RuntimeError`.
 fn to_python(e: anyhow::Error) -> PyErr {
-    let text = format!("{e:#}");
     if e.downcast_ref::<UsageError>().is_some() {
+        // Settings named by the rules read as keyword arguments already; the command line's
+        // own parser (the rule options Python still passes through it) names flags.
+        let text = crate::error::chain(&e, crate::error::with_keywords);
         PyValueError::new_err(pythonic(text.trim_start_matches("error: ")))
     } else {
-        PyRuntimeError::new_err(text)
+        PyRuntimeError::new_err(format!("{e:#}"))
     }
 }
 
@@ -166,7 +168,7 @@ fn options(name: &str) -> PyResult<Vec<OptionDoc>> {
     impl WithGameType for Options {
         type Output = Vec<OptionDoc>;
         fn with<G: GameCli>(self) -> Vec<OptionDoc> {
-            list::options_of::<G>()
+            list::settings_of::<G>()
         }
     }
     face::by_name(name, Options).ok_or_else(|| {
@@ -575,6 +577,7 @@ fn json_loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Python keeps its Ctrl-C: warsim's handler would end the interpreter.
     crate::output::atomic::embedded();
+    app::name_engine_path();
     m.add_class::<Run>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(exact, m)?)?;

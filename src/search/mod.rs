@@ -280,7 +280,7 @@ fn sort(found: &mut [Found]) {
 /// by the search `what` (`search`, `search --loops`).
 fn parse_from(game: &Bmn, deal: &str, what: &str) -> Result<[Vec<u8>; 2]> {
     game.parse_deal(deal)
-        .map_err(|e| usage!("{what}: --from: {}", e.0.trim_start_matches("--deal: ")).into())
+        .map_err(|e| e.renamed("deal", "from").after(format!("{what}: ")).into())
 }
 
 /// The deal of `--from` as a deck (player 1's hand, then player 2's): a climb changes two

@@ -3,12 +3,13 @@
 //! the search's rules (its deck options included), or plays the search again.
 
 use super::SearchConfig;
-use crate::games::bmn::{rule_args, BmnRules, DEFAULT_MAX_ROUNDS};
+use crate::face::bmn::rule_flags;
+use crate::games::bmn::{BmnRules, DEFAULT_MAX_ROUNDS};
 use crate::output::summary::shell_quote;
 
 /// `warsim play bmn --ranks 7 --suits 2 --deal 'Q-KJ-A-/Q-K-AJ-'`: plays `deal` under `rules`.
 pub(crate) fn play(rules: &BmnRules, deal: &str) -> String {
-    let options = match rule_args(rules) {
+    let options = match rule_flags(rules) {
         o if o.is_empty() => o,
         o => format!(" {o}"),
     };
@@ -43,7 +44,7 @@ fn quoted(deal: &str) -> String {
 /// a search that took an hour or more lifts the bound on the estimate, which may exceed it.
 pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f64) -> String {
     let mut line = String::from("warsim search bmn");
-    let options = rule_args(rules);
+    let options = rule_flags(rules);
     if !options.is_empty() {
         line.push_str(&format!(" {options}"));
     }

@@ -64,17 +64,19 @@ fn a_value_the_option_takes_whole_is_not_split() {
 
 #[test]
 fn bad_values_and_shards_are_refused_by_name() {
-    let e = plan("war", &["--pickup", "shuffled,sorted"]).unwrap_err().0;
+    let e = plan("war", &["--pickup", "shuffled,sorted"])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--pickup") && e.contains("sorted"), "{e}");
-    let e = plan("war", &["--war-down", "all"]).unwrap_err().0;
+    let e = plan("war", &["--war-down", "all"]).unwrap_err().to_string();
     assert!(e.contains("no fixed list"), "{e}");
-    let e = plan("war", &["--shard", "0/2"]).unwrap_err().0;
+    let e = plan("war", &["--shard", "0/2"]).unwrap_err().to_string();
     assert!(e.contains("--shard"), "{e}");
-    let e = plan("chess", &[]).unwrap_err().0;
+    let e = plan("chess", &[]).unwrap_err().to_string();
     assert!(e.contains("chess") && e.contains("war"), "{e}");
     let e = plan("war", &["--war-down", "1", "--war-down", "2,3"])
         .unwrap_err()
-        .0;
+        .to_string();
     assert!(e.contains("twice"), "{e}");
 }
 

@@ -9,8 +9,8 @@
 pub(crate) mod arrange;
 pub mod bmn;
 pub mod cards;
-pub mod choice;
 pub mod cycle;
+pub mod engine_path;
 pub mod jitsu;
 pub mod rps;
 pub mod shotgun;
@@ -24,11 +24,13 @@ use rand::RngCore;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::error::setting;
 use crate::error::UsageError;
 pub use crate::stats::game::{
     Cycle, GameResult, GameStats, NoStats, Outcome, ShareChart, StatsTable,
 };
 use crate::usage;
+use crate::usage_of;
 
 /// [`Game::play_range`] one game at a time: the default, and where a game's faster way does
 /// not apply.
@@ -102,7 +104,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     const UNIT: Unit = Unit::ROUNDS;
     /// The rule settings asked for, each left out taking its preset's or its default (the
     /// command line's rule options are one way to fill them in).
-    type Options: Clone + Debug + Default;
+    type Settings: Clone + Debug + Default;
     /// Every rule setting in use (preset expanded): the JSON `rules` object, read back by
     /// [`from_rules`].
     type Rules: Serialize + DeserializeOwned + PartialEq;
@@ -111,14 +113,14 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Reusable buffers, one per worker, so the hot loop never allocates.
     type Scratch: Send;
     /// The game for these options, or a usage error naming the bad option.
-    fn from_options(options: &Self::Options) -> Result<Self, UsageError>;
+    fn from_settings(options: &Self::Settings) -> Result<Self, UsageError>;
 
     /// The rule set.
     fn rules(&self) -> &Self::Rules;
 
     /// The rule options that give `rules`, so that rules read back from a file pass the same
     /// checks as options typed on the command line ([`from_rules`]).
-    fn options_of(rules: &Self::Rules) -> Self::Options;
+    fn settings_of(rules: &Self::Rules) -> Self::Settings;
 
     /// Fresh buffers for one worker.
     fn scratch(&self) -> Self::Scratch;
@@ -259,7 +261,7 @@ pub type Result1<G> = GameResult<<<G as Game>::Stats as GameStats>::PerGame>;
 /// rule type, then checked as [`checked`] checks a rule set built in code.
 pub fn from_rules<G: Game>(rules: &serde_json::Value) -> Result<G, String> {
     let read: G::Rules = serde_json::from_value(rules.clone()).map_err(|e| e.to_string())?;
-    checked(read).map_err(|e| e.0)
+    checked(read).map_err(|e| e.to_string())
 }
 
 /// The game for `rules` built in code (each game's `new`): they pass the same checks as options
@@ -267,7 +269,7 @@ pub fn from_rules<G: Game>(rules: &serde_json::Value) -> Result<G, String> {
 /// significant digits: a normalised mix normalises again), so a rule set no option could name
 /// (a 104-card Beggar-my-neighbour deck, a mix that does not add up) is refused, not played.
 pub fn checked<G: Game>(rules: G::Rules) -> Result<G, UsageError> {
-    let game = G::from_options(&G::options_of(&rules))?;
+    let game = G::from_settings(&G::settings_of(&rules))?;
     if game.rules() == &rules {
         return Ok(game);
     }
@@ -303,15 +305,6 @@ pub fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     }
 }
 
-/// The name a rule setting has in the JSON `rules` object (and on the command line), such as
-/// `last-card` for a variant `LastCard`: its serde name, so the two never disagree.
-pub fn setting_name<T: Serialize>(setting: T) -> String {
-    serde_json::to_value(setting)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
-
 /// `, cap N` for a description when the round cap `max_rounds` is not the game's `default`:
 /// two rule sets that differ only in their cap never read alike.
 pub fn cap_unless_default(max_rounds: u64, default: u64) -> String {
@@ -322,10 +315,13 @@ pub fn cap_unless_default(max_rounds: u64, default: u64) -> String {
     }
 }
 
-/// Checks a `--max-rounds` value: every game needs at least one round (`unit` names it).
+/// Checks a `max_rounds` value: every game needs at least one round (`unit` names it).
 pub fn check_max_rounds(max_rounds: u64, unit: &str) -> Result<u64, UsageError> {
     if max_rounds == 0 {
-        return Err(usage!("--max-rounds 0: a game needs at least one {unit}"));
+        return Err(usage_of![
+            setting("max_rounds", 0),
+            format!(": a game needs at least one {unit}"),
+        ]);
     }
     Ok(max_rounds)
 }

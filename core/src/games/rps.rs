@@ -13,8 +13,10 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::{cap_unless_default, check_max_rounds, Game, GameResult, Outcome};
+use crate::error::setting;
 use crate::error::UsageError;
 use crate::usage;
+use crate::usage_of;
 
 /// The throw cap when `--max-rounds` is not given; a description names any other cap.
 pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
@@ -89,47 +91,42 @@ impl WinnerTable {
     }
 }
 
-/// The rule settings of a rock-paper-scissors run as asked ([`RpsRules::try_from`] checks
-/// them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RpsOptions {
+/// The rule settings of a rock-paper-scissors run, each declared once: the command line's
+/// flags (their help is the doc comments), Python's keyword arguments and the JSON `rules`
+/// object ([`Elimination::from_settings`] checks them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct RpsSettings {
     /// Players at the start of an elimination.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value_t = RpsSettings::default().players))]
     pub players: usize,
-    /// The throw cap.
+    /// Stop a game after this many throws (outcome `capped`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,
+        default_value_t = RpsSettings::default().max_rounds, value_parser = crate::settings::parse_rounds))]
     pub max_rounds: u64,
 }
 
-impl Default for RpsOptions {
+impl Default for RpsSettings {
     /// Three players.
     fn default() -> Self {
-        RpsOptions {
+        RpsSettings {
             players: 3,
             max_rounds: DEFAULT_MAX_ROUNDS,
         }
     }
 }
 
-/// The rules of a `simulate rps` run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RpsRules {
-    /// Players at the start.
-    pub players: usize,
-    /// Throw cap.
-    pub max_rounds: u64,
-}
-
-impl TryFrom<&RpsOptions> for RpsRules {
-    type Error = UsageError;
-
-    fn try_from(o: &RpsOptions) -> Result<Self, UsageError> {
+impl RpsSettings {
+    /// The settings if a game can have them, or an error naming the one it cannot.
+    fn check(o: &RpsSettings) -> Result<Self, UsageError> {
         if !(2..=MAX_PLAYERS).contains(&o.players) {
-            return Err(usage!(
-                "--players {}: need 2 to {MAX_PLAYERS} players",
-                o.players
-            ));
+            return Err(usage_of![
+                setting("players", o.players),
+                format!(": need 2 to {MAX_PLAYERS} players"),
+            ]);
         }
-        Ok(RpsRules {
+        Ok(RpsSettings {
             players: o.players,
             max_rounds: check_max_rounds(o.max_rounds, "throw")?,
         })
@@ -139,7 +136,7 @@ impl TryFrom<&RpsOptions> for RpsRules {
 /// N-player elimination: the [`Game`] of `simulate rps`.
 #[derive(Clone, Debug)]
 pub struct Elimination {
-    rules: RpsRules,
+    rules: RpsSettings,
     table: Option<WinnerTable>,
 }
 
@@ -178,12 +175,12 @@ impl Throws {
 impl Elimination {
     /// The game for `rules`, or an error naming the setting no game can have: the same checks
     /// as the options of the command line ([`checked`](super::checked)).
-    pub fn new(rules: RpsRules) -> Result<Self, UsageError> {
+    pub fn new(rules: RpsSettings) -> Result<Self, UsageError> {
         super::checked(rules)
     }
 
     /// The game for rules that passed those checks.
-    fn build(rules: RpsRules) -> Self {
+    fn build(rules: RpsSettings) -> Self {
         let table = (rules.players <= MAX_TABLE_PLAYERS).then(|| WinnerTable::new(rules.players));
         Elimination { rules, table }
     }
@@ -191,25 +188,22 @@ impl Elimination {
 
 impl Game for Elimination {
     const NAME: &'static str = "rps";
-    type Options = RpsOptions;
-    type Rules = RpsRules;
+    type Settings = RpsSettings;
+    type Rules = RpsSettings;
     type Stats = ();
     /// The players still in, by original number, and the current throw.
     type Scratch = (Vec<u8>, Vec<Shape>);
 
-    fn from_options(o: &RpsOptions) -> Result<Self, UsageError> {
-        Ok(Elimination::build(RpsRules::try_from(o)?))
+    fn from_settings(o: &RpsSettings) -> Result<Self, UsageError> {
+        Ok(Elimination::build(RpsSettings::check(o)?))
     }
 
-    fn rules(&self) -> &RpsRules {
+    fn rules(&self) -> &RpsSettings {
         &self.rules
     }
 
-    fn options_of(r: &RpsRules) -> RpsOptions {
-        RpsOptions {
-            players: r.players,
-            max_rounds: r.max_rounds,
-        }
+    fn settings_of(r: &RpsSettings) -> RpsSettings {
+        r.clone()
     }
 
     fn scratch(&self) -> Self::Scratch {
@@ -360,7 +354,7 @@ mod tests {
         let exact = expected_rounds(8);
         assert_eq!(exact[2], 1.5); // two players: decisive with probability 2/3
         for (n, seed) in [(2usize, 1u64), (3, 2), (5, 3), (8, 4)] {
-            let game = Elimination::new(RpsRules {
+            let game = Elimination::new(RpsSettings {
                 players: n,
                 max_rounds: 10_000_000,
             })

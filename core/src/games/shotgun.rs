@@ -11,8 +11,10 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::{cap_unless_default, check_max_rounds, Game, GameResult, Outcome};
+use crate::error::setting;
 use crate::error::UsageError;
 use crate::usage;
+use crate::usage_of;
 
 /// The turn cap when `--max-rounds` is not given; a description names any other cap.
 pub const DEFAULT_MAX_ROUNDS: u64 = 1_000_000;
@@ -193,19 +195,25 @@ pub fn exact(mix: [f64; 3]) -> [f64; 4] {
     out
 }
 
-/// The rule settings of a Shotgun War run as asked ([`ShotgunRules::try_from`] checks them).
+/// The rule settings of a Shotgun War run as asked, each declared once: the command line's
+/// flags (their help is the doc comments) and Python's keyword arguments
+/// ([`ShotgunRules::try_from`] checks them).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShotgunOptions {
-    /// Weights of reload, guard and fire, `R,G,F` (normalised).
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct ShotgunSettings {
+    /// Probabilities of reload, guard and fire for both random players (normalised).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "R,G,F", default_value_t = ShotgunSettings::default().mix))]
     pub mix: String,
-    /// The turn cap.
+    /// Stop a game after this many turns (outcome `capped`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,
+        default_value_t = ShotgunSettings::default().max_rounds, value_parser = crate::settings::parse_rounds))]
     pub max_rounds: u64,
 }
 
-impl Default for ShotgunOptions {
+impl Default for ShotgunSettings {
     /// Each move equally likely.
     fn default() -> Self {
-        ShotgunOptions {
+        ShotgunSettings {
             mix: "1,1,1".into(),
             max_rounds: DEFAULT_MAX_ROUNDS,
         }
@@ -222,16 +230,16 @@ pub struct ShotgunRules {
     pub max_rounds: u64,
 }
 
-impl TryFrom<&ShotgunOptions> for ShotgunRules {
+impl TryFrom<&ShotgunSettings> for ShotgunRules {
     type Error = UsageError;
 
-    fn try_from(o: &ShotgunOptions) -> Result<Self, UsageError> {
+    fn try_from(o: &ShotgunSettings) -> Result<Self, UsageError> {
         let parts: Vec<&str> = o.mix.split(',').collect();
         let bad = || {
-            usage!(
-                "--mix {:?}: expected three non-negative numbers R,G,F",
-                o.mix
-            )
+            usage_of![
+                setting("mix", format!("{:?}", o.mix)),
+                ": expected three non-negative numbers R,G,F",
+            ]
         };
         if parts.len() != 3 {
             return Err(bad());
@@ -244,18 +252,18 @@ impl TryFrom<&ShotgunOptions> for ShotgunRules {
             }
         }
         if w[0] == 0.0 || w[2] == 0.0 {
-            return Err(usage!(
-                "--mix {:?}: with no reloads or no fire nobody can ever die; give R and F above 0",
-                o.mix
-            ));
+            return Err(usage_of![
+                setting("mix", format!("{:?}", o.mix)),
+                ": with no reloads or no fire nobody can ever die; give R and F above 0",
+            ]);
         }
         let total: f64 = w.iter().sum();
         if !total.is_finite() {
-            return Err(usage!(
-                "--mix {:?}: the weights add up to more than a number can hold; use smaller ones \
-                 (only their ratios matter)",
-                o.mix
-            ));
+            return Err(usage_of![
+                setting("mix", format!("{:?}", o.mix)),
+                ": the weights add up to more than a number can hold; use smaller ones (only \
+                 their ratios matter)",
+            ]);
         }
         Ok(ShotgunRules {
             mix: w.map(|x| x / total),
@@ -306,12 +314,12 @@ impl Shotgun {
 
 impl Game for Shotgun {
     const NAME: &'static str = "shotgun";
-    type Options = ShotgunOptions;
+    type Settings = ShotgunSettings;
     type Rules = ShotgunRules;
     type Stats = ();
     type Scratch = ();
 
-    fn from_options(o: &ShotgunOptions) -> Result<Self, UsageError> {
+    fn from_settings(o: &ShotgunSettings) -> Result<Self, UsageError> {
         Ok(Shotgun::build(ShotgunRules::try_from(o)?))
     }
 
@@ -319,8 +327,8 @@ impl Game for Shotgun {
         &self.rules
     }
 
-    fn options_of(r: &ShotgunRules) -> ShotgunOptions {
-        ShotgunOptions {
+    fn settings_of(r: &ShotgunRules) -> ShotgunSettings {
+        ShotgunSettings {
             mix: r.mix.map(|x| x.to_string()).join(","),
             max_rounds: r.max_rounds,
         }
@@ -447,7 +455,7 @@ mod tests {
     }
 
     fn check_against_exact(mix: &str, seed: u64) {
-        let rules = ShotgunRules::try_from(&ShotgunOptions {
+        let rules = ShotgunRules::try_from(&ShotgunSettings {
             mix: mix.into(),
             max_rounds: 1_000_000,
         })
@@ -496,7 +504,7 @@ mod tests {
             "-1,1,1",
             "1e308,1e308,1e308",
         ] {
-            let o = ShotgunOptions {
+            let o = ShotgunSettings {
                 mix: mix.into(),
                 max_rounds: 10,
             };

@@ -209,14 +209,14 @@ mod tests {
     /// War with player 1's cards first under the winner's and no loop detection: on a small
     /// deck most games repeat a position and go on to the cap.
     fn looping_war(cap: u64) -> War {
-        use crate::games::war::{DetectLoops, Pickup, WarOptions};
-        War::from_options(&WarOptions {
+        use crate::games::war::{DetectLoops, Pickup, WarSettings};
+        War::from_settings(&WarSettings {
             ranks: Some(6),
             suits: Some(2),
             pickup: Some(Pickup::P1First),
             detect_loops: Some(DetectLoops::Off),
             max_rounds: Some(cap),
-            ..WarOptions::default()
+            ..WarSettings::default()
         })
         .unwrap()
     }

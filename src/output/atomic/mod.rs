@@ -442,7 +442,7 @@ impl OutputSet {
                     if let Err(b) = swap_back(&self.root.staging, &target, old) {
                         said.push_str(&format!("; cannot put the old set back: {b}"));
                     }
-                    return Err(UsageError(said).into());
+                    return Err(UsageError::text(said).into());
                 }
             }
             p.committed.push(shown.clone());

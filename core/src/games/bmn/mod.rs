@@ -41,9 +41,11 @@ use serde::{Deserialize, Serialize};
 use super::arrange;
 use super::cards::shuffle;
 use super::{check_max_rounds, Game, GameResult, GameStats};
+use crate::error::setting;
 use crate::error::UsageError;
 use crate::stats::count::{add_to, Overflow};
 use crate::usage;
+use crate::usage_of;
 use play::play_from;
 pub use play::{BmnScratch, Hand, Played, Position, Trick};
 
@@ -88,26 +90,38 @@ impl BmnPreset {
     }
 }
 
-/// The rule settings of a Beggar-my-neighbour run as asked: each `None` takes its preset's
-/// ([`BmnRules::try_from`] checks them).
+/// The rule settings of a Beggar-my-neighbour run as asked, each declared once: the command
+/// line's flags (their help is the doc comments) and Python's keyword arguments. Each `None`
+/// takes its preset's ([`BmnRules::try_from`] checks them).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BmnOptions {
-    /// The preset the settings start from.
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct BmnSettings {
+    /// Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian
+    /// 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's
+    /// demand); the options below override its settings [default: britannica].
+    #[cfg_attr(feature = "clap", arg(long = "rules",
+        value_parser = crate::settings::clap_values::choice::<BmnPreset>()))]
     pub preset: Option<BmnPreset>,
-    /// Ranks in the deck; the top four are J, Q, K and A.
+    /// Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "R"))]
     pub ranks: Option<usize>,
-    /// Cards of each rank.
+    /// Cards of each rank [default: 4].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "S"))]
     pub suits: Option<usize>,
-    /// What J, Q, K and A demand.
+    /// The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
+    /// [default: 1,2,3,4; camicia: 1,2,3,0].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "J,Q,K,A", value_parser = str::parse::<Penalties>))]
     pub penalties: Option<Penalties>,
-    /// The card cap.
+    /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,
+        default_value_t = BmnSettings::default().max_rounds, value_parser = crate::settings::parse_cards))]
     pub max_rounds: u64,
 }
 
-impl Default for BmnOptions {
+impl Default for BmnSettings {
     /// The Britannica game.
     fn default() -> Self {
-        BmnOptions {
+        BmnSettings {
             preset: None,
             ranks: None,
             suits: None,
@@ -163,25 +177,31 @@ pub struct BmnRules {
     pub max_rounds: u64,
 }
 
-impl TryFrom<&BmnOptions> for BmnRules {
+impl TryFrom<&BmnSettings> for BmnRules {
     type Error = UsageError;
 
-    fn try_from(o: &BmnOptions) -> Result<Self, UsageError> {
+    fn try_from(o: &BmnSettings) -> Result<Self, UsageError> {
         let preset = o.preset.unwrap_or_default();
         let (ranks, suits, penalties) = preset.deck();
         let (ranks, suits) = (o.ranks.unwrap_or(ranks), o.suits.unwrap_or(suits));
         let cards = ranks.saturating_mul(suits);
         if ranks < 4 || suits == 0 || cards > MAX_CARDS || cards % 2 == 1 {
-            return Err(usage!(
-                "--ranks {ranks} --suits {suits}: need at least 4 ranks (the top four are J, Q, \
-                 K, A), and an even number of cards, at most {MAX_CARDS}"
-            ));
+            return Err(usage_of![
+                setting("ranks", ranks),
+                " ",
+                setting("suits", suits),
+                format!(
+                    ": need at least 4 ranks (the top four are J, Q, K, A), and an even number \
+                     of cards, at most {MAX_CARDS}"
+                ),
+            ]);
         }
         let penalties = o.penalties.unwrap_or(penalties);
         if penalties.0.iter().any(|&d| d > 9) {
-            return Err(usage!(
-                "--penalties {penalties}: expected four demands from 0 to 9, for J, Q, K and A"
-            ));
+            return Err(usage_of![
+                setting("penalties", penalties),
+                ": expected four demands from 0 to 9, for J, Q, K and A",
+            ]);
         }
         Ok(BmnRules {
             preset,
@@ -210,13 +230,14 @@ pub struct Bmn {
 enum Engine {
     /// 8 games at a time in AVX2 lanes, a phase of each per step (`lanes`): `simulate`'s
     /// games, where the CPU has AVX2 and BMI2 and the deck and cap fit the lanes
-    /// (`lanes::fits`), unless `WARSIM_PATH` is `phase` or `cards`; the phase engine plays
+    /// (`lanes::fits`), unless the caller names `phase` or `cards` (`engine_path`; the command
+    /// line reads `WARSIM_PATH`); the phase engine plays
     /// single deals (`exact`, `search`, the games the lanes hand over).
     Lanes,
     /// A phase at a time ([`phase`]): every deck it holds ([`phase::fits`]).
     Phase,
     /// A card at a time ([`play`]): the reference, for the other decks, or when the
-    /// environment variable `WARSIM_PATH` is `cards` (to time or check the reference).
+    /// caller names `cards` (to time or check the reference).
     Cards,
 }
 
@@ -258,11 +279,10 @@ impl Bmn {
             .flat_map(|_| std::iter::repeat_n(0, plain).chain(rules.penalties.0.iter().copied()))
             .collect();
         let counts = arrange::counts(deck.iter().copied(), 9);
-        let named = std::env::var("WARSIM_PATH");
-        let engine = match named.as_deref() {
-            Ok("cards") => Engine::Cards,
+        let engine = match super::engine_path::named() {
+            Some("cards") => Engine::Cards,
             _ if !phase::fits(&deck) => Engine::Cards,
-            Ok("phase") => Engine::Phase,
+            Some("phase") => Engine::Phase,
             _ if lanes_fit(&deck, rules.max_rounds) => Engine::Lanes,
             _ => Engine::Phase,
         };
@@ -334,27 +354,28 @@ fn lanes_fit(deck: &[u8], max_rounds: u64) -> bool {
     false
 }
 
-/// The rule options of `rules` that differ from the defaults, as command-line text
-/// (`--ranks 10 --penalties 1,2,3,0`), so that a deal found under them replays under them.
-pub fn rule_args(rules: &BmnRules) -> String {
+/// The settings of `rules` that differ from the defaults, each with its value, in the order
+/// the settings are declared: what a face writes so that a deal found under these rules replays
+/// under them (the command line as `--ranks 10 --penalties 1,2,3,0`).
+pub fn changed_settings(rules: &BmnRules) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let (ranks, suits, penalties) = rules.preset.deck();
     if !rules.preset.is_britannica() {
-        out.push(format!("--rules {}", super::setting_name(rules.preset)));
+        out.push(("rules", crate::settings::setting_name(rules.preset)));
     }
     if rules.ranks != ranks {
-        out.push(format!("--ranks {}", rules.ranks));
+        out.push(("ranks", rules.ranks.to_string()));
     }
     if rules.suits != suits {
-        out.push(format!("--suits {}", rules.suits));
+        out.push(("suits", rules.suits.to_string()));
     }
     if rules.penalties != penalties {
-        out.push(format!("--penalties {}", rules.penalties));
+        out.push(("penalties", rules.penalties.to_string()));
     }
     if rules.max_rounds != DEFAULT_MAX_ROUNDS {
-        out.push(format!("--max-rounds {}", rules.max_rounds));
+        out.push(("max_rounds", rules.max_rounds.to_string()));
     }
-    out.join(" ")
+    out
 }
 
 /// What one game of BMN counts besides cards.
@@ -457,12 +478,12 @@ impl GameStats for BmnStats {
 impl Game for Bmn {
     const NAME: &'static str = "bmn";
     const UNIT: super::Unit = super::Unit::CARDS;
-    type Options = BmnOptions;
+    type Settings = BmnSettings;
     type Rules = BmnRules;
     type Stats = BmnStats;
     type Scratch = BmnScratch;
 
-    fn from_options(o: &BmnOptions) -> Result<Self, UsageError> {
+    fn from_settings(o: &BmnSettings) -> Result<Self, UsageError> {
         Ok(Bmn::build(BmnRules::try_from(o)?))
     }
 
@@ -470,8 +491,8 @@ impl Game for Bmn {
         &self.rules
     }
 
-    fn options_of(r: &BmnRules) -> BmnOptions {
-        BmnOptions {
+    fn settings_of(r: &BmnRules) -> BmnSettings {
+        BmnSettings {
             preset: Some(r.preset),
             ranks: Some(r.ranks),
             suits: Some(r.suits),

@@ -4,7 +4,8 @@
 
 use super::{camicia, Bmn, BmnPreset, Position, PENALTY_NAMES};
 use crate::error::UsageError;
-use crate::usage;
+use crate::error::{setting, setting_alone};
+use crate::usage_of;
 
 impl Bmn {
     /// Whether `hands` hold this game's deck: as many cards of each demand, or which differs.
@@ -13,7 +14,12 @@ impl Bmn {
         for &c in hands.iter().flatten() {
             match dealt.get_mut(usize::from(c)) {
                 Some(n) => *n += 1,
-                None => return Err(usage!("--deal: a card demanding {c}; demands run 0 to 9")),
+                None => {
+                    return Err(usage_of![
+                        setting_alone("deal"),
+                        format!(": a card demanding {c}; demands run 0 to 9"),
+                    ])
+                }
             }
         }
         let Some(d) = camicia::differing_demand(&dealt, &self.counts) else {
@@ -23,14 +29,17 @@ impl Bmn {
             0 => "plain cards".to_string(),
             d => format!("cards demanding {d}"),
         };
-        Err(usage!(
-            "--deal: the hands hold {} {}, the deck ({} ranks × {} suits) {}",
-            dealt[d],
-            name(d),
-            self.rules.ranks,
-            self.rules.suits,
-            self.counts.get(d).copied().unwrap_or(0)
-        ))
+        Err(usage_of![
+            setting_alone("deal"),
+            format!(
+                ": the hands hold {} {}, the deck ({} ranks × {} suits) {}",
+                dealt[d],
+                name(d),
+                self.rules.ranks,
+                self.rules.suits,
+                self.counts.get(d).copied().unwrap_or(0)
+            ),
+        ])
     }
 
     /// The deal `deck` as `play bmn --deal` reads it: `HAND1/HAND2`, or under the camicia
@@ -87,13 +96,15 @@ impl Bmn {
     pub fn parse_deal(&self, text: &str) -> Result<[Vec<u8>; 2], UsageError> {
         let halves = self.rules.preset == BmnPreset::Camicia;
         if let Some(read) = camicia::read_digits(text, &self.counts, halves) {
-            return read.map_err(|e| usage!("--deal {text:?}: {e}"));
+            return read
+                .map_err(|e| usage_of![setting("deal", format!("{text:?}")), format!(": {e}")]);
         }
         let Some((a, b)) = text.split_once('/') else {
-            return Err(usage!(
-                "--deal {text:?}: expected HAND1/HAND2, top card first, e.g. '--J-/Q---', or \
-                 one digit per card (its demand), player 1's half first"
-            ));
+            return Err(usage_of![
+                setting("deal", format!("{text:?}")),
+                ": expected HAND1/HAND2, top card first, e.g. '--J-/Q---', or one digit per card \
+                 (its demand), player 1's half first",
+            ]);
         };
         let hand = |h: &str, n: usize| -> Result<Vec<u8>, UsageError> {
             let mut out = Vec::new();
@@ -111,10 +122,13 @@ impl Bmn {
                         self.rules.penalties.0[i]
                     }
                     _ => {
-                        return Err(usage!(
-                            "--deal: hand {n} has {c:?}, which is no card: write - for a card \
-                             that is not J, Q, K or A"
-                        ))
+                        return Err(usage_of![
+                            setting_alone("deal"),
+                            format!(
+                                ": hand {n} has {c:?}, which is no card: write - for a card that \
+                                 is not J, Q, K or A"
+                            ),
+                        ])
                     }
                 };
                 out.push(demand);

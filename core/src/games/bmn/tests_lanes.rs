@@ -186,7 +186,7 @@ fn the_lanes_play_where_the_cpu_and_the_rules_allow() {
         rules.max_rounds = cap;
         Bmn::build(rules).engine
     };
-    let lanes = if lanes::available() && std::env::var("WARSIM_PATH").is_err() {
+    let lanes = if lanes::available() && crate::games::engine_path::named().is_none() {
         Engine::Lanes
     } else {
         game(13, 4, DEFAULT_MAX_ROUNDS)

@@ -13,8 +13,9 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::cards::bounded;
-use super::{cap_unless_default, check_max_rounds, setting_name, Game, GameResult, Outcome};
+use super::{cap_unless_default, check_max_rounds, Game, GameResult, Outcome};
 use crate::error::UsageError;
+use crate::settings::setting_name;
 
 /// The round cap when `--max-rounds` is not given; a description names any other cap.
 pub const DEFAULT_MAX_ROUNDS: u64 = 100_000;
@@ -270,40 +271,37 @@ impl Strategy {
     }
 }
 
-/// The rule settings of a Card-Jitsu run as asked ([`JitsuRules::try_from`] checks them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JitsuOptions {
+/// The rule settings of a Card-Jitsu run, each declared once: the command line's flags (their
+/// help is the doc comments), Python's keyword arguments and the JSON `rules` object
+/// ([`Jitsu::from_settings`] checks them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct JitsuSettings {
     /// How player 1 plays.
+    #[cfg_attr(feature = "clap", arg(long, value_parser = crate::settings::clap_values::choice::<Strategy>(),
+        default_value_t = JitsuSettings::default().strategy))]
     pub strategy: Strategy,
-    /// The round cap.
+    /// Stop a game after this many rounds (outcome `capped`).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,
+        default_value_t = JitsuSettings::default().max_rounds, value_parser = crate::settings::parse_rounds))]
     pub max_rounds: u64,
 }
 
-impl Default for JitsuOptions {
+impl Default for JitsuSettings {
     /// Player 1 plays at random.
     fn default() -> Self {
-        JitsuOptions {
+        JitsuSettings {
             strategy: Strategy::Random,
             max_rounds: DEFAULT_MAX_ROUNDS,
         }
     }
 }
 
-/// The rules of a `simulate jitsu` run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct JitsuRules {
-    /// Player 1's strategy.
-    pub strategy: Strategy,
-    /// Round cap.
-    pub max_rounds: u64,
-}
-
-impl TryFrom<&JitsuOptions> for JitsuRules {
-    type Error = UsageError;
-
-    fn try_from(o: &JitsuOptions) -> Result<Self, UsageError> {
-        Ok(JitsuRules {
+impl JitsuSettings {
+    /// The settings if a game can have them, or an error naming the one it cannot.
+    fn check(o: &JitsuSettings) -> Result<Self, UsageError> {
+        Ok(JitsuSettings {
             strategy: o.strategy,
             max_rounds: check_max_rounds(o.max_rounds, "round")?,
         })
@@ -313,42 +311,39 @@ impl TryFrom<&JitsuOptions> for JitsuRules {
 /// Automatic play: the [`Game`] of `simulate jitsu`.
 #[derive(Clone, Debug)]
 pub struct Jitsu {
-    rules: JitsuRules,
+    rules: JitsuSettings,
 }
 
 impl Jitsu {
     /// The game for `rules`, or an error naming the setting no game can have: the same checks
     /// as the options of the command line ([`checked`](super::checked)).
-    pub fn new(rules: JitsuRules) -> Result<Self, UsageError> {
+    pub fn new(rules: JitsuSettings) -> Result<Self, UsageError> {
         super::checked(rules)
     }
 
     /// The game for rules that passed those checks.
-    fn build(rules: JitsuRules) -> Self {
+    fn build(rules: JitsuSettings) -> Self {
         Jitsu { rules }
     }
 }
 
 impl Game for Jitsu {
     const NAME: &'static str = "jitsu";
-    type Options = JitsuOptions;
-    type Rules = JitsuRules;
+    type Settings = JitsuSettings;
+    type Rules = JitsuSettings;
     type Stats = ();
     type Scratch = ();
 
-    fn from_options(o: &JitsuOptions) -> Result<Self, UsageError> {
-        Ok(Jitsu::build(JitsuRules::try_from(o)?))
+    fn from_settings(o: &JitsuSettings) -> Result<Self, UsageError> {
+        Ok(Jitsu::build(JitsuSettings::check(o)?))
     }
 
-    fn rules(&self) -> &JitsuRules {
+    fn rules(&self) -> &JitsuSettings {
         &self.rules
     }
 
-    fn options_of(r: &JitsuRules) -> JitsuOptions {
-        JitsuOptions {
-            strategy: r.strategy,
-            max_rounds: r.max_rounds,
-        }
+    fn settings_of(r: &JitsuSettings) -> JitsuSettings {
+        r.clone()
     }
 
     fn scratch(&self) {}

@@ -20,8 +20,10 @@ use super::arrange;
 use super::cards::{shuffle, Card, Pile};
 use super::cycle::{Deterministic, LoopDetector};
 use super::{check_max_rounds, Game, GameResult, Outcome, Trace};
+use crate::error::setting;
 use crate::error::UsageError;
 use crate::usage;
+use crate::usage_of;
 
 /// Most players (the out set is a 64-bit mask).
 pub const MAX_PLAYERS: usize = 64;
@@ -321,23 +323,32 @@ pub fn play_deal(
     (result, end.in_game())
 }
 
-/// The rule settings of a Snap run as asked ([`SnapRules::try_from`] checks them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SnapOptions {
+/// The rule settings of a Snap run, each declared once: the command line's flags (their help
+/// is the doc comments), Python's keyword arguments and the JSON `rules` object
+/// ([`Snap::from_settings`] checks them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct SnapSettings {
     /// Players.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "P", default_value_t = SnapSettings::default().players))]
     pub players: usize,
     /// Different card faces.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "F", default_value_t = SnapSettings::default().faces))]
     pub faces: usize,
-    /// Copies of each face.
+    /// Copies of each face (the deck has F×C cards, dealt evenly).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "C", default_value_t = SnapSettings::default().copies))]
     pub copies: usize,
-    /// The turn cap.
+    /// Stop a game after this many turns (outcome `capped`); loops are detected exactly.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,
+        default_value_t = SnapSettings::default().max_rounds, value_parser = crate::settings::parse_turns))]
     pub max_rounds: u64,
 }
 
-impl Default for SnapOptions {
+impl Default for SnapSettings {
     /// Two players and a deck of 13 faces × 4 copies.
     fn default() -> Self {
-        SnapOptions {
+        SnapSettings {
             players: 2,
             faces: 13,
             copies: 4,
@@ -346,47 +357,36 @@ impl Default for SnapOptions {
     }
 }
 
-/// The rules of a `simulate snap` run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SnapRules {
-    /// Players.
-    pub players: usize,
-    /// Card faces.
-    pub faces: usize,
-    /// Copies of each face.
-    pub copies: usize,
-    /// Turn cap.
-    pub max_rounds: u64,
-}
-
-impl TryFrom<&SnapOptions> for SnapRules {
-    type Error = UsageError;
-
-    fn try_from(o: &SnapOptions) -> Result<Self, UsageError> {
+impl SnapSettings {
+    /// The settings if a game can have them, or an error naming the one it cannot.
+    fn check(o: &SnapSettings) -> Result<Self, UsageError> {
         if !(2..=MAX_PLAYERS).contains(&o.players) {
-            return Err(usage!(
-                "--players {}: need 2 to {MAX_PLAYERS} players",
-                o.players
-            ));
+            return Err(usage_of![
+                setting("players", o.players),
+                format!(": need 2 to {MAX_PLAYERS} players"),
+            ]);
         }
         if !(1..=usize::from(Card::MAX)).contains(&o.faces) || o.copies == 0 {
-            return Err(usage!(
-                "--faces {} --copies {}: need 1 to 255 faces and at least one copy",
-                o.faces,
-                o.copies
-            ));
+            return Err(usage_of![
+                setting("faces", o.faces),
+                " ",
+                setting("copies", o.copies),
+                ": need 1 to 255 faces and at least one copy",
+            ]);
         }
         let cards = o.faces.saturating_mul(o.copies);
         if !cards.is_multiple_of(o.players) || cards > MAX_CARDS {
-            return Err(usage!(
-                "--faces {} --copies {}: {cards} cards cannot be dealt evenly to {} players (at most {MAX_CARDS} cards)",
-                o.faces,
-                o.copies,
-                o.players
-            ));
+            return Err(usage_of![
+                setting("faces", o.faces),
+                " ",
+                setting("copies", o.copies),
+                format!(
+                    ": {cards} cards cannot be dealt evenly to {} players (at most {MAX_CARDS} cards)",
+                    o.players
+                ),
+            ]);
         }
-        Ok(SnapRules {
+        Ok(SnapSettings {
             players: o.players,
             faces: o.faces,
             copies: o.copies,
@@ -398,7 +398,7 @@ impl TryFrom<&SnapOptions> for SnapRules {
 /// Random deals: the [`Game`] of `simulate snap`.
 #[derive(Clone, Debug)]
 pub struct Snap {
-    rules: SnapRules,
+    rules: SnapSettings,
     deck: Vec<Card>,
     /// Copies of each face in the deck, for `exact snap`.
     counts: Vec<u32>,
@@ -407,12 +407,12 @@ pub struct Snap {
 impl Snap {
     /// The game for `rules`, or an error naming the setting no game can have: the same checks
     /// as the options of the command line ([`checked`](super::checked)).
-    pub fn new(rules: SnapRules) -> Result<Self, UsageError> {
+    pub fn new(rules: SnapSettings) -> Result<Self, UsageError> {
         super::checked(rules)
     }
 
     /// The game for rules that passed those checks.
-    fn build(rules: SnapRules) -> Self {
+    fn build(rules: SnapSettings) -> Self {
         let deck: Vec<Card> = (0..rules.copies)
             .flat_map(|_| 1..=rules.faces as Card)
             .collect();
@@ -444,26 +444,21 @@ pub struct SnapScratch {
 impl Game for Snap {
     const NAME: &'static str = "snap";
     const UNIT: super::Unit = super::Unit::TURNS;
-    type Options = SnapOptions;
-    type Rules = SnapRules;
+    type Settings = SnapSettings;
+    type Rules = SnapSettings;
     type Stats = ();
     type Scratch = SnapScratch;
 
-    fn from_options(o: &SnapOptions) -> Result<Self, UsageError> {
-        Ok(Snap::build(SnapRules::try_from(o)?))
+    fn from_settings(o: &SnapSettings) -> Result<Self, UsageError> {
+        Ok(Snap::build(SnapSettings::check(o)?))
     }
 
-    fn rules(&self) -> &SnapRules {
+    fn rules(&self) -> &SnapSettings {
         &self.rules
     }
 
-    fn options_of(r: &SnapRules) -> SnapOptions {
-        SnapOptions {
-            players: r.players,
-            faces: r.faces,
-            copies: r.copies,
-            max_rounds: r.max_rounds,
-        }
+    fn settings_of(r: &SnapSettings) -> SnapSettings {
+        r.clone()
     }
 
     fn scratch(&self) -> SnapScratch {

@@ -153,7 +153,7 @@ fn bad_piles_are_refused() {
 }
 
 fn random_tables(seed: u64, n: usize) -> Vec<Table> {
-    let game = Snap::new(SnapRules {
+    let game = Snap::new(SnapSettings {
         players: 3,
         faces: 5,
         copies: 3,
@@ -233,15 +233,12 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
         }
     }
     for (players, faces, copies) in [(2, 2, 2), (2, 3, 2), (3, 3, 2), (2, 2, 4), (2, 4, 2)] {
-        let game = Snap::new(
-            SnapRules::try_from(&SnapOptions {
-                players,
-                faces,
-                copies,
-                max_rounds: DEFAULT_MAX_ROUNDS,
-            })
-            .unwrap(),
-        )
+        let game = Snap::new(SnapSettings {
+            players,
+            faces,
+            copies,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        })
         .unwrap();
         let mut all = Vec::new();
         orders(&mut game.deck.clone(), 0, &mut all);

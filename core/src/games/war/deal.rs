@@ -6,8 +6,9 @@ use super::position::Position;
 use super::rules::{DealOrder, WarRules};
 use super::War;
 use crate::error::UsageError;
+use crate::error::{setting, setting_alone};
 use crate::games::cards::{bounded, shuffle, Card};
-use crate::usage;
+use crate::usage_of;
 
 impl Position {
     /// Deals a new game from `rng`.
@@ -115,9 +116,10 @@ pub(super) fn bryer_deal<R: RngCore + ?Sized>(
 pub fn parse_deal(text: &str, rules: &WarRules) -> Result<[Vec<Card>; 2], UsageError> {
     let halves = text.split('/').count();
     if halves != 2 {
-        return Err(usage!(
-            "--deal {text:?}: expected two hands separated by one '/', found {halves}"
-        ));
+        return Err(usage_of![
+            setting("deal", format!("{text:?}")),
+            format!(": expected two hands separated by one '/', found {halves}"),
+        ]);
     }
     Ok(parse_hands(text, rules)?.try_into().expect("two hands"))
 }
@@ -130,16 +132,22 @@ pub fn check_dealt<H: AsRef<[Card]>>(hands: &[H], rules: &WarRules) -> Result<()
     for (p, hand) in hands.iter().enumerate() {
         let hand = hand.as_ref();
         if hand.is_empty() {
-            return Err(usage!("--deal: player {}'s hand is empty", p + 1));
+            return Err(usage_of![
+                setting_alone("deal"),
+                format!(": player {}'s hand is empty", p + 1)
+            ]);
         }
         for (i, &c) in hand.iter().enumerate() {
             let Some(n) = copies.get_mut(usize::from(c)).filter(|_| c >= 1) else {
-                return Err(usage!(
-                    "--deal: {c} (player {}, card {}) is not a rank in 1..{}",
-                    p + 1,
-                    i + 1,
-                    rules.ranks
-                ));
+                return Err(usage_of![
+                    setting_alone("deal"),
+                    format!(
+                        ": {c} (player {}, card {}) is not a rank in 1..{}",
+                        p + 1,
+                        i + 1,
+                        rules.ranks
+                    ),
+                ]);
             };
             *n += 1;
         }
@@ -149,13 +157,18 @@ pub fn check_dealt<H: AsRef<[Card]>>(hands: &[H], rules: &WarRules) -> Result<()
         .enumerate()
         .find(|(_, &n)| n > u64::from(rules.suits))
     {
-        return Err(usage!(
-            "--deal: rank {rank} is dealt {n} times, but the deck of {} ranks × {} suits holds \
-             {} of it; the hands must be cards of that deck (--ranks, --suits)",
-            rules.ranks,
-            rules.suits,
-            rules.suits
-        ));
+        return Err(usage_of![
+            setting_alone("deal"),
+            format!(
+                ": rank {rank} is dealt {n} times, but the deck of {} ranks × {} suits holds {} of \
+                 it; the hands must be cards of that deck (",
+                rules.ranks, rules.suits, rules.suits
+            ),
+            setting_alone("ranks"),
+            ", ",
+            setting_alone("suits"),
+            ")",
+        ]);
     }
     Ok(())
 }
@@ -174,12 +187,15 @@ pub fn parse_hands(text: &str, rules: &WarRules) -> Result<Vec<Vec<Card>>, Usage
                     .ok()
                     .filter(|&c| c >= 1 && u32::from(c) <= rules.ranks)
                     .ok_or_else(|| {
-                        usage!(
-                            "--deal: {t:?} (player {}, card {}) is not a rank in 1..{}",
-                            p + 1,
-                            i + 1,
-                            rules.ranks
-                        )
+                        usage_of![
+                            setting_alone("deal"),
+                            format!(
+                                ": {t:?} (player {}, card {}) is not a rank in 1..{}",
+                                p + 1,
+                                i + 1,
+                                rules.ranks
+                            ),
+                        ]
                     })
             })
             .collect::<Result<Vec<Card>, UsageError>>()

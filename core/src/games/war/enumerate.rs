@@ -5,11 +5,13 @@
 //! shares.
 
 use super::rules::{DealOrder, WarRules};
+use crate::error::setting;
 use crate::error::UsageError;
 use crate::games::arrange::{self, arrangements, unrank};
 use crate::games::cards::Card;
-use crate::games::setting_name;
+use crate::settings::setting_name;
 use crate::usage;
+use crate::usage_of;
 
 /// The most cards a hand's multiset may hold here: 34! is the largest factorial in a u128.
 const MAX_CARDS: usize = 34;
@@ -56,10 +58,11 @@ impl DealSpace {
                 DealSpace::Split([half.clone(), half])
             }
             (None, DealOrder::Bryer) => {
-                return Err(usage!(
+                return Err(usage_of![
                     "exact war: the bryer deal gives player 2 the rest in deck order, which is \
-                     not an arrangement of the deck; use --deal shuffled"
-                ))
+                     not an arrangement of the deck; use ",
+                    setting("deal", "shuffled"),
+                ])
             }
         };
         if deck.len() > MAX_CARDS {

@@ -26,7 +26,8 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::{DealOrder, War};
 use crate::cancel::{Cancel, Cancelled};
-use crate::usage;
+use crate::error::{setting, setting_alone};
+use crate::usage_of;
 
 impl War {
     /// The flawless game of this rule set's deck: only a shuffled deal of the whole deck into
@@ -36,24 +37,37 @@ impl War {
     pub fn flawless(&self, cancel: &Cancel) -> anyhow::Result<Flawless> {
         let r = &self.rules;
         if r.players > 2 {
-            return Err(anyhow::Error::from(usage!(
-                "exact war --flawless: --players {} is simulated only; the flawless game is \
-                 computed for two players",
-                r.players
-            )));
+            return Err(anyhow::Error::from(usage_of![
+                "exact war ",
+                setting_alone("flawless"),
+                ": ",
+                setting("players", r.players),
+                " is simulated only; the flawless game is computed for two players",
+            ]));
         }
         if r.deal != DealOrder::Shuffled || r.p1_cards.is_some() {
-            return Err(usage!(
-                "exact war --flawless: computed for a shuffled deal of the whole deck (no --deal, \
-                 --p1-cards or --rules bryer)"
-            )
+            return Err(usage_of![
+                "exact war ",
+                setting_alone("flawless"),
+                ": computed for a shuffled deal of the whole deck (no ",
+                setting_alone("deal"),
+                ", ",
+                setting_alone("p1_cards"),
+                " or ",
+                setting("rules", "bryer"),
+                ")",
+            ]
             .into());
         }
         Flawless::of_until(r.ranks, r.suits, cancel)?.ok_or_else(|| {
-            usage!(
-                "exact war --flawless: a deck of {} cards has no two equal hands; use an even deck",
-                r.ranks * r.suits
-            )
+            usage_of![
+                "exact war ",
+                setting_alone("flawless"),
+                format!(
+                    ": a deck of {} cards has no two equal hands; use an even deck",
+                    r.ranks * r.suits
+                ),
+            ]
             .into()
         })
     }

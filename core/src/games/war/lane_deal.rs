@@ -267,7 +267,7 @@ unsafe fn deal<G: Gen8>(
     assert!((2..=64).contains(&n), "deal8: {n} cards");
     assert!(
         war.fixed_hands.is_none(),
-        "deal8: --p1-cards deals one at a time"
+        "deal8: p1_cards deals one at a time"
     );
     // SAFETY: the caller's.
     let mut gen = unsafe { G::new(seed, first) };

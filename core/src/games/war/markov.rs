@@ -16,10 +16,11 @@ use super::position::Position;
 use super::rules::Pickup;
 use super::{NoRandomness, War};
 use crate::cancel::{Cancel, Cancelled};
+use crate::error::setting;
 use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::{ChainSolution, Outcome};
-use crate::usage;
+use crate::usage_of;
 
 /// Positions the chain may hold: beyond this the deck is too large to solve here in minutes
 /// and a few hundred megabytes (8 cards: 17,112 positions in 0.2 s; 10 cards, 5 ranks × 2:
@@ -77,12 +78,15 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
         .count()
         .filter(|&d| d <= MAX_STATES as u128)
         .ok_or_else(|| {
-            usage!(
-            "exact war --pickup shuffled: a deck of {} cards has more than {MAX_STATES} deals, \
-             each a position of the Markov chain; the chain is solved up to about 10 cards here; \
-             use simulate",
-            war.deck.len()
-        )
+            usage_of![
+                "exact war ",
+                setting("pickup", "shuffled"),
+                format!(
+                    ": a deck of {} cards has more than {MAX_STATES} deals, each a position of the \
+                     Markov chain; the chain is solved up to about 10 cards here; use simulate",
+                    war.deck.len()
+                ),
+            ]
         })?;
     let mut index: HashMap<Vec<Card>, u32> = HashMap::new();
     let mut states: Vec<Vec<Card>> = Vec::new();
@@ -94,11 +98,15 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
             return Ok(i);
         }
         if states.len() >= MAX_STATES {
-            return Err(usage!(
-                "exact war --pickup shuffled: more than {MAX_STATES} positions are reachable from \
-                 the {}-card deck; the chain is too large to solve here; use simulate",
-                war.deck.len()
-            ));
+            return Err(usage_of![
+                "exact war ",
+                setting("pickup", "shuffled"),
+                format!(
+                    ": more than {MAX_STATES} positions are reachable from the {}-card deck; the \
+                     chain is too large to solve here; use simulate",
+                    war.deck.len()
+                ),
+            ]);
         }
         let i = states.len() as u32;
         index.insert(k.clone(), i);
@@ -200,10 +208,14 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
             break;
         }
         if sweeps >= MAX_SWEEPS || !moved.is_finite() {
-            return Err(usage!(
-                "exact war --pickup shuffled: the chain did not settle in {MAX_SWEEPS} sweeps \
-                 (some positions may never end); use simulate"
-            )
+            return Err(usage_of![
+                "exact war ",
+                setting("pickup", "shuffled"),
+                format!(
+                    ": the chain did not settle in {MAX_SWEEPS} sweeps (some positions may never \
+                     end); use simulate"
+                ),
+            ]
             .into());
         }
     }

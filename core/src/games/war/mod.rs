@@ -46,18 +46,21 @@ use crate::cancel::{Cancel, Cancelled};
 use crate::error::UsageError;
 use crate::games::cards::Card;
 use crate::games::cycle::{Deterministic, Ending, LoopDetector};
-use crate::games::{cap_unless_default, setting_name, Game, GameResult, Trace};
+use crate::games::{cap_unless_default, Game, GameResult, Trace};
+use crate::settings::setting_name;
 use crate::stats::summary::grouped;
 use crate::usage;
 
 pub use deal::{check_dealt, parse_deal, parse_hands};
 pub use detect::NoRandomness;
 pub use rules::{
-    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarOptions, WarRules, WonPile,
+    By, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarRules, WarSettings, WonPile,
     BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK, MAX_PLAYERS,
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
+use crate::error::{setting, setting_alone};
+use crate::usage_of;
 use enumerate::DealSpace;
 pub use fast::Path;
 pub use flawless::Flawless;
@@ -168,7 +171,7 @@ impl War {
     }
 
     /// Plays these rules on the path beside the lanes where the lanes measured slower on this
-    /// CPU's family (`lanes::measured_slower`), unless `WARSIM_PATH` named the path.
+    /// CPU's family (`lanes::measured_slower`), unless the caller named the path.
     fn off_slower_lanes(self) -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(engine) = self.lane_engine() {
@@ -332,16 +335,17 @@ impl War {
 
 impl Game for War {
     const NAME: &'static str = "war";
-    type Options = WarOptions;
+    type Settings = WarSettings;
     type Rules = WarRules;
     type Stats = WarStats;
     type Scratch = WarScratch;
 
-    fn from_options(o: &WarOptions) -> Result<Self, UsageError> {
+    fn from_settings(o: &WarSettings) -> Result<Self, UsageError> {
         if let Some(hands) = o.deal.as_deref().filter(|d| d.contains('/')) {
-            return Err(usage!(
-                "--deal {hands:?}: given hands are for `play war`; simulate deals shuffled or even"
-            ));
+            return Err(usage_of![
+                setting("deal", format!("{hands:?}")),
+                ": given hands are for `play war`; simulate deals shuffled or even",
+            ]);
         }
         Ok(War::build(WarRules::try_from(o)?))
     }
@@ -350,7 +354,7 @@ impl Game for War {
         &self.rules
     }
 
-    fn options_of(rules: &WarRules) -> WarOptions {
+    fn settings_of(rules: &WarRules) -> WarSettings {
         rules.options()
     }
 
@@ -403,10 +407,11 @@ impl Game for War {
 
     fn deal_count(&self) -> Result<u128, UsageError> {
         if self.rules.players > 2 {
-            return Err(usage!(
-                "exact war: --players {} is simulated only; exact enumerates two-player deals",
-                self.rules.players
-            ));
+            return Err(usage_of![
+                "exact war: ",
+                setting("players", self.rules.players),
+                " is simulated only; exact enumerates two-player deals",
+            ]);
         }
         let rest = self.fixed_hands.as_ref().map(|h| h[1].as_slice());
         let space = DealSpace::of(&self.rules, &self.deck, rest)?;
@@ -426,20 +431,30 @@ impl Game for War {
     ) -> Option<anyhow::Result<crate::games::ChainSolution>> {
         (self.rules.pickup == Pickup::Shuffled && self.rules.players == 2).then(|| {
             let r = &self.rules;
-            let why = "the Markov chain that answers --pickup shuffled plays no games";
+            let why = "the Markov chain that answers a shuffled pickup plays no games";
             if r.max_rounds != CLASSIC_MAX_ROUNDS {
-                return Err(usage!(
-                    "exact war: a cap of {} rounds: {why} and answers the game without a cap; \
-                     leave --max-rounds at its default of {} (and no bryer preset), or use \
-                     simulate",
-                    grouped(r.max_rounds),
-                    grouped(CLASSIC_MAX_ROUNDS)
-                )
+                return Err(usage_of![
+                    format!(
+                        "exact war: a cap of {} rounds: {why} and answers the game without a cap; \
+                         leave ",
+                        grouped(r.max_rounds)
+                    ),
+                    setting_alone("max_rounds"),
+                    format!(
+                        " at its default of {} (and no bryer preset), or use simulate",
+                        grouped(CLASSIC_MAX_ROUNDS)
+                    ),
+                ]
                 .into());
             }
-            for (set, option) in [(r.by.is_some(), "--by"), (r.quit_stats, "--quit-stats")] {
+            for (set, option) in [(r.by.is_some(), "by"), (r.quit_stats, "quit_stats")] {
                 if set {
-                    return Err(usage!("exact war: {option}: {why}; use simulate").into());
+                    return Err(usage_of![
+                        "exact war: ",
+                        setting_alone(option),
+                        format!(": {why}; use simulate"),
+                    ]
+                    .into());
                 }
             }
             markov::solve(self, cancel)
@@ -507,9 +522,9 @@ impl Game for War {
                 format!("cap {}", grouped(r.max_rounds))
             }
         );
-        let preset = WarRules::try_from(&WarOptions {
+        let preset = WarRules::try_from(&WarSettings {
             preset: Some(r.preset),
-            ..WarOptions::default()
+            ..WarSettings::default()
         });
         if preset.is_ok_and(|p| p == *r) {
             return format!("{}: {settings}", setting_name(r.preset));

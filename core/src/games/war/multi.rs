@@ -233,7 +233,7 @@ impl Seats {
             let fights = |h: usize| match war.rules.short_war {
                 ShortWar::Lose => h > k,
                 ShortWar::LastCard => h > 0,
-                ShortWar::Bryer => unreachable!("--short-war bryer is refused for N players"),
+                ShortWar::Bryer => unreachable!("short_war bryer is refused for N players"),
             };
             self.next.clear();
             for i in 0..self.contest.len() {
@@ -371,7 +371,7 @@ impl Seats {
                 self.spare = spare;
             }
             Pickup::Bryer | Pickup::Kbwar => {
-                unreachable!("--pickup bryer and kbwar are refused for N players")
+                unreachable!("pickup bryer and kbwar are refused for N players")
             }
         }
         self.table = table;
@@ -593,11 +593,12 @@ pub fn play<R: RngCore + ?Sized>(
 /// ([`check_dealt`](super::deal::check_dealt)).
 pub fn check_hands(hands: &[Vec<Card>], rules: &WarRules) -> Result<(), UsageError> {
     if hands.len() != rules.players as usize {
-        return Err(crate::usage!(
-            "--deal gives {} hands but --players is {}; give one hand per player",
-            hands.len(),
-            rules.players
-        ));
+        return Err(crate::usage_of![
+            crate::error::setting_alone("deal"),
+            format!(" gives {} hands but ", hands.len()),
+            crate::error::setting_alone("players"),
+            format!(" is {}; give one hand per player", rules.players),
+        ]);
     }
     super::deal::check_dealt(hands, rules)
 }

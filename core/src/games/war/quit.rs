@@ -474,7 +474,7 @@ pub struct AfterRounds {
 mod tests {
     use super::super::position::Position;
     use super::super::tests::{all_rule_sets, rules_with};
-    use super::super::{parse_deal, Pickup, War, WarOptions, WarRules};
+    use super::super::{parse_deal, Pickup, War, WarRules, WarSettings};
     use super::*;
     use crate::games::{Game, Outcome};
     use crate::rng::game_rng;
@@ -489,7 +489,7 @@ mod tests {
 
     /// Plays given hands with `--quit-stats` (p1-first pickup, one suit).
     fn hand_made(ranks: u32, deal: &str) -> crate::games::GameResult<super::super::WarGame> {
-        let rules = rules_with(|o: &mut WarOptions| {
+        let rules = rules_with(|o: &mut WarSettings| {
             o.ranks = Some(ranks);
             o.suits = Some(1);
             o.pickup = Some(Pickup::P1First);

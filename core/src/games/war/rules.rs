@@ -1,11 +1,16 @@
 //! War's rule options, presets and the validated rule set.
 
+use crate::error::{setting, setting_alone};
+use crate::usage_of;
 use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "clap")]
+use crate::settings::clap_values::choice;
 
 use crate::error::UsageError;
 use crate::games::cards::Card;
-use crate::games::{check_max_rounds, setting_name};
-use crate::usage;
+use crate::games::check_max_rounds;
+use crate::settings::setting_name;
 
 /// Largest deck we deal: hands are fixed-capacity ring buffers of this many cards at most.
 pub const MAX_DECK: usize = 4096;
@@ -183,42 +188,83 @@ crate::choice! {
     }
 }
 
-/// The rule settings of a War run as asked: each `None` takes its preset's (`classic` unless
-/// `preset` says otherwise), and [`WarRules::try_from`] checks them all. `simulate war`'s rule
-/// flags fill them in.
+/// The rule settings of a War run as asked, each declared once: the command line's flags (their
+/// help is the doc comments) and Python's keyword arguments. Each `None` takes its preset's
+/// ([`WarRules::try_from`] checks them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WarOptions {
-    /// The preset the settings start from.
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct WarSettings {
+    /// Rule preset; the options below override its settings.
+    ///
+    /// [default: classic]
+    #[cfg_attr(feature = "clap", arg(long = "rules", value_parser = choice::<Preset>()))]
     pub preset: Option<Preset>,
-    /// Number of ranks (13).
+    /// Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "R"))]
     pub ranks: Option<u32>,
-    /// Copies of each rank (4).
+    /// Number of suits (copies of each rank) [default: 4].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "S"))]
     pub suits: Option<u32>,
-    /// Face-down cards per war (3).
+    /// Face-down cards per war [default: 3].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "K"))]
     pub war_down: Option<u32>,
-    /// A player without enough cards for a war.
+    /// A player without enough cards for a war: loses, or plays their last card face up
+    /// [default: the preset's: last-card (classic), bryer (bryer)].
+    #[cfg_attr(feature = "clap", arg(long, value_parser = choice::<ShortWar>()))]
     pub short_war: Option<ShortWar>,
-    /// Where won cards go.
+    /// Order in which won cards go under the winner's hand [default: the preset's: shuffled
+    /// (classic), bryer (bryer)].
+    #[cfg_attr(feature = "clap", arg(long, value_parser = choice::<Pickup>()))]
     pub pickup: Option<Pickup>,
-    /// A won pile of a deterministic pickup.
+    /// Won cards go onto a won pile that becomes the hand when it runs out, played in the
+    /// order won or turned over (with a deterministic --pickup, which orders each battle's
+    /// cards onto it) [default: none: under the hand].
+    #[cfg_attr(feature = "clap", arg(long, value_parser = choice::<WonPile>()))]
     pub won_pile: Option<WonPile>,
-    /// Whether repeated states end the game as `loop`.
+    /// Report repeated states of deterministic rule sets as outcome `loop` [default: auto].
+    #[cfg_attr(feature = "clap", arg(long, value_parser = choice::<DetectLoops>()))]
     pub detect_loops: Option<DetectLoops>,
-    /// The round cap.
+    /// Stop an undecided game after this many rounds (outcome `capped`) [default: 100000;
+    /// 10000000 with loop detection; 2000 for bryer].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,
+        value_parser = crate::settings::parse_rounds))]
     pub max_rounds: Option<u64>,
-    /// How the deck is dealt, by its name (`shuffled`, `even`, `bryer`); anything else is
-    /// taken for the hands `play war` plays, and the rule set deals as its preset does.
+    /// How the deck is dealt: shuffled (the preset's; bryer: R's deal), even (each player one
+    /// copy of every rank per two suits, each hand shuffled); for `play war` also the hands
+    /// themselves, "A1 A2 .../B1 B2 ...", ranks 1..R, top card first.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DEAL", value_parser = parse_deal_setting))]
     pub deal: Option<String>,
-    /// The ranks player 1 is dealt.
+    /// Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck:
+    /// e.g. "13 13 13 13" (the four aces against the other 48 cards).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "RANKS", value_parser = str::parse::<Ranks>))]
     pub p1_cards: Option<Ranks>,
-    /// A losing face-up card within this many ranks of the winner leaves the game.
+    /// When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the
+    /// game (1: honorable War, 2: doubly honorable).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "K"))]
     pub honor: Option<u32>,
-    /// A grouping of the games' statistics.
+    /// Also tally every statistic per group of games: p1-top groups by the number of cards of
+    /// the highest rank player 1 is dealt.
+    #[cfg_attr(feature = "clap", arg(long, value_parser = choice::<By>()))]
     pub by: Option<By>,
-    /// Number of players (2).
+    /// Number of players, 2 to 26 [default: 2]. With 3 or more, every player still in the game
+    /// turns a card, the highest takes all, a tie for the highest is a war among the tied
+    /// players only; docs/war.md, "War with more than two players", states every rule point.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub players: Option<u32>,
-    /// Whether the "when can we quit?" tally is kept.
+    /// Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20,
+    /// 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key
+    /// `quit`, quit.csv, quit.png). Plays every round by the general path: slower.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub quit_stats: bool,
+}
+
+/// `deal`: a way of dealing, or (for `play war`) the hands themselves.
+pub fn parse_deal_setting(text: &str) -> Result<String, String> {
+    if text.contains('/') || matches!(text, "shuffled" | "even" | "bryer") {
+        Ok(text.to_string())
+    } else {
+        Err("expected shuffled or even (or, for play war, hands \"A1 A2 .../B1 B2 ...\")".into())
+    }
 }
 
 /// Every rule setting of a War run, preset expanded; serialised as the JSON `rules` object.
@@ -273,10 +319,10 @@ fn is_two_players(players: &u32) -> bool {
     *players == 2
 }
 
-impl TryFrom<&WarOptions> for WarRules {
+impl TryFrom<&WarSettings> for WarRules {
     type Error = UsageError;
 
-    fn try_from(o: &WarOptions) -> Result<Self, UsageError> {
+    fn try_from(o: &WarSettings) -> Result<Self, UsageError> {
         let preset = o.preset.unwrap_or(Preset::Classic);
         let (short_war, pickup, deal) = match preset {
             Preset::Classic => (ShortWar::LastCard, Pickup::Shuffled, DealOrder::Shuffled),
@@ -286,10 +332,16 @@ impl TryFrom<&WarOptions> for WarRules {
         let suits = o.suits.unwrap_or(4);
         let pickup = o.pickup.unwrap_or(pickup);
         if !(1..=255).contains(&ranks) {
-            return Err(usage!("--ranks {ranks}: ranks must be between 1 and 255"));
+            return Err(usage_of![
+                setting("ranks", ranks),
+                ": ranks must be between 1 and 255"
+            ]);
         }
         if suits == 0 {
-            return Err(usage!("--suits 0: a deck needs at least one suit"));
+            return Err(usage_of![
+                setting("suits", 0),
+                ": a deck needs at least one suit"
+            ]);
         }
         let deal = match o.deal.as_deref() {
             None => deal,
@@ -300,10 +352,13 @@ impl TryFrom<&WarOptions> for WarRules {
             Some(_) => deal,
         };
         if deal == DealOrder::Even && suits % 2 == 1 {
-            return Err(usage!(
-                "--deal even --suits {suits}: an even deal gives each player one copy of every \
-                 rank per two suits, so the suits must be even"
-            ));
+            return Err(usage_of![
+                setting("deal", "even"),
+                " ",
+                setting("suits", suits),
+                ": an even deal gives each player one copy of every rank per two suits, so the \
+                 suits must be even",
+            ]);
         }
         let deck = u64::from(ranks) * u64::from(suits);
         let p1_cards = o
@@ -313,39 +368,55 @@ impl TryFrom<&WarOptions> for WarRules {
             .transpose()?;
         let players = o.players.unwrap_or(2);
         if !(2..=MAX_PLAYERS).contains(&players) {
-            return Err(usage!(
-                "--players {players}: War takes 2 to {MAX_PLAYERS} players"
-            ));
+            return Err(usage_of![
+                setting("players", players),
+                format!(": War takes 2 to {MAX_PLAYERS} players"),
+            ]);
         }
         if players > 2 {
             check_multi(o, players, deck)?;
         } else if deck > MAX_DECK as u64 || (deck % 2 == 1 && p1_cards.is_none()) {
-            return Err(usage!(
-                "--ranks {ranks} --suits {suits}: a deck of {deck} cards cannot be dealt into two \
-                 equal hands of at most {} cards",
-                MAX_DECK / 2
-            ));
+            return Err(usage_of![
+                setting("ranks", ranks),
+                " ",
+                setting("suits", suits),
+                format!(
+                    ": a deck of {deck} cards cannot be dealt into two equal hands of at most {} \
+                     cards",
+                    MAX_DECK / 2
+                ),
+            ]);
         }
         if o.honor == Some(0) {
-            return Err(usage!(
-                "--honor 0: a card can only lose by 1 rank or more; use --honor 1 or more"
-            ));
+            return Err(usage_of![
+                setting("honor", 0),
+                ": a card can only lose by 1 rank or more; use ",
+                setting("honor", "1"),
+                " or more",
+            ]);
         }
         if let Some(won) = o.won_pile.filter(|_| !pickup.is_deterministic()) {
-            return Err(usage!(
-                "--won-pile {}: a won pile orders the cards of a deterministic pickup; pickup {} \
-                 draws at random (--pickup won-pile is the shuffled won pile)",
-                setting_name(won),
-                setting_name(pickup)
-            ));
+            return Err(usage_of![
+                setting("won_pile", won),
+                format!(
+                    ": a won pile orders the cards of a deterministic pickup; pickup {pickup} \
+                     draws at random ("
+                ),
+                setting("pickup", Pickup::WonPile),
+                " is the shuffled won pile)",
+            ]);
         }
         let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
             (DetectLoops::On, _) if !pickup.is_deterministic() => {
-                return Err(usage!(
-                    "--detect-loops on: pickup {:?} uses randomness, so a repeated state need \
-                     not repeat forever; use a deterministic pickup or --detect-loops off",
-                    setting_name(pickup)
-                ));
+                return Err(usage_of![
+                    setting("detect_loops", "on"),
+                    format!(
+                        ": pickup {:?} uses randomness, so a repeated state need not repeat \
+                         forever; use a deterministic pickup or ",
+                        pickup.to_string()
+                    ),
+                    setting("detect_loops", "off"),
+                ]);
             }
             (DetectLoops::On, _) => true,
             (DetectLoops::Off, _) | (DetectLoops::Auto, Preset::Bryer) => false,
@@ -379,40 +450,69 @@ impl TryFrom<&WarOptions> for WarRules {
 
 /// Refuses, for 3 or more players, the options that have no N-player reading (each named, so
 /// the user knows what to drop) and a deck too small or too large to deal to everyone.
-fn check_multi(o: &WarOptions, players: u32, deck: u64) -> Result<(), UsageError> {
+fn check_multi(o: &WarSettings, players: u32, deck: u64) -> Result<(), UsageError> {
     let refused = [
         (
             o.preset == Some(Preset::Bryer),
-            "--rules bryer (the R program's two-player game)",
+            setting("rules", "bryer"),
+            " (the R program's two-player game)",
         ),
-        (o.short_war == Some(ShortWar::Bryer), "--short-war bryer"),
-        (o.pickup == Some(Pickup::Bryer), "--pickup bryer"),
-        (o.pickup == Some(Pickup::Kbwar), "--pickup kbwar"),
-        (o.won_pile == Some(WonPile::Reversed), "--won-pile reversed"),
+        (
+            o.short_war == Some(ShortWar::Bryer),
+            setting("short_war", "bryer"),
+            "",
+        ),
+        (
+            o.pickup == Some(Pickup::Bryer),
+            setting("pickup", "bryer"),
+            "",
+        ),
+        (
+            o.pickup == Some(Pickup::Kbwar),
+            setting("pickup", "kbwar"),
+            "",
+        ),
+        (
+            o.won_pile == Some(WonPile::Reversed),
+            setting("won_pile", "reversed"),
+            "",
+        ),
         (
             matches!(o.deal.as_deref(), Some("even" | "bryer")),
-            "--deal even or bryer (shuffled only)",
+            setting("deal", "even or bryer"),
+            " (shuffled only)",
         ),
-        (o.p1_cards.is_some(), "--p1-cards"),
-        (o.honor.is_some(), "--honor"),
-        (o.by.is_some(), "--by"),
-        (o.quit_stats, "--quit-stats (player 1 against player 2)"),
+        (o.p1_cards.is_some(), setting_alone("p1_cards"), ""),
+        (o.honor.is_some(), setting_alone("honor"), ""),
+        (o.by.is_some(), setting_alone("by"), ""),
+        (
+            o.quit_stats,
+            setting_alone("quit_stats"),
+            " (player 1 against player 2)",
+        ),
     ];
-    if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
-        return Err(usage!(
-            "--players {players}: {option} is a two-player rule; drop it or use --players 2"
-        ));
+    if let Some((_, option, note)) = refused.into_iter().find(|(given, ..)| *given) {
+        return Err(usage_of![
+            setting("players", players),
+            ": ",
+            option,
+            format!("{note} is a two-player rule; drop it or use "),
+            setting("players", 2),
+        ]);
     }
     if deck < u64::from(players) || deck > MAX_DECK as u64 {
-        return Err(usage!(
-            "--players {players}: a deck of {deck} cards cannot give each player at least one \
-             card within {MAX_DECK} cards"
-        ));
+        return Err(usage_of![
+            setting("players", players),
+            format!(
+                ": a deck of {deck} cards cannot give each player at least one card within \
+                 {MAX_DECK} cards"
+            ),
+        ]);
     }
     Ok(())
 }
 
-/// Checks `--p1-cards` against the deck and returns the ranks ascending.
+/// Checks `p1_cards` against the deck and returns the ranks ascending.
 fn check_p1_cards(
     cards: &[Card],
     ranks: u32,
@@ -420,41 +520,46 @@ fn check_p1_cards(
     deal: DealOrder,
 ) -> Result<Vec<Card>, UsageError> {
     if deal != DealOrder::Shuffled {
-        return Err(usage!(
-            "--p1-cards deals both hands itself; it cannot be combined with --deal {}",
-            setting_name(deal)
-        ));
+        return Err(usage_of![
+            setting_alone("p1_cards"),
+            " deals both hands itself; it cannot be combined with ",
+            setting("deal", setting_name(deal)),
+        ]);
     }
     let mut sorted = cards.to_vec();
     sorted.sort_unstable();
     for (i, &c) in cards.iter().enumerate() {
         if c == 0 || u32::from(c) > ranks {
-            return Err(usage!(
-                "--p1-cards: card {} ({c}) is not a rank in 1..{ranks}",
-                i + 1
-            ));
+            return Err(usage_of![
+                setting_alone("p1_cards"),
+                format!(": card {} ({c}) is not a rank in 1..{ranks}", i + 1),
+            ]);
         }
         let copies = sorted.iter().filter(|&&x| x == c).count();
         if copies as u32 > suits {
-            return Err(usage!(
-                "--p1-cards: rank {c} appears {copies} times, but the deck holds {suits} of it"
-            ));
+            return Err(usage_of![
+                setting_alone("p1_cards"),
+                format!(": rank {c} appears {copies} times, but the deck holds {suits} of it"),
+            ]);
         }
     }
     if sorted.len() as u64 >= u64::from(ranks) * u64::from(suits) {
-        return Err(usage!(
-            "--p1-cards: {} cards leave player 2 none of the {}-card deck",
-            sorted.len(),
-            ranks * suits
-        ));
+        return Err(usage_of![
+            setting_alone("p1_cards"),
+            format!(
+                ": {} cards leave player 2 none of the {}-card deck",
+                sorted.len(),
+                ranks * suits
+            ),
+        ]);
     }
     Ok(sorted)
 }
 
 impl WarRules {
     /// The options that give these rules: every setting explicit.
-    pub fn options(&self) -> WarOptions {
-        WarOptions {
+    pub fn options(&self) -> WarSettings {
+        WarSettings {
             preset: Some(self.preset),
             ranks: Some(self.ranks),
             suits: Some(self.suits),

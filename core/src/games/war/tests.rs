@@ -8,8 +8,8 @@ use super::*;
 use crate::games::{Cycle, Outcome};
 use crate::rng::game_rng;
 
-pub(super) fn rules_with(f: impl FnOnce(&mut WarOptions)) -> WarRules {
-    let mut o = WarOptions::default();
+pub(super) fn rules_with(f: impl FnOnce(&mut WarSettings)) -> WarRules {
+    let mut o = WarSettings::default();
     f(&mut o);
     WarRules::try_from(&o).expect("valid rules")
 }
@@ -196,7 +196,7 @@ fn bryer_preset_expands_to_the_r_program_settings() {
 
 // --- Every rule option on hand-built deals. ---
 
-pub(super) fn with(f: impl FnOnce(&mut WarOptions)) -> War {
+pub(super) fn with(f: impl FnOnce(&mut WarSettings)) -> War {
     War::new(rules_with(f)).unwrap()
 }
 

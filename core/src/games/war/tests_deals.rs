@@ -75,12 +75,12 @@ fn even_deal_gives_each_player_one_of_every_rank_per_two_suits() {
             assert_eq!(sorted, want);
         }
     }
-    let odd = WarRules::try_from(&WarOptions {
+    let odd = WarRules::try_from(&WarSettings {
         deal: Some("even".into()),
         suits: Some(3),
-        ..WarOptions::default()
+        ..WarSettings::default()
     });
-    assert!(odd.unwrap_err().0.contains("even"));
+    assert!(odd.unwrap_err().to_string().contains("even"));
 }
 
 #[test]
@@ -93,12 +93,12 @@ fn p1_cards_deal_unequal_hands_and_bad_cards_are_named() {
     assert_eq!(h1.len(), 48);
     assert!(h1.iter().all(|&c| c != 13));
     let refused = |cards: Vec<Card>, want: &str| {
-        let e = WarRules::try_from(&WarOptions {
+        let e = WarRules::try_from(&WarSettings {
             p1_cards: Some(Ranks(cards)),
-            ..WarOptions::default()
+            ..WarSettings::default()
         })
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(e.contains(want), "{e}");
     };
     refused(vec![14], "14");

@@ -14,7 +14,7 @@ use crate::rng::game_rng;
 /// or after a loop is seen among them), classic and squaaawk's rules with their deals, caps
 /// that bind, and decks from 10 to 256 cards.
 fn lane_rule_sets() -> Vec<WarRules> {
-    let with = |f: fn(&mut WarOptions)| {
+    let with = |f: fn(&mut WarSettings)| {
         rules_with(|o| {
             o.preset = Some(Preset::Bryer);
             f(o);

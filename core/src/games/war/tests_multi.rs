@@ -10,7 +10,7 @@ use crate::games::{Cycle, Outcome};
 use crate::rng::game_rng;
 
 /// `players` players with deterministic `pickup`, the other options set by `f`.
-fn rules(players: u32, pickup: Pickup, f: impl FnOnce(&mut WarOptions)) -> WarRules {
+fn rules(players: u32, pickup: Pickup, f: impl FnOnce(&mut WarSettings)) -> WarRules {
     rules_with(|o| {
         o.players = Some(players);
         o.pickup = Some(pickup);
@@ -306,51 +306,58 @@ fn random_games_conserve_cards_and_replay_the_same_from_their_index() {
 
 #[test]
 fn two_player_options_are_refused_for_three_players_by_name() {
-    type Refused = (&'static str, fn(&mut WarOptions));
+    type Refused = (&'static str, fn(&mut WarSettings));
     let cases: [Refused; 10] = [
-        ("--quit-stats", |o| o.quit_stats = true),
-        ("--rules bryer", |o| o.preset = Some(Preset::Bryer)),
-        ("--pickup kbwar", |o| o.pickup = Some(Pickup::Kbwar)),
-        ("--won-pile reversed", |o| {
+        ("quit_stats", |o| o.quit_stats = true),
+        ("rules bryer", |o| o.preset = Some(Preset::Bryer)),
+        ("pickup kbwar", |o| o.pickup = Some(Pickup::Kbwar)),
+        ("won_pile reversed", |o| {
             o.pickup = Some(Pickup::Table);
             o.won_pile = Some(WonPile::Reversed)
         }),
-        ("--short-war bryer", |o| o.short_war = Some(ShortWar::Bryer)),
-        ("--pickup bryer", |o| o.pickup = Some(Pickup::Bryer)),
-        ("--deal even", |o| o.deal = Some("even".into())),
-        ("--p1-cards", |o| o.p1_cards = Some(Ranks(vec![13]))),
-        ("--honor", |o| o.honor = Some(1)),
-        ("--by", |o| o.by = Some(By::P1Top)),
+        ("short_war bryer", |o| o.short_war = Some(ShortWar::Bryer)),
+        ("pickup bryer", |o| o.pickup = Some(Pickup::Bryer)),
+        ("deal even", |o| o.deal = Some("even".into())),
+        ("p1_cards", |o| o.p1_cards = Some(Ranks(vec![13]))),
+        ("honor", |o| o.honor = Some(1)),
+        ("by", |o| o.by = Some(By::P1Top)),
     ];
     for (name, f) in cases {
-        let mut o = WarOptions {
+        let mut o = WarSettings {
             players: Some(3),
-            ..WarOptions::default()
+            ..WarSettings::default()
         };
         f(&mut o);
-        let e = WarRules::try_from(&o).unwrap_err().0;
-        assert!(e.contains(name) && e.contains("--players 3"), "{name}: {e}");
+        let e = WarRules::try_from(&o).unwrap_err().to_string();
+        assert!(e.contains(name) && e.contains("players 3"), "{name}: {e}");
     }
     for players in [0, 1, 27] {
-        let o = WarOptions {
+        let o = WarSettings {
             players: Some(players),
-            ..WarOptions::default()
+            ..WarSettings::default()
         };
-        let e = WarRules::try_from(&o).unwrap_err().0;
+        let e = WarRules::try_from(&o).unwrap_err().to_string();
         assert!(e.contains("2 to 26"), "{e}");
     }
-    let o = WarOptions {
+    let o = WarSettings {
         players: Some(5),
         ranks: Some(2),
         suits: Some(2),
-        ..WarOptions::default()
+        ..WarSettings::default()
     };
-    assert!(WarRules::try_from(&o).unwrap_err().0.contains("4 cards"));
+    assert!(WarRules::try_from(&o)
+        .unwrap_err()
+        .to_string()
+        .contains("4 cards"));
     // An odd deck deals unevenly to three players, and `exact` refuses them.
     let war = War::new(rules(3, Pickup::P1First, |o| {
         o.ranks = Some(5);
         o.suits = Some(1)
     }))
     .unwrap();
-    assert!(war.deal_count().unwrap_err().0.contains("--players 3"));
+    assert!(war
+        .deal_count()
+        .unwrap_err()
+        .to_string()
+        .contains("players 3"));
 }

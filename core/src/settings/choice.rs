@@ -34,13 +34,21 @@ macro_rules! choice {
             $( $(#[doc = $doc])* $variant, )+
         }
 
-        impl $crate::games::choice::Choice for $name {
+        impl $crate::settings::choice::Choice for $name {
             const ALL: &'static [Self] = &[$(Self::$variant),+];
 
             fn doc(self) -> &'static str {
                 match self {
                     $(Self::$variant => concat!($($doc, "\n"),*),)+
                 }
+            }
+        }
+
+        /// Its name, as the command line and the JSON `rules` object write it (a flag's
+        /// default is shown so).
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&$crate::settings::choice::Choice::name(*self))
             }
         }
     };

@@ -1,0 +1,78 @@
+//! How a game declares its settings: once, as the fields of its settings struct
+//! ([`Game::Settings`](crate::games::Game::Settings)), each with its meaning (the doc comment),
+//! its default (the struct's `Default`) and its checks (the game's `from_settings`, whose errors
+//! name the setting, never a flag: [`crate::error`]). Every face reads that one declaration:
+//! the command line derives its flags from it (the core's optional command-line feature,
+//! `clap_values`), and `warsim games --json`, `sweep`'s axes, Python's keyword arguments and
+//! its stubs list what the command line derives.
+//!
+//! The readers of a setting's value as text live here too, so that every face reads `1e6` or
+//! `1,000,000` alike.
+
+pub mod choice;
+#[cfg(feature = "clap")]
+pub mod clap_values;
+
+use serde::Serialize;
+
+/// A whole number ≥ 1 of `noun`, as `--games` reads it (`1000000`, `1_000_000`,
+/// `1,000,000` or `1e6`; separators only between groups of three digits, so `1,5` is refused
+/// rather than read as 15).
+pub fn parse_count(text: &str, noun: &str) -> Result<u64, String> {
+    let expected = format!(
+        "expected a whole number of {noun} of at least 1, such as 1000000, 1_000_000, \
+         1,000,000 or 1e6"
+    );
+    let grouped = |sep: char| {
+        let mut groups = text.split(sep);
+        let head = groups.next().unwrap_or("");
+        (1..=3).contains(&head.len())
+            && !head.starts_with('0')
+            && head.bytes().all(|b| b.is_ascii_digit())
+            && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+    };
+    // `10.000` is ten thousand in much of Europe and ten here: a point only in `2.5e6`.
+    if text.contains('.') && !text.contains(['e', 'E']) {
+        return Err(format!(
+            "'.' reads as a decimal point, and a number of {noun} is whole; {expected}"
+        ));
+    }
+    for sep in [',', '_'] {
+        if text.contains(sep) && !grouped(sep) {
+            return Err(format!(
+                "'{sep}' separates groups of three digits only; {expected}"
+            ));
+        }
+    }
+    let plain: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
+    let exact = plain.parse::<u64>().ok().or_else(|| {
+        let x: f64 = plain.parse().ok()?;
+        // Exactly representable whole numbers only (1e6 yes, 1.5e0 no).
+        (x.fract() == 0.0 && (1.0..=9.0e15).contains(&x)).then_some(x as u64)
+    });
+    exact.filter(|&n| n >= 1).ok_or(expected)
+}
+
+/// A round cap as the faces read it: a count of the game's unit (`rounds`, `turns`, `cards`).
+pub fn parse_rounds(text: &str) -> Result<u64, String> {
+    parse_count(text, "rounds")
+}
+
+/// A turn cap (Snap counts turns).
+pub fn parse_turns(text: &str) -> Result<u64, String> {
+    parse_count(text, "turns")
+}
+
+/// A card cap (Beggar-my-neighbour counts cards laid).
+pub fn parse_cards(text: &str) -> Result<u64, String> {
+    parse_count(text, "cards")
+}
+
+/// The name a rule setting has in the JSON `rules` object (and on the command line), such as
+/// `last-card` for a variant `LastCard`: its serde name, so the two never disagree.
+pub fn setting_name<T: Serialize>(setting: T) -> String {
+    serde_json::to_value(setting)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
