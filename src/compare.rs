@@ -11,18 +11,18 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::charts;
+use crate::charts::render::Sink;
+use crate::export::html::Page;
 use crate::face::{self, GameCli, WithGameType};
 use crate::games::Unit;
-use crate::merge;
-use crate::output::atomic::{Kind, OutputSet};
-use crate::output::charts;
-use crate::output::html::Page;
-use crate::output::render::Sink;
-use crate::output::report::{Curve, Report};
-use crate::output::stdout::Print;
-use crate::output::summary::Provenance;
+use crate::model;
+use crate::model::report::{Curve, Report};
+use crate::model::summary::Provenance;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in};
 use crate::stats::tail::Ks;
+use crate::store::{Kind, OutputSet};
+use crate::term::stdout::Print;
 use crate::usage;
 
 /// One run read back.
@@ -54,7 +54,7 @@ struct Load<'a>(&'a Path);
 impl WithGameType for Load<'_> {
     type Output = Result<Run>;
     fn with<G: GameCli>(self) -> Result<Run> {
-        let part = merge::load::<G>(self.0)?;
+        let part = model::load::load::<G>(self.0)?;
         let report = Report::new(&part.info, &part.tally);
         Ok(Run {
             dir: self.0.to_path_buf(),
@@ -103,7 +103,7 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
     let set = OutputSet::begin(out, Kind::Compare, dirs)?;
     let mut runs = Vec::new();
     for dir in dirs {
-        let game = merge::game_of(dir)?;
+        let game = model::load::game_of(dir)?;
         let run = face::by_name(&game, Load(dir)).unwrap_or_else(|| {
             Err(usage!(
                 "{}: summary.json names game {game:?}, which warsim does not know",
@@ -184,9 +184,9 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
     dir.write("report.html", page(&title, &doc, &runs, &chart).as_bytes())?;
     set.commit()?;
     if print == Print::Json {
-        crate::output::stdout::print_json(&doc)?;
+        crate::term::stdout::print_json(&doc)?;
     } else if print == Print::Text {
-        let mut stdout = crate::output::stdout::out();
+        let mut stdout = crate::term::stdout::out();
         for (i, r) in doc.runs.iter().enumerate() {
             let mean = r.mean.map_or_else(|| "-".into(), |m| fixed(m, 3));
             writeln!(

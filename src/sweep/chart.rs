@@ -5,10 +5,10 @@
 use anyhow::Result;
 
 use super::RuleSet;
+use crate::charts::render::Target;
+use crate::charts::{self, Line, LineStyle, Panel};
 use crate::games::Unit;
-use crate::output::charts::{self, Line, LineStyle, Panel};
-use crate::output::render::Target;
-use crate::output::report::Curve;
+use crate::model::report::Curve;
 
 /// Draws sweep.png of `sets` (their curves `curves`, in order), from axes of `lens` values,
 /// into `target`.

@@ -19,24 +19,24 @@ use anyhow::Result;
 use clap::{ArgAction, ArgMatches, CommandFactory, Parser};
 use serde_json::Value;
 
+use crate::charts;
+use crate::charts::render::Sink;
 use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
+use crate::export::sweep::{page, sweep_csv, text, RuleSetJson, SweepJson, SweepRow};
+use crate::export::{csv as out_csv, run::write_run};
 use crate::face::{GameCli, SimulateGame, WithGame};
 use crate::games::Unit;
-use crate::output::atomic::{Dir, Kind, OutputSet};
-use crate::output::charts;
-use crate::output::progress::{self, Progress};
-use crate::output::render::Sink;
-use crate::output::report::{Curve, Report};
-use crate::output::stdout::Print;
-use crate::output::summary::Provenance;
-use crate::output::sweep::{page, sweep_csv, text, RuleSetJson, SweepJson, SweepRow};
-use crate::output::{csv as out_csv, write_run};
+use crate::model::report::{Curve, Report};
+use crate::model::summary::Provenance;
 use crate::sim::engine::Cancel;
 use crate::sim::pilot;
 use crate::stats::summary::{counted, grouped};
+use crate::store::{Dir, Kind, OutputSet};
+use crate::term::progress::{self, Progress};
+use crate::term::stdout::Print;
 use crate::{run, usage};
 
 /// Rule sets a sweep may hold without `--max-rule-sets`: each writes a folder of files (about
@@ -320,7 +320,7 @@ impl Plan {
 /// `sweep GAME ARGS...`.
 pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        return crate::output::stdout::write_all(help_text(Some(game))?.as_bytes());
+        return crate::term::stdout::write_all(help_text(Some(game))?.as_bytes());
     }
     let plan = Plan::new(game, args)?;
     let sets = plan.rule_sets();
@@ -471,11 +471,11 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     dir.write("report.html", html.as_bytes())?;
     set_out.commit()?;
     if run0.print == Print::Json {
-        crate::output::stdout::print_json(&doc)?;
+        crate::term::stdout::print_json(&doc)?;
     } else if run0.print == Print::Markdown {
-        crate::output::stdout::write_all(crate::output::sweep::markdown(&rows).as_bytes())?;
+        crate::term::stdout::write_all(crate::export::sweep::markdown(&rows).as_bytes())?;
     } else if run0.print == Print::Text {
-        let mut stdout = crate::output::stdout::out();
+        let mut stdout = crate::term::stdout::out();
         write!(stdout, "{}", text(&title, &rows, elapsed_s))?;
         writeln!(
             stdout,

@@ -1,9 +1,9 @@
 //! The summary of a run as rows of (statistic, value, 95% interval): one list that the Markdown
 //! table (`--markdown`) and report.html both show, so they cannot disagree.
 
-use super::report::{Report, Timing};
 use crate::games::Unit;
 use crate::games::{GameStats, Outcome};
+use crate::model::report::{Report, Timing};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution, Share};
 
 /// One line of the summary table.
@@ -138,7 +138,7 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
         if let Some(c) = &t.check {
             out.push(row(
                 "tail: is it exponential?",
-                super::text::tail_verdict(c, info.exhaustive, info.unit),
+                crate::model::report::tail_verdict(c, info.exhaustive, info.unit),
                 "",
             ));
         }

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 
-use super::report::Report;
 use crate::games::{GameStats, Outcome, StatsTable};
+use crate::model::report::Report;
 use crate::stats::histogram::RoundHistogram;
 use crate::stats::summary::{Distribution, QUANTILES};
 

@@ -9,14 +9,14 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 
-use super::charts::{self, Line, LineStyle};
 use super::layout::Rect;
 use super::layout::GAP;
 use super::render::{text_size, Chart, Target};
-use super::report::{Curve, Report, RunInfo, Timing};
-use super::table::{self, Row};
-use super::text;
 use super::RunChart;
+use crate::charts::{self, Line, LineStyle};
+use crate::export::table::{self, Row};
+use crate::model::report::{Curve, Report, RunInfo, Timing};
+use crate::term::text;
 
 use crate::face::{GameCli, WithGame};
 use crate::games::Unit;

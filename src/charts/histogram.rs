@@ -7,8 +7,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::layout::{place_labels, y_label_area, Mark, Rect};
 use super::render::{text_size, Chart, Target};
-use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
+use crate::model::report::{Report, Unended};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 
 const SIZE: (u32, u32) = (1200, 720);

@@ -6,10 +6,10 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::export::html::Page;
 use crate::games::Unit;
-use crate::output::html::Page;
-use crate::output::report::Curve;
-use crate::output::summary::Provenance;
+use crate::model::report::Curve;
+use crate::model::summary::Provenance;
 use crate::stats::summary::{fixed, grouped, percent};
 
 /// One rule set of a sweep, run: what the sweep's own files show of it.
