@@ -5,10 +5,11 @@
 //! some never do).
 //!
 //! This module holds what they share (sizes, palette, line styles, the legend and the heading);
-//! each chart is a file: [`histogram`], [`survival`], [`means`], [`by_group`] and [`shares`] (a
-//! game's own); [`RunChart`] lists a run's. The embedded DejaVu Sans is laid out by [`glyphs`],
-//! labels are placed clear of each other by [`layout`], [`render`] draws to a PNG, an SVG file
-//! or report.html's inline SVG, and `inspect` tests every chart kind for collisions.
+//! each chart is a file: [`histogram`], [`survival`], [`sweep`], [`means`], [`by_group`] and
+//! [`shares`] (a game's own); [`RunChart`] lists a run's. The embedded DejaVu Sans is laid out
+//! by [`glyphs`], labels are placed clear of each other by [`layout`], [`render`] draws to a
+//! PNG, an SVG file or report.html's inline SVG, and `inspect` tests every chart kind for
+//! collisions.
 
 mod by_group;
 pub mod glyphs;
@@ -22,6 +23,7 @@ pub mod render;
 mod run;
 mod shares;
 mod survival;
+mod sweep;
 
 pub use by_group::{by_group, GroupPoint};
 pub use means::means;
@@ -29,6 +31,7 @@ pub use panels::{panel_axis, panels, place, Panel};
 pub use run::RunChart;
 pub use shares::shares;
 pub use survival::survival;
+pub use sweep::sweep;
 
 use anyhow::Result;
 use plotters::coord::Shift;

@@ -6,7 +6,7 @@
 //! anything, so a missing, duplicated or foreign shard is refused by name.
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::UsageError;
 use crate::games::Game;
@@ -31,39 +31,7 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
     let mut elapsed = first.elapsed_s;
     let mut tally = first.tally;
     for dir in rest {
-        let game = game_of(dir)?;
-        if game != base.game {
-            return Err(usage!(
-                "{} is foreign: game {game} (expected {}), as in {}",
-                dir.display(),
-                base.game,
-                first_dir.display()
-            ));
-        }
-        let p = load::<G>(dir)?;
-        same_program(&p)?;
-        let i = &p.info;
-        let what = if i.rules != base.rules {
-            Some(format!("rules {} (expected {})", i.rules, base.rules))
-        } else if i.players != base.players {
-            Some(format!("{} players (expected {})", i.players, base.players))
-        } else if i.seed != base.seed {
-            Some(format!("seed {} (expected {})", i.seed, base.seed))
-        } else if i.games_total != base.games_total {
-            Some(format!(
-                "a run of {} games (expected {})",
-                i.games_total, base.games_total
-            ))
-        } else {
-            None
-        };
-        if let Some(what) = what {
-            return Err(usage!(
-                "{} is foreign: {what}, as in {}",
-                p.dir.display(),
-                first_dir.display()
-            ));
-        }
+        let p = read_shard::<G>(dir, &base, first_dir)?;
         spans.push((p.info.range.clone(), p.dir));
         elapsed += p.elapsed_s;
         tally = tally
@@ -75,6 +43,70 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
             "the shards' elapsed_s add up to more than a number holds"
         ));
     }
+    covers(&base, &mut spans)?;
+    let count = spans.len();
+    let info = RunInfo {
+        range: 0..base.games_total,
+        shard: None,
+        ..base
+    };
+    let timing = Timing {
+        elapsed_s: elapsed,
+        threads: None,
+        note: Some(format!(
+            "elapsed_s is the sum of the {count} shards' elapsed_s (compute time, not wall time); \
+             games_per_s = games / that sum"
+        )),
+    };
+    Ok((info, tally, timing))
+}
+
+/// The shard in `dir`, read and checked to be of the run of `base` (read from `first_dir`):
+/// the same game, program, rules, players, seed and games in all.
+fn read_shard<G: Game>(
+    dir: &Path,
+    base: &RunInfo,
+    first_dir: &Path,
+) -> Result<Part<G>, UsageError> {
+    let game = game_of(dir)?;
+    if game != base.game {
+        return Err(usage!(
+            "{} is foreign: game {game} (expected {}), as in {}",
+            dir.display(),
+            base.game,
+            first_dir.display()
+        ));
+    }
+    let p = load::<G>(dir)?;
+    same_program(&p)?;
+    let i = &p.info;
+    let what = if i.rules != base.rules {
+        Some(format!("rules {} (expected {})", i.rules, base.rules))
+    } else if i.players != base.players {
+        Some(format!("{} players (expected {})", i.players, base.players))
+    } else if i.seed != base.seed {
+        Some(format!("seed {} (expected {})", i.seed, base.seed))
+    } else if i.games_total != base.games_total {
+        Some(format!(
+            "a run of {} games (expected {})",
+            i.games_total, base.games_total
+        ))
+    } else {
+        None
+    };
+    match what {
+        Some(what) => Err(usage!(
+            "{} is foreign: {what}, as in {}",
+            p.dir.display(),
+            first_dir.display()
+        )),
+        None => Ok(p),
+    }
+}
+
+/// Checks that the shards' `spans` (games, folder), sorted here, cover the run of `base`
+/// exactly: no game twice, none missing.
+fn covers(base: &RunInfo, spans: &mut [(Range<u64>, PathBuf)]) -> Result<(), UsageError> {
     spans.sort_by_key(|(r, _)| (r.start, r.end));
     let mut next = 0u64;
     let mut gaps = Vec::new();
@@ -96,24 +128,10 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
     if next < base.games_total {
         gaps.push(next..base.games_total);
     }
-    if !gaps.is_empty() {
-        return Err(missing(&base, &gaps));
+    match gaps.is_empty() {
+        true => Ok(()),
+        false => Err(missing(base, &gaps)),
     }
-    let count = spans.len();
-    let info = RunInfo {
-        range: 0..base.games_total,
-        shard: None,
-        ..base
-    };
-    let timing = Timing {
-        elapsed_s: elapsed,
-        threads: None,
-        note: Some(format!(
-            "elapsed_s is the sum of the {count} shards' elapsed_s (compute time, not wall time); \
-             games_per_s = games / that sum"
-        )),
-    };
-    Ok((info, tally, timing))
 }
 
 /// Refuses a shard written by another program or another version of warsim: its games may

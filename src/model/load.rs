@@ -3,6 +3,7 @@
 //! ([`Folder`]) so a folder committed anew meanwhile is read as one run. `merge`, `compare`,
 //! `replay`, `play war --from` and Python read runs through [`load`].
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::reader::{self, Folder};
@@ -193,10 +194,36 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
 /// it from one consistent read.
 const MAX_RELOADS: u32 = 20;
 
-/// [`load`] through one opened folder.
+/// [`load`] through one opened folder: the summary read and checked against the rules, then
+/// the counts read and checked against the summary.
 fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
-    let dir = folder.path();
-    let d = dir.display();
+    let (summary_json, v) = read_typed::<G>(folder)?;
+    let (game, info, every_deal) = check_against_rules::<G>(folder.path(), &v)?;
+    let histogram_csv = read_described_histogram(folder, &v)?;
+    let elapsed_s = v.elapsed_s;
+    let program = v.provenance.as_ref().map(|p| p.program.clone());
+    let counts = Counts {
+        folder,
+        game: &game,
+        info: &info,
+        every_deal,
+    };
+    let tally = counts.read(&histogram_csv, v)?;
+    Ok(Part {
+        dir: folder.path().to_path_buf(),
+        game,
+        info,
+        tally,
+        elapsed_s,
+        program,
+        summary_json,
+        histogram_csv,
+    })
+}
+
+/// The summary.json of `folder` as read, and typed as a run of `G`'s.
+fn read_typed<G: Game>(folder: &Folder) -> Result<(String, GameSummary<G>), UsageError> {
+    let d = folder.path().display();
     let (summary_json, value) = read_summary(folder)?;
     if value["game"] != G::NAME {
         return Err(usage!(
@@ -205,8 +232,21 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
             G::NAME
         ));
     }
-    let v: Summary<<G::Stats as GameStats>::Json> =
-        serde_json::from_value(value).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    let v = serde_json::from_value(value).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    Ok((summary_json, v))
+}
+
+/// The summary.json of a run of `G`.
+type GameSummary<G> = Summary<<<G as Game>::Stats as GameStats>::Json>;
+
+/// The game that summary `v` of `dir` describes, built by the game's own option checks, and
+/// the run as the summary describes it, checked against those rules; and whether the run
+/// says it played every deal once.
+fn check_against_rules<G: Game>(
+    dir: &Path,
+    v: &GameSummary<G>,
+) -> Result<(G, RunInfo, bool), UsageError> {
+    let d = dir.display();
     let game = crate::games::from_rules::<G>(&v.rules)
         .map_err(|e| usage!("{d}: summary.json rules: {e}"))?;
     if v.players != game.players() || !(1..=MAX_PLAYERS).contains(&v.players) {
@@ -222,6 +262,34 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
             v.elapsed_s
         ));
     }
+    let (range, shard) = span(dir, v)?;
+    let every_deal = v.exact.as_ref().is_some_and(|e| e.get("deals").is_some());
+    derived(&game, v, every_deal).map_err(|what| usage!("{d}: summary.json {what}"))?;
+    let info = RunInfo {
+        game: v.game.clone(),
+        description: v.description.clone(),
+        unit: G::UNIT,
+        rules: v.rules.clone(),
+        seed: v.seed,
+        players: v.players,
+        games_total: v.run.games_total,
+        range,
+        shard,
+        detects_loops: game.detects_loops(),
+        exact: v.exact.clone(),
+        precision: v.precision.clone(),
+        grouping: v.grouping.clone(),
+        exhaustive: false,
+        // A run read back says what played it; what is written from it (a merge) was not
+        // played by one engine.
+        engine: None,
+    };
+    Ok((game, info, every_deal))
+}
+
+/// The games a summary says it covers, and its shard, which must cut exactly those games.
+fn span<J>(dir: &Path, v: &Summary<J>) -> Result<(Range<u64>, Option<Shard>), UsageError> {
+    let d = dir.display();
     let range = v.run.first_game..v.run.end_game;
     if range.start > range.end || range.end > v.run.games_total {
         return Err(usage!(
@@ -231,124 +299,134 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
             v.run.games_total
         ));
     }
-    let shard = match &v.run.shard {
-        None => None,
-        Some(s) => {
-            let shard = s
-                .parse::<Shard>()
-                .map_err(|e| usage!("{d}: run.shard {e}"))?;
-            if shard.range(v.run.games_total) != range {
-                return Err(usage!(
-                    "{d}: shard {shard} of {} games is not games {}..{}",
-                    v.run.games_total,
-                    range.start,
-                    range.end
-                ));
-            }
-            Some(shard)
-        }
+    let Some(s) = &v.run.shard else {
+        return Ok((range, None));
     };
-    let every_deal = v.exact.as_ref().is_some_and(|e| e.get("deals").is_some());
-    derived(&game, &v, every_deal).map_err(|what| usage!("{d}: summary.json {what}"))?;
-    let info = RunInfo {
-        game: v.game,
-        description: v.description,
-        unit: G::UNIT,
-        rules: v.rules,
-        seed: v.seed,
-        players: v.players,
-        games_total: v.run.games_total,
-        range,
-        shard,
-        detects_loops: game.detects_loops(),
-        exact: v.exact,
-        precision: v.precision,
-        grouping: v.grouping,
-        exhaustive: false,
-        // A run read back says what played it; what is written from it (a merge) was not
-        // played by one engine.
-        engine: None,
-    };
+    let shard = s
+        .parse::<Shard>()
+        .map_err(|e| usage!("{d}: run.shard {e}"))?;
+    if shard.range(v.run.games_total) != range {
+        return Err(usage!(
+            "{d}: shard {shard} of {} games is not games {}..{}",
+            v.run.games_total,
+            range.start,
+            range.end
+        ));
+    }
+    Ok((range, Some(shard)))
+}
+
+/// The histogram.csv of `folder`, which must be the one summary `v` describes (its digest).
+fn read_described_histogram<J>(folder: &Folder, v: &Summary<J>) -> Result<String, UsageError> {
     let histogram_csv = read_csv(folder, "histogram.csv")?;
-    let text = &histogram_csv;
-    let digest = histogram_digest(text.as_bytes());
+    let digest = histogram_digest(histogram_csv.as_bytes());
     if v.histogram_digest.as_deref() != Some(digest.as_str()) {
         return Err(usage!(
-            "{d}: histogram.csv is not the histogram summary.json describes (its digest is {digest}, \
+            "{}: histogram.csv is not the histogram summary.json describes (its digest is {digest}, \
              summary.json records {})",
+            folder.path().display(),
             v.histogram_digest.as_deref().unwrap_or("none")
         ));
     }
-    // Rounds are at least 1 and at most the rules' cap, where the rules have one.
-    let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
-    let mut tally = Tally::<G::Stats>::new(info.players);
-    read_histogram(text, &mut tally, cap, dir)?;
-    possible(&tally, &game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
-    let games = v.games;
-    if tally.games != games || info.range.end - info.range.start != games {
-        return Err(usage!(
-            "{d}: the histogram counts {} games, summary.json says {games} over games {}..{}",
-            tally.games,
-            info.range.start,
-            info.range.end
-        ));
+    Ok(histogram_csv)
+}
+
+/// What the counts of a run folder are read against: the game its rules describe and the run
+/// its summary describes.
+struct Counts<'a, G: Game> {
+    folder: &'a Folder,
+    game: &'a G,
+    info: &'a RunInfo,
+    every_deal: bool,
+}
+
+impl<G: Game> Counts<'_, G> {
+    /// The tally of histogram.csv (`text`), then of cycles.csv and by.csv where the run has
+    /// them, each checked against summary `v` and the rules.
+    fn read(&self, text: &str, v: GameSummary<G>) -> Result<Tally<G::Stats>, UsageError> {
+        let (dir, info) = (self.folder.path(), self.info);
+        let d = dir.display();
+        // Rounds are at least 1 and at most the rules' cap, where the rules have one.
+        let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
+        let mut tally = Tally::<G::Stats>::new(info.players);
+        read_histogram(text, &mut tally, cap, dir)?;
+        possible(&tally, self.game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
+        self.games_agree(&tally, &v)?;
+        tally.stats = <G::Stats as GameStats>::from_json(v.stats, v.games)
+            .map_err(|e| usage!("{d}: summary.json: {e}"))?;
+        let whole = info.shard.is_none() && info.range == (0..info.games_total);
+        if self.every_deal {
+            every_deal_holds(self.game, info, &tally, whole)
+                .map_err(|what| usage!("{d}: summary.json claims every deal, but {what}"))?;
+        }
+        if let Some(p) = &info.precision {
+            precision_holds(p, &tally, whole)
+                .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
+        }
+        if info.detects_loops {
+            read_cycles(&read_csv(self.folder, "cycles.csv")?, &mut tally, cap, dir)?;
+        }
+        if let Some(by) = &v.by {
+            let groups = (cap, self.game.groups());
+            read_groups(
+                &read_csv(self.folder, "by.csv")?,
+                &mut tally,
+                by,
+                groups,
+                dir,
+            )?;
+        }
+        if v.games > 0 {
+            tally.longest = Some(self.longest(&tally, v.longest_rounds, v.longest_game)?);
+        }
+        Ok(tally)
     }
-    for (o, n) in tally.outcomes() {
-        let said = v.outcomes.get(&o.name()).copied().unwrap_or(0);
-        if said != n {
+
+    /// The histogram's games are the summary's, in all and per outcome, and the slice's.
+    fn games_agree(&self, tally: &Tally<G::Stats>, v: &GameSummary<G>) -> Result<(), UsageError> {
+        let (d, range) = (self.folder.path().display(), &self.info.range);
+        let games = v.games;
+        if tally.games != games || range.end - range.start != games {
             return Err(usage!(
-                "{d}: the histogram counts {n} games of outcome {}, summary.json {said}",
-                o.name()
+                "{d}: the histogram counts {} games, summary.json says {games} over games {}..{}",
+                tally.games,
+                range.start,
+                range.end
             ));
         }
+        for (o, n) in tally.outcomes() {
+            let said = v.outcomes.get(&o.name()).copied().unwrap_or(0);
+            if said != n {
+                return Err(usage!(
+                    "{d}: the histogram counts {n} games of outcome {}, summary.json {said}",
+                    o.name()
+                ));
+            }
+        }
+        Ok(())
     }
-    tally.stats = <G::Stats as GameStats>::from_json(v.stats, games)
-        .map_err(|e| usage!("{d}: summary.json: {e}"))?;
-    let whole = info.shard.is_none() && info.range == (0..info.games_total);
-    if every_deal {
-        every_deal_holds(&game, &info, &tally, whole)
-            .map_err(|what| usage!("{d}: summary.json claims every deal, but {what}"))?;
-    }
-    if let Some(p) = &info.precision {
-        precision_holds(p, &tally, whole)
-            .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
-    }
-    if info.detects_loops {
-        read_cycles(&read_csv(folder, "cycles.csv")?, &mut tally, cap, dir)?;
-    }
-    if let Some(by) = &v.by {
-        read_groups(
-            &read_csv(folder, "by.csv")?,
-            &mut tally,
-            by,
-            (cap, game.groups()),
-            dir,
-        )?;
-    }
-    if games > 0 {
+
+    /// The longest game the summary names (`rounds`, `game`): the histogram's longest, and
+    /// within the slice.
+    fn longest(
+        &self,
+        tally: &Tally<G::Stats>,
+        rounds: u64,
+        game: u64,
+    ) -> Result<(u64, u64), UsageError> {
+        let range = &self.info.range;
         let max = tally.rounds.rows().last().map_or(0, |(r, _)| r);
-        if v.longest_rounds != max || !info.range.contains(&v.longest_game) {
+        if rounds != max || !range.contains(&game) {
             return Err(usage!(
-                "{d}: longest game {} of {} rounds: the histogram's longest has {max} rounds \
-                 and the shard holds games {}..{}",
-                v.longest_game,
-                v.longest_rounds,
-                info.range.start,
-                info.range.end
+                "{}: longest game {game} of {rounds} rounds: the histogram's longest has {max} \
+                 rounds and the shard holds games {}..{}",
+                self.folder.path().display(),
+                range.start,
+                range.end
             ));
         }
-        tally.longest = Some((v.longest_rounds, v.longest_game));
+        Ok((rounds, game))
     }
-    Ok(Part {
-        dir: dir.to_path_buf(),
-        game,
-        info,
-        tally,
-        elapsed_s: v.elapsed_s,
-        program: v.provenance.map(|p| p.program),
-        summary_json,
-        histogram_csv,
-    })
 }
 
 /// Refuses what a summary says that its rules decide otherwise: the description, whether loops

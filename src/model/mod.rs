@@ -9,6 +9,7 @@ pub mod reader;
 pub mod report;
 mod rows;
 pub mod summary;
+pub mod sweep;
 
 /// `value` as warsim writes JSON everywhere (files and stdout): pretty, then a line break.
 pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {

@@ -221,6 +221,14 @@ impl<'a, S: GameStats> Report<'a, S> {
         }
     }
 
+    /// The rounds of the games that end, where some games never end (and some end): the figure
+    /// a reader means, so the terminal and the summary table lead with it, named, and give all
+    /// games' after.
+    pub fn leading_ended(&self) -> Option<&Distribution> {
+        let unended = self.unended().total() > 0;
+        self.finished.as_ref().filter(|f| unended && f.n > 0)
+    }
+
     /// The rounds of the games that end, and how many loop or were capped, for the charts.
     pub fn curve(&self) -> Curve {
         let endless = |o: Outcome| matches!(o, Outcome::Loop | Outcome::Capped);

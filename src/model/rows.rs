@@ -309,6 +309,19 @@ pub(super) fn read_groups<S: GameStats>(
     if let Some((cg, c)) = current {
         totals.push((cg, c.total));
     }
+    groups_agree(tally, said, &totals, dir)
+}
+
+/// The groups' games (`totals`: each group and its games, as by.csv counts them) are the
+/// run's and summary.json's, group by group, and the groups' histograms add up to
+/// histogram.csv row by row: every game is in one group.
+fn groups_agree<S: GameStats>(
+    tally: &Tally<S>,
+    said: &Named<GroupJson>,
+    totals: &[(u64, u64)],
+    dir: &Path,
+) -> Result<(), UsageError> {
+    let d = dir.display();
     let sum = totals
         .iter()
         .try_fold(0u64, |a, t| a.checked_add(t.1))
