@@ -51,6 +51,23 @@ pub use warsim_core::{cancel, games, rng, sim, stats, usage};
 
 #[cfg(test)]
 mod tests {
+    /// docs/layout.md, the map of the source, names every top-level module of this crate (as
+    /// `src/NAME/` or `src/NAME.rs`), so a module moved or added is placed there too.
+    #[test]
+    fn the_layout_names_every_module() {
+        let layout = include_str!("../docs/layout.md");
+        let source = include_str!("lib.rs");
+        let modules = source.lines().filter_map(|l| {
+            let l = l.trim_start_matches("pub ");
+            l.strip_prefix("mod ")?.strip_suffix(';')
+        });
+        for m in modules {
+            let named = layout.contains(&format!("`src/{m}/`"))
+                || layout.contains(&format!("`src/{m}.rs`"));
+            assert!(named, "docs/layout.md does not name src/{m}");
+        }
+    }
+
     /// The module list above names every module declared here.
     #[test]
     fn the_crate_docs_name_every_module() {
