@@ -153,28 +153,7 @@ fn run_page<S: GameStats>(
             "Groups: per number of {}",
             r.info.grouping.as_deref().unwrap_or("group")
         ));
-        let rows: Vec<Vec<String>> = r
-            .groups
-            .iter()
-            .map(|g| {
-                let p1 = g.share(Outcome::Player(0));
-                let (mean, ci) = g
-                    .rounds
-                    .as_ref()
-                    .map_or((String::new(), String::new()), |d| {
-                        let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
-                        (fixed(d.mean, 3), ci.unwrap_or_default())
-                    });
-                vec![
-                    g.group.to_string(),
-                    grouped(g.games),
-                    mean,
-                    ci,
-                    percent(p1.share, 3),
-                    format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
-                ]
-            })
-            .collect();
+        let rows = group_rows(r);
         page.table(
             &[
                 "group",
@@ -194,6 +173,32 @@ fn run_page<S: GameStats>(
     page.heading("Files");
     page.paragraph(&files.join(", "));
     page.finish(&title)
+}
+
+/// report.html's table of groups: a row per group, its games, mean rounds and player 1's
+/// share of wins, each with its 95% interval.
+fn group_rows<S: GameStats>(r: &Report<S>) -> Vec<Vec<String>> {
+    r.groups
+        .iter()
+        .map(|g| {
+            let p1 = g.share(Outcome::Player(0));
+            let (mean, ci) = g
+                .rounds
+                .as_ref()
+                .map_or((String::new(), String::new()), |d| {
+                    let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
+                    (fixed(d.mean, 3), ci.unwrap_or_default())
+                });
+            vec![
+                g.group.to_string(),
+                grouped(g.games),
+                mean,
+                ci,
+                percent(p1.share, 3),
+                format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
+            ]
+        })
+        .collect()
 }
 
 /// The end of every run: the output set written into `out` (if any), then the summary on

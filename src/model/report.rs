@@ -300,29 +300,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             exact: info.exact.clone(),
             precision: info.precision.clone(),
             grouping: info.grouping.clone(),
-            by: (!self.groups.is_empty()).then(|| {
-                Named(
-                    self.groups
-                        .iter()
-                        .map(|g| {
-                            let json = GroupJson {
-                                games: g.games,
-                                rounds: g.rounds.clone(),
-                                outcomes: Named(
-                                    g.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect(),
-                                ),
-                                shares: Named(
-                                    g.outcomes
-                                        .iter()
-                                        .map(|&(o, _)| (o.name(), g.share(o)))
-                                        .collect(),
-                                ),
-                            };
-                            (g.group.to_string(), json)
-                        })
-                        .collect(),
-                )
-            }),
+            by: self.groups_json(),
             elapsed_s: timing.elapsed_s,
             games_per_s,
             threads: timing.threads,
@@ -332,6 +310,34 @@ impl<'a, S: GameStats> Report<'a, S> {
                 ..Provenance::now()
             }),
         }
+    }
+
+    /// summary.json's `by`: each group's games, rounds and outcomes, where the run groups
+    /// its games.
+    fn groups_json(&self) -> Option<Named<GroupJson>> {
+        (!self.groups.is_empty()).then(|| {
+            Named(
+                self.groups
+                    .iter()
+                    .map(|g| {
+                        let json = GroupJson {
+                            games: g.games,
+                            rounds: g.rounds.clone(),
+                            outcomes: Named(
+                                g.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect(),
+                            ),
+                            shares: Named(
+                                g.outcomes
+                                    .iter()
+                                    .map(|&(o, _)| (o.name(), g.share(o)))
+                                    .collect(),
+                            ),
+                        };
+                        (g.group.to_string(), json)
+                    })
+                    .collect(),
+            )
+        })
     }
 }
 
