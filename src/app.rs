@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::face::{self, GameCli, WithGame, WithGameType};
-use crate::output::atomic::{Kind, OutputSet};
-use crate::output::stdout::Print;
-use crate::output::{self, progress};
-use crate::{compare, exact, merge, play, run as runs, sweep, usage};
+use crate::store::{Kind, OutputSet};
+use crate::term::progress;
+use crate::term::stdout::Print;
+use crate::{compare, exact, export, merge, model, play, run as runs, sweep, usage};
 
 /// Names the engine path the environment variable `WARSIM_PATH` asks for (tests and benchmarks
 /// time or check one path; results are the same on every path): the one place that reads it,
@@ -33,7 +33,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }),
         Command::Sweep { help, game, args } => match game {
             Some(game) if !help => sweep::run(&game, &args, &Default::default()),
-            game => crate::output::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
+            game => crate::term::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
         },
         Command::Exact { run, game } if run.flawless => {
             game.run(exact::FlawlessGame(&RunConfig::from(&run)))
@@ -78,10 +78,10 @@ pub fn run(cli: Cli) -> Result<()> {
             svg,
         } => compare::run(&dirs, &out, Print::of(json, false, false), svg.svg),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
-        Command::Completions { shell } => crate::output::stdout::write_all(&completions(shell)),
-        Command::Games { json } => crate::output::stdout::write_all(&crate::list::text(json)?),
+        Command::Completions { shell } => crate::term::stdout::write_all(&completions(shell)),
+        Command::Games { json } => crate::term::stdout::write_all(&crate::list::text(json)?),
         Command::Replay { dir, game, json } => crate::replay::run(&dir, game, json),
-        Command::Manpage { out_dir: None } => crate::output::stdout::write_all(&manpage()?),
+        Command::Manpage { out_dir: None } => crate::term::stdout::write_all(&manpage()?),
         Command::Manpage { out_dir: Some(dir) } => manual_pages(&dir),
     }
 }
@@ -143,7 +143,7 @@ pub fn merge_run(m: &Merge) -> Result<()> {
         .dirs
         .first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
-    let name = merge::game_of(first)?;
+    let name = model::load::game_of(first)?;
     face::by_name(&name, m).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
@@ -179,7 +179,7 @@ impl WithGame for Simulate<'_> {
         let (info, tally, timing) =
             runs::play(&game, opts, info, head, threads, &bar, runs::Slot::ALONE)?;
         bar.finish();
-        output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
+        export::run::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }
 }
 
@@ -201,6 +201,6 @@ impl WithGameType for &Merge<'_> {
     fn with<G: GameCli>(self) -> Result<()> {
         let out = OutputSet::begin(self.out, Kind::Merge, self.dirs)?;
         let (info, tally, timing) = merge::merge::<G>(self.dirs)?;
-        output::finish(&info, &tally, &timing, Some(out), self.print, self.svg)
+        export::run::finish(&info, &tally, &timing, Some(out), self.print, self.svg)
     }
 }

@@ -12,9 +12,9 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::RunConfig;
 use crate::estimate::{self, MaxHours};
 use crate::face::{ExactGame, PlayGame, SearchGame, SimulateGame};
-use crate::output::progress;
-use crate::output::stdout::Print;
 use crate::sim::shard::Shard;
+use crate::term::progress;
+use crate::term::stdout::Print;
 
 /// Monte Carlo simulation and exact statistics for War and other small card and hand games.
 #[derive(Debug, Parser)]

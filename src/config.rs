@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use crate::error::UsageError;
 use crate::estimate::MaxHours;
-use crate::output::progress::When;
-use crate::output::stdout::Print;
 use crate::sim::engine::Cancel;
 use crate::sim::shard::Shard;
+use crate::term::progress::When;
+use crate::term::stdout::Print;
 use crate::usage;
 
 /// With `--precision`, the most games played without `--max-games`.

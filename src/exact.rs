@@ -9,18 +9,18 @@ use anyhow::Result;
 use serde_json::{json, Map, Value};
 
 use crate::config::RunConfig;
+use crate::export::answer::Answer;
 use crate::face::{GameCli, WithGame};
 use crate::games::{ChainSolution, Game};
-use crate::output::answer::Answer;
-use crate::output::atomic::{Kind, OutputSet};
-use crate::output::report::{RunInfo, Timing};
-use crate::output::stdout::Print;
-use crate::output::summary::Provenance;
-use crate::output::{self, progress::Progress};
+use crate::model::report::{RunInfo, Timing};
+use crate::model::summary::Provenance;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::stats::summary::{fraction, grouped, grouped_in, percent};
-use crate::{run, usage};
+use crate::stats::summary::{grouped, grouped_in, percent};
+use crate::store::{Kind, OutputSet};
+use crate::term::progress::Progress;
+use crate::term::stdout::Print;
+use crate::{export, run, usage};
 
 /// Deals an exact run may play: about half an hour on two cores at a microsecond a deal.
 pub const MAX_DEALS: u128 = 2_000_000_000;
@@ -86,27 +86,9 @@ impl WithGame for Exact<'_> {
             threads: Some(threads),
             note: None,
         };
-        info.exact = Some(every_deal(&tally));
-        output::finish(&info, &tally, &timing, out, opts.print, opts.svg)
+        info.exact = Some(crate::model::summary::every_deal(&tally));
+        export::run::finish(&info, &tally, &timing, out, opts.print, opts.svg)
     }
-}
-
-/// The `exact` object of a run of every deal: the deals and each outcome's share as a
-/// fraction, made from the tally alone (so `merge` can check one read back against its counts).
-pub fn every_deal<S: crate::games::GameStats>(tally: &crate::stats::histogram::Tally<S>) -> Value {
-    let n = tally.games;
-    let fractions: Map<String, Value> = tally
-        .outcomes()
-        .into_iter()
-        .filter(|&(_, k)| k > 0)
-        .map(|(o, k)| (o.name(), Value::String(fraction(k, n))))
-        .collect();
-    json!({
-        "deals": n,
-        "fractions": fractions,
-        "method": "every distinct deal played once; distinct deals are equally likely under \
-                   a uniform shuffle, so counts over deals are exact probabilities",
-    })
 }
 
 /// Prints (and with `--out` writes as chain.json) the solution of a game's Markov chain.
@@ -287,12 +269,12 @@ fn finish_doc(
     }
     let doc = answer.doc;
     if opts.print == Print::Json {
-        crate::output::stdout::print_json(doc)?;
+        crate::term::stdout::print_json(doc)?;
     } else if opts.print == Print::Markdown {
-        crate::output::stdout::write_all(answer.markdown().as_bytes())?;
+        crate::term::stdout::write_all(answer.markdown().as_bytes())?;
     } else if opts.print == Print::Text {
         let game = doc["game"].as_str().unwrap_or("");
-        let mut stdout = crate::output::stdout::out();
+        let mut stdout = crate::term::stdout::out();
         writeln!(
             stdout,
             "{game} — {}",

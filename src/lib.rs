@@ -7,28 +7,35 @@
 //! game's command-line face (its rule flags, help and `play` command), [`cli`] defines the command line, [`config`] is
 //! what a run is asked as plain data, [`estimate`] foresees a run's time before it starts,
 //! [`error`] holds the one-line rendering of every error (a usage error exits with status 2),
-//! [`output`] the output formats and the output sets, and [`app`] dispatches each command:
-//! `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`], `merge` to [`merge`]
-//! (which also reads any run folder back), `compare` to [`compare`], `replay` to [`replay`],
+//! and [`app`] dispatches each command:
+//! `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`], `merge` to [`merge`],
+//! `compare` to [`compare`], `replay` to [`replay`],
 //! `play` to [`play`], `search` to [`search`] (with `--reaching` to [`reaching`]), `games` to
-//! [`list`]; `completions` and `manpage` are generated from [`cli`] in [`app`] itself. `python`
+//! [`list`]; `completions` and `manpage` are generated from [`cli`] in [`app`] itself. What the
+//! commands make flows one way: [`model`] is the run (its description, statistics, summary.json
+//! and the one reader of a run folder), [`export`] writes its files, one per format, [`charts`]
+//! draws them, [`store`] commits them as one all-or-nothing set, and [`term`] prints the summary
+//! and the progress. `python`
 //! (feature `python`) is the Python extension module over the same commands. The binary is
-//! `main.rs` over [`app`]. Only the commands and `output` touch files, stdin, stdout or stderr.
+//! `main.rs` over [`app`]. Only the commands, `store`, `export` and `term` touch files, stdin,
+//! stdout or stderr.
 #![warn(missing_docs)]
 // Every unsafe block says why it is sound (issue 41); CI's clippy denies warnings.
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod app;
+pub mod charts;
 pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod error;
 pub mod estimate;
 pub mod exact;
+pub mod export;
 pub mod face;
 pub mod list;
 pub mod merge;
-pub mod output;
+pub mod model;
 pub mod play;
 #[cfg(feature = "python")]
 pub mod python;
@@ -36,12 +43,31 @@ pub mod reaching;
 pub mod replay;
 pub mod run;
 pub mod search;
+pub mod store;
 pub mod sweep;
+pub mod term;
 
 pub use warsim_core::{cancel, games, rng, settings, sim, stats, usage};
 
 #[cfg(test)]
 mod tests {
+    /// docs/layout.md, the map of the source, names every top-level module of this crate (as
+    /// `src/NAME/` or `src/NAME.rs`), so a module moved or added is placed there too.
+    #[test]
+    fn the_layout_names_every_module() {
+        let layout = include_str!("../docs/layout.md");
+        let source = include_str!("lib.rs");
+        let modules = source.lines().filter_map(|l| {
+            let l = l.trim_start_matches("pub ");
+            l.strip_prefix("mod ")?.strip_suffix(';')
+        });
+        for m in modules {
+            let named = layout.contains(&format!("`src/{m}/`"))
+                || layout.contains(&format!("`src/{m}.rs`"));
+            assert!(named, "docs/layout.md does not name src/{m}");
+        }
+    }
+
     /// The module list above names every module declared here.
     #[test]
     fn the_crate_docs_name_every_module() {

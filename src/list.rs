@@ -158,7 +158,7 @@ pub fn games() -> Result<Vec<Listed>, UsageError> {
 pub fn text(json: bool) -> Result<Vec<u8>> {
     let games = games()?;
     if json {
-        return Ok(crate::output::stdout::pretty_json(&games)?);
+        return Ok(crate::model::pretty_json(&games)?);
     }
     let mut out = Vec::new();
     let width = games.iter().map(|g| g.name.len()).max().unwrap_or(0);

@@ -60,7 +60,7 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             } else {
                 styled.to_string()
             };
-            exit(warsim::output::stdout::write_all(text.as_bytes()))
+            exit(warsim::term::stdout::write_all(text.as_bytes()))
         }
         // `warsim` or `warsim simulate` alone: a newcomer's first try, so it gets the usage and
         // the list of commands (or games) to choose from, on stderr since nothing was done.

@@ -11,7 +11,7 @@ use crate::face::{PlayIo, PlayReport};
 
 /// Plays `game` and prints what it found.
 pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
-    let mut out = BufWriter::new(crate::output::stdout::out());
+    let mut out = BufWriter::new(crate::term::stdout::out());
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let input_echoed = stdin.is_terminal();

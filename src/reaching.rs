@@ -18,11 +18,11 @@ use serde::Serialize;
 use crate::games::bmn::backward::{basin, Basin, BasinError, Node, Step};
 use crate::games::bmn::{Bmn, BmnRules};
 use crate::games::{Game, Outcome};
-use crate::output::atomic::{Kind, OutputSet};
-use crate::output::progress::{note, When};
-use crate::output::stdout::{self, Print};
-use crate::output::summary::Provenance;
+use crate::model::summary::Provenance;
 use crate::stats::summary::grouped;
+use crate::store::{Kind, OutputSet};
+use crate::term::progress::{note, When};
+use crate::term::stdout::{self, Print};
 use crate::usage;
 
 /// Positions a walk holds at most by default: about 70 bytes each, so some 0.35 GB (twice that

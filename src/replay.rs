@@ -1,5 +1,5 @@
 //! `warsim replay DIR`: plays one game of a run again, any game, from the run's seed and rules
-//! as read back by the run reader ([`crate::merge::load`]): by default its longest game, which
+//! as read back by the run reader ([`crate::model::load::load`]): by default its longest game, which
 //! must end as the run says it did. (`play war --from DIR --trace` shows a War game round by
 //! round.)
 
@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::face::{self, GameCli, WithGameType};
 use crate::games::{Outcome, Unit};
-use crate::merge;
+use crate::model;
 use crate::rng::game_rng;
 use crate::stats::summary::{grouped, grouped_in};
 use crate::usage;
@@ -50,7 +50,7 @@ impl WithGameType for Replay<'_> {
     type Output = Result<Replayed>;
 
     fn with<G: GameCli>(self) -> Result<Replayed> {
-        let part = merge::load::<G>(self.dir)?;
+        let part = model::load::load::<G>(self.dir)?;
         let info = &part.info;
         let replaying = part
             .replaying(self.index)
@@ -85,7 +85,7 @@ impl WithGameType for Replay<'_> {
 
 /// `replay DIR [--game I] [--json]`.
 pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
-    let name = merge::game_of(dir)?;
+    let name = model::load::game_of(dir)?;
     let r = face::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
@@ -95,9 +95,9 @@ pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
         .into())
     })?;
     if json {
-        crate::output::stdout::print_json(&r)?;
+        crate::term::stdout::print_json(&r)?;
     } else {
-        let mut out = crate::output::stdout::out();
+        let mut out = crate::term::stdout::out();
         let ending = match r.outcome.as_str() {
             "loop" => format!(
                 "loops (from {} {}, every {})",

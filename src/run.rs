@@ -8,15 +8,15 @@ use anyhow::Result;
 use crate::config::RunConfig;
 use crate::estimate::{self, Estimate, MaxHours};
 use crate::games::Game;
-use crate::output::progress::{self, Progress};
-use crate::output::report::{RunInfo, Timing};
-use crate::output::summary::PrecisionJson;
+use crate::model::report::{RunInfo, Timing};
+use crate::model::summary::PrecisionJson;
 use crate::sim::engine;
 use crate::sim::pilot::{self, Pilot};
 use crate::sim::precision::{self, Target};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::counted;
+use crate::term::progress::{self, Progress};
 use crate::usage;
 
 /// Games of a run without `--games`.

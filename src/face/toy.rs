@@ -218,7 +218,7 @@ mod tests {
             out,
         ]))
         .unwrap();
-        let part = crate::merge::load::<Toy>(&dir).unwrap();
+        let part = crate::model::load::load::<Toy>(&dir).unwrap();
         assert_eq!(
             part.game.rules(),
             &ToySettings {

@@ -7,7 +7,7 @@ use crate::games::cards::Card;
 pub use crate::games::war::War;
 use crate::games::war::{multi, parse_deal, parse_hands, trace, WarRules, WarSettings};
 use crate::games::{Game, Trace};
-use crate::merge::Replaying;
+use crate::model::load::Replaying;
 use crate::usage;
 
 /// The arguments of `play war`.
@@ -30,13 +30,13 @@ pub struct PlayWar {
 }
 
 /// What a `--from DIR` replay plays: the seed, the rules, which game
-/// ([`crate::merge::Replaying`]), and for a run of `exact` (whose game i is deal number i, not
+/// ([`crate::model::load::Replaying`]), and for a run of `exact` (whose game i is deal number i, not
 /// a random deal) that deal's hands. The run is read back and checked as `merge` reads it, so
 /// a replay never starts from rules or indices the run could not have.
 type FromRun = (u64, WarRules, Replaying, Option<[Vec<Card>; 2]>);
 
 fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageError> {
-    let part = crate::merge::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
+    let part = crate::model::load::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
     let replaying = part.replaying(game).map_err(|e| usage!("--from {e}"))?;
     let hands = replaying
         .deal

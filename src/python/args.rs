@@ -14,8 +14,8 @@ use crate::config::DEFAULT_MAX_GAMES;
 use crate::error::pythonic;
 use crate::estimate::{MaxHours, DEFAULT_MAX_HOURS};
 use crate::list::OptionDoc;
-use crate::output::progress::When;
-use crate::output::stdout::Print;
+use crate::term::progress::When;
+use crate::term::stdout::Print;
 
 /// `name=value: why`, as a `ValueError`.
 fn bad(name: &str, value: &Bound<'_, PyAny>, why: &str) -> PyErr {

@@ -30,10 +30,10 @@ use crate::exact::{Exact, FlawlessGame};
 use crate::face::PlayIo;
 use crate::face::{self, GameCli, WithGameType};
 use crate::list::{self, OptionDoc};
-use crate::output::private::PrivateDir;
-use crate::output::progress;
-use crate::output::stdout::Print;
 use crate::sim::engine::Cancel;
+use crate::store::private::PrivateDir;
+use crate::term::progress;
+use crate::term::stdout::Print;
 use args::{rule_args, RunKwargs};
 use run::Run;
 
@@ -51,8 +51,8 @@ fn interruptible<T: Send>(
     let mut shown = Shown::new();
     std::thread::scope(|s| {
         let worker = s.spawn(|| {
-            crate::output::atomic::commits_unless(&cancel);
-            crate::output::summary::called_as(command);
+            crate::store::commits_unless(&cancel);
+            crate::model::summary::called_as(command);
             progress::count_for_host(shared.clone());
             work(&cancel)
         });
@@ -321,10 +321,10 @@ fn exact<'py>(
             list::with_game(game, &rule, Exact(&config))?;
         }
         if dir.join(answer).exists() {
-            return Ok(Err(crate::output::reader::read_text(
+            return Ok(Err(crate::model::reader::read_text(
                 &dir,
                 answer,
-                crate::output::reader::MAX_JSON_BYTES,
+                crate::model::reader::MAX_JSON_BYTES,
             )?));
         }
         Run::read(&dir, scratch.is_none()).map(Ok)
@@ -414,10 +414,10 @@ fn sweep<'py>(
         .collect();
     let doc = interruptible(py, command, |cancel| {
         crate::sweep::run(game, &argv, cancel)?;
-        Ok(crate::output::reader::read_text(
+        Ok(crate::model::reader::read_text(
             &out,
             "sweep.json",
-            crate::output::reader::MAX_SET_JSON_BYTES,
+            crate::model::reader::MAX_SET_JSON_BYTES,
         )?)
     })?;
     json_loads(py, &doc)
@@ -437,10 +437,10 @@ fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyRes
     }
     let doc = interruptible(py, command, |_| {
         crate::compare::run(&dirs, &out, Print::Nothing, svg)?;
-        Ok(crate::output::reader::read_text(
+        Ok(crate::model::reader::read_text(
             &out,
             "compare.json",
-            crate::output::reader::MAX_JSON_BYTES,
+            crate::model::reader::MAX_JSON_BYTES,
         )?)
     })?;
     json_loads(py, &doc)
@@ -576,7 +576,7 @@ fn json_loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 #[pymodule]
 fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Python keeps its Ctrl-C: warsim's handler would end the interpreter.
-    crate::output::atomic::embedded();
+    crate::store::embedded();
     app::name_engine_path();
     m.add_class::<Run>()?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

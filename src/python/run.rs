@@ -1,4 +1,4 @@
-//! `warsim.Run`: a run read back from its folder by the one reader ([`merge::load`]), whose
+//! `warsim.Run`: a run read back from its folder by the one reader ([`model::load::load`]), whose
 //! charts are drawn by the same code as the command line's files ([`RunChart::draw`]).
 
 use std::path::{Path, PathBuf};
@@ -9,13 +9,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::charts::render::Sink;
+use crate::charts::RunChart;
 use crate::face::{self, GameCli, WithGameType};
 use crate::games::Game;
-use crate::merge::{self, Part};
-use crate::output::private::PrivateDir;
-use crate::output::render::Sink;
-use crate::output::report::Report;
-use crate::output::RunChart;
+use crate::model::report::Report;
+use crate::model::{self, load::Part};
+use crate::store::private::PrivateDir;
 
 /// What a run read back gives Python, whatever its game.
 trait Loaded: Send {
@@ -69,7 +69,7 @@ impl WithGameType for Load<'_> {
     type Output = Result<Box<dyn Loaded>>;
 
     fn with<G: GameCli>(self) -> Result<Box<dyn Loaded>> {
-        Ok(Box::new(merge::load::<G>(self.0)?))
+        Ok(Box::new(model::load::load::<G>(self.0)?))
     }
 }
 
@@ -85,7 +85,7 @@ pub struct Run {
 impl Run {
     /// Reads the run in `dir`; `keep` says whether `dir` stays (the user's `out=`).
     pub fn read(dir: &Path, keep: bool) -> Result<Run> {
-        let game = merge::game_of(dir)?;
+        let game = model::load::game_of(dir)?;
         let loaded = face::by_name(&game, Load(dir))
             .unwrap_or_else(|| Err(anyhow::anyhow!("{}: no game {game:?}", dir.display())))?;
         let (summary_json, histogram_csv) = loaded.texts();

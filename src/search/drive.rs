@@ -14,12 +14,12 @@ use super::SearchConfig;
 use crate::estimate::{Basis, Estimate};
 use crate::games::bmn::Bmn;
 use crate::games::Game;
-use crate::output::atomic::{self, Kind, OutputSet};
-use crate::output::progress::Progress;
 use crate::rng::game_rng;
 use crate::sim::engine::Cancel;
 use crate::sim::pilot::Measured;
 use crate::stats::summary::grouped;
+use crate::store::{self, Kind, OutputSet};
+use crate::term::progress::Progress;
 use crate::usage;
 
 /// Deals a search without `--deals` or `--minutes` plays.
@@ -145,7 +145,7 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
     check_deck(game)?;
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
     let stop = Cancel::default();
-    atomic::stop_on_interrupt(&stop);
+    store::stop_on_interrupt(&stop);
     let steps = asked / u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
     // A search for a time alone takes that time: it is held to the bound with no pilot.
@@ -170,7 +170,7 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
             cfg.max_hours,
         )?;
         if cfg.minutes.is_none() && e.seconds > crate::estimate::LONG {
-            crate::output::progress::note(cfg.progress, &format!("estimate: {e}"));
+            crate::term::progress::note(cfg.progress, &format!("estimate: {e}"));
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()

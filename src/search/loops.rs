@@ -25,11 +25,11 @@ use crate::games::bmn::backward::{fate, Fate};
 use crate::games::bmn::{Bmn, BmnRules, Position, DEFAULT_MAX_ROUNDS};
 use crate::games::cards::{bounded, shuffle};
 use crate::games::Game;
-use crate::output::progress::Progress;
-use crate::output::stdout::{self, Print};
-use crate::output::summary::Provenance;
+use crate::model::summary::Provenance;
 use crate::rng::{game_rng, GameRng};
 use crate::stats::summary::{counted, grouped};
+use crate::term::progress::Progress;
+use crate::term::stdout::{self, Print};
 use crate::usage;
 
 /// Casella et al.'s never-ending deal (arXiv 2403.13855, 2024): the seed of the search under
@@ -424,7 +424,7 @@ fn text(cfg: &SearchConfig, doc: &LoopsJson) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::progress::When;
+    use crate::term::progress::When;
 
     fn standard() -> Bmn {
         Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap()
@@ -488,8 +488,8 @@ mod tests {
         let mut once = LoopWalker::new(&game, 7, 3, &[(on, tricks)]);
         once.walk(1_100, &progress);
         // Progress hears of each try once, though the second batch crosses a report.
-        let counted = std::sync::Arc::new(crate::output::progress::Shared::default());
-        crate::output::progress::count_for_host(counted.clone());
+        let counted = std::sync::Arc::new(crate::term::progress::Shared::default());
+        crate::term::progress::count_for_host(counted.clone());
         let progress = Progress::new(1_100, When::Never);
         let mut twice = LoopWalker::new(&game, 7, 3, &[(on, tricks)]);
         twice.walk(1_000, &progress);

@@ -29,11 +29,11 @@ use crate::games::bmn::backward::{ancestors, Node};
 use crate::games::bmn::{Bmn, Played};
 use crate::games::cards::bounded;
 use crate::games::{Game, Outcome};
-use crate::output::progress::{Progress, When};
-use crate::output::stdout::{self, Print};
-use crate::output::summary::Provenance;
+use crate::model::summary::Provenance;
 use crate::rng::{game_rng, GameRng};
 use crate::stats::summary::{counted, grouped};
+use crate::term::progress::{Progress, When};
+use crate::term::stdout::{self, Print};
 use crate::usage;
 
 mod drive;
@@ -538,8 +538,8 @@ mod tests {
         let mut once = Walker::new(&game, 5, 1, 10, None);
         once.walk(30_000, &progress);
         // Progress hears of each deal once, however the batches cross its reports.
-        let counted = std::sync::Arc::new(crate::output::progress::Shared::default());
-        crate::output::progress::count_for_host(counted.clone());
+        let counted = std::sync::Arc::new(crate::term::progress::Shared::default());
+        crate::term::progress::count_for_host(counted.clone());
         let progress = Progress::new(30_000, When::Never);
         let mut batches = Walker::new(&game, 5, 1, 10, None);
         for n in [1, 4, 16, 9_979, 20_000] {

@@ -5,7 +5,7 @@
 use super::SearchConfig;
 use crate::face::bmn::rule_flags;
 use crate::games::bmn::{BmnRules, DEFAULT_MAX_ROUNDS};
-use crate::output::summary::shell_quote;
+use crate::model::summary::shell_quote;
 
 /// `warsim play bmn --ranks 7 --suits 2 --deal 'Q-KJ-A-/Q-K-AJ-'`: plays `deal` under `rules`.
 pub(crate) fn play(rules: &BmnRules, deal: &str) -> String {

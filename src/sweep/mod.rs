@@ -12,7 +12,6 @@
 //! the shared game flags with its values set on them, typed, never an argv parsed again.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -23,20 +22,18 @@ use crate::cli::{Cli, Command};
 use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
 use crate::estimate::{self, Estimate};
+use crate::export::sweep::{RuleSetJson, SweepCharts, SweepJson, SweepRow};
+use crate::export::{self, csv as out_csv, run::write_run};
 use crate::face::{GameCli, SimulateGame, WithGame};
 use crate::games::Unit;
-use crate::output::atomic::{Dir, Kind, OutputSet};
-use crate::output::charts;
-use crate::output::progress::{self, Progress};
-use crate::output::render::Sink;
-use crate::output::report::{Curve, Report};
-use crate::output::stdout::Print;
-use crate::output::summary::Provenance;
-use crate::output::sweep::{page, sweep_csv, text, RuleSetJson, SweepJson, SweepRow};
-use crate::output::{csv as out_csv, write_run};
+use crate::model::report::{Curve, Report};
+use crate::model::summary::Provenance;
+use crate::model::sweep::RuleSet;
 use crate::sim::engine::Cancel;
 use crate::sim::pilot;
 use crate::stats::summary::{counted, grouped};
+use crate::store::{Dir, Kind, OutputSet};
+use crate::term::progress::{self, Progress};
 use crate::{run, usage};
 
 /// Rule sets a sweep may hold without `--max-rule-sets`: each writes a folder of files (about
@@ -89,64 +86,120 @@ fn max_rule_sets(text: &str) -> Result<u64, UsageError> {
         })
 }
 
-/// One rule set: a value of every axis.
-#[derive(Clone, Debug)]
-pub struct RuleSet {
-    /// (option, value) per axis.
-    pub settings: Vec<(String, String)>,
+/// The command `simulate GAME` of the command line, whose options a sweep takes.
+fn simulate_command(game: &str) -> Result<clap::Command, UsageError> {
+    let mut cli = Cli::command();
+    cli.build();
+    let simulate = cli
+        .find_subcommand("simulate")
+        .ok_or_else(|| usage!("sweep: no simulate command"))?;
+    let cmd = simulate.find_subcommand(game).ok_or_else(|| {
+        let names: Vec<&str> = simulate.get_subcommands().map(|c| c.get_name()).collect();
+        usage!("sweep {game}: no such game; one of {}", names.join(", "))
+    })?;
+    Ok(cmd.clone())
 }
 
-impl RuleSet {
-    /// `war-down 1, pickup shuffled`; `as given` when nothing varies.
-    pub fn label(&self) -> String {
-        if self.settings.is_empty() {
-            return "as given".into();
-        }
-        self.settings
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
+/// The option `--long` of `cmd` if it takes a value a sweep may list: the game's own, not a
+/// global one, and not a switch.
+fn rule_option<'c>(cmd: &'c clap::Command, long: &str) -> Option<&'c clap::Arg> {
+    cmd.get_arguments().find(|a| {
+        a.get_long() == Some(long)
+            && !a.is_global_set()
+            && matches!(a.get_action(), ArgAction::Set | ArgAction::Append)
+    })
+}
 
-    /// `war-down-1_pickup-shuffled`: a directory name (characters other than letters, digits,
-    /// `.` and `-` become `-`).
-    pub fn dir_name(&self) -> String {
-        if self.settings.is_empty() {
-            return "run".into();
+/// An option's value: given inline (`--x=v`), else the next argument, else `missing`.
+fn value_of<'a>(
+    inline: Option<String>,
+    rest: &mut impl Iterator<Item = &'a String>,
+    missing: impl FnOnce() -> UsageError,
+) -> Result<String, UsageError> {
+    match inline {
+        Some(v) => Ok(v),
+        None => rest.next().cloned().ok_or_else(missing),
+    }
+}
+
+impl Axis {
+    /// The axis of option `--long` (`arg` of `cmd`) listing `value`: `all` of its fixed list,
+    /// a list split at `;` or `,`, or one value the option accepts whole; each value parsed by
+    /// clap itself.
+    fn new(
+        cmd: &clap::Command,
+        game: &str,
+        arg: &clap::Arg,
+        long: &str,
+        value: &str,
+    ) -> Result<Axis, UsageError> {
+        // The option alone with value `v`, parsed by clap itself; no flag has a default
+        // here, so the matches hold this option only.
+        let parses = |v: &str| {
+            cmd.clone()
+                .no_binary_name(true)
+                .mut_args(|a| a.default_value(None::<&str>))
+                .try_get_matches_from([format!("--{long}={v}")])
+        };
+        let values: Vec<String> = if value == "all" && parses("all").is_err() {
+            let all: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .filter(|p| !p.is_hide_set())
+                .map(|p| p.get_name().to_string())
+                .collect();
+            if all.is_empty() {
+                return Err(usage!(
+                    "sweep {game}: --{long} all: this option has no fixed list of values; \
+                     list the values, separated by commas"
+                ));
+            }
+            all
+        } else if value.contains(';') || parses(value).is_err() {
+            let sep = if value.contains(';') { ';' } else { ',' };
+            value.split(sep).map(|v| v.trim().to_string()).collect()
+        } else {
+            vec![value.to_string()]
+        };
+        let mut parsed = Vec::with_capacity(values.len());
+        for v in &values {
+            parsed.push(parses(v).map_err(|e| {
+                usage!(
+                    "sweep {game}: --{long} {value:?}: value {v:?}: {}",
+                    one_line(&e.render().to_string()).trim_start_matches("error: ")
+                )
+            })?);
         }
-        self.settings
-            .iter()
-            .map(|(k, v)| {
-                let v: String = v
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                            c
-                        } else {
-                            '-'
-                        }
-                    })
-                    .collect();
-                format!("{k}-{v}")
-            })
-            .collect::<Vec<_>>()
-            .join("_")
+        Ok(Axis {
+            long: long.to_string(),
+            values,
+            parsed,
+        })
+    }
+}
+
+/// The run options and the game's flags of `simulate GAME` with the arguments `fixed` that
+/// every rule set shares, parsed once.
+fn shared_args(game: &str, fixed: &[String]) -> Result<(RunConfig, SimulateGame), UsageError> {
+    let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), game.to_string()];
+    argv.extend(fixed.iter().cloned());
+    match Cli::try_parse_from(&argv) {
+        Ok(Cli {
+            command: Command::Simulate { run, game },
+        }) => Ok((RunConfig::from(&run), game)),
+        Ok(_) => Err(usage!("sweep: not a simulation")),
+        Err(e) => Err(usage!(
+            "sweep {game}: {}",
+            one_line(&e.render().to_string()).trim_start_matches("error: ")
+        )),
     }
 }
 
 impl Plan {
-    /// Reads `args` (everything after `sweep GAME`) against the options of `simulate GAME`.
+    /// Reads `args` (everything after `sweep GAME`) against the options of `simulate GAME`:
+    /// an option with a list of values is an axis, everything else the shared arguments.
     pub fn new(game: &str, args: &[String]) -> Result<Plan, UsageError> {
-        let mut cli = Cli::command();
-        cli.build();
-        let simulate = cli
-            .find_subcommand("simulate")
-            .ok_or_else(|| usage!("sweep: no simulate command"))?;
-        let cmd = simulate.find_subcommand(game).ok_or_else(|| {
-            let names: Vec<&str> = simulate.get_subcommands().map(|c| c.get_name()).collect();
-            usage!("sweep {game}: no such game; one of {}", names.join(", "))
-        })?;
+        let cmd = simulate_command(game)?;
         let mut fixed = Vec::new();
         let mut axes: Vec<Axis> = Vec::new();
         let mut max_sets = MAX_RULE_SETS;
@@ -161,12 +214,9 @@ impl Plan {
                 None => (name, None),
             };
             if long == MAX_RULE_SETS_OPTION {
-                let value = match inline {
-                    Some(v) => v,
-                    None => it.next().cloned().ok_or_else(|| {
-                        usage!("sweep {game}: --{MAX_RULE_SETS_OPTION} needs a value")
-                    })?,
-                };
+                let value = value_of(inline, &mut it, || {
+                    usage!("sweep {game}: --{MAX_RULE_SETS_OPTION} needs a value")
+                })?;
                 max_sets = max_rule_sets(&value)?;
                 continue;
             }
@@ -175,88 +225,25 @@ impl Plan {
                     "sweep: --shard is not for sweeps; shard each rule set's `simulate` instead"
                 ));
             }
-            let arg = cmd.get_arguments().find(|a| {
-                a.get_long() == Some(long)
-                    && !a.is_global_set()
-                    && matches!(a.get_action(), ArgAction::Set | ArgAction::Append)
-            });
-            let Some(arg) = arg else {
+            let Some(arg) = rule_option(&cmd, long) else {
                 fixed.push(tok.clone());
                 continue;
             };
-            let value = match inline {
-                Some(v) => v,
-                None => it
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| usage!("sweep {game}: --{long} needs a value"))?,
-            };
-            // The option alone with value `v`, parsed by clap itself; no flag has a default
-            // here, so the matches hold this option only.
-            let parses = |v: &str| {
-                cmd.clone()
-                    .no_binary_name(true)
-                    .mut_args(|a| a.default_value(None::<&str>))
-                    .try_get_matches_from([format!("--{long}={v}")])
-            };
-            let values: Vec<String> = if value == "all" && parses("all").is_err() {
-                let all: Vec<String> = arg
-                    .get_possible_values()
-                    .iter()
-                    .filter(|p| !p.is_hide_set())
-                    .map(|p| p.get_name().to_string())
-                    .collect();
-                if all.is_empty() {
-                    return Err(usage!(
-                        "sweep {game}: --{long} all: this option has no fixed list of values; \
-                         list the values, separated by commas"
-                    ));
-                }
-                all
-            } else if value.contains(';') || parses(&value).is_err() {
-                let sep = if value.contains(';') { ';' } else { ',' };
-                value.split(sep).map(|v| v.trim().to_string()).collect()
-            } else {
-                vec![value.clone()]
-            };
-            let mut parsed = Vec::with_capacity(values.len());
-            for v in &values {
-                parsed.push(parses(v).map_err(|e| {
-                    usage!(
-                        "sweep {game}: --{long} {value:?}: value {v:?}: {}",
-                        one_line(&e.render().to_string()).trim_start_matches("error: ")
-                    )
-                })?);
-            }
+            let value = value_of(inline, &mut it, || {
+                usage!("sweep {game}: --{long} needs a value")
+            })?;
+            let axis = Axis::new(&cmd, game, arg, long, &value)?;
             if axes.iter().any(|a| a.long == long) {
                 return Err(usage!(
                     "sweep {game}: --{long} is given twice; list its values once"
                 ));
             }
-            axes.push(Axis {
-                long: long.to_string(),
-                values,
-                parsed,
-            });
+            axes.push(axis);
         }
-        let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), game.to_string()];
-        argv.extend(fixed.iter().cloned());
-        let shared = match Cli::try_parse_from(&argv) {
-            Ok(Cli {
-                command: Command::Simulate { run, game },
-            }) => (RunConfig::from(&run), game),
-            Ok(_) => return Err(usage!("sweep: not a simulation")),
-            Err(e) => {
-                return Err(usage!(
-                    "sweep {game}: {}",
-                    one_line(&e.render().to_string()).trim_start_matches("error: ")
-                ))
-            }
-        };
         let plan = Plan {
             game: game.to_string(),
             axes,
-            shared,
+            shared: shared_args(game, &fixed)?,
         };
         match plan.count() {
             Some(n) if n <= max_sets => Ok(plan),
@@ -315,23 +302,51 @@ impl Plan {
         }
         Ok((run, game))
     }
+
+    /// sweep.json of the rule sets `sets`, played as `rows`.
+    fn document(
+        &self,
+        sets: &[RuleSet],
+        rows: &[SweepRow],
+        run0: &RunConfig,
+        per_set: u64,
+        elapsed_s: f64,
+        threads: usize,
+    ) -> SweepJson {
+        SweepJson {
+            game: self.game.clone(),
+            games: run0.precision.is_none().then_some(per_set),
+            precision: run0.precision,
+            seed: run0.seed,
+            varying: self.axes.iter().map(|a| a.long.clone()).collect(),
+            rule_sets: (sets.iter().zip(rows))
+                .map(|(set, r)| RuleSetJson {
+                    name: r.name.clone(),
+                    label: r.label.clone(),
+                    settings: set
+                        .settings
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect(),
+                    summary: r.summary.clone(),
+                })
+                .collect(),
+            elapsed_s,
+            threads,
+            provenance: Provenance::now(),
+        }
+    }
 }
 
-/// `sweep GAME ARGS...`.
+/// `sweep GAME ARGS...`: the plan, every rule set checked, then played into its folder, the
+/// sweep's own files written and committed, and its summary printed.
 pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        return crate::output::stdout::write_all(help_text(Some(game))?.as_bytes());
+        return crate::term::stdout::write_all(help_text(Some(game))?.as_bytes());
     }
     let plan = Plan::new(game, args)?;
     let sets = plan.rule_sets();
-    // Every rule set is parsed and its game built before anything is run or written.
-    let mut parsed = Vec::new();
-    for set in &sets {
-        let (mut run, g) = plan.parse(set)?;
-        run.cancel = cancel.clone();
-        g.run(Check(&run))?;
-        parsed.push((run, g));
-    }
+    let parsed = check_all(&plan, &sets, cancel)?;
     let names = folder_names(game, &sets)?;
     let run0 = &parsed[0].0;
     let out = run0
@@ -345,72 +360,119 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
     } else {
         run::DEFAULT_GAMES
     });
-    let mut weights = vec![1; sets.len()];
-    let progress = if run::wants_estimate(run0) {
-        let (e, seconds) = estimate(&parsed)?;
-        let what = format!("sweep {game}: {}", counted(sets.len() as u64, "rule set"));
-        run::check_bound(&what, &e, run0.max_hours)?;
-        if e.seconds > estimate::LONG {
-            progress::note(run0.progress, &format!("estimate: {e}"));
-        }
-        weights = cost_weights(&seconds, per_set);
-        let total = weights.iter().map(|w| w.saturating_mul(per_set)).sum();
-        Progress::costed(total, run0.progress)
-    } else {
-        Progress::new(per_set.saturating_mul(sets.len() as u64), run0.progress)
+    let (progress, weights) = progress_of(game, &parsed, per_set)?;
+    let playing = Playing {
+        threads: run::threads(run0),
+        progress: &progress,
+        weights: &weights,
+        set_out: &set_out,
     };
-    let threads = run::threads(run0);
-    let mut offset = 0;
     let start = Instant::now();
-    let mut rows = Vec::new();
-    for (((set, name), (run, g)), &weight) in sets.iter().zip(names).zip(&parsed).zip(&weights) {
-        let dir = set_out.subdir(&name)?;
-        let one = One {
-            run,
-            threads,
-            progress: &progress,
-            slot: run::Slot { offset, weight },
-            dir: &dir,
-        };
-        let done = g.run(one)?;
-        offset += done.games.saturating_mul(weight);
-        rows.push(SweepRow {
-            label: set.label(),
-            name,
-            summary: done.summary,
-            summary_csv: done.summary_csv,
-            curve: done.curve,
-            unit: done.unit,
-        });
-    }
+    let rows = playing.play(&sets, names, &parsed)?;
     progress.finish();
     let elapsed_s = start.elapsed().as_secs_f64();
-    let doc = SweepJson {
-        game: plan.game.clone(),
-        games: run0.precision.is_none().then_some(per_set),
-        precision: run0.precision,
-        seed: run0.seed,
-        varying: plan.axes.iter().map(|a| a.long.clone()).collect(),
-        rule_sets: (sets.iter().zip(&rows))
-            .map(|(set, r)| RuleSetJson {
-                name: r.name.clone(),
-                label: r.label.clone(),
-                settings: set
-                    .settings
-                    .iter()
-                    .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                    .collect(),
-                summary: r.summary.clone(),
-            })
-            .collect(),
-        elapsed_s,
-        threads,
-        provenance: Provenance::now(),
+    let doc = plan.document(&sets, &rows, run0, per_set, elapsed_s, playing.threads);
+    let title = title(&plan.game, &rows, run0, per_set);
+    let drawn = SweepCharts {
+        title: &title,
+        sets: &sets,
+        lens: plan.axes.iter().map(|a| a.values.len()).collect(),
+        numeric: match &plan.axes[..] {
+            [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
+            _ => None,
+        },
     };
-    let dir = set_out.dir();
-    dir.write_json("sweep.json", &doc)?;
-    dir.write("sweep.csv", &sweep_csv(&rows)?)?;
-    let curves: Vec<(String, &Curve)> = rows.iter().map(|r| (r.label.clone(), &r.curve)).collect();
+    export::sweep::write(set_out.dir(), &doc, &rows, &drawn, run0.svg)?;
+    set_out.commit()?;
+    export::sweep::print(run0.print, &doc, &rows, &title, elapsed_s, out)
+}
+
+/// Every rule set parsed and its game built, before anything is run or written.
+fn check_all(
+    plan: &Plan,
+    sets: &[RuleSet],
+    cancel: &Cancel,
+) -> Result<Vec<(RunConfig, SimulateGame)>> {
+    let mut parsed = Vec::new();
+    for set in sets {
+        let (mut run, g) = plan.parse(set)?;
+        run.cancel = cancel.clone();
+        g.run(Check(&run))?;
+        parsed.push((run, g));
+    }
+    Ok(parsed)
+}
+
+/// The sweep's progress, and each rule set's weight in it: costed from the estimate where a
+/// run wants one (which may refuse the sweep as too long), else a count of games.
+fn progress_of(
+    game: &str,
+    parsed: &[(RunConfig, SimulateGame)],
+    per_set: u64,
+) -> Result<(Progress, Vec<u64>)> {
+    let run0 = &parsed[0].0;
+    if !run::wants_estimate(run0) {
+        let total = per_set.saturating_mul(parsed.len() as u64);
+        return Ok((Progress::new(total, run0.progress), vec![1; parsed.len()]));
+    }
+    let (e, seconds) = estimate(parsed)?;
+    let what = format!("sweep {game}: {}", counted(parsed.len() as u64, "rule set"));
+    run::check_bound(&what, &e, run0.max_hours)?;
+    if e.seconds > estimate::LONG {
+        progress::note(run0.progress, &format!("estimate: {e}"));
+    }
+    let weights = cost_weights(&seconds, per_set);
+    let total = weights.iter().map(|w| w.saturating_mul(per_set)).sum();
+    Ok((Progress::costed(total, run0.progress), weights))
+}
+
+/// What every rule set of a sweep plays with.
+struct Playing<'a> {
+    threads: usize,
+    progress: &'a Progress,
+    /// Each rule set's weight in the progress.
+    weights: &'a [u64],
+    set_out: &'a OutputSet,
+}
+
+impl Playing<'_> {
+    /// Plays every rule set (`sets`, parsed as `parsed`) into its folder (`names`), in order.
+    fn play(
+        &self,
+        sets: &[RuleSet],
+        names: Vec<String>,
+        parsed: &[(RunConfig, SimulateGame)],
+    ) -> Result<Vec<SweepRow>> {
+        let mut offset = 0;
+        let mut rows = Vec::new();
+        for (((set, name), (run, g)), &weight) in
+            sets.iter().zip(names).zip(parsed).zip(self.weights)
+        {
+            let dir = self.set_out.subdir(&name)?;
+            let one = One {
+                run,
+                threads: self.threads,
+                progress: self.progress,
+                slot: run::Slot { offset, weight },
+                dir: &dir,
+            };
+            let done = g.run(one)?;
+            offset += done.games.saturating_mul(weight);
+            rows.push(SweepRow {
+                label: set.label(),
+                name,
+                summary: done.summary,
+                summary_csv: done.summary_csv,
+                curve: done.curve,
+                unit: done.unit,
+            });
+        }
+        Ok(rows)
+    }
+}
+
+/// The title of the sweep's charts, page and summary: the game, the rule sets and their games.
+fn title(game: &str, rows: &[SweepRow], run0: &RunConfig, per_set: u64) -> String {
     let each = match run0.precision {
         Some(h) => format!(
             "each to ±{h} {}",
@@ -418,74 +480,10 @@ pub fn run(game: &str, args: &[String], cancel: &Cancel) -> Result<()> {
         ),
         None => format!("{} each", counted(per_set, "game")),
     };
-    let title = format!(
-        "{} — {}, {each}",
-        plan.game,
+    format!(
+        "{game} — {}, {each}",
         counted(rows.len() as u64, "rule set")
-    );
-    let numeric = match &plan.axes[..] {
-        [a] if a.values.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.long.as_str()),
-        _ => None,
-    };
-    let lens: Vec<usize> = plan.axes.iter().map(|a| a.values.len()).collect();
-    let unit = rows.first().map_or(Unit::ROUNDS, |r| r.unit);
-    let sweep_curves: Vec<&Curve> = rows.iter().map(|r| &r.curve).collect();
-    let mut exts = vec!["png"];
-    if run0.svg {
-        exts.push("svg");
-    }
-    for ext in exts {
-        let (sweep, means) = (
-            dir.path(&format!("sweep.{ext}")),
-            dir.path(&format!("means.{ext}")),
-        );
-        chart::draw(
-            &title,
-            unit,
-            &lens,
-            &sets,
-            &sweep_curves,
-            Sink::File(&sweep),
-        )?;
-        charts::means(&title, unit, &curves, numeric, Sink::File(&means))?;
-    }
-    let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
-    chart::draw(
-        &title,
-        unit,
-        &lens,
-        &sets,
-        &sweep_curves,
-        Sink::Svg(&mut sweep_svg),
-    )?;
-    charts::means(&title, unit, &curves, numeric, Sink::Svg(&mut means_svg))?;
-    let html = page(
-        &title,
-        &doc,
-        &rows,
-        &[
-            ("Survival curves of every rule set (sweep.png)", &sweep_svg),
-            ("Mean rounds per rule set (means.png)", &means_svg),
-        ],
-    );
-    dir.write("report.html", html.as_bytes())?;
-    set_out.commit()?;
-    if run0.print == Print::Json {
-        crate::output::stdout::print_json(&doc)?;
-    } else if run0.print == Print::Markdown {
-        crate::output::stdout::write_all(crate::output::sweep::markdown(&rows).as_bytes())?;
-    } else if run0.print == Print::Text {
-        let mut stdout = crate::output::stdout::out();
-        write!(stdout, "{}", text(&title, &rows, elapsed_s))?;
-        writeln!(
-            stdout,
-            "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, report.html, one \
-             directory per rule set)",
-            out.display()
-        )?;
-        stdout.flush()?;
-    }
-    Ok(())
+    )
 }
 
 /// The help of `sweep --help`: with a game, the options of `simulate GAME`, which a sweep takes
@@ -675,6 +673,5 @@ impl WithGame for One<'_> {
     }
 }
 
-mod chart;
 #[cfg(test)]
 mod tests;

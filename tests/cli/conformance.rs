@@ -8,7 +8,7 @@ use serde_json::Value;
 use warsim::face::{self, GameCli, WithGameType};
 use warsim::games::GameStats;
 use warsim::list::game_from_args;
-use warsim::output::summary::Summary;
+use warsim::model::summary::Summary;
 
 use crate::util::{fails, json, ok, read, s, without_run_details, Scratch};
 

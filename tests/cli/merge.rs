@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use warsim::output::summary::histogram_digest;
+use warsim::model::summary::histogram_digest;
 
 use crate::util::{fails, ok, read, s, warsim, Scratch};
 

@@ -40,7 +40,7 @@ fn a_folder_read_while_runs_are_committed_reads_as_one_run_each_time() {
         });
         let (mut loads, mut seen) = (0u64, BTreeSet::new());
         while !done.load(Ordering::SeqCst) {
-            let part = warsim::merge::load::<Shotgun>(&out)
+            let part = warsim::model::load::load::<Shotgun>(&out)
                 .unwrap_or_else(|e| panic!("load {loads}: {e}"));
             let summary = json(&part.summary_json);
             let counted: u64 = (part.histogram_csv.lines().skip(1))

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 
-use super::report::Report;
 use crate::games::{GameStats, Outcome, StatsTable};
+use crate::model::report::{Group, Report};
 use crate::stats::histogram::RoundHistogram;
 use crate::stats::summary::{Distribution, QUANTILES};
 
@@ -88,8 +88,20 @@ fn optional(x: Option<f64>) -> String {
     x.map_or_else(String::new, |x| x.to_string())
 }
 
-/// One header row and one data row of the scalar statistics.
+/// One header row and one data row of the scalar statistics, then a row per group.
 pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
+    let cols = summary_cols(r);
+    let mut wtr = csv::Writer::from_writer(Vec::new());
+    wtr.write_record(cols.iter().map(|c| &c.0))?;
+    wtr.write_record(cols.iter().map(|c| &c.1))?;
+    for g in &r.groups {
+        wtr.write_record(group_row(&cols, g))?;
+    }
+    finish(wtr)
+}
+
+/// The columns of summary.csv, (name, value of the run's row).
+fn summary_cols<S: GameStats>(r: &Report<S>) -> Vec<(String, String)> {
     let mut cols: Vec<(String, String)> = vec![
         ("game".into(), r.info.game.clone()),
         ("description".into(), r.info.description.clone()),
@@ -98,22 +110,7 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
         // Empty in the row of all games; the group's number in a group's row.
         ("group".into(), String::new()),
     ];
-    // Every rule setting as a column, so rows of several runs of a game stack into one table.
-    if let serde_json::Value::Object(rules) = &r.info.rules {
-        for (k, v) in rules {
-            let text = match v {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Null => String::new(),
-                serde_json::Value::Array(a) => a
-                    .iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(";"),
-                other => other.to_string(),
-            };
-            cols.push((format!("rule_{k}"), text));
-        }
-    }
+    cols.extend(rule_cols(&r.info.rules));
     cols.extend(distribution_cols(r.rounds.as_ref()));
     // Every outcome, shown in the summary or not, so a game's rows always have the same
     // columns (for a given number of players).
@@ -124,8 +121,38 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
         cols.push(("longest_game".into(), i.to_string()));
     }
     cols.extend(r.tally.stats.csv(r.games()));
+    cols.extend(tail_cols(r));
+    cols.extend(loop_cols(r));
+    cols
+}
+
+/// Every rule setting as a column, so rows of several runs of a game stack into one table.
+fn rule_cols(rules: &serde_json::Value) -> Vec<(String, String)> {
+    let serde_json::Value::Object(rules) = rules else {
+        return Vec::new();
+    };
+    rules
+        .iter()
+        .map(|(k, v)| {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                other => other.to_string(),
+            };
+            (format!("rule_{k}"), text)
+        })
+        .collect()
+}
+
+/// The fitted tail and the parity (empty cells where there is none).
+fn tail_cols<S: GameStats>(r: &Report<S>) -> [(String, String); 6] {
     let tail = r.tail.as_ref();
-    cols.extend([
+    [
         ("tail_from".into(), optional(tail.map(|t| t.from as f64))),
         ("tail_rate".into(), optional(tail.map(|t| t.rate))),
         (
@@ -144,10 +171,14 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
             "even_share".into(),
             optional(r.parity.as_ref().map(|p| p.even.share)),
         ),
-    ]);
-    // Loop statistics: empty cells without loop detection (nothing was proven).
+    ]
+}
+
+/// Loop statistics (empty cells without loop detection: nothing was proven), and the games
+/// that end.
+fn loop_cols<S: GameStats>(r: &Report<S>) -> [(String, String); 5] {
     let loops = r.info.detects_loops.then(|| r.share(Outcome::Loop));
-    cols.extend([
+    [
         (
             "loop_share".into(),
             optional(loops.as_ref().map(|s| s.share)),
@@ -168,21 +199,22 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
             "finished_median".into(),
             optional(r.finished.as_ref().map(|f| f.median as f64)),
         ),
-    ]);
-    let mut wtr = csv::Writer::from_writer(Vec::new());
-    wtr.write_record(cols.iter().map(|c| &c.0))?;
-    wtr.write_record(cols.iter().map(|c| &c.1))?;
-    // One more row per group: the group's games, rounds and outcomes; the rest empty.
-    for g in &r.groups {
-        let mut own: Vec<(String, String)> = vec![
-            ("group".into(), g.group.to_string()),
-            ("games".into(), g.games.to_string()),
-        ];
-        own.extend(distribution_cols(g.rounds.as_ref()));
-        for (o, n) in &g.outcomes {
-            own.push((format!("outcome_{}", o.name()), n.to_string()));
-        }
-        let row = cols.iter().map(|(k, v)| {
+    ]
+}
+
+/// The row of group `g` under the columns `cols`: the group's games, rounds and outcomes; the
+/// run's game, description, seed and rules; the rest empty.
+fn group_row(cols: &[(String, String)], g: &Group) -> Vec<String> {
+    let mut own: Vec<(String, String)> = vec![
+        ("group".into(), g.group.to_string()),
+        ("games".into(), g.games.to_string()),
+    ];
+    own.extend(distribution_cols(g.rounds.as_ref()));
+    for (o, n) in &g.outcomes {
+        own.push((format!("outcome_{}", o.name()), n.to_string()));
+    }
+    cols.iter()
+        .map(|(k, v)| {
             if k == "game" || k == "description" || k == "seed" || k.starts_with("rule_") {
                 v.clone()
             } else {
@@ -190,10 +222,8 @@ pub fn summary<S: GameStats>(r: &Report<S>) -> Result<Vec<u8>> {
                     .find(|c| &c.0 == k)
                     .map_or_else(String::new, |c| c.1.clone())
             }
-        });
-        wtr.write_record(row)?;
-    }
-    finish(wtr)
+        })
+        .collect()
 }
 
 /// The columns of a distribution of rounds (empty cells for none).

@@ -1,40 +1,22 @@
-//! Everything a run writes: the JSON and CSV summaries, the histogram, the chart, the terminal
-//! summary, a sweep's own files ([`sweep`]), and (for `merge`) reading shard outputs back.
-
-pub mod answer;
-pub mod atomic;
-pub mod charts;
-pub mod csv;
-pub mod glyphs;
-pub mod html;
-#[cfg(test)]
-mod inspect;
-pub mod layout;
-pub mod plot;
-pub mod private;
-pub mod progress;
-pub mod reader;
-pub mod readme;
-pub mod render;
-pub mod report;
-pub mod stdout;
-pub mod summary;
-pub mod sweep;
-pub mod table;
-pub mod text;
+//! A run's output set: summary.json, the CSV files, the charts, report.html and README.md
+//! written into the set and committed whole ([`write_set`]), then the summary printed as asked
+//! ([`finish`]).
 
 use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use atomic::{Dir, OutputSet};
-pub use stdout::Print;
-
-use crate::games::{GameStats, Outcome, Unit};
+use super::{csv, html, readme, table};
+use crate::charts::{render, RunChart};
+use crate::games::{GameStats, Outcome};
+use crate::model::pretty_json;
+use crate::model::report::{Report, RunInfo, Timing};
+use crate::model::summary::Summary;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
-use report::{Report, RunInfo, Timing};
-use summary::Summary;
+use crate::store::{Dir, OutputSet};
+use crate::term::stdout::{self, Print};
+use crate::term::text;
 
 /// Writes a run's files into `set`, then moves the set into place as a whole.
 pub fn write_set<S: GameStats>(
@@ -46,109 +28,6 @@ pub fn write_set<S: GameStats>(
 ) -> Result<()> {
     write_run(set.dir(), r, summary, histogram, svg)?;
     set.commit()
-}
-
-/// The charts of a run: every run has a histogram and a survival chart, a run with groups a
-/// chart of them too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunChart {
-    /// histogram.png: the distribution of rounds with its marks.
-    Histogram,
-    /// survival.png: the share of games still going after t rounds.
-    Survival,
-    /// by.png: the groups of a `--by` run.
-    By,
-    /// A chart of the game's own statistics ([`GameStats::chart`]), named by the game.
-    Game {
-        /// Its file name without the extension.
-        stem: &'static str,
-        /// Its caption.
-        caption: &'static str,
-    },
-}
-
-impl RunChart {
-    /// The charts of `r`.
-    pub fn of<S: GameStats>(r: &Report<S>) -> Vec<RunChart> {
-        let mut charts = vec![RunChart::Histogram, RunChart::Survival];
-        if !r.groups.is_empty() {
-            charts.push(RunChart::By);
-        }
-        for c in r.tally.stats.charts() {
-            charts.push(RunChart::Game {
-                stem: c.stem,
-                caption: c.caption,
-            });
-        }
-        charts
-    }
-
-    /// Its file name without the extension.
-    pub fn stem(self) -> &'static str {
-        match self {
-            RunChart::Histogram => "histogram",
-            RunChart::Survival => "survival",
-            RunChart::By => "by",
-            RunChart::Game { stem, .. } => stem,
-        }
-    }
-
-    /// What it shows, as report.html captions it, in the game's `unit`.
-    fn caption(self, unit: Unit) -> String {
-        let many = unit.many;
-        match self {
-            RunChart::Histogram => {
-                format!("The distribution of {many}, with min, median, mean and max")
-            }
-            RunChart::Survival => {
-                format!("The share of games still going after t {many} (log scale)")
-            }
-            RunChart::By => format!("Per group: player 1's share of wins and the mean {many}"),
-            RunChart::Game { caption, .. } => caption.to_string(),
-        }
-    }
-
-    /// Draws the chart of `r` into `sink`.
-    pub fn draw<S: GameStats>(self, r: &Report<S>, sink: impl render::Target) -> Result<()> {
-        let title = format!("{} — {}", r.info.game, counted(r.games(), "game"));
-        match self {
-            RunChart::Histogram => plot::histogram(r, sink),
-            RunChart::By => {
-                let points: Vec<charts::GroupPoint> = r
-                    .groups
-                    .iter()
-                    .map(|g| charts::GroupPoint {
-                        group: g.group,
-                        p1: g.share(Outcome::Player(0)),
-                        mean: g.rounds.as_ref().map(|d| (d.mean, d.ci95)),
-                    })
-                    .collect();
-                let meaning = r.info.grouping.as_deref().unwrap_or("group");
-                let population = if r.unended().total() > 0 {
-                    format!("mean {} (all games)", r.info.unit.many)
-                } else {
-                    format!("mean {}", r.info.unit.many)
-                };
-                let rules = &grouped_in(&r.info.description);
-                charts::by_group(&title, rules, meaning, &population, &points, sink)
-            }
-            RunChart::Game { stem, .. } => {
-                let chart = r.tally.stats.charts().into_iter().find(|c| c.stem == stem);
-                let chart = chart.context("the game's statistics have no such chart")?;
-                charts::shares(&title, &grouped_in(&r.info.description), &chart, sink)
-            }
-            RunChart::Survival => {
-                let curve = r.curve();
-                let subtitle = format!(
-                    "{}: share of games still going after t {}",
-                    grouped_in(&r.info.description),
-                    r.info.unit.many
-                );
-                let lines = charts::Line::each(&[(counted(r.games(), "game"), &curve)]);
-                charts::survival(&title, &subtitle, r.info.unit, &lines, true, sink)
-            }
-        }
-    }
 }
 
 /// Writes a run's files into `set`: `summary.json` (`summary`, of `r`), `summary.csv`,
@@ -168,7 +47,7 @@ pub fn write_run<S: GameStats>(
         written.push(name.to_string());
         Ok(())
     };
-    put("summary.json", &stdout::pretty_json(summary)?)?;
+    put("summary.json", &pretty_json(summary)?)?;
     put("summary.csv", &csv::summary(r)?)?;
     put("histogram.csv", histogram)?;
     if r.info.detects_loops {
@@ -274,28 +153,7 @@ fn run_page<S: GameStats>(
             "Groups: per number of {}",
             r.info.grouping.as_deref().unwrap_or("group")
         ));
-        let rows: Vec<Vec<String>> = r
-            .groups
-            .iter()
-            .map(|g| {
-                let p1 = g.share(Outcome::Player(0));
-                let (mean, ci) = g
-                    .rounds
-                    .as_ref()
-                    .map_or((String::new(), String::new()), |d| {
-                        let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
-                        (fixed(d.mean, 3), ci.unwrap_or_default())
-                    });
-                vec![
-                    g.group.to_string(),
-                    grouped(g.games),
-                    mean,
-                    ci,
-                    percent(p1.share, 3),
-                    format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
-                ]
-            })
-            .collect();
+        let rows = group_rows(r);
         page.table(
             &[
                 "group",
@@ -315,6 +173,32 @@ fn run_page<S: GameStats>(
     page.heading("Files");
     page.paragraph(&files.join(", "));
     page.finish(&title)
+}
+
+/// report.html's table of groups: a row per group, its games, mean rounds and player 1's
+/// share of wins, each with its 95% interval.
+fn group_rows<S: GameStats>(r: &Report<S>) -> Vec<Vec<String>> {
+    r.groups
+        .iter()
+        .map(|g| {
+            let p1 = g.share(Outcome::Player(0));
+            let (mean, ci) = g
+                .rounds
+                .as_ref()
+                .map_or((String::new(), String::new()), |d| {
+                    let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
+                    (fixed(d.mean, 3), ci.unwrap_or_default())
+                });
+            vec![
+                g.group.to_string(),
+                grouped(g.games),
+                mean,
+                ci,
+                percent(p1.share, 3),
+                format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
+            ]
+        })
+        .collect()
 }
 
 /// The end of every run: the output set written into `out` (if any), then the summary on
@@ -384,7 +268,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("warsim-set-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let out = dir.join("out");
-        let set = OutputSet::begin(&out, atomic::Kind::Simulate, &[]).unwrap();
+        let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[]).unwrap();
         set.dir().write("summary.json", b"old").unwrap();
         set.commit().unwrap();
         // An empty tally has no chart: the write fails after the CSV files are staged.
@@ -403,7 +287,7 @@ mod tests {
         };
         let histogram = csv::histogram(&report).unwrap();
         let summary = report.summary(&timing, &histogram);
-        let set = OutputSet::begin(&out, atomic::Kind::Simulate, &[]).unwrap();
+        let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[]).unwrap();
         assert!(write_set(set, &report, &summary, &histogram, false).is_err());
         assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();

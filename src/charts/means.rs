@@ -1,5 +1,7 @@
 //! `means.png`: a sweep's mean rounds per rule set, with the shares that loop or are capped.
 
+use std::ops::Range;
+
 use super::*;
 use crate::games::Unit;
 
@@ -56,14 +58,7 @@ impl Chart for MeansByRuleSet<'_> {
             vec![&only]
         };
         let body = head(&root, self.title, &subtitles)?;
-        let n = self.curves.len() as i32;
         let labels: Vec<String> = self.curves.iter().map(|c| c.0.clone()).collect();
-        // Rule set i on row n − 1 − i: the first at the top. A segmented range holds its end.
-        let row = |i: usize| SegmentValue::CenterOf(n - 1 - i as i32);
-        let label_of = |v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(k) if (0..n).contains(k) => labels[(n - 1 - k) as usize].clone(),
-            _ => String::new(),
-        };
         let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
         let label_width = (longest * 8 + 20).min(520);
         let (left, right) = if any_endless {
@@ -71,13 +66,46 @@ impl Chart for MeansByRuleSet<'_> {
         } else {
             (body.clone(), body.clone())
         };
+        self.draw_means(&left, &labels, label_width, any_endless)?;
+        if any_endless {
+            self.draw_unended(&right)?;
+        }
+        root.present()?;
+        Ok(())
+    }
+}
+
+impl MeansByRuleSet<'_> {
+    /// Rule set i on row n − 1 − i: the first at the top. A segmented range holds its end.
+    fn row(&self, i: usize) -> SegmentValue<i32> {
+        SegmentValue::CenterOf(self.curves.len() as i32 - 1 - i as i32)
+    }
+
+    /// The means and their intervals, a row per rule set labelled `labels` in a label area
+    /// `label_width` wide; of the games that end where `any_endless`.
+    fn draw_means<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        labels: &[String],
+        label_width: u32,
+        any_endless: bool,
+    ) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let many = self.unit.many;
+        let n = self.curves.len() as i32;
+        let label_of = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(k) if (0..n).contains(k) => labels[(n - 1 - k) as usize].clone(),
+            _ => String::new(),
+        };
         let top = self
             .curves
             .iter()
             .filter_map(|c| c.1.mean.map(|(m, ci)| ci.map_or(m, |c| c[1])))
             .fold(1.0f64, f64::max)
             * 1.08;
-        let mut chart = ChartBuilder::on(&left)
+        let mut chart = ChartBuilder::on(area)
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(label_width)
@@ -102,67 +130,77 @@ impl Chart for MeansByRuleSet<'_> {
             let Some((m, ci)) = c.mean else { continue };
             if let Some([lo, hi]) = ci {
                 chart.draw_series(std::iter::once(PathElement::new(
-                    [(lo, row(i)), (hi, row(i))],
+                    [(lo, self.row(i)), (hi, self.row(i))],
                     blue.stroke_width(2),
                 )))?;
             }
-            chart.draw_series(std::iter::once(Circle::new((m, row(i)), 4, blue.filled())))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                (m, self.row(i)),
+                4,
+                blue.filled(),
+            )))?;
             if let Some(e) = c.exact {
                 chart.draw_series(std::iter::once(Cross::new(
-                    (e, row(i)),
+                    (e, self.row(i)),
                     6,
                     RGBColor(200, 30, 30).stroke_width(2),
                 )))?;
             }
         }
-        if any_endless {
-            let mut chart = ChartBuilder::on(&right)
-                .margin(20)
-                .x_label_area_size(50)
-                .y_label_area_size(10)
-                .build_cartesian_2d(0f64..100.0, (0..n - 1).into_segmented())?;
-            chart
-                .configure_mesh()
-                .disable_y_mesh()
-                .light_line_style(TRANSPARENT)
-                .y_label_formatter(&|_| String::new())
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .x_desc("loop (red), capped (grey), % of games")
-                .label_style(("sans-serif", 13))
-                .axis_desc_style(("sans-serif", 16))
-                .draw()?;
-            let red = RGBColor(200, 60, 40);
-            let grey = RGBColor(120, 120, 120);
-            for (i, (_, c)) in self.curves.iter().enumerate() {
-                // The loops' bar, then the capped games' bar after it: apart, never summed
-                // into one "never ends".
-                let (l, k) = (c.looping(), c.capped());
-                for (from, share, colour) in [(0.0, &l, red), (l.share, &k, grey)] {
-                    if share.count == 0 {
-                        continue;
-                    }
+        Ok(())
+    }
+
+    /// The shares of all games that loop and that were capped, a row per rule set.
+    fn draw_unended<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let n = self.curves.len() as i32;
+        let mut chart = ChartBuilder::on(area)
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(10)
+            .build_cartesian_2d(0f64..100.0, (0..n - 1).into_segmented())?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(TRANSPARENT)
+            .y_label_formatter(&|_| String::new())
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc("loop (red), capped (grey), % of games")
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 16))
+            .draw()?;
+        let red = RGBColor(200, 60, 40);
+        let grey = RGBColor(120, 120, 120);
+        for (i, (_, c)) in self.curves.iter().enumerate() {
+            // The loops' bar, then the capped games' bar after it: apart, never summed into
+            // one "never ends".
+            let (l, k) = (c.looping(), c.capped());
+            for (from, share, colour) in [(0.0, &l, red), (l.share, &k, grey)] {
+                if share.count == 0 {
+                    continue;
+                }
+                chart.draw_series(std::iter::once(PathElement::new(
+                    [
+                        (100.0 * from, self.row(i)),
+                        (100.0 * (from + share.share), self.row(i)),
+                    ],
+                    colour.mix(0.45).stroke_width(12),
+                )))?;
+            }
+            for (share, colour) in [(&l, red), (&k, grey)] {
+                if share.count > 0 {
                     chart.draw_series(std::iter::once(PathElement::new(
                         [
-                            (100.0 * from, row(i)),
-                            (100.0 * (from + share.share), row(i)),
+                            (100.0 * share.ci95[0], self.row(i)),
+                            (100.0 * share.ci95[1], self.row(i)),
                         ],
-                        colour.mix(0.45).stroke_width(12),
+                        colour.stroke_width(2),
                     )))?;
-                }
-                for (share, colour) in [(&l, red), (&k, grey)] {
-                    if share.count > 0 {
-                        chart.draw_series(std::iter::once(PathElement::new(
-                            [
-                                (100.0 * share.ci95[0], row(i)),
-                                (100.0 * share.ci95[1], row(i)),
-                            ],
-                            colour.stroke_width(2),
-                        )))?;
-                    }
                 }
             }
         }
-        root.present()?;
         Ok(())
     }
 }
@@ -208,28 +246,8 @@ impl Chart for MeansByValue<'_> {
             .iter()
             .filter_map(|(l, c)| Some((l.rsplit(' ').next()?.parse().ok()?, *c)))
             .collect();
-        let (x0, x1) = points
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-        let pad = ((x1 - x0) * 0.05).max(0.5);
-        let highs = points.iter().filter_map(|p| {
-            p.1.mean
-                .map(|(m, ci)| ci.map_or(m, |c| c[1]).max(p.1.exact.unwrap_or(0.0)))
-        });
-        let lows = points.iter().filter_map(|p| {
-            p.1.mean
-                .map(|(m, ci)| ci.map_or(m, |c| c[0]).min(p.1.exact.unwrap_or(f64::MAX)))
-        });
-        let top = highs.fold(1.0f64, f64::max) * 1.08;
-        let low = lows.fold(f64::MAX, f64::min);
+        let (x, low, top) = value_ranges(&points);
         let y_desc = format!("mean {}", self.unit.many);
-        let x_format = |v: &f64| {
-            if v.fract() == 0.0 {
-                format!("{v:.0}")
-            } else {
-                format!("{v}")
-            }
-        };
         let mut builder = ChartBuilder::on(&body);
         builder
             .margin(20)
@@ -238,7 +256,6 @@ impl Chart for MeansByValue<'_> {
                 text_size(&grouped(top as u64), 15.0).0,
                 text_size(&y_desc, 17.0).1,
             ));
-        let x = (x0 - pad)..(x1 + pad);
         // Means that grow by a factor (rps's, about 1.4 a player) are a straight line on a log
         // axis, and its ticks read 1, 2, 5, 10, …
         if let Some((from, to)) = log_range(low, top) {
@@ -250,7 +267,7 @@ impl Chart for MeansByValue<'_> {
                 .light_line_style(TRANSPARENT)
                 .x_desc(self.option)
                 .y_desc(format!("{y_desc} (log scale)"))
-                .x_label_formatter(&x_format)
+                .x_label_formatter(&x_tick)
                 .y_label_formatter(&|v| log_tick(*v))
                 .label_style(("sans-serif", 15))
                 .axis_desc_style(("sans-serif", 17))
@@ -263,7 +280,7 @@ impl Chart for MeansByValue<'_> {
                 .light_line_style(TRANSPARENT)
                 .x_desc(self.option)
                 .y_desc(&y_desc)
-                .x_label_formatter(&x_format)
+                .x_label_formatter(&x_tick)
                 .y_label_formatter(&|v| plain_tick(*v))
                 .label_style(("sans-serif", 15))
                 .axis_desc_style(("sans-serif", 17))
@@ -273,6 +290,35 @@ impl Chart for MeansByValue<'_> {
         draw_legend(&below, &entries)?;
         root.present()?;
         Ok(())
+    }
+}
+
+/// The axes of means against an option's values (`points`: value, curve): the values' range
+/// with a margin, and the lowest and the top of the means, their intervals and exact values.
+fn value_ranges(points: &[(f64, &Curve)]) -> (Range<f64>, f64, f64) {
+    let (x0, x1) = points
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let pad = ((x1 - x0) * 0.05).max(0.5);
+    let highs = points.iter().filter_map(|p| {
+        p.1.mean
+            .map(|(m, ci)| ci.map_or(m, |c| c[1]).max(p.1.exact.unwrap_or(0.0)))
+    });
+    let lows = points.iter().filter_map(|p| {
+        p.1.mean
+            .map(|(m, ci)| ci.map_or(m, |c| c[0]).min(p.1.exact.unwrap_or(f64::MAX)))
+    });
+    let top = highs.fold(1.0f64, f64::max) * 1.08;
+    let low = lows.fold(f64::MAX, f64::min);
+    ((x0 - pad)..(x1 + pad), low, top)
+}
+
+/// An option's value as a tick: `3`, not `3.0`; a fraction as it is.
+fn x_tick(v: &f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
     }
 }
 

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::atomic::MARKER;
-use super::summary::Summary;
 use crate::games::Unit;
+use crate::model::summary::Summary;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
+use crate::store::MARKER;
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
 /// run wrote, each with its line here (a test checks every file a run writes has one).
@@ -160,7 +160,7 @@ pub const MARKER_LINE: &str = "hidden: marks this folder as a warsim output set 
 mod tests {
     use super::{in_unit, FILES};
     use crate::games::Unit;
-    use crate::output::atomic::OUTPUT_FILES;
+    use crate::store::OUTPUT_FILES;
 
     #[test]
     fn a_files_line_says_the_games_unit() {

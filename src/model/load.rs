@@ -1,24 +1,20 @@
-//! `warsim merge`: reads shard outputs back and adds them exactly.
-//!
-//! A shard's `summary.json` records the run it belongs to (game, rules, seed, total games) and
-//! the game indices it covers; its `histogram.csv` and `cycles.csv` hold the exact counts. Merge
-//! checks that the shards belong to one run, are disjoint and cover it whole before it adds
-//! anything, so a missing, duplicated or foreign shard is refused by name.
+//! Reading a run folder back: its summary.json, checked against itself and against what the
+//! rules derive, and its count files (`rows`), all through one handle on the folder
+//! ([`Folder`]) so a folder committed anew meanwhile is read as one run. `merge`, `compare`,
+//! `replay`, `play war --from` and Python read runs through [`load`].
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use super::reader::{self, Folder};
+use super::report::RunInfo;
+use super::rows::{read_cycles, read_groups, read_histogram};
+use super::summary::{every_deal, histogram_digest, PrecisionJson, Summary};
 use crate::error::UsageError;
 use crate::games::{Game, GameStats, Outcome};
-use crate::output::reader::{self, Folder};
-use crate::output::report::{RunInfo, Timing};
-use crate::output::summary::{histogram_digest, Summary};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::usage;
-use rows::{read_cycles, read_groups, read_histogram};
-
-mod rows;
 
 /// One run output read back.
 #[derive(Debug)]
@@ -168,11 +164,6 @@ pub fn game_of(dir: &Path) -> Result<String, UsageError> {
     }
 }
 
-/// Most groups a run read back may have: a game's group is a `u16` ([`GameStats::group`]), so
-/// every run warsim writes (War's `--by p1-top` has one group more than the suits, up to
-/// thousands) is read back.
-const MAX_GROUPS: usize = 1 << 16;
-
 /// Most players any game has (outcome slots are indexed by a `u8` player number).
 const MAX_PLAYERS: usize = 255;
 
@@ -203,10 +194,36 @@ pub fn load<G: Game>(dir: &Path) -> Result<Part<G>, UsageError> {
 /// it from one consistent read.
 const MAX_RELOADS: u32 = 20;
 
-/// [`load`] through one opened folder.
+/// [`load`] through one opened folder: the summary read and checked against the rules, then
+/// the counts read and checked against the summary.
 fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
-    let dir = folder.path();
-    let d = dir.display();
+    let (summary_json, v) = read_typed::<G>(folder)?;
+    let (game, info, every_deal) = check_against_rules::<G>(folder.path(), &v)?;
+    let histogram_csv = read_described_histogram(folder, &v)?;
+    let elapsed_s = v.elapsed_s;
+    let program = v.provenance.as_ref().map(|p| p.program.clone());
+    let counts = Counts {
+        folder,
+        game: &game,
+        info: &info,
+        every_deal,
+    };
+    let tally = counts.read(&histogram_csv, v)?;
+    Ok(Part {
+        dir: folder.path().to_path_buf(),
+        game,
+        info,
+        tally,
+        elapsed_s,
+        program,
+        summary_json,
+        histogram_csv,
+    })
+}
+
+/// The summary.json of `folder` as read, and typed as a run of `G`'s.
+fn read_typed<G: Game>(folder: &Folder) -> Result<(String, GameSummary<G>), UsageError> {
+    let d = folder.path().display();
     let (summary_json, value) = read_summary(folder)?;
     if value["game"] != G::NAME {
         return Err(usage!(
@@ -215,8 +232,21 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
             G::NAME
         ));
     }
-    let v: Summary<<G::Stats as GameStats>::Json> =
-        serde_json::from_value(value).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    let v = serde_json::from_value(value).map_err(|e| usage!("{d}: summary.json: {e}"))?;
+    Ok((summary_json, v))
+}
+
+/// The summary.json of a run of `G`.
+type GameSummary<G> = Summary<<<G as Game>::Stats as GameStats>::Json>;
+
+/// The game that summary `v` of `dir` describes, built by the game's own option checks, and
+/// the run as the summary describes it, checked against those rules; and whether the run
+/// says it played every deal once.
+fn check_against_rules<G: Game>(
+    dir: &Path,
+    v: &GameSummary<G>,
+) -> Result<(G, RunInfo, bool), UsageError> {
+    let d = dir.display();
     let game = crate::games::from_rules::<G>(&v.rules)
         .map_err(|e| usage!("{d}: summary.json rules: {e}"))?;
     if v.players != game.players() || !(1..=MAX_PLAYERS).contains(&v.players) {
@@ -232,6 +262,34 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
             v.elapsed_s
         ));
     }
+    let (range, shard) = span(dir, v)?;
+    let every_deal = v.exact.as_ref().is_some_and(|e| e.get("deals").is_some());
+    derived(&game, v, every_deal).map_err(|what| usage!("{d}: summary.json {what}"))?;
+    let info = RunInfo {
+        game: v.game.clone(),
+        description: v.description.clone(),
+        unit: G::UNIT,
+        rules: v.rules.clone(),
+        seed: v.seed,
+        players: v.players,
+        games_total: v.run.games_total,
+        range,
+        shard,
+        detects_loops: game.detects_loops(),
+        exact: v.exact.clone(),
+        precision: v.precision.clone(),
+        grouping: v.grouping.clone(),
+        exhaustive: false,
+        // A run read back says what played it; what is written from it (a merge) was not
+        // played by one engine.
+        engine: None,
+    };
+    Ok((game, info, every_deal))
+}
+
+/// The games a summary says it covers, and its shard, which must cut exactly those games.
+fn span<J>(dir: &Path, v: &Summary<J>) -> Result<(Range<u64>, Option<Shard>), UsageError> {
+    let d = dir.display();
     let range = v.run.first_game..v.run.end_game;
     if range.start > range.end || range.end > v.run.games_total {
         return Err(usage!(
@@ -241,124 +299,134 @@ fn load_from<G: Game>(folder: &Folder) -> Result<Part<G>, UsageError> {
             v.run.games_total
         ));
     }
-    let shard = match &v.run.shard {
-        None => None,
-        Some(s) => {
-            let shard = s
-                .parse::<Shard>()
-                .map_err(|e| usage!("{d}: run.shard {e}"))?;
-            if shard.range(v.run.games_total) != range {
-                return Err(usage!(
-                    "{d}: shard {shard} of {} games is not games {}..{}",
-                    v.run.games_total,
-                    range.start,
-                    range.end
-                ));
-            }
-            Some(shard)
-        }
+    let Some(s) = &v.run.shard else {
+        return Ok((range, None));
     };
-    let every_deal = v.exact.as_ref().is_some_and(|e| e.get("deals").is_some());
-    derived(&game, &v, every_deal).map_err(|what| usage!("{d}: summary.json {what}"))?;
-    let info = RunInfo {
-        game: v.game,
-        description: v.description,
-        unit: G::UNIT,
-        rules: v.rules,
-        seed: v.seed,
-        players: v.players,
-        games_total: v.run.games_total,
-        range,
-        shard,
-        detects_loops: game.detects_loops(),
-        exact: v.exact,
-        precision: v.precision,
-        grouping: v.grouping,
-        exhaustive: false,
-        // A run read back says what played it; what is written from it (a merge) was not
-        // played by one engine.
-        engine: None,
-    };
+    let shard = s
+        .parse::<Shard>()
+        .map_err(|e| usage!("{d}: run.shard {e}"))?;
+    if shard.range(v.run.games_total) != range {
+        return Err(usage!(
+            "{d}: shard {shard} of {} games is not games {}..{}",
+            v.run.games_total,
+            range.start,
+            range.end
+        ));
+    }
+    Ok((range, Some(shard)))
+}
+
+/// The histogram.csv of `folder`, which must be the one summary `v` describes (its digest).
+fn read_described_histogram<J>(folder: &Folder, v: &Summary<J>) -> Result<String, UsageError> {
     let histogram_csv = read_csv(folder, "histogram.csv")?;
-    let text = &histogram_csv;
-    let digest = histogram_digest(text.as_bytes());
+    let digest = histogram_digest(histogram_csv.as_bytes());
     if v.histogram_digest.as_deref() != Some(digest.as_str()) {
         return Err(usage!(
-            "{d}: histogram.csv is not the histogram summary.json describes (its digest is {digest}, \
+            "{}: histogram.csv is not the histogram summary.json describes (its digest is {digest}, \
              summary.json records {})",
+            folder.path().display(),
             v.histogram_digest.as_deref().unwrap_or("none")
         ));
     }
-    // Rounds are at least 1 and at most the rules' cap, where the rules have one.
-    let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
-    let mut tally = Tally::<G::Stats>::new(info.players);
-    read_histogram(text, &mut tally, cap, dir)?;
-    possible(&tally, &game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
-    let games = v.games;
-    if tally.games != games || info.range.end - info.range.start != games {
-        return Err(usage!(
-            "{d}: the histogram counts {} games, summary.json says {games} over games {}..{}",
-            tally.games,
-            info.range.start,
-            info.range.end
-        ));
+    Ok(histogram_csv)
+}
+
+/// What the counts of a run folder are read against: the game its rules describe and the run
+/// its summary describes.
+struct Counts<'a, G: Game> {
+    folder: &'a Folder,
+    game: &'a G,
+    info: &'a RunInfo,
+    every_deal: bool,
+}
+
+impl<G: Game> Counts<'_, G> {
+    /// The tally of histogram.csv (`text`), then of cycles.csv and by.csv where the run has
+    /// them, each checked against summary `v` and the rules.
+    fn read(&self, text: &str, v: GameSummary<G>) -> Result<Tally<G::Stats>, UsageError> {
+        let (dir, info) = (self.folder.path(), self.info);
+        let d = dir.display();
+        // Rounds are at least 1 and at most the rules' cap, where the rules have one.
+        let cap = info.rules.get("max_rounds").and_then(|m| m.as_u64());
+        let mut tally = Tally::<G::Stats>::new(info.players);
+        read_histogram(text, &mut tally, cap, dir)?;
+        possible(&tally, self.game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
+        self.games_agree(&tally, &v)?;
+        tally.stats = <G::Stats as GameStats>::from_json(v.stats, v.games)
+            .map_err(|e| usage!("{d}: summary.json: {e}"))?;
+        let whole = info.shard.is_none() && info.range == (0..info.games_total);
+        if self.every_deal {
+            every_deal_holds(self.game, info, &tally, whole)
+                .map_err(|what| usage!("{d}: summary.json claims every deal, but {what}"))?;
+        }
+        if let Some(p) = &info.precision {
+            precision_holds(p, &tally, whole)
+                .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
+        }
+        if info.detects_loops {
+            read_cycles(&read_csv(self.folder, "cycles.csv")?, &mut tally, cap, dir)?;
+        }
+        if let Some(by) = &v.by {
+            let groups = (cap, self.game.groups());
+            read_groups(
+                &read_csv(self.folder, "by.csv")?,
+                &mut tally,
+                by,
+                groups,
+                dir,
+            )?;
+        }
+        if v.games > 0 {
+            tally.longest = Some(self.longest(&tally, v.longest_rounds, v.longest_game)?);
+        }
+        Ok(tally)
     }
-    for (o, n) in tally.outcomes() {
-        let said = v.outcomes.get(&o.name()).copied().unwrap_or(0);
-        if said != n {
+
+    /// The histogram's games are the summary's, in all and per outcome, and the slice's.
+    fn games_agree(&self, tally: &Tally<G::Stats>, v: &GameSummary<G>) -> Result<(), UsageError> {
+        let (d, range) = (self.folder.path().display(), &self.info.range);
+        let games = v.games;
+        if tally.games != games || range.end - range.start != games {
             return Err(usage!(
-                "{d}: the histogram counts {n} games of outcome {}, summary.json {said}",
-                o.name()
+                "{d}: the histogram counts {} games, summary.json says {games} over games {}..{}",
+                tally.games,
+                range.start,
+                range.end
             ));
         }
+        for (o, n) in tally.outcomes() {
+            let said = v.outcomes.get(&o.name()).copied().unwrap_or(0);
+            if said != n {
+                return Err(usage!(
+                    "{d}: the histogram counts {n} games of outcome {}, summary.json {said}",
+                    o.name()
+                ));
+            }
+        }
+        Ok(())
     }
-    tally.stats = <G::Stats as GameStats>::from_json(v.stats, games)
-        .map_err(|e| usage!("{d}: summary.json: {e}"))?;
-    let whole = info.shard.is_none() && info.range == (0..info.games_total);
-    if every_deal {
-        every_deal_holds(&game, &info, &tally, whole)
-            .map_err(|what| usage!("{d}: summary.json claims every deal, but {what}"))?;
-    }
-    if let Some(p) = &info.precision {
-        precision_holds(p, &tally, whole)
-            .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
-    }
-    if info.detects_loops {
-        read_cycles(&read_csv(folder, "cycles.csv")?, &mut tally, cap, dir)?;
-    }
-    if let Some(by) = &v.by {
-        read_groups(
-            &read_csv(folder, "by.csv")?,
-            &mut tally,
-            by,
-            (cap, game.groups()),
-            dir,
-        )?;
-    }
-    if games > 0 {
+
+    /// The longest game the summary names (`rounds`, `game`): the histogram's longest, and
+    /// within the slice.
+    fn longest(
+        &self,
+        tally: &Tally<G::Stats>,
+        rounds: u64,
+        game: u64,
+    ) -> Result<(u64, u64), UsageError> {
+        let range = &self.info.range;
         let max = tally.rounds.rows().last().map_or(0, |(r, _)| r);
-        if v.longest_rounds != max || !info.range.contains(&v.longest_game) {
+        if rounds != max || !range.contains(&game) {
             return Err(usage!(
-                "{d}: longest game {} of {} rounds: the histogram's longest has {max} rounds \
-                 and the shard holds games {}..{}",
-                v.longest_game,
-                v.longest_rounds,
-                info.range.start,
-                info.range.end
+                "{}: longest game {game} of {rounds} rounds: the histogram's longest has {max} \
+                 rounds and the shard holds games {}..{}",
+                self.folder.path().display(),
+                range.start,
+                range.end
             ));
         }
-        tally.longest = Some((v.longest_rounds, v.longest_game));
+        Ok((rounds, game))
     }
-    Ok(Part {
-        dir: dir.to_path_buf(),
-        game,
-        info,
-        tally,
-        elapsed_s: v.elapsed_s,
-        program: v.provenance.map(|p| p.program),
-        summary_json,
-        histogram_csv,
-    })
 }
 
 /// Refuses what a summary says that its rules decide otherwise: the description, whether loops
@@ -429,7 +497,7 @@ fn every_deal_holds<G: Game>(
             info.range.start, info.range.end, info.games_total, info.seed
         ));
     }
-    if info.exact.as_ref() != Some(&crate::exact::every_deal(tally)) {
+    if info.exact.as_ref() != Some(&every_deal(tally)) {
         return Err("its exact object is not what its counts give (was it edited?)".into());
     }
     Ok(())
@@ -438,7 +506,7 @@ fn every_deal_holds<G: Game>(
 /// A run to a precision is whole, stopped at one of its checkpoints where the half-width its
 /// games give met the target (or at `max_games`), and says so in the rule's own words.
 fn precision_holds<S: GameStats>(
-    p: &crate::output::summary::PrecisionJson,
+    p: &PrecisionJson,
     tally: &Tally<S>,
     whole: bool,
 ) -> Result<(), String> {
@@ -467,7 +535,7 @@ fn precision_holds<S: GameStats>(
     };
     let checkpoint = target.checkpoints().any(|c| c == tally.games);
     let stopped = stop.reached || tally.games == p.max_games;
-    if *p != crate::output::summary::PrecisionJson::new(&target, &stop) || !checkpoint || !stopped {
+    if *p != PrecisionJson::new(&target, &stop) || !checkpoint || !stopped {
         return Err(format!(
             "it says {:?} at ±{:?}; its {} games give ±{:?} (was it edited?)",
             if p.reached { "reached" } else { "not reached" },
@@ -508,178 +576,4 @@ fn possible<S: GameStats>(
         ));
     }
     Ok(())
-}
-
-/// Reads the outputs in `dirs` one at a time, checks that they are the disjoint shards of one
-/// run covering it whole, and adds them. Memory grows with the histogram, not with the number
-/// of shards: each shard's tally is added and dropped as soon as it is read.
-pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Timing), UsageError> {
-    let (first_dir, rest) = dirs
-        .split_first()
-        .ok_or_else(|| usage!("merge needs at least one directory"))?;
-    let first = load::<G>(first_dir)?;
-    same_program(&first)?;
-    let base = first.info.clone();
-    let mut spans = vec![(base.range.clone(), first.dir)];
-    let mut elapsed = first.elapsed_s;
-    let mut tally = first.tally;
-    for dir in rest {
-        let game = game_of(dir)?;
-        if game != base.game {
-            return Err(usage!(
-                "{} is foreign: game {game} (expected {}), as in {}",
-                dir.display(),
-                base.game,
-                first_dir.display()
-            ));
-        }
-        let p = load::<G>(dir)?;
-        same_program(&p)?;
-        let i = &p.info;
-        let what = if i.rules != base.rules {
-            Some(format!("rules {} (expected {})", i.rules, base.rules))
-        } else if i.players != base.players {
-            Some(format!("{} players (expected {})", i.players, base.players))
-        } else if i.seed != base.seed {
-            Some(format!("seed {} (expected {})", i.seed, base.seed))
-        } else if i.games_total != base.games_total {
-            Some(format!(
-                "a run of {} games (expected {})",
-                i.games_total, base.games_total
-            ))
-        } else {
-            None
-        };
-        if let Some(what) = what {
-            return Err(usage!(
-                "{} is foreign: {what}, as in {}",
-                p.dir.display(),
-                first_dir.display()
-            ));
-        }
-        spans.push((p.info.range.clone(), p.dir));
-        elapsed += p.elapsed_s;
-        tally = tally
-            .merge(p.tally)
-            .map_err(|e| usage!("{}: {e} when added to the shards before it", dir.display()))?;
-    }
-    if !elapsed.is_finite() {
-        return Err(usage!(
-            "the shards' elapsed_s add up to more than a number holds"
-        ));
-    }
-    spans.sort_by_key(|(r, _)| (r.start, r.end));
-    let mut next = 0u64;
-    let mut gaps = Vec::new();
-    for (k, (r, dir)) in spans.iter().enumerate() {
-        if r.start < next {
-            return Err(usage!(
-                "{} duplicates games {}..{} of {}",
-                dir.display(),
-                r.start,
-                next.min(r.end),
-                spans[k - 1].1.display()
-            ));
-        }
-        if r.start > next {
-            gaps.push(next..r.start);
-        }
-        next = r.end;
-    }
-    if next < base.games_total {
-        gaps.push(next..base.games_total);
-    }
-    if !gaps.is_empty() {
-        return Err(missing(&base, &gaps));
-    }
-    let count = spans.len();
-    let info = RunInfo {
-        range: 0..base.games_total,
-        shard: None,
-        ..base
-    };
-    let timing = Timing {
-        elapsed_s: elapsed,
-        threads: None,
-        note: Some(format!(
-            "elapsed_s is the sum of the {count} shards' elapsed_s (compute time, not wall time); \
-             games_per_s = games / that sum"
-        )),
-    };
-    Ok((info, tally, timing))
-}
-
-/// Refuses a shard written by another program or another version of warsim: its games may
-/// have been played by other rules or drawn otherwise, and adding them would be silent.
-fn same_program<G: Game>(p: &Part<G>) -> Result<(), UsageError> {
-    let this = crate::output::summary::Provenance::program();
-    match &p.program {
-        Some(program) if *program == this => Ok(()),
-        said => Err(usage!(
-            "{}: summary.json provenance.program is {}, not {this}: merge adds only shards of \
-             this program and version, whose games are played alike; run the shard again with \
-             this warsim",
-            p.dir.display(),
-            said.as_deref()
-                .map_or("missing".into(), |s| format!("{s:?}"))
-        )),
-    }
-}
-
-/// The error for games that no shard covers: each gap as its shards (when the run was
-/// sharded) and its games, a few gaps named and the rest counted. Arithmetic on the gaps'
-/// ends only, so a run of 10^12 shards answers at once.
-fn missing(base: &RunInfo, gaps: &[Range<u64>]) -> UsageError {
-    const NAMED: usize = 4;
-    let total = base.games_total;
-    let mut said: Vec<String> = gaps
-        .iter()
-        .take(NAMED)
-        .map(
-            |g| match base.shard.map(|s| shards_within(total, s.count(), g)) {
-                Some(Some(k)) if k.end - k.start == 1 => {
-                    format!(
-                        "shard {}/{} (games {}..{})",
-                        k.start,
-                        base.shard.map_or(1, |s| s.count()),
-                        g.start,
-                        g.end
-                    )
-                }
-                Some(Some(k)) => format!(
-                    "shards {}..{} of {} (games {}..{})",
-                    k.start,
-                    k.end,
-                    base.shard.map_or(1, |s| s.count()),
-                    g.start,
-                    g.end
-                ),
-                _ => format!("games {}..{}", g.start, g.end),
-            },
-        )
-        .collect();
-    if gaps.len() > NAMED {
-        said.push(format!("and {} more gaps", gaps.len() - NAMED));
-    }
-    usage!("missing: {}; no directory covers them", said.join(", "))
-}
-
-/// The shards `k` of a run of `total` games cut into `n` whose games make up `games` exactly,
-/// or `None` if the gap does not fall on shard boundaries.
-fn shards_within(total: u64, n: u64, games: &Range<u64>) -> Option<Range<u64>> {
-    let first = Shard::new(0, n).ok().filter(|_| total > 0)?;
-    let cut = |k: u64| first.range_start(k, total);
-    // The first shard starting at or after a game: k = ceil(game·n / total), then exact.
-    let first_at = |game: u64| -> u64 {
-        let mut k = (u128::from(game) * u128::from(n)).div_ceil(u128::from(total)) as u64;
-        while k > 0 && cut(k - 1) >= game {
-            k -= 1;
-        }
-        while k < n && cut(k) < game {
-            k += 1;
-        }
-        k
-    };
-    let (lo, hi) = (first_at(games.start), first_at(games.end));
-    (lo < hi && cut(lo) == games.start && cut(hi) == games.end).then_some(lo..hi)
 }

@@ -2,47 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::report::{Report, Timing};
 use crate::games::{GameStats, Outcome, Unit};
+use crate::model::report::{tail_verdict, Report, RunInfo, Timing};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
-use crate::stats::tail_check::TailCheck;
-
-/// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
-/// (for a sample; every deal of an exact run is no sample) and the share still going far out,
-/// observed beside fitted. The terminal, report.html and the survival chart say the same.
-pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
-    let far = format!(
-        "at {} {} still go, the fit says {}",
-        unit.count(c.far_rounds),
-        percent(c.far_observed, 3),
-        percent(c.far_fitted, 3)
-    );
-    if exhaustive {
-        return format!("fit: {far}");
-    }
-    let p = match c.p < 1e-4 {
-        true => "p < 0.0001".to_string(),
-        false => format!("p {:.4}", c.p),
-    };
-    let test = format!("χ² {:.1} on {} df, {p}", c.chi2, c.df);
-    // With millions of games the test tells apart departures too small to matter: within a
-    // tenth far out, the tail is said to be nearly exponential, with the size of the miss.
-    let off = c.far_observed / c.far_fitted - 1.0;
-    if c.exponential {
-        format!("exponential: the fit holds ({test}); {far}")
-    } else if off.abs() < NEARLY {
-        format!(
-            "nearly exponential: the test tells it apart ({test}), by {:.1}% far out: {far}",
-            100.0 * off.abs()
-        )
-    } else {
-        format!("NOT exponential ({test}): {far}; the rate only summarises it")
-    }
-}
-
-/// How far from the fit the share still going far out may be for a tail the χ² test tells
-/// apart to be called nearly exponential.
-const NEARLY: f64 = 0.1;
 
 /// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
 /// each group's games, mean rounds with its interval, median and outcome shares, so the
@@ -200,11 +162,30 @@ fn percent_of(n: u64, of: u64) -> String {
     percent(n as f64 / of.max(1) as f64, 3)
 }
 
-/// The summary of `r` as lines of text.
+/// The summary of `r` as lines of text, a section at a time.
 pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
+    let mut s = String::new();
+    heading(&mut s, r, timing);
+    lead_rounds(&mut s, r);
+    precision(&mut s, r.info);
+    outcomes(&mut s, r);
+    for line in r.tally.stats.text(r.games()) {
+        let _ = writeln!(s, "{line}");
+    }
+    for line in groups_table(r) {
+        let _ = writeln!(s, "{line}");
+    }
+    loops(&mut s, r);
+    all_games_after(&mut s, r);
+    tail(&mut s, r);
+    closing(&mut s, r);
+    s
+}
+
+/// The game and its rules, then what ran: games or deals, seed, shard, threads and speed.
+fn heading<S: GameStats>(s: &mut String, r: &Report<S>, timing: &Timing) {
     let info = r.info;
     let games = r.games();
-    let mut s = String::new();
     let _ = writeln!(s, "{} — {}", info.game, grouped_in(&info.description));
     let rate = games as f64 / timing.elapsed_s.max(1e-9);
     if info.exhaustive {
@@ -229,39 +210,51 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         grouped(rate as u64),
         if info.exhaustive { "deals" } else { "games" }
     );
-    // Where some games never end, the figure a reader means is that of the games that end
-    // (as sweeps and charts give it): it leads, named; all games follow further down.
-    let unended = r.unended().total() > 0;
-    let lead_ended = r.finished.as_ref().filter(|f| unended && f.n > 0);
+}
+
+/// The rounds that lead the summary: of the games that end where some never do (the figure a
+/// reader means, as sweeps and charts give it; all games follow further down), else of all.
+fn lead_rounds<S: GameStats>(s: &mut String, r: &Report<S>) {
+    let info = r.info;
     let unit = if info.exhaustive { "deal" } else { "game" };
-    if let Some(f) = lead_ended {
+    if let Some(f) = r.leading_ended() {
         let of = format!(
             "the {} that end ({}): ",
             counted(f.n, unit),
-            percent_of(f.n, games)
+            percent_of(f.n, r.games())
         );
         s.push_str(&rounds_block(f, info.exhaustive, info.unit, &of));
     } else if let Some(d) = &r.rounds {
         s.push_str(&rounds_block(d, info.exhaustive, info.unit, ""));
-        if unended {
+        if r.unended().total() > 0 {
             let _ = writeln!(s, "          {}", all_games(info.unit));
         }
     }
-    if let Some(p) = &info.precision {
-        let got = p
-            .half_width
-            .map_or_else(|| "none".into(), |h| format!("±{h:.4}"));
-        let _ = if p.reached {
-            writeln!(s, "precision ±{} asked, {got} reached", p.target)
-        } else {
-            writeln!(
-                s,
-                "precision ±{} asked, NOT reached: {got} when --max-games {} ended the run",
-                p.target,
-                grouped(p.max_games)
-            )
-        };
-    }
+}
+
+/// The precision asked of a run to a precision, and whether it was reached.
+fn precision(s: &mut String, info: &RunInfo) {
+    let Some(p) = &info.precision else {
+        return;
+    };
+    let got = p
+        .half_width
+        .map_or_else(|| "none".into(), |h| format!("±{h:.4}"));
+    let _ = if p.reached {
+        writeln!(s, "precision ±{} asked, {got} reached", p.target)
+    } else {
+        writeln!(
+            s,
+            "precision ±{} asked, NOT reached: {got} when --max-games {} ended the run",
+            p.target,
+            grouped(p.max_games)
+        )
+    };
+}
+
+/// Every outcome's games and share, and the games stopped at the round cap.
+fn outcomes<S: GameStats>(s: &mut String, r: &Report<S>) {
+    let games = r.games();
     let outs: Vec<String> = r
         .outcomes
         .iter()
@@ -277,92 +270,109 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
             percent(capped.share, 4)
         );
     }
-    for line in r.tally.stats.text(games) {
-        let _ = writeln!(s, "{line}");
+}
+
+/// The games that never end and their cycles, where the rules detect loops.
+fn loops<S: GameStats>(s: &mut String, r: &Report<S>) {
+    let info = r.info;
+    if !info.detects_loops {
+        return;
     }
-    for line in groups_table(r) {
-        let _ = writeln!(s, "{line}");
-    }
-    if info.detects_loops {
-        let l = r.share(Outcome::Loop);
-        let _ = if info.exhaustive {
-            writeln!(
-                s,
-                "loops     {} of the deals never end ({}, {:.4}%)",
-                grouped(l.count),
-                crate::stats::summary::fraction(l.count, games),
-                100.0 * l.share
-            )
-        } else {
-            writeln!(
-                s,
-                "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
-                grouped(l.count),
-                100.0 * l.share,
-                100.0 * l.ci95[0],
-                100.0 * l.ci95[1]
-            )
-        };
-        if let Some(c) = &r.cycles {
-            let _ = writeln!(
-                s,
-                "          cycle length mean {}, median {}, max {}",
-                fixed(c.mean, 1),
-                grouped(c.median),
-                grouped(c.max)
-            );
-        }
-    }
-    if let (Some(_), Some(d)) = (lead_ended, &r.rounds) {
-        let ci = match d.ci95 {
-            Some([lo, hi]) if !info.exhaustive => {
-                format!(" (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3))
-            }
-            _ => String::new(),
-        };
+    let l = r.share(Outcome::Loop);
+    let _ = if info.exhaustive {
+        writeln!(
+            s,
+            "loops     {} of the deals never end ({}, {:.4}%)",
+            grouped(l.count),
+            crate::stats::summary::fraction(l.count, r.games()),
+            100.0 * l.share
+        )
+    } else {
+        writeln!(
+            s,
+            "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
+            grouped(l.count),
+            100.0 * l.share,
+            100.0 * l.ci95[0],
+            100.0 * l.ci95[1]
+        )
+    };
+    if let Some(c) = &r.cycles {
         let _ = writeln!(
             s,
-            "all games mean {}{ci}, median {}, max {}: a game that loops counts the {} its \
-             loop was found, a capped game the cap",
-            fixed(d.mean, 3),
-            grouped(d.median),
-            grouped(d.max),
-            info.unit.one
+            "          cycle length mean {}, median {}, max {}",
+            fixed(c.mean, 1),
+            grouped(c.median),
+            grouped(c.max)
         );
     }
-    if let Some(t) = &r.tail {
-        let _ = if info.exhaustive {
-            // Every deal is in the fit: there is no sample whose chance an interval would show.
-            writeln!(
-                s,
-                "tail      beyond {} (p90) the share still going falls by e every {} {} \
-                 (fitted to {} deals)",
-                info.unit.count(t.from),
-                fixed(t.e_folding_rounds, 1),
-                info.unit.many,
-                grouped(t.games)
-            )
-        } else {
-            writeln!(
-                s,
-                "tail      beyond {} (p90) the share still going falls by e every {} {} \
-                 (95% interval {} to {}; {} games fitted)",
-                info.unit.count(t.from),
-                fixed(t.e_folding_rounds, 1),
-                info.unit.many,
-                fixed(t.e_folding_ci95[0], 1),
-                fixed(t.e_folding_ci95[1], 1),
-                grouped(t.games)
-            )
-        };
-        if let Some(c) = &t.check {
-            let _ = writeln!(
-                s,
-                "          {}",
-                tail_verdict(c, info.exhaustive, info.unit)
-            );
+}
+
+/// The rounds of all games, after the games that end led.
+fn all_games_after<S: GameStats>(s: &mut String, r: &Report<S>) {
+    let (Some(_), Some(d)) = (r.leading_ended(), &r.rounds) else {
+        return;
+    };
+    let info = r.info;
+    let ci = match d.ci95 {
+        Some([lo, hi]) if !info.exhaustive => {
+            format!(" (95% interval {} to {})", fixed(lo, 3), fixed(hi, 3))
         }
+        _ => String::new(),
+    };
+    let _ = writeln!(
+        s,
+        "all games mean {}{ci}, median {}, max {}: a game that loops counts the {} its \
+         loop was found, a capped game the cap",
+        fixed(d.mean, 3),
+        grouped(d.median),
+        grouped(d.max),
+        info.unit.one
+    );
+}
+
+/// The fitted tail and whether it is exponential.
+fn tail<S: GameStats>(s: &mut String, r: &Report<S>) {
+    let Some(t) = &r.tail else {
+        return;
+    };
+    let info = r.info;
+    let _ = if info.exhaustive {
+        // Every deal is in the fit: there is no sample whose chance an interval would show.
+        writeln!(
+            s,
+            "tail      beyond {} (p90) the share still going falls by e every {} {} \
+             (fitted to {} deals)",
+            info.unit.count(t.from),
+            fixed(t.e_folding_rounds, 1),
+            info.unit.many,
+            grouped(t.games)
+        )
+    } else {
+        writeln!(
+            s,
+            "tail      beyond {} (p90) the share still going falls by e every {} {} \
+             (95% interval {} to {}; {} games fitted)",
+            info.unit.count(t.from),
+            fixed(t.e_folding_rounds, 1),
+            info.unit.many,
+            fixed(t.e_folding_ci95[0], 1),
+            fixed(t.e_folding_ci95[1], 1),
+            grouped(t.games)
+        )
+    };
+    if let Some(c) = &t.check {
+        let _ = writeln!(
+            s,
+            "          {}",
+            tail_verdict(c, info.exhaustive, info.unit)
+        );
     }
+}
+
+/// Parity, the exact values the rules give, and the longest game.
+fn closing<S: GameStats>(s: &mut String, r: &Report<S>) {
+    let info = r.info;
     if let Some(p) = &r.parity {
         let _ = writeln!(
             s,
@@ -384,5 +394,4 @@ pub fn summary<S: GameStats>(r: &Report<S>, timing: &Timing) -> String {
         };
         let _ = writeln!(s, "longest   {which} {i} ({})", info.unit.count(rounds));
     }
-    s
 }

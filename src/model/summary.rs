@@ -4,10 +4,11 @@
 use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use crate::sim::precision::{Stop, Target};
-use crate::stats::summary::{Distribution, Named, Share};
+use crate::stats::histogram::Tally;
+use crate::stats::summary::{fraction, Distribution, Named, Share};
 use crate::stats::tail::TailFit;
 
 /// The statistics of one group of games (`by`).
@@ -266,6 +267,24 @@ fn iso_date(secs: u64) -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+/// The `exact` object of a run of every deal: the deals and each outcome's share as a
+/// fraction, made from the tally alone (so `merge` can check one read back against its counts).
+pub fn every_deal<S: crate::games::GameStats>(tally: &Tally<S>) -> Value {
+    let n = tally.games;
+    let fractions: Map<String, Value> = tally
+        .outcomes()
+        .into_iter()
+        .filter(|&(_, k)| k > 0)
+        .map(|(o, k)| (o.name(), Value::String(fraction(k, n))))
+        .collect();
+    json!({
+        "deals": n,
+        "fractions": fractions,
+        "method": "every distinct deal played once; distinct deals are equally likely under \
+                   a uniform shuffle, so counts over deals are exact probabilities",
+    })
 }
 
 #[cfg(test)]

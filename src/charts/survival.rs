@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::games::Unit;
-use crate::output::text::tail_verdict;
+use crate::model::report::tail_verdict;
 use crate::stats::tail::TailFit;
 
 /// Survival curves under `title` and `subtitle`, their legend below the plot (where it cannot
@@ -233,7 +233,7 @@ impl Chart for Survival<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::report::Unended;
+    use crate::model::report::Unended;
 
     #[test]
     fn a_looping_runs_fitted_tail_starts_on_the_curve_of_the_games_that_end() {

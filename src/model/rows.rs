@@ -4,13 +4,17 @@
 
 use std::path::Path;
 
-use super::MAX_GROUPS;
+use super::summary::GroupJson;
 use crate::error::UsageError;
 use crate::games::{GameStats, Outcome};
-use crate::output::summary::GroupJson;
 use crate::stats::histogram::{RoundHistogram, Tally};
 use crate::stats::summary::Named;
 use crate::usage;
+
+/// Most groups a run read back may have: a game's group is a `u16` ([`GameStats::group`]), so
+/// every run warsim writes (War's `--by p1-top` has one group more than the suits, up to
+/// thousands) is read back.
+const MAX_GROUPS: usize = 1 << 16;
 
 /// The rows of a file of counts (`KEY,count,...`: rounds, or cycle lengths), checked one at a
 /// time: keys from 1, strictly ascending and within the rules' cap; counts non-zero, and their
@@ -305,6 +309,19 @@ pub(super) fn read_groups<S: GameStats>(
     if let Some((cg, c)) = current {
         totals.push((cg, c.total));
     }
+    groups_agree(tally, said, &totals, dir)
+}
+
+/// The groups' games (`totals`: each group and its games, as by.csv counts them) are the
+/// run's and summary.json's, group by group, and the groups' histograms add up to
+/// histogram.csv row by row: every game is in one group.
+fn groups_agree<S: GameStats>(
+    tally: &Tally<S>,
+    said: &Named<GroupJson>,
+    totals: &[(u64, u64)],
+    dir: &Path,
+) -> Result<(), UsageError> {
+    let d = dir.display();
     let sum = totals
         .iter()
         .try_fold(0u64, |a, t| a.checked_add(t.1))

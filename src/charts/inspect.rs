@@ -9,14 +9,14 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 
-use super::charts::{self, Line, LineStyle};
 use super::layout::Rect;
 use super::layout::GAP;
 use super::render::{text_size, Chart, Target};
-use super::report::{Curve, Report, RunInfo, Timing};
-use super::table::{self, Row};
-use super::text;
 use super::RunChart;
+use crate::charts::{self, Line, LineStyle};
+use crate::export::table::{self, Row};
+use crate::model::report::{Curve, Report, RunInfo, Timing};
+use crate::term::text;
 
 use crate::face::{GameCli, WithGame};
 use crate::games::Unit;
@@ -490,87 +490,98 @@ fn every_histogram_label_sits_beside_its_line_and_its_number_is_in_every_summary
             .1;
         let labels = mark_labels(drawn);
         assert_eq!(labels.len(), 4, "{args}: {labels:?}");
-        for (t, r) in &labels {
-            if t.ends_with('→') {
-                // A maximum beyond the axis: labelled at the plot's right edge, with no line.
-                assert!(t.contains("(beyond the axis)"), "{args}: {t}");
-                continue;
-            }
-            // A vertical line from the label's top row down, touching its left or right side.
-            let beside = drawn.lines.iter().any(|&(a, b)| {
-                let x = f64::from(a.0);
-                let top = f64::from(a.1.min(b.1));
-                a.0 == b.0
-                    && (top - r.y0).abs() <= 2.0
-                    && ((r.x0 - x - GAP).abs() <= 2.0 || (x - r.x1 - GAP).abs() <= 2.0)
-            });
-            assert!(beside, "{args}: {t:?} at {r:?} is not beside its line");
+        each_label_beside_its_line(args, drawn, &labels);
+        each_mark_in_every_summary(args, &c, &labels);
+    }
+}
+
+/// Each mark's label in `drawn` (a histogram of run `args`) sits beside its line, or says it
+/// lies beyond the axis.
+fn each_label_beside_its_line(args: &str, drawn: &Drawn, labels: &[(&str, Rect)]) {
+    for (t, r) in labels {
+        if t.ends_with('→') {
+            // A maximum beyond the axis: labelled at the plot's right edge, with no line.
+            assert!(t.contains("(beyond the axis)"), "{args}: {t}");
+            continue;
         }
-        // The marked figures are those of the games that end where some do not, else of all
-        // games; the terminal, summary.json and the report's table show each of them.
-        let unended = c.summary["outcomes"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .filter(|(k, _)| *k == "loop" || *k == "capped")
-            .map(|(_, v)| v.as_u64().unwrap())
-            .sum::<u64>();
-        let (key, row) = if unended > 0 {
-            ("finished_rounds", " (games that end)")
+        // A vertical line from the label's top row down, touching its left or right side.
+        let beside = drawn.lines.iter().any(|&(a, b)| {
+            let x = f64::from(a.0);
+            let top = f64::from(a.1.min(b.1));
+            a.0 == b.0
+                && (top - r.y0).abs() <= 2.0
+                && ((r.x0 - x - GAP).abs() <= 2.0 || (x - r.x1 - GAP).abs() <= 2.0)
+        });
+        assert!(beside, "{args}: {t:?} at {r:?} is not beside its line");
+    }
+}
+
+/// The marked figures of run `args` (`labels` of its histogram) are those of the games that
+/// end where some do not, else of all games; the terminal, summary.json and the report's
+/// table show each of them, and the terminal every share the panel beside shows.
+fn each_mark_in_every_summary(args: &str, c: &Checked, labels: &[(&str, Rect)]) {
+    let unended = c.summary["outcomes"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| *k == "loop" || *k == "capped")
+        .map(|(_, v)| v.as_u64().unwrap())
+        .sum::<u64>();
+    let (key, row) = if unended > 0 {
+        ("finished_rounds", " (games that end)")
+    } else {
+        ("rounds", "")
+    };
+    let d = &c.summary[key];
+    let int = |k: &str| grouped(d[k].as_u64().unwrap());
+    let expected = [
+        ("min", int("min")),
+        ("median", int("median")),
+        ("mean", fixed(d["mean"].as_f64().unwrap(), 3)),
+        ("max", int("max")),
+    ];
+    for (name, value) in expected {
+        let label = format!("{name} {value}");
+        assert!(
+            labels
+                .iter()
+                .any(|(t, _)| *t == label || t.starts_with(&format!("{label} "))),
+            "{args}: the chart's {name} is not summary.json's {key} {value}: {labels:?}"
+        );
+        assert!(
+            c.terminal.contains(&label),
+            "{args}: the terminal lacks {label:?}"
+        );
+        let row_name = if name == "mean" {
+            // In the game's unit: `mean cards` for Beggar-my-neighbour.
+            format!("mean {}{row}", c.summary["unit"].as_str().unwrap())
         } else {
-            ("rounds", "")
+            format!("{name}{row}")
         };
-        let d = &c.summary[key];
-        let int = |k: &str| grouped(d[k].as_u64().unwrap());
-        let expected = [
-            ("min", int("min")),
-            ("median", int("median")),
-            ("mean", fixed(d["mean"].as_f64().unwrap(), 3)),
-            ("max", int("max")),
-        ];
-        for (name, value) in expected {
-            let label = format!("{name} {value}");
-            assert!(
-                labels
-                    .iter()
-                    .any(|(t, _)| *t == label || t.starts_with(&format!("{label} "))),
-                "{args}: the chart's {name} is not summary.json's {key} {value}: {labels:?}"
-            );
-            assert!(
-                c.terminal.contains(&label),
-                "{args}: the terminal lacks {label:?}"
-            );
-            let row_name = if name == "mean" {
-                // In the game's unit: `mean cards` for Beggar-my-neighbour.
-                format!("mean {}{row}", c.summary["unit"].as_str().unwrap())
-            } else {
-                format!("{name}{row}")
-            };
-            assert!(
-                c.rows
-                    .iter()
-                    .any(|r| r.name == row_name && r.value == value),
-                "{args}: the report lacks {row_name} = {value}"
-            );
-        }
-        if unended > 0 {
-            let counts = c.texts(RunChart::Histogram);
-            let n = int("n");
-            assert!(
-                counts.contains(&n.as_str()),
-                "{args}: the games that end, {n}"
-            );
-            assert!(
-                c.terminal.contains(&format!("the {n} games that end")),
-                "{args}"
-            );
-            // Every share the panel beside the histogram shows, the terminal shows (its axis's
-            // ticks, whole percentages such as 20%, are a scale, not figures of the run).
-            for t in counts.iter().filter(|t| t.ends_with('%')) {
-                let figure = t.rsplit(['(', ' ']).next().unwrap().trim_end_matches(')');
-                if figure.starts_with(|ch: char| ch.is_ascii_digit()) && figure.contains('.') {
-                    assert!(c.terminal.contains(figure), "{args}: {figure} ({t:?})");
-                }
+        assert!(
+            c.rows
+                .iter()
+                .any(|r| r.name == row_name && r.value == value),
+            "{args}: the report lacks {row_name} = {value}"
+        );
+    }
+    if unended > 0 {
+        let counts = c.texts(RunChart::Histogram);
+        let n = int("n");
+        assert!(
+            counts.contains(&n.as_str()),
+            "{args}: the games that end, {n}"
+        );
+        assert!(
+            c.terminal.contains(&format!("the {n} games that end")),
+            "{args}"
+        );
+        // Every share the panel beside the histogram shows, the terminal shows (its axis's
+        // ticks, whole percentages such as 20%, are a scale, not figures of the run).
+        for t in counts.iter().filter(|t| t.ends_with('%')) {
+            let figure = t.rsplit(['(', ' ']).next().unwrap().trim_end_matches(')');
+            if figure.starts_with(|ch: char| ch.is_ascii_digit()) && figure.contains('.') {
+                assert!(c.terminal.contains(figure), "{args}: {figure} ({t:?})");
             }
         }
     }

@@ -8,11 +8,11 @@ use std::fmt::Write as _;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::atomic::OutputSet;
 use super::html::Page;
 use super::readme::MARKER_LINE;
-use super::summary::Provenance;
+use crate::model::summary::Provenance;
 use crate::stats::summary::grouped_in;
+use crate::store::OutputSet;
 
 /// A computed answer: the JSON document written as `file`, and its figures as rows.
 pub struct Answer<'a> {
@@ -100,7 +100,7 @@ impl Answer<'_> {
             "| `report.html` | one self-contained page with what ran, the answer and the method |"
         );
         let _ = writeln!(t, "| `README.md` | this file |");
-        let _ = writeln!(t, "| `{}` | {MARKER_LINE} |", super::atomic::MARKER);
+        let _ = writeln!(t, "| `{}` | {MARKER_LINE} |", crate::store::MARKER);
         t
     }
 

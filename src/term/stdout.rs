@@ -1,9 +1,11 @@
-//! A command's stdout: what it prints when it is done ([`Print`]), and how JSON is written
-//! everywhere (files and stdout alike).
+//! A command's stdout: what it prints when it is done ([`Print`]), and JSON printed as the
+//! files hold it ([`pretty_json`]).
 
 use std::io::{self, Write};
 
 use anyhow::Context;
+
+use crate::model::pretty_json;
 
 /// What a command prints on stdout when it is done.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,13 +49,6 @@ pub fn write_all(bytes: &[u8]) -> anyhow::Result<()> {
     o.write_all(bytes)
         .and_then(|()| o.flush())
         .context("cannot write to stdout")
-}
-
-/// `value` as warsim writes JSON everywhere (files and stdout): pretty, then a line break.
-pub fn pretty_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
-    let mut bytes = serde_json::to_vec_pretty(value)?;
-    bytes.push(b'\n');
-    Ok(bytes)
 }
 
 /// Prints `value` on stdout as [`pretty_json`].

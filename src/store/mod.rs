@@ -16,7 +16,8 @@
 //!   ([`install_cleanup`]) and clean up at once, and say whether the set was written.
 //!
 //! Here: the set and its signals; in `target`, what `--out` names and whether it may be
-//! replaced; in `exchange`, the commit; in `lock`, the lock.
+//! replaced; in `exchange`, the commit; in `lock`, the lock; in [`private`], this process's
+//! own scratch folders (the Python package's runs without `out=`, its charts as bytes).
 
 use std::cell::RefCell;
 use std::ffi::CString;
@@ -33,10 +34,11 @@ use anyhow::{anyhow, Context, Result};
 
 mod exchange;
 mod lock;
+pub mod private;
 mod target;
 
-use super::reader;
 use crate::error::UsageError;
+use crate::model::reader;
 use crate::sim::engine::{Cancel, Cancelled};
 use crate::usage;
 use exchange::*;
@@ -332,9 +334,9 @@ impl Dir {
         write().with_context(|| format!("cannot write {}", self.target.join(name).display()))
     }
 
-    /// Writes `value` as JSON file `name` of the directory ([`super::stdout::pretty_json`]).
+    /// Writes `value` as JSON file `name` of the directory ([`crate::model::pretty_json`]).
     pub fn write_json<T: serde::Serialize + ?Sized>(&self, name: &str, value: &T) -> Result<()> {
-        self.write(name, &super::stdout::pretty_json(value)?)
+        self.write(name, &crate::model::pretty_json(value)?)
     }
 
     /// Where the directory will be.

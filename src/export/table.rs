@@ -1,9 +1,9 @@
 //! The summary of a run as rows of (statistic, value, 95% interval): one list that the Markdown
 //! table (`--markdown`) and report.html both show, so they cannot disagree.
 
-use super::report::{Report, Timing};
 use crate::games::Unit;
 use crate::games::{GameStats, Outcome};
+use crate::model::report::{tail_verdict, Report, Timing};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution, Share};
 
 /// One line of the summary table.
@@ -63,43 +63,8 @@ fn rounds_rows(d: &Distribution, unit: Unit, of: &str, exhaustive: bool) -> Vec<
 /// The rows of `r`'s summary, in the order the terminal shows them.
 pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
     let info = r.info;
-    let mut out = vec![
-        row("game", info.game.clone(), ""),
-        row("rules", grouped_in(&info.description), ""),
-        row(
-            if info.exhaustive { "deals" } else { "games" },
-            grouped(r.games()),
-            "",
-        ),
-    ];
-    if !info.exhaustive {
-        out.push(row("seed", info.seed.to_string(), ""));
-    }
-    // Where some games do not end, every figure of rounds names its population, and the
-    // games that end (the figure a reader means, as the terminal gives it) lead.
-    let unended = r.unended().total() > 0;
-    let lead_ended = r.finished.as_ref().filter(|f| unended && f.n > 0);
-    if let Some(f) = lead_ended {
-        out.push(row("games that end", grouped(f.n), ""));
-        out.extend(rounds_rows(
-            f,
-            info.unit,
-            " (games that end)",
-            info.exhaustive,
-        ));
-    } else if let Some(d) = &r.rounds {
-        let of = if unended { " (all games)" } else { "" };
-        out.extend(rounds_rows(d, info.unit, of, info.exhaustive));
-    }
-    for &(o, _) in &r.outcomes {
-        let (value, interval) = share(&r.share(o));
-        let name = match o {
-            Outcome::Loop => "loop (never ends)".to_string(),
-            Outcome::Capped => "capped (stopped at the round cap)".to_string(),
-            o => format!("outcome {}", o.name()),
-        };
-        out.push(row(name, value, interval));
-    }
+    let mut out = head_rows(r);
+    out.extend(outcome_rows(r));
     for line in r.tally.stats.text(r.games()) {
         if let Some((k, v)) = line.split_once(char::is_whitespace) {
             out.push(row(k.trim(), v.trim(), ""));
@@ -117,32 +82,10 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
             "",
         ));
     }
-    if let (Some(_), Some(d)) = (lead_ended, &r.rounds) {
+    if let (Some(_), Some(d)) = (r.leading_ended(), &r.rounds) {
         out.extend(rounds_rows(d, info.unit, " (all games)", info.exhaustive));
     }
-    if let Some(t) = &r.tail {
-        out.push(row(
-            format!("tail (e-folding {})", info.unit.many),
-            format!(
-                "{} beyond {} ({} fitted)",
-                fixed(t.e_folding_rounds, 1),
-                info.unit.count(t.from),
-                counted(t.games, "game")
-            ),
-            format!(
-                "{} to {}",
-                fixed(t.e_folding_ci95[0], 1),
-                fixed(t.e_folding_ci95[1], 1)
-            ),
-        ));
-        if let Some(c) = &t.check {
-            out.push(row(
-                "tail: is it exponential?",
-                super::text::tail_verdict(c, info.exhaustive, info.unit),
-                "",
-            ));
-        }
-    }
+    out.extend(tail_rows(r));
     if let Some(p) = &r.parity {
         let (value, interval) = share(&p.even);
         out.push(row("even length (games that end)", value, interval));
@@ -158,6 +101,87 @@ pub fn rows<S: GameStats>(r: &Report<S>, timing: &Timing) -> Vec<Row> {
         out.push(row("threads", t.to_string(), ""));
     }
     out.push(row("elapsed", format!("{:.2} s", timing.elapsed_s), ""));
+    out
+}
+
+/// The game, its rules, the games (and seed), then the rounds that lead: where some games do
+/// not end, every figure of rounds names its population, and the games that end (the figure a
+/// reader means, as the terminal gives it) lead.
+fn head_rows<S: GameStats>(r: &Report<S>) -> Vec<Row> {
+    let info = r.info;
+    let mut out = vec![
+        row("game", info.game.clone(), ""),
+        row("rules", grouped_in(&info.description), ""),
+        row(
+            if info.exhaustive { "deals" } else { "games" },
+            grouped(r.games()),
+            "",
+        ),
+    ];
+    if !info.exhaustive {
+        out.push(row("seed", info.seed.to_string(), ""));
+    }
+    if let Some(f) = r.leading_ended() {
+        out.push(row("games that end", grouped(f.n), ""));
+        out.extend(rounds_rows(
+            f,
+            info.unit,
+            " (games that end)",
+            info.exhaustive,
+        ));
+    } else if let Some(d) = &r.rounds {
+        let of = if r.unended().total() > 0 {
+            " (all games)"
+        } else {
+            ""
+        };
+        out.extend(rounds_rows(d, info.unit, of, info.exhaustive));
+    }
+    out
+}
+
+/// A row per outcome: its share and interval.
+fn outcome_rows<S: GameStats>(r: &Report<S>) -> Vec<Row> {
+    (r.outcomes.iter())
+        .map(|&(o, _)| {
+            let (value, interval) = share(&r.share(o));
+            let name = match o {
+                Outcome::Loop => "loop (never ends)".to_string(),
+                Outcome::Capped => "capped (stopped at the round cap)".to_string(),
+                o => format!("outcome {}", o.name()),
+            };
+            row(name, value, interval)
+        })
+        .collect()
+}
+
+/// The fitted tail and whether it is exponential.
+fn tail_rows<S: GameStats>(r: &Report<S>) -> Vec<Row> {
+    let info = r.info;
+    let Some(t) = &r.tail else {
+        return Vec::new();
+    };
+    let mut out = vec![row(
+        format!("tail (e-folding {})", info.unit.many),
+        format!(
+            "{} beyond {} ({} fitted)",
+            fixed(t.e_folding_rounds, 1),
+            info.unit.count(t.from),
+            counted(t.games, "game")
+        ),
+        format!(
+            "{} to {}",
+            fixed(t.e_folding_ci95[0], 1),
+            fixed(t.e_folding_ci95[1], 1)
+        ),
+    )];
+    if let Some(c) = &t.check {
+        out.push(row(
+            "tail: is it exponential?",
+            tail_verdict(c, info.exhaustive, info.unit),
+            "",
+        ));
+    }
     out
 }
 

@@ -1,5 +1,7 @@
 //! `by.png`: player 1's share of wins and the mean rounds per group of games.
 
+use std::ops::Range;
+
 use super::*;
 
 /// A 95% interval from `lo` to `hi` at `x`: a vertical bar with caps, seen even where it is
@@ -69,23 +71,25 @@ impl Chart for ByGroup<'_> {
         let (left, right) = body.split_horizontally(600);
         let last = self.groups.iter().map(|g| g.group).max().unwrap_or(0) as f64;
         let x = -0.5..last + 0.5;
+        self.draw_wins(&left, x.clone())?;
+        self.draw_means(&right, x)?;
+        root.present()?;
+        Ok(())
+    }
+}
+
+impl ByGroup<'_> {
+    /// The left panel: player 1's share of wins per group, against an even share.
+    fn draw_wins<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        x: Range<f64>,
+    ) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
         let blue = RGBColor(50, 90, 160);
-        let whole = |v: &f64| {
-            if v.fract() == 0.0 {
-                format!("{v:.0}")
-            } else {
-                String::new()
-            }
-        };
-        // A tick reads 100 or 1,250, not 100.0; a fraction keeps one decimal.
-        let tick = |v: &f64| {
-            if (v - v.round()).abs() < 1e-9 {
-                fixed(*v, 0)
-            } else {
-                fixed(*v, 1)
-            }
-        };
-        let mut chart = ChartBuilder::on(&left)
+        let mut chart = ChartBuilder::on(area)
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(70)
@@ -116,6 +120,18 @@ impl Chart for ByGroup<'_> {
                 blue.stroke_width(2),
             )))?;
         }
+        Ok(())
+    }
+
+    /// The right panel: the mean rounds per group.
+    fn draw_means<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        x: Range<f64>,
+    ) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
         // The means' axis spans their intervals, with a margin, so an interval a few rounds
         // wide is seen; its ticks give the scale.
         let ends = self
@@ -131,7 +147,7 @@ impl Chart for ByGroup<'_> {
         } else {
             (0.0, 1.0)
         };
-        let mut chart = ChartBuilder::on(&right)
+        let mut chart = ChartBuilder::on(area)
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(70)
@@ -159,7 +175,24 @@ impl Chart for ByGroup<'_> {
                 red.stroke_width(2),
             )))?;
         }
-        root.present()?;
         Ok(())
+    }
+}
+
+/// A group's tick: a whole number, and no label between two groups.
+fn whole(v: &f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// A value's tick: 100 or 1,250, not 100.0; a fraction keeps one decimal.
+fn tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        fixed(*v, 0)
+    } else {
+        fixed(*v, 1)
     }
 }

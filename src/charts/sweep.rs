@@ -4,15 +4,15 @@
 
 use anyhow::Result;
 
-use super::RuleSet;
+use super::render::Target;
+use crate::charts::{self, Line, LineStyle, Panel};
 use crate::games::Unit;
-use crate::output::charts::{self, Line, LineStyle, Panel};
-use crate::output::render::Target;
-use crate::output::report::Curve;
+use crate::model::report::Curve;
+use crate::model::sweep::RuleSet;
 
 /// Draws sweep.png of `sets` (their curves `curves`, in order), from axes of `lens` values,
 /// into `target`.
-pub(super) fn draw(
+pub fn sweep(
     title: &str,
     unit: Unit,
     lens: &[usize],

@@ -1,16 +1,24 @@
 //! What a sweep prints and writes of its rule sets together: the terminal table, report.html,
-//! sweep.json and sweep.csv (the `sweep` command runs the rule sets, each an output set of its
+//! sweep.json, sweep.csv and its charts (the `sweep` command runs the rule sets, each an output set of its
 //! own, and hands their results here).
+
+use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::charts;
+use crate::charts::render::Sink;
+use crate::export::html::Page;
 use crate::games::Unit;
-use crate::output::html::Page;
-use crate::output::report::Curve;
-use crate::output::summary::Provenance;
+use crate::model::report::Curve;
+use crate::model::summary::Provenance;
+use crate::model::sweep::RuleSet;
 use crate::stats::summary::{fixed, grouped, percent};
+use crate::store::Dir;
+use crate::term::stdout::Print;
 
 /// One rule set of a sweep, run: what the sweep's own files show of it.
 pub struct SweepRow {
@@ -227,4 +235,98 @@ pub fn sweep_csv(results: &[SweepRow]) -> Result<Vec<u8>> {
         wtr.write_record(&row)?;
     }
     Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// What a sweep's charts are drawn from.
+pub struct SweepCharts<'a> {
+    /// The title of the charts and the page.
+    pub title: &'a str,
+    /// Every rule set, in order.
+    pub sets: &'a [RuleSet],
+    /// The number of values of each axis.
+    pub lens: Vec<usize>,
+    /// The one axis, when only one varies and its values are numbers: means.png puts them on
+    /// a numeric scale.
+    pub numeric: Option<&'a str>,
+}
+
+/// Writes the sweep's own files into `dir`: sweep.json (`doc`), sweep.csv, sweep.png and
+/// means.png (and their SVG with `svg`), and report.html.
+pub fn write(
+    dir: &Dir,
+    doc: &SweepJson,
+    rows: &[SweepRow],
+    drawn: &SweepCharts,
+    svg: bool,
+) -> Result<()> {
+    dir.write_json("sweep.json", doc)?;
+    dir.write("sweep.csv", &sweep_csv(rows)?)?;
+    let curves: Vec<(String, &Curve)> = rows.iter().map(|r| (r.label.clone(), &r.curve)).collect();
+    let unit = rows.first().map_or(Unit::ROUNDS, |r| r.unit);
+    let sweep_curves: Vec<&Curve> = rows.iter().map(|r| &r.curve).collect();
+    let SweepCharts {
+        title,
+        sets,
+        ref lens,
+        numeric,
+    } = *drawn;
+    let mut exts = vec!["png"];
+    if svg {
+        exts.push("svg");
+    }
+    for ext in exts {
+        let (sweep, means) = (
+            dir.path(&format!("sweep.{ext}")),
+            dir.path(&format!("means.{ext}")),
+        );
+        charts::sweep(title, unit, lens, sets, &sweep_curves, Sink::File(&sweep))?;
+        charts::means(title, unit, &curves, numeric, Sink::File(&means))?;
+    }
+    let (mut sweep_svg, mut means_svg) = (String::new(), String::new());
+    charts::sweep(
+        title,
+        unit,
+        lens,
+        sets,
+        &sweep_curves,
+        Sink::Svg(&mut sweep_svg),
+    )?;
+    charts::means(title, unit, &curves, numeric, Sink::Svg(&mut means_svg))?;
+    let html = page(
+        title,
+        doc,
+        rows,
+        &[
+            ("Survival curves of every rule set (sweep.png)", &sweep_svg),
+            ("Mean rounds per rule set (means.png)", &means_svg),
+        ],
+    );
+    dir.write("report.html", html.as_bytes())
+}
+
+/// Prints the sweep as `print` says, once its set (at `out`) is in place.
+pub fn print(
+    print: Print,
+    doc: &SweepJson,
+    rows: &[SweepRow],
+    title: &str,
+    elapsed_s: f64,
+    out: &Path,
+) -> Result<()> {
+    if print == Print::Json {
+        crate::term::stdout::print_json(doc)?;
+    } else if print == Print::Markdown {
+        crate::term::stdout::write_all(markdown(rows).as_bytes())?;
+    } else if print == Print::Text {
+        let mut stdout = crate::term::stdout::out();
+        write!(stdout, "{}", text(title, rows, elapsed_s))?;
+        writeln!(
+            stdout,
+            "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, report.html, one \
+             directory per rule set)",
+            out.display()
+        )?;
+        stdout.flush()?;
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@ use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, percent, Distribution, Named, Share};
 use crate::stats::tail::{even_share, TailFit};
+use crate::stats::tail_check::TailCheck;
 
 /// What was run: everything `merge` needs to check that shards belong together.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,6 +221,14 @@ impl<'a, S: GameStats> Report<'a, S> {
         }
     }
 
+    /// The rounds of the games that end, where some games never end (and some end): the figure
+    /// a reader means, so the terminal and the summary table lead with it, named, and give all
+    /// games' after.
+    pub fn leading_ended(&self) -> Option<&Distribution> {
+        let unended = self.unended().total() > 0;
+        self.finished.as_ref().filter(|f| unended && f.n > 0)
+    }
+
     /// The rounds of the games that end, and how many loop or were capped, for the charts.
     pub fn curve(&self) -> Curve {
         let endless = |o: Outcome| matches!(o, Outcome::Loop | Outcome::Capped);
@@ -291,29 +300,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             exact: info.exact.clone(),
             precision: info.precision.clone(),
             grouping: info.grouping.clone(),
-            by: (!self.groups.is_empty()).then(|| {
-                Named(
-                    self.groups
-                        .iter()
-                        .map(|g| {
-                            let json = GroupJson {
-                                games: g.games,
-                                rounds: g.rounds.clone(),
-                                outcomes: Named(
-                                    g.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect(),
-                                ),
-                                shares: Named(
-                                    g.outcomes
-                                        .iter()
-                                        .map(|&(o, _)| (o.name(), g.share(o)))
-                                        .collect(),
-                                ),
-                            };
-                            (g.group.to_string(), json)
-                        })
-                        .collect(),
-                )
-            }),
+            by: self.groups_json(),
             elapsed_s: timing.elapsed_s,
             games_per_s,
             threads: timing.threads,
@@ -323,6 +310,34 @@ impl<'a, S: GameStats> Report<'a, S> {
                 ..Provenance::now()
             }),
         }
+    }
+
+    /// summary.json's `by`: each group's games, rounds and outcomes, where the run groups
+    /// its games.
+    fn groups_json(&self) -> Option<Named<GroupJson>> {
+        (!self.groups.is_empty()).then(|| {
+            Named(
+                self.groups
+                    .iter()
+                    .map(|g| {
+                        let json = GroupJson {
+                            games: g.games,
+                            rounds: g.rounds.clone(),
+                            outcomes: Named(
+                                g.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect(),
+                            ),
+                            shares: Named(
+                                g.outcomes
+                                    .iter()
+                                    .map(|&(o, _)| (o.name(), g.share(o)))
+                                    .collect(),
+                            ),
+                        };
+                        (g.group.to_string(), json)
+                    })
+                    .collect(),
+            )
+        })
     }
 }
 
@@ -435,3 +450,39 @@ impl Curve {
         out
     }
 }
+/// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
+/// (for a sample; every deal of an exact run is no sample) and the share still going far out,
+/// observed beside fitted. The terminal, report.html and the survival chart say the same.
+pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
+    let far = format!(
+        "at {} {} still go, the fit says {}",
+        unit.count(c.far_rounds),
+        percent(c.far_observed, 3),
+        percent(c.far_fitted, 3)
+    );
+    if exhaustive {
+        return format!("fit: {far}");
+    }
+    let p = match c.p < 1e-4 {
+        true => "p < 0.0001".to_string(),
+        false => format!("p {:.4}", c.p),
+    };
+    let test = format!("χ² {:.1} on {} df, {p}", c.chi2, c.df);
+    // With millions of games the test tells apart departures too small to matter: within a
+    // tenth far out, the tail is said to be nearly exponential, with the size of the miss.
+    let off = c.far_observed / c.far_fitted - 1.0;
+    if c.exponential {
+        format!("exponential: the fit holds ({test}); {far}")
+    } else if off.abs() < NEARLY {
+        format!(
+            "nearly exponential: the test tells it apart ({test}), by {:.1}% far out: {far}",
+            100.0 * off.abs()
+        )
+    } else {
+        format!("NOT exponential ({test}): {far}; the rate only summarises it")
+    }
+}
+
+/// How far from the fit the share still going far out may be for a tail the χ² test tells
+/// apart to be called nearly exponential.
+const NEARLY: f64 = 0.1;

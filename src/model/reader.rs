@@ -35,7 +35,7 @@ pub fn read_text(dir: &Path, name: &str, limit: u64) -> Result<String, UsageErro
 
 /// A folder opened once, whose files are read through its handle (`openat`): every file read
 /// comes from the one directory opened, even while another process commits a new output set
-/// at its path. A commit exchanges whole directories ([`crate::output::atomic`]), so the
+/// at its path. A commit exchanges whole directories ([`crate::store`]), so the
 /// handle keeps the set it opened, and a file of it removed since reads as missing, never as
 /// the new set's; [`Folder::moved`] tells the reader to start again.
 pub struct Folder {

@@ -7,8 +7,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::layout::{place_labels, y_label_area, Mark, Rect};
 use super::render::{text_size, Chart, Target};
-use super::report::{Report, Unended};
 use crate::games::{GameStats, Outcome};
+use crate::model::report::{Report, Unended};
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
 
 const SIZE: (u32, u32) = (1200, 720);
@@ -80,49 +80,109 @@ fn bins(counts: &[(u64, u64)], width: u64, last: u64) -> Vec<(u64, u64)> {
 /// games do not end.
 const SIDE_W: u32 = 340;
 
+/// What a histogram shows and on what scale: the games whose rounds it counts, their bars and
+/// the axes' ends.
+struct Scale {
+    /// The distribution marked (min, median, mean, max).
+    marked: Distribution,
+    /// Whether the games that end are shown on their own, the others counted beside them.
+    apart: bool,
+    /// The bars: (first round of the bin, games).
+    bars: Vec<(u64, u64)>,
+    /// Rounds per bar.
+    width: u64,
+    /// The top of the games' axis.
+    top: f64,
+    /// The round after the last bar.
+    end: u64,
+    /// The rounds' axis.
+    x: (f64, f64),
+}
+
+impl Scale {
+    /// The scale of `r`'s histogram.
+    fn of<S: GameStats>(r: &Report<S>) -> Result<Scale> {
+        let all = r
+            .rounds
+            .as_ref()
+            .ok_or_else(|| anyhow!("no games to plot"))?;
+        let players = r.tally.players;
+        let endless = |slot: usize| {
+            matches!(
+                Outcome::from_slot(slot, players),
+                Outcome::Loop | Outcome::Capped
+            )
+        };
+        let ended: Vec<(u64, u64)> = r.tally.rounds.counts_where(|s| !endless(s)).collect();
+        let every: Vec<(u64, u64)> = r.tally.rounds.counts_where(|_| true).collect();
+        // Games that never end sit at the round their loop was found or at the cap: on one
+        // axis with the games that end they squeeze those into a few bars. So where some games
+        // end and some do not, the histogram and its marks are the games that end, on their
+        // own scale, and the others are counted apart beside it.
+        let apart = r.unended().total() > 0 && !ended.is_empty();
+        let shown = if apart { &ended } else { &every };
+        let marked = Distribution::from_counts(shown).unwrap_or_else(|| all.clone());
+        // The axis ends near the 99.9th percentile, so a long sparse tail does not squeeze the
+        // bulk; a maximum beyond it is labelled at the edge.
+        let bulk = marked.quantiles["p99.9"].as_u64().unwrap_or(marked.max);
+        let last = if marked.max > bulk + bulk / 4 + 10 {
+            bulk + bulk / 4
+        } else {
+            marked.max
+        };
+        let width = round_width((last - marked.min + 1).div_ceil(MAX_BARS));
+        let bars = bins(shown, width, last);
+        let top = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64 * 1.3;
+        let first = marked.min / width * width;
+        let end = (last / width + 1) * width;
+        let x = (
+            first as f64 - 0.5 - width as f64,
+            end as f64 - 0.5 + width as f64,
+        );
+        Ok(Scale {
+            marked,
+            apart,
+            bars,
+            width,
+            top,
+            end,
+            x,
+        })
+    }
+
+    /// The rounds' axis title: what the games are, and the bins' width.
+    fn x_desc(&self, unit_many: &str) -> String {
+        let population = if self.apart {
+            format!(
+                "{unit_many} per game, the {} that end",
+                counted(self.marked.n, "game")
+            )
+        } else {
+            format!("{unit_many} per game")
+        };
+        if self.width == 1 {
+            population
+        } else {
+            format!("{population} (bins of {})", self.width)
+        }
+    }
+}
+
 fn draw<S: GameStats, DB: DrawingBackend>(r: &Report<S>, root: DrawingArea<DB, Shift>) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
-    let all = r
-        .rounds
-        .as_ref()
-        .ok_or_else(|| anyhow!("no games to plot"))?;
-    let players = r.tally.players;
-    let endless = |slot: usize| {
-        matches!(
-            Outcome::from_slot(slot, players),
-            Outcome::Loop | Outcome::Capped
-        )
-    };
-    let ended: Vec<(u64, u64)> = r.tally.rounds.counts_where(|s| !endless(s)).collect();
-    let every: Vec<(u64, u64)> = r.tally.rounds.counts_where(|_| true).collect();
+    let scale = Scale::of(r)?;
+    let Scale {
+        ref marked,
+        apart,
+        ref bars,
+        width,
+        top,
+        end,
+        x: (x0, x1),
+    } = scale;
     let kinds = r.unended();
-    // Games that never end sit at the round their loop was found or at the cap: on one axis
-    // with the games that end they squeeze those into a few bars. So where some games end and
-    // some do not, the histogram and its marks are the games that end, on their own scale, and
-    // the others are counted apart beside it.
-    let apart = kinds.total() > 0 && !ended.is_empty();
-    let shown = if apart { &ended } else { &every };
-    let marked = Distribution::from_counts(shown).unwrap_or_else(|| all.clone());
-    // The axis ends near the 99.9th percentile, so a long sparse tail does not squeeze the
-    // bulk; a maximum beyond it is labelled at the edge.
-    let bulk = marked.quantiles["p99.9"].as_u64().unwrap_or(marked.max);
-    let last = if marked.max > bulk + bulk / 4 + 10 {
-        bulk + bulk / 4
-    } else {
-        marked.max
-    };
-    let width = round_width((last - marked.min + 1).div_ceil(MAX_BARS));
-    let bars = bins(shown, width, last);
-    let top = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64 * 1.3;
-    let first = marked.min / width * width;
-    let end = (last / width + 1) * width;
-    let (x0, x1) = (
-        first as f64 - 0.5 - width as f64,
-        end as f64 - 0.5 + width as f64,
-    );
-
     root.fill(&WHITE)?;
     let (head, body) = root.split_vertically(if kinds.total() == 0 { 70 } else { 94 });
     draw_head(r, kinds, apart, &head)?;
@@ -141,33 +201,11 @@ where
         .x_label_area_size(50)
         .y_label_area_size(y_area)
         .build_cartesian_2d(x0..x1, 0f64..top)?;
-    let population = if apart {
-        format!(
-            "{} per game, the {} that end",
-            r.info.unit.many,
-            counted(marked.n, "game")
-        )
-    } else {
-        format!("{} per game", r.info.unit.many)
-    };
-    let x_desc = if width == 1 {
-        population
-    } else {
-        format!("{population} (bins of {width})")
-    };
-    // Whole numbers only: a tick between two rounds or games gets no label (no repeats).
-    let whole = |v: &f64| {
-        if (v - v.round()).abs() < 1e-6 && *v >= 0.0 {
-            grouped(v.round() as u64)
-        } else {
-            String::new()
-        }
-    };
     chart
         .configure_mesh()
         .disable_x_mesh()
         .light_line_style(TRANSPARENT)
-        .x_desc(x_desc)
+        .x_desc(scale.x_desc(r.info.unit.many))
         .y_desc("games")
         .label_style(("sans-serif", TICK_PX))
         .axis_desc_style(("sans-serif", DESC_PX))
@@ -192,12 +230,22 @@ where
         y1: f64::from(ys.end),
     };
     let to_px = |x: f64| f64::from(chart.backend_coord(&(x, 0.0)).0);
-    draw_marks(&root, &marks(&marked, end), area, to_px)?;
+    draw_marks(&root, &marks(marked, end), area, to_px)?;
     if let Some(side) = side {
         draw_counts(&side, marked.n, kinds, r.games())?;
     }
     root.present()?;
     Ok(())
+}
+
+/// A tick of whole numbers only: a tick between two rounds or games gets no label (no
+/// repeats).
+fn whole(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-6 && *v >= 0.0 {
+        grouped(v.round() as u64)
+    } else {
+        String::new()
+    }
 }
 
 /// The bars' colour where they are the games that end.

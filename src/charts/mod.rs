@@ -5,29 +5,43 @@
 //! some never do).
 //!
 //! This module holds what they share (sizes, palette, line styles, the legend and the heading);
-//! each chart is a file: [`survival`], [`means`], [`by_group`] and [`shares`] (a game's own).
+//! each chart is a file: [`histogram`], [`survival`], [`sweep`], [`means`], [`by_group`] and
+//! [`shares`] (a game's own); [`RunChart`] lists a run's. The embedded DejaVu Sans is laid out
+//! by [`glyphs`], labels are placed clear of each other by [`layout`], [`render`] draws to a
+//! PNG, an SVG file or report.html's inline SVG, and `inspect` tests every chart kind for
+//! collisions.
 
 mod by_group;
+pub mod glyphs;
+pub mod histogram;
+#[cfg(test)]
+mod inspect;
+pub mod layout;
 mod means;
 mod panels;
+pub mod render;
+mod run;
 mod shares;
 mod survival;
+mod sweep;
 
 pub use by_group::{by_group, GroupPoint};
 pub use means::means;
 pub use panels::{panel_axis, panels, place, Panel};
+pub use run::RunChart;
 pub use shares::shares;
 pub use survival::survival;
+pub use sweep::sweep;
 
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::layout::y_label_area;
-use super::render::{text_size, Chart, Target};
-use super::report::Curve;
+use crate::model::report::Curve;
 use crate::stats::summary::{fixed, grouped, Share};
+use layout::y_label_area;
+use render::{text_size, Chart, Target};
 
 const SIZE: (u32, u32) = (1200, 800);
 
