@@ -62,22 +62,7 @@ pub struct PlayBmn {
 /// then one line per trick: who took how many cards, and both hands after it.
 fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     let game = Bmn::from_settings(&args.rules)?;
-    // A drawn deal: (seed, index, the deal as --deal reads it).
-    let (hands, drawn) = match &args.deal {
-        Some(deal) => (game.parse_deal(deal)?, None),
-        None => {
-            let (seed, index) = (args.seed.unwrap_or(0), args.game.unwrap_or(0));
-            // As `Bmn::play` deals game `index` of a run: the deck in rank order, shuffled.
-            let mut deck = game.deck().to_vec();
-            shuffle(&mut io.game_rng(seed, index), &mut deck);
-            let half = deck.len() / 2;
-            let shown = game.show_deal(&deck);
-            (
-                [deck[..half].to_vec(), deck[half..].to_vec()],
-                Some((seed, index, shown)),
-            )
-        }
-    };
+    let (hands, drawn) = dealt(&game, args, io)?;
     let mut sink = LineSink::new(&mut *io.out);
     let trace = io.trace;
     // The trace opens with the deal, as War's does: each trick's line shows the hands after it.
@@ -140,6 +125,26 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
          deal {deal} (warsim play bmn{options} --deal '{deal}' plays it again)\n{ending}",
         game.describe()
     )))
+}
+
+/// A drawn deal: the seed, the game's index and the deal as `--deal` reads it.
+type Drawn = (u64, u64, String);
+
+/// The hands `args` ask for: given (`--deal`), or drawn as game I of seed S.
+fn dealt(game: &Bmn, args: &PlayBmn, io: &PlayIo) -> anyhow::Result<([Vec<u8>; 2], Option<Drawn>)> {
+    if let Some(deal) = &args.deal {
+        return Ok((game.parse_deal(deal)?, None));
+    }
+    let (seed, index) = (args.seed.unwrap_or(0), args.game.unwrap_or(0));
+    // As `Bmn::play` deals game `index` of a run: the deck in rank order, shuffled.
+    let mut deck = game.deck().to_vec();
+    shuffle(&mut io.game_rng(seed, index), &mut deck);
+    let half = deck.len() / 2;
+    let shown = game.show_deal(&deck);
+    Ok((
+        [deck[..half].to_vec(), deck[half..].to_vec()],
+        Some((seed, index, shown)),
+    ))
 }
 
 /// The settings of `rules` that differ from the defaults as this command line's flags

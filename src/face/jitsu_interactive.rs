@@ -6,7 +6,7 @@
 //! played what and who took the round.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Read};
+use std::io::{BufRead, Read, Write};
 
 use crate::face::{PlayIo, PlayReport};
 use crate::games::jitsu::{list, Card, Jitsu, Match, Round, HAND};
@@ -162,6 +162,52 @@ fn outcome(r: &Round) -> String {
     )
 }
 
+/// Asks for round `round`'s card until a hand position is read (`None`: the input ended, and
+/// the prompt says the game is abandoned); after [`MAX_REFUSED`] inputs in a row that are none,
+/// a usage error.
+fn ask(
+    input: &mut Tokens<'_>,
+    prompt: &mut dyn Write,
+    echoed: bool,
+    round: u64,
+) -> anyhow::Result<Option<usize>> {
+    for _ in 0..MAX_REFUSED {
+        write!(prompt, "round {round}, your card (1-5): ")?;
+        prompt.flush()?;
+        let next = input.next(round);
+        // The prompt's line ends with what was read, as typed at a terminal; a message
+        // starts on a line of its own, not after the prompt.
+        match &next {
+            Ok(Some(token)) if !(echoed && input.fresh) => {
+                let (short, more) = cut(token);
+                writeln!(prompt, "{short}{more}")?
+            }
+            Ok(Some(_)) => {}
+            _ => writeln!(prompt)?,
+        }
+        let Some(token) = next? else {
+            writeln!(
+                prompt,
+                "input ended in round {round} before the game did; game abandoned"
+            )?;
+            return Ok(None);
+        };
+        match token.parse::<usize>() {
+            Ok(k) if (1..=HAND).contains(&k) => return Ok(Some(k)),
+            _ => writeln!(
+                prompt,
+                "{} is not a hand position; enter a number from 1 to 5",
+                shown(&token)
+            )?,
+        }
+    }
+    Err(usage!(
+        "stdin, round {round}: {MAX_REFUSED} inputs in a row were not a hand position; enter a \
+         number from 1 to 5"
+    )
+    .into())
+}
+
 /// The interactive game: the seed's transcript (seven lines a round) to `io.out`; to
 /// `io.prompt` the labels, a prompt per round and a message per rejected input. When the
 /// input ends before the game does, the game is abandoned (outcome `abandoned`, no final
@@ -187,49 +233,13 @@ pub fn play(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         // The player sees the hand before being asked; a reader gone ends the game here.
         out.flush()?;
         writeln!(io.prompt, "{}", view(&game))?;
-        let mut refused = 0;
-        let choice = loop {
-            if refused == MAX_REFUSED {
-                return Err(usage!(
-                    "stdin, round {round}: {MAX_REFUSED} inputs in a row were not a hand \
-                     position; enter a number from 1 to 5"
-                )
-                .into());
-            }
-            refused += 1;
-            write!(io.prompt, "round {round}, your card (1-5): ")?;
-            io.prompt.flush()?;
-            let next = input.next(round);
-            // The prompt's line ends with what was read, as typed at a terminal; a message
-            // starts on a line of its own, not after the prompt.
-            match &next {
-                Ok(Some(token)) if !(io.input_echoed && input.fresh) => {
-                    let (short, more) = cut(token);
-                    writeln!(io.prompt, "{short}{more}")?
-                }
-                Ok(Some(_)) => {}
-                _ => writeln!(io.prompt)?,
-            }
-            let Some(token) = next? else {
-                writeln!(
-                    io.prompt,
-                    "input ended in round {round} before the game did; game abandoned"
-                )?;
-                return Ok(PlayReport::new(
-                    Jitsu::NAME,
-                    "abandoned".into(),
-                    round - 1,
-                    vec![1, 2],
-                ));
-            };
-            match token.parse::<usize>() {
-                Ok(k) if (1..=HAND).contains(&k) => break k,
-                _ => writeln!(
-                    io.prompt,
-                    "{} is not a hand position; enter a number from 1 to 5",
-                    shown(&token)
-                )?,
-            }
+        let Some(choice) = ask(&mut input, &mut *io.prompt, io.input_echoed, round)? else {
+            return Ok(PlayReport::new(
+                Jitsu::NAME,
+                "abandoned".into(),
+                round - 1,
+                vec![1, 2],
+            ));
         };
         let (r, ended) = game.round(choice - 1, &mut rng);
         for line in [

@@ -6,7 +6,7 @@ use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 use crate::games::cards::Card;
 pub use crate::games::war::War;
 use crate::games::war::{multi, parse_deal, parse_hands, trace, WarRules, WarSettings};
-use crate::games::{Game, Trace};
+use crate::games::{Game, GameResult, Trace};
 use crate::model::load::Replaying;
 use crate::usage;
 
@@ -104,110 +104,164 @@ impl GameCli for War {
     /// given `--deal`; prints who won in which round, or the loop.
     fn play_command(args: &PlayWar, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         let hands = args.rules.deal.as_deref().filter(|d| d.contains('/'));
-        if hands.is_some() && (args.game.is_some() || args.from.is_some()) {
-            return Err(usage!(
-                "--deal with hands plays those hands; --game and --from choose a game of a run \
-                 instead: give one or the other"
-            )
-            .into());
-        }
-        if args.rules.quit_stats {
-            return Err(usage!(
-                "--quit-stats tallies the games of a run; play war plays one game: use simulate \
-                 war --quit-stats"
-            )
-            .into());
-        }
-        let (seed, rules, replaying, dealt) = match &args.from {
-            Some(dir) => {
-                if args.rules != WarSettings::default() {
-                    return Err(usage!(
-                        "--from {} takes every rule setting from that run; drop the rule options",
-                        dir.display()
-                    )
-                    .into());
-                }
-                from_run(dir, args.game)?
-            }
-            None => (
-                args.seed.unwrap_or(0),
-                WarRules::try_from(&args.rules)?,
-                Replaying {
-                    index: args.game.unwrap_or(0),
-                    deal: false,
-                    said: None,
-                },
-                None,
-            ),
-        };
-        let index = replaying.index;
-        let rules_json = serde_json::to_value(&rules)?;
+        let chosen = choose(args, hands)?;
+        let rules_json = serde_json::to_value(&chosen.rules)?;
         let played = played_text(
             hands,
-            &replaying,
-            seed,
+            &chosen.replaying,
+            chosen.seed,
             args.from.as_deref(),
-            &War::new(rules.clone())?.describe(),
+            &War::new(chosen.rules.clone())?.describe(),
         );
+        let (seed, index) = (chosen.seed, chosen.replaying.index);
         let mut rng = io.game_rng(seed, index);
         let (trace, cancel) = (io.trace, io.cancel);
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
-        // With three players or more, also the order the players went out in.
-        let (result, left, eliminated) = if rules.players > 2 {
-            let given = hands.map(|h| parse_hands(h, &rules)).transpose()?;
-            let g = multi::play(rules, given.as_deref(), &mut rng, tracer)?;
-            (g.result, g.left, Some(g.eliminated))
-        } else {
-            let result = match (hands, dealt) {
-                (Some(deal), _) => {
-                    let hands = parse_deal(deal, &rules)?;
-                    War::play_deal(rules, [&hands[0], &hands[1]], &mut rng, tracer, cancel)?
-                }
-                (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], &mut rng, tracer, cancel)?,
-                (None, None) => War::new(rules)?.play_traced(&mut rng, tracer, cancel)?,
-            };
-            (result, result.outcome.two_players_left(), None)
-        };
+        let game = play_chosen(chosen.rules, hands, chosen.dealt, &mut rng, tracer, cancel)?;
         sink.finish()?;
         if let Some(dir) = &args.from {
-            replaying
-                .check(dir, result.rounds)
+            (chosen.replaying)
+                .check(dir, game.result.rounds)
                 .map_err(|e| usage!("--from {e}"))?;
         }
-        let out_text = eliminated.as_ref().map_or(String::new(), |out| {
-            let order: Vec<String> = (out.iter())
-                .map(|(p, round)| format!("p{p} (round {round})"))
-                .collect();
-            let order = if order.is_empty() {
-                "none".to_string()
-            } else {
-                order.join(", ")
-            };
-            format!("; out in order: {order}")
-        });
-        let (o, stats) = (result.outcome, result.stats);
-        let mut report = PlayReport::new(Self::NAME, o.name(), result.rounds, left)
-            .with_cycle(result.cycle)
-            .with_text(format!(
-                "{played}\n{} ({}, deepest {}){out_text}",
-                trace::ending_text(&result),
-                crate::stats::summary::counted(u64::from(stats.wars), "war"),
-                stats.deepest
-            ));
+        let mut report = report_of(&game, &played);
         let extra = &mut report.extra;
         extra.insert("rules".into(), rules_json);
         extra.insert("seed".into(), seed.into());
         extra.insert("index".into(), hands.is_none().then_some(index).into());
-        extra.insert("wars".into(), stats.wars.into());
-        extra.insert("deepest_war".into(), stats.deepest.into());
-        if let Some(out) = eliminated {
-            let out: Vec<serde_json::Value> = (out.into_iter())
-                .map(|(p, round)| serde_json::json!({"player": p, "round": round}))
-                .collect();
-            extra.insert("eliminated".into(), out.into());
-        }
         Ok(report)
     }
+}
+
+/// The game `play war` plays: its seed, rules, which game of the run, and the hands of a
+/// run's deal read back (`--from` an exact run).
+struct Chosen {
+    seed: u64,
+    rules: WarRules,
+    replaying: Replaying,
+    dealt: Option<[Vec<Card>; 2]>,
+}
+
+/// The game `args` ask for, after refusing the combinations that ask for two (given hands and
+/// a game of a run, rules with `--from`) or for a tally of many (`--quit-stats`).
+fn choose(args: &PlayWar, hands: Option<&str>) -> anyhow::Result<Chosen> {
+    if hands.is_some() && (args.game.is_some() || args.from.is_some()) {
+        return Err(usage!(
+            "--deal with hands plays those hands; --game and --from choose a game of a run \
+             instead: give one or the other"
+        )
+        .into());
+    }
+    if args.rules.quit_stats {
+        return Err(usage!(
+            "--quit-stats tallies the games of a run; play war plays one game: use simulate \
+             war --quit-stats"
+        )
+        .into());
+    }
+    let Some(dir) = &args.from else {
+        return Ok(Chosen {
+            seed: args.seed.unwrap_or(0),
+            rules: WarRules::try_from(&args.rules)?,
+            replaying: Replaying {
+                index: args.game.unwrap_or(0),
+                deal: false,
+                said: None,
+            },
+            dealt: None,
+        });
+    };
+    if args.rules != WarSettings::default() {
+        return Err(usage!(
+            "--from {} takes every rule setting from that run; drop the rule options",
+            dir.display()
+        )
+        .into());
+    }
+    let (seed, rules, replaying, dealt) = from_run(dir, args.game)?;
+    Ok(Chosen {
+        seed,
+        rules,
+        replaying,
+        dealt,
+    })
+}
+
+/// One game played: its result, the players left, and with three players or more the order
+/// they went out in.
+struct PlayedWar {
+    result: GameResult<crate::games::war::WarGame>,
+    left: Vec<u32>,
+    eliminated: Option<Vec<(u32, u64)>>,
+}
+
+/// Plays the chosen game: given `hands`, a run's `dealt` hands, or the deal `rng` draws.
+fn play_chosen(
+    rules: WarRules,
+    hands: Option<&str>,
+    dealt: Option<[Vec<Card>; 2]>,
+    rng: &mut crate::rng::GameRng,
+    tracer: Option<Trace>,
+    cancel: &crate::cancel::Cancel,
+) -> anyhow::Result<PlayedWar> {
+    if rules.players > 2 {
+        let given = hands.map(|h| parse_hands(h, &rules)).transpose()?;
+        let g = multi::play(rules, given.as_deref(), rng, tracer)?;
+        return Ok(PlayedWar {
+            result: g.result,
+            left: g.left,
+            eliminated: Some(g.eliminated),
+        });
+    }
+    let result = match (hands, dealt) {
+        (Some(deal), _) => {
+            let hands = parse_deal(deal, &rules)?;
+            War::play_deal(rules, [&hands[0], &hands[1]], rng, tracer, cancel)?
+        }
+        (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], rng, tracer, cancel)?,
+        (None, None) => War::new(rules)?.play_traced(rng, tracer, cancel)?,
+    };
+    Ok(PlayedWar {
+        result,
+        left: result.outcome.two_players_left(),
+        eliminated: None,
+    })
+}
+
+/// The report of a game played: its line (`played`, then the ending, the wars and, with three
+/// players or more, the order they went out in) and its JSON keys.
+fn report_of(game: &PlayedWar, played: &str) -> PlayReport {
+    let out_text = game.eliminated.as_ref().map_or(String::new(), |out| {
+        let order: Vec<String> = (out.iter())
+            .map(|(p, round)| format!("p{p} (round {round})"))
+            .collect();
+        let order = if order.is_empty() {
+            "none".to_string()
+        } else {
+            order.join(", ")
+        };
+        format!("; out in order: {order}")
+    });
+    let result = &game.result;
+    let (o, stats) = (result.outcome, result.stats);
+    let mut report = PlayReport::new(War::NAME, o.name(), result.rounds, game.left.clone())
+        .with_cycle(result.cycle)
+        .with_text(format!(
+            "{played}\n{} ({}, deepest {}){out_text}",
+            trace::ending_text(result),
+            crate::stats::summary::counted(u64::from(stats.wars), "war"),
+            stats.deepest
+        ));
+    let extra = &mut report.extra;
+    extra.insert("wars".into(), stats.wars.into());
+    extra.insert("deepest_war".into(), stats.deepest.into());
+    if let Some(out) = &game.eliminated {
+        let out: Vec<serde_json::Value> = (out.iter())
+            .map(|(p, round)| serde_json::json!({"player": p, "round": round}))
+            .collect();
+        extra.insert("eliminated".into(), out.into());
+    }
+    report
 }
