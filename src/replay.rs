@@ -16,29 +16,36 @@ use crate::rng::game_rng;
 use crate::stats::summary::{grouped, grouped_in};
 use crate::usage;
 
-/// What `replay --json` prints.
+/// One game of a run played again: what `replay --json` prints and Python's `replay` returns.
 #[derive(Debug, Serialize)]
-struct Replayed {
-    game: String,
-    description: String,
-    seed: u64,
+pub struct Replayed {
+    /// The game's name.
+    pub game: String,
+    /// Its rules in a line.
+    pub description: String,
+    /// The run's base seed.
+    pub seed: u64,
     /// The game's index in the run (for an exact run, the deal's number).
-    index: u64,
+    pub index: u64,
     /// Whether `index` numbers a deal of every deal (a run of `exact`), not a game drawn from
     /// the seed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    deal: bool,
-    rounds: u64,
+    pub deal: bool,
+    /// Its length, in `unit`.
+    pub rounds: u64,
     /// What `rounds` count: the game's unit (`cards`, `turns`, `rounds`).
-    unit: &'static str,
+    pub unit: &'static str,
     /// The same unit, to count in.
     #[serde(skip)]
-    counts: Unit,
-    outcome: String,
+    pub counts: Unit,
+    /// How it ended (`p1`, `loop`, `capped`, ...).
+    pub outcome: String,
+    /// Where a loop starts, for a game that loops.
     #[serde(skip_serializing_if = "Option::is_none")]
-    loop_from: Option<u64>,
+    pub loop_from: Option<u64>,
+    /// The loop's length, for a game that loops.
     #[serde(skip_serializing_if = "Option::is_none")]
-    cycle_len: Option<u64>,
+    pub cycle_len: Option<u64>,
 }
 
 struct Replay<'a> {
@@ -83,17 +90,23 @@ impl WithGameType for Replay<'_> {
     }
 }
 
-/// `replay DIR [--game I] [--json]`.
-pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
+/// Plays game `index` of the run in `dir` again (`None`: its longest), and checks it ends as
+/// the run says: the typed call under `replay` and Python's `replay`.
+pub fn replayed(dir: &Path, index: Option<u64>) -> Result<Replayed> {
     let name = model::load::game_of(dir)?;
-    let r = face::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
+    face::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
             dir.display(),
             face::names().join(", ")
         )
         .into())
-    })?;
+    })
+}
+
+/// `replay DIR [--game I] [--json]`.
+pub fn run(dir: &Path, index: Option<u64>, json: bool) -> Result<()> {
+    let r = replayed(dir, index)?;
     if json {
         crate::term::stdout::print_json(&r)?;
     } else {

@@ -449,3 +449,12 @@ warsim.simulate("war", games=3_000_000, threads=1, max_hours=float("inf"))
     silent = subprocess.run([sys.executable, "-c", script.replace("= True", "= None")],
                             capture_output=True, text=True, timeout=120)
     assert silent.returncode == 0 and silent.stderr == "", silent.stderr
+
+
+def test_replay_plays_a_game_of_a_run_again_as_the_command_line_does(tmp_path):
+    out = tmp_path / "r"
+    warsim.simulate("war", games=2000, seed=7, out=out)
+    assert warsim.replay(out) == json.loads(cli("replay", out, "--json"))
+    assert warsim.replay(out, game=3) == json.loads(cli("replay", out, "--game", 3, "--json"))
+    with pytest.raises(ValueError, match="summary.json"):
+        warsim.replay(tmp_path / "nothing")

@@ -23,7 +23,8 @@ from . import _warsim
 
 __version__ = _warsim.__version__
 __all__ = [
-    "simulate", "exact", "merge", "load", "sweep", "compare", "play", "command", "games",
+    "simulate", "exact", "merge", "load", "replay", "sweep", "compare", "play", "command",
+    "games",
     "Result", "show_progress",
 ]
 
@@ -160,6 +161,7 @@ simulate = _returns_result(_warsim.simulate)
 exact = _returns_result(_warsim.exact)
 merge = _returns_result(_warsim.merge)
 load = _returns_result(_warsim.load)
+replay = _warsim.replay
 sweep = _warsim.sweep
 compare = _warsim.compare
 play = _warsim.play

@@ -368,6 +368,19 @@ fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
     interruptible(py, Vec::new(), |_| Run::read(&dir, true))
 }
 
+/// Plays one game of the run in folder `dir` again (`warsim replay DIR --json`, as a dict): by
+/// default its longest, which must end as the run says; `game=I` any other.
+#[pyfunction]
+#[pyo3(signature = (dir, /, *, game=None))]
+fn replay(py: Python<'_>, dir: PathBuf, game: Option<u64>) -> PyResult<Py<PyAny>> {
+    let text = interruptible(py, Vec::new(), |_| {
+        Ok(serde_json::to_string(&crate::replay::replayed(
+            &dir, game,
+        )?)?)
+    })?;
+    json_loads(py, &text)
+}
+
 /// Runs every combination of the listed rule settings (`war_down=[1, 2, 3]`, or "all" for every
 /// value of an option) into folder `out`, one subfolder per rule set, and returns sweep.json
 /// as a dict. Run options as for `simulate`; `max_rule_sets` raises the bound of 1,000.
@@ -547,9 +560,16 @@ fn command(argv: Vec<String>) -> PyResult<String> {
                 .next()
                 .unwrap_or("")
                 .to_lowercase();
+            // `search` has no Python function yet: say so, rather than name one that is not
+            // there.
+            let instead = if name == "search" {
+                "runs from the command line only (warsim search ...)".to_string()
+            } else {
+                format!("runs as warsim.{name}(...)")
+            };
             return Err(PyValueError::new_err(format!(
-                "command {name}: runs as warsim.{name}(...); command() gives the text of \
-                 --help, --version, games, completions and manpage"
+                "command {name}: {instead}; command() gives the text of --help, --version, \
+                 games, completions and manpage"
             )));
         }
     };
@@ -583,6 +603,7 @@ fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
