@@ -194,8 +194,9 @@ fn value_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(items.join(sep))
 }
 
-/// The rule options among `kwargs` as command-line arguments of a game whose options are
-/// `options`: `war_down=1` → `--war-down 1`, `True` for a switch; `None` (and `False` for a
+/// The rule options among `kwargs` as command-line words, for the command line a call records
+/// as its own (summary.json's `provenance.command`; the game is built from [`settings`], not
+/// from these words) and for `sweep`, which reads its axes as text: `war_down=1` → `--war-down 1`, `True` for a switch; `None` (and `False` for a
 /// switch) leave an option at its default. `what` names the call in errors.
 pub fn rule_args(
     what: &str,
@@ -231,4 +232,106 @@ pub fn rule_args(
         }
     }
     Ok(args)
+}
+
+/// Game `game`'s settings from Python's keyword arguments `kwargs`, as the JSON object of its
+/// settings struct (every field: the defaults, then the keywords given), read through serde:
+/// no command line is built or parsed. Each keyword is a field (`war_down=1`, `rules="bryer"`);
+/// `None` leaves it at its default; a number written as text (`ranks="3"`) is read as the
+/// number where the setting takes one. An error is a `ValueError` naming the keyword; `what`
+/// names the call.
+pub fn settings(
+    game: &str,
+    what: &str,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<serde_json::Value> {
+    #[derive(Clone)]
+    struct Defaults;
+    impl crate::face::WithGameType for Defaults {
+        type Output = (
+            serde_json::Value,
+            fn(&serde_json::Value) -> Result<(), String>,
+        );
+        fn with<G: crate::face::GameCli>(self) -> Self::Output {
+            let read = |v: &serde_json::Value| {
+                serde_json::from_value::<G::Settings>(v.clone())
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            };
+            (
+                serde_json::to_value(G::Settings::default()).unwrap_or_default(),
+                read,
+            )
+        }
+    }
+    let Some((serde_json::Value::Object(mut object), read)) = crate::face::by_name(game, Defaults)
+    else {
+        return Err(PyValueError::new_err(format!(
+            "game={game:?}: no such game; the games are {}",
+            crate::face::names().join(", ")
+        )));
+    };
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let key: String = key.extract()?;
+        if !object.contains_key(&key) {
+            let known: Vec<&str> = object.keys().map(String::as_str).collect();
+            return Err(PyValueError::new_err(format!(
+                "{what}: no option {key}; its options are {}",
+                known.join(", ")
+            )));
+        }
+        if value.is_none() {
+            continue;
+        }
+        let given = json_of(&key, &value)?;
+        // A number written as text is tried as the number too.
+        let mut tries = vec![given.clone()];
+        if let serde_json::Value::String(text) = &given {
+            if let Ok(n @ serde_json::Value::Number(_)) = serde_json::from_str(text) {
+                tries.push(n);
+            }
+        }
+        let mut first = None;
+        for v in tries {
+            object.insert(key.clone(), v);
+            match read(&serde_json::Value::Object(object.clone())) {
+                Ok(()) => {
+                    first = None;
+                    break;
+                }
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(why) = first {
+            return Err(bad(&key, &value, &why));
+        }
+    }
+    Ok(serde_json::Value::Object(object))
+}
+
+/// Keyword `key`'s Python value as JSON: a bool, an integer (numpy's too), a float, a string; a list or a
+/// tuple as its comma list (`[13, 13]` is `"13,13"`), anything else as `str()`.
+fn json_of(key: &str, value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    use serde_json::Value;
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Ok(Value::Bool(value.is_truthy()?));
+    }
+    if let Ok(n) = value.extract::<i64>() {
+        return Ok(n.into());
+    }
+    if let Ok(n) = value.extract::<u64>() {
+        return Ok(n.into());
+    }
+    if value.is_instance_of::<pyo3::types::PyFloat>() {
+        let x: f64 = value.extract()?;
+        return serde_json::Number::from_f64(x)
+            .map(Value::Number)
+            .ok_or_else(|| bad(key, value, "expected a finite number"));
+    }
+    if value.is_instance_of::<pyo3::types::PyList>() || value.is_instance_of::<PyTuple>() {
+        return Ok(Value::String(value_text(value)?));
+    }
+    Ok(Value::String(value.str()?.to_string()))
 }

@@ -245,7 +245,9 @@ fn simulate<'py>(
     svg: bool,
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
-    let rule = rule_args(&format!("simulate({game:?})"), &options(game)?, rules)?;
+    let what = format!("simulate({game:?})");
+    let settings = args::settings(game, &what, rules)?;
+    let rule = rule_args(&what, &options(game)?, rules)?;
     let kept = out.is_some();
     let (dir, scratch) = target(out)?;
     let run = RunKwargs {
@@ -263,7 +265,7 @@ fn simulate<'py>(
     let command = call("simulate", game, &rule, &run, kept)?;
     interruptible(py, command, |cancel| {
         config.cancel = cancel.clone();
-        list::with_game(game, &rule, Simulate(&config))?;
+        list::with_settings(game, &settings, Simulate(&config))?;
         Run::read(&dir, scratch.is_none())
     })
 }
@@ -283,7 +285,9 @@ fn exact<'py>(
     flawless: bool,
     rules: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let rule = rule_args(&format!("exact({game:?})"), &options(game)?, rules)?;
+    let what = format!("exact({game:?})");
+    let settings = args::settings(game, &what, rules)?;
+    let rule = rule_args(&what, &options(game)?, rules)?;
     let kept = out.is_some();
     let (dir, scratch) = target(out)?;
     let run = RunKwargs {
@@ -316,9 +320,9 @@ fn exact<'py>(
     let done = interruptible(py, command, |cancel| {
         config.cancel = cancel.clone();
         if flawless {
-            list::with_game(game, &rule, FlawlessGame(&config))?;
+            list::with_settings(game, &settings, FlawlessGame(&config))?;
         } else {
-            list::with_game(game, &rule, Exact(&config))?;
+            list::with_settings(game, &settings, Exact(&config))?;
         }
         if dir.join(answer).exists() {
             return Ok(Err(crate::model::reader::read_text(

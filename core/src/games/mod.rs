@@ -104,7 +104,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     const UNIT: Unit = Unit::ROUNDS;
     /// The rule settings asked for, each left out taking its preset's or its default (the
     /// command line's rule options are one way to fill them in).
-    type Settings: Clone + Debug + Default;
+    type Settings: Clone + Debug + Default + Serialize + DeserializeOwned;
     /// Every rule setting in use (preset expanded): the JSON `rules` object, read back by
     /// [`from_rules`].
     type Rules: Serialize + DeserializeOwned + PartialEq;

@@ -198,7 +198,8 @@ pub fn exact(mix: [f64; 3]) -> [f64; 4] {
 /// The rule settings of a Shotgun War run as asked, each declared once: the command line's
 /// flags (their help is the doc comments) and Python's keyword arguments
 /// ([`ShotgunRules::try_from`] checks them).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct ShotgunSettings {
     /// Probabilities of reload, guard and fire for both random players (normalised).

@@ -76,3 +76,47 @@ pub fn setting_name<T: Serialize>(setting: T) -> String {
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
 }
+
+/// The serde of an optional setting written as text (`13 13 13 13`, `1,2,3,0`): read from a
+/// string (or a number, as its text) by the setting's own `FromStr`, written with its
+/// `Display`. Python's keyword arguments reach a settings struct through it.
+pub mod as_text {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// A setting's text as given: a string, or a number.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        Text(String),
+        Number(serde_json::Number),
+    }
+
+    /// Writes `Some(value)` as its text.
+    pub fn serialize<S: Serializer, T: Display>(
+        value: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(&v.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads the setting from its text.
+    pub fn deserialize<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: FromStr,
+        T::Err: Display,
+    {
+        let text = match Option::<Given>::deserialize(d)? {
+            None => return Ok(None),
+            Some(Given::Text(t)) => t,
+            Some(Given::Number(n)) => n.to_string(),
+        };
+        text.parse().map(Some).map_err(serde::de::Error::custom)
+    }
+}

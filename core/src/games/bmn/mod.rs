@@ -93,7 +93,8 @@ impl BmnPreset {
 /// The rule settings of a Beggar-my-neighbour run as asked, each declared once: the command
 /// line's flags (their help is the doc comments) and Python's keyword arguments. Each `None`
 /// takes its preset's ([`BmnRules::try_from`] checks them).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct BmnSettings {
     /// Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian
@@ -101,6 +102,7 @@ pub struct BmnSettings {
     /// demand); the options below override its settings [default: britannica].
     #[cfg_attr(feature = "clap", arg(long = "rules",
         value_parser = crate::settings::clap_values::choice::<BmnPreset>()))]
+    #[serde(rename = "rules")]
     pub preset: Option<BmnPreset>,
     /// Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10].
     #[cfg_attr(feature = "clap", arg(long, value_name = "R"))]
@@ -111,6 +113,7 @@ pub struct BmnSettings {
     /// The cards J, Q, K and A demand, in that order (0: the rank demands nothing)
     /// [default: 1,2,3,4; camicia: 1,2,3,0].
     #[cfg_attr(feature = "clap", arg(long, value_name = "J,Q,K,A", value_parser = str::parse::<Penalties>))]
+    #[serde(with = "crate::settings::as_text")]
     pub penalties: Option<Penalties>,
     /// Stop a game after this many cards (outcome `capped`); loops are detected exactly.
     #[cfg_attr(feature = "clap", arg(long, value_name = "M", allow_negative_numbers = true,

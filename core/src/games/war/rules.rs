@@ -154,6 +154,14 @@ impl By {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ranks(pub Vec<Card>);
 
+impl std::fmt::Display for Ranks {
+    /// The ranks separated by spaces, as `FromStr` reads them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ranks: Vec<String> = self.0.iter().map(u8::to_string).collect();
+        f.write_str(&ranks.join(" "))
+    }
+}
+
 impl std::str::FromStr for Ranks {
     type Err = String;
 
@@ -176,7 +184,7 @@ impl std::str::FromStr for Ranks {
 
 crate::choice! {
     /// `--detect-loops`.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]
     pub enum DetectLoops {
         /// On for deterministic rule sets, off otherwise (the `bryer` preset: off).
@@ -191,13 +199,15 @@ crate::choice! {
 /// The rule settings of a War run as asked, each declared once: the command line's flags (their
 /// help is the doc comments) and Python's keyword arguments. Each `None` takes its preset's
 /// ([`WarRules::try_from`] checks them).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct WarSettings {
     /// Rule preset; the options below override its settings.
     ///
     /// [default: classic]
     #[cfg_attr(feature = "clap", arg(long = "rules", value_parser = choice::<Preset>()))]
+    #[serde(rename = "rules")]
     pub preset: Option<Preset>,
     /// Number of ranks (cards are ranks 1..R; higher beats lower) [default: 13].
     #[cfg_attr(feature = "clap", arg(long, value_name = "R"))]
@@ -237,6 +247,7 @@ pub struct WarSettings {
     /// Player 1 is dealt exactly these ranks (in random order), player 2 the rest of the deck:
     /// e.g. "13 13 13 13" (the four aces against the other 48 cards).
     #[cfg_attr(feature = "clap", arg(long, value_name = "RANKS", value_parser = str::parse::<Ranks>))]
+    #[serde(with = "crate::settings::as_text")]
     pub p1_cards: Option<Ranks>,
     /// When the deciding face-up cards differ by K ranks or fewer, the losing card leaves the
     /// game (1: honorable War, 2: doubly honorable).
@@ -328,21 +339,8 @@ impl TryFrom<&WarSettings> for WarRules {
             Preset::Classic => (ShortWar::LastCard, Pickup::Shuffled, DealOrder::Shuffled),
             Preset::Bryer => (ShortWar::Bryer, Pickup::Bryer, DealOrder::Bryer),
         };
-        let ranks = o.ranks.unwrap_or(13);
-        let suits = o.suits.unwrap_or(4);
+        let (ranks, suits) = deck_of(o)?;
         let pickup = o.pickup.unwrap_or(pickup);
-        if !(1..=255).contains(&ranks) {
-            return Err(usage_of![
-                setting("ranks", ranks),
-                ": ranks must be between 1 and 255"
-            ]);
-        }
-        if suits == 0 {
-            return Err(usage_of![
-                setting("suits", 0),
-                ": a deck needs at least one suit"
-            ]);
-        }
         let deal = match o.deal.as_deref() {
             None => deal,
             Some("shuffled") => DealOrder::Shuffled,
@@ -406,28 +404,7 @@ impl TryFrom<&WarSettings> for WarRules {
                 " is the shuffled won pile)",
             ]);
         }
-        let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
-            (DetectLoops::On, _) if !pickup.is_deterministic() => {
-                return Err(usage_of![
-                    setting("detect_loops", "on"),
-                    format!(
-                        ": pickup {:?} uses randomness, so a repeated state need not repeat \
-                         forever; use a deterministic pickup or ",
-                        pickup.to_string()
-                    ),
-                    setting("detect_loops", "off"),
-                ]);
-            }
-            (DetectLoops::On, _) => true,
-            (DetectLoops::Off, _) | (DetectLoops::Auto, Preset::Bryer) => false,
-            (DetectLoops::Auto, Preset::Classic) => pickup.is_deterministic(),
-        };
-        let max_rounds = match (o.max_rounds, preset) {
-            (Some(m), _) => check_max_rounds(m, "round")?,
-            (None, Preset::Bryer) => BRYER_MAX_ROUNDS,
-            (None, Preset::Classic) if detect_loops => DETECTING_MAX_ROUNDS,
-            (None, Preset::Classic) => CLASSIC_MAX_ROUNDS,
-        };
+        let (detect_loops, max_rounds) = cap_of(o, preset, pickup)?;
         Ok(WarRules {
             preset,
             ranks,
@@ -446,6 +423,53 @@ impl TryFrom<&WarSettings> for WarRules {
             quit_stats: o.quit_stats,
         })
     }
+}
+
+/// The deck's ranks and suits asked (13 × 4 unless given), if a deck can have them.
+fn deck_of(o: &WarSettings) -> Result<(u32, u32), UsageError> {
+    let ranks = o.ranks.unwrap_or(13);
+    let suits = o.suits.unwrap_or(4);
+    if !(1..=255).contains(&ranks) {
+        return Err(usage_of![
+            setting("ranks", ranks),
+            ": ranks must be between 1 and 255"
+        ]);
+    }
+    if suits == 0 {
+        return Err(usage_of![
+            setting("suits", 0),
+            ": a deck needs at least one suit"
+        ]);
+    }
+    Ok((ranks, suits))
+}
+
+/// Whether loops are detected and the round cap, from the settings or the preset's defaults;
+/// loop detection is refused for a pickup that draws at random.
+fn cap_of(o: &WarSettings, preset: Preset, pickup: Pickup) -> Result<(bool, u64), UsageError> {
+    let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
+        (DetectLoops::On, _) if !pickup.is_deterministic() => {
+            return Err(usage_of![
+                setting("detect_loops", "on"),
+                format!(
+                    ": pickup {:?} uses randomness, so a repeated state need not repeat \
+                     forever; use a deterministic pickup or ",
+                    pickup.to_string()
+                ),
+                setting("detect_loops", "off"),
+            ]);
+        }
+        (DetectLoops::On, _) => true,
+        (DetectLoops::Off, _) | (DetectLoops::Auto, Preset::Bryer) => false,
+        (DetectLoops::Auto, Preset::Classic) => pickup.is_deterministic(),
+    };
+    let max_rounds = match (o.max_rounds, preset) {
+        (Some(m), _) => check_max_rounds(m, "round")?,
+        (None, Preset::Bryer) => BRYER_MAX_ROUNDS,
+        (None, Preset::Classic) if detect_loops => DETECTING_MAX_ROUNDS,
+        (None, Preset::Classic) => CLASSIC_MAX_ROUNDS,
+    };
+    Ok((detect_loops, max_rounds))
 }
 
 /// Refuses, for 3 or more players, the options that have no N-player reading (each named, so
