@@ -38,6 +38,7 @@ use crate::usage;
 
 mod drive;
 mod loops;
+pub mod record;
 pub(crate) mod replay;
 
 pub(crate) use drive::check_minutes;
@@ -77,6 +78,11 @@ pub struct SearchConfig {
     /// The deal to search around (`--from`): every walker's climb starts from it, or (with
     /// `--loops`) the cycle it enters is the seed.
     pub from: Option<String>,
+    /// How to look for long games (`--method`): the climb, plain sampling, or sampling and
+    /// backward joining ([`record`]).
+    pub method: record::Method,
+    /// With `--method record`: the longest games sampled that are joined from.
+    pub bases: usize,
 }
 
 /// A deal found, as search.json lists it.
@@ -361,6 +367,9 @@ fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
 
 /// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
 pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+    if cfg.method != record::Method::Climb {
+        return record::run(game, cfg);
+    }
     if cfg.loops {
         return loops::run(game, cfg);
     }

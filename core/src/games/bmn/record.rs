@@ -66,6 +66,8 @@ pub struct Long {
 /// How a long game was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum How {
+    /// The deal a search was given to join from.
+    Given,
     /// Game `index` of the seed's random deals.
     Sampled {
         /// The game's index: `game_rng(seed, index)` deals it.
@@ -157,9 +159,18 @@ impl Top {
 }
 
 /// Plays games `range` of `seed` (in the lanes where they fit) and keeps the longest.
-fn sample_range(game: &Bmn, seed: u64, range: std::ops::Range<u64>, keep: usize) -> Top {
+/// `floor`: the cards of the last game kept so far, if `keep` are kept: the range's indices
+/// all come after theirs, so a game no longer loses to every one of them.
+fn sample_range(
+    game: &Bmn,
+    seed: u64,
+    range: std::ops::Range<u64>,
+    keep: usize,
+    floor: Option<u64>,
+) -> Top {
     let mut top = Top {
         keep,
+        floor,
         ..Top::default()
     };
     let mut s = game.scratch();
@@ -204,11 +215,12 @@ pub fn sample(
         let end = played.saturating_add(BATCH_CHUNKS * CHUNK).min(cfg.deals);
         let chunks = (end - played).div_ceil(CHUNK);
         let first = played;
+        let floor = top.floor;
         let batch = (0..chunks)
             .into_par_iter()
             .map(|c| {
                 let a = first + c * CHUNK;
-                sample_range(game, cfg.seed, a..(a + CHUNK).min(end), keep)
+                sample_range(game, cfg.seed, a..(a + CHUNK).min(end), keep, floor)
             })
             .reduce(
                 || Top {
@@ -421,7 +433,8 @@ pub struct RecordConfig {
     pub seed: u64,
     /// Deals sampled at most (games `0..deals`).
     pub deals: u64,
-    /// The longest games sampled that become bases of a join, longest first.
+    /// The longest games sampled that become bases of a join, longest first (0: none, plain
+    /// sampling).
     pub bases: usize,
     /// Positions each join expands at most.
     pub max_positions: u64,
@@ -455,7 +468,8 @@ pub struct Record {
     pub incomplete: usize,
     /// The longest games found, sampled or joined, longest first (distinct deals).
     pub best: Vec<Long>,
-    /// Whether the callback or the [`Cancel`] stopped it before all it was asked.
+    /// Whether the [`Cancel`] stopped it (the callback's stops are the time's: they show in
+    /// the deals sampled and the bases joined).
     pub stopped: bool,
 }
 
@@ -466,7 +480,7 @@ const JOIN_BATCH: usize = 32;
 /// each of them, the longest first, on the current rayon pool. `progress` hears of each batch
 /// of either and may stop the stage it is in: a stop while sampling goes on to the joins (so a
 /// search for a time gives sampling its share of the time), a stop while joining ends the
-/// search; `cancel` stops both. The result depends on the deals sampled and the bases joined
+/// search; `cancel` stops both (no base is joined once it is set). The result depends on the deals sampled and the bases joined
 /// alone (each a whole number of batches when stopped), never on the threads.
 pub fn record(
     game: &Bmn,
@@ -479,7 +493,7 @@ pub fn record(
         &SampleConfig {
             seed: cfg.seed,
             deals: cfg.deals,
-            keep: cfg.bases,
+            keep: cfg.bases.max(cfg.keep),
         },
         cancel,
         &mut |n| progress(Stage::Sampling(n)),
@@ -491,9 +505,8 @@ pub fn record(
     let mut best: Vec<Long> = sampled.best.iter().take(cfg.keep).cloned().collect();
     let (mut positions, mut replayed, mut mismatched, mut incomplete) = (0, 0, 0, 0);
     let mut joined = 0;
-    let mut stopped = sampled.stopped && cancel.is_set();
-    let bases = &sampled.best;
-    while joined < bases.len() && !stopped {
+    let bases = &sampled.best[..cfg.bases.min(sampled.best.len())];
+    while joined < bases.len() && !cancel.is_set() {
         let end = (joined + JOIN_BATCH).min(bases.len());
         let results: Vec<Joined> = bases[joined..end]
             .par_iter()
@@ -515,10 +528,8 @@ pub fn record(
         best.dedup_by(|a, b| a.deck == b.deck);
         best.truncate(cfg.keep.max(1));
         joined = end;
-        if cancel.is_set()
-            || (joined < bases.len() && progress(Stage::Joining(joined, bases.len())).is_break())
-        {
-            stopped = true;
+        if joined < bases.len() && progress(Stage::Joining(joined, bases.len())).is_break() {
+            break;
         }
     }
     Record {
@@ -529,8 +540,54 @@ pub fn record(
         mismatched,
         incomplete,
         best,
-        stopped: stopped || (cancel.is_set()),
+        stopped: cancel.is_set(),
     }
+}
+
+/// The record search from one deal (a record, say) instead of sampled games: joins from it
+/// alone; its result lists the deal itself and the longer deals found. `progress` hears
+/// `Stage::Joining(0, 1)` every so many positions and may stop the walk, as may `cancel`.
+pub fn record_from(
+    game: &Bmn,
+    deck: &[u8],
+    cfg: &RecordConfig,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(Stage) -> ControlFlow<()>,
+) -> Record {
+    let jc = JoinConfig {
+        max_positions: cfg.max_positions,
+        keep: cfg.keep,
+    };
+    let j = join(game, deck, &jc, cancel, &mut |_| {
+        progress(Stage::Joining(0, 1))
+    });
+    let mut rec = Record {
+        sampled: Sampled::default(),
+        joined: 0,
+        positions: 0,
+        replayed: 0,
+        mismatched: 0,
+        incomplete: 0,
+        best: Vec::new(),
+        stopped: cancel.is_set(),
+    };
+    if let Ok(j) = j {
+        rec.joined = 1;
+        rec.positions = j.positions;
+        rec.replayed = j.replayed;
+        rec.mismatched = j.mismatched;
+        rec.incomplete = usize::from(!j.complete);
+        rec.best = j.longer;
+        rec.best.push(Long {
+            deck: deck.to_vec(),
+            cards: j.base_cards,
+            tricks: j.base_tricks,
+            how: How::Given,
+        });
+        rec.best.sort_by(order);
+        rec.best.truncate(cfg.keep.max(1));
+    }
+    rec
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ fn sampling_keeps_what_a_scan_of_the_same_deals_keeps_on_any_threads() {
             .iter()
             .map(|l| match l.how {
                 How::Sampled { index } => (l.cards, l.tricks, index),
-                How::Joined { .. } => panic!("sampled only"),
+                _ => panic!("sampled only"),
             })
             .collect();
         assert_eq!(kept, scan, "{threads} threads");
@@ -238,6 +238,21 @@ fn joining_from_collins_finds_7544_cards_and_from_kleber_5914() {
         }
         assert_eq!(laid, b);
         assert!(p.same(&q) || mirrored(&p, &q), "{who}");
+        // The deal found ends as the base game does, so its tree is the base's: joining from
+        // it finds nothing longer than itself.
+        let again = join(
+            &game,
+            &best.deck,
+            &JoinConfig {
+                max_positions: u64::MAX,
+                keep: 3,
+            },
+            &Cancel::default(),
+            &mut go,
+        )
+        .unwrap();
+        assert!(again.complete && again.longer.is_empty(), "{who}");
+        assert_eq!(again.positions, j.positions);
     }
 }
 
