@@ -10,7 +10,8 @@
 //! deals kept: a balanced position whose game reaches one of them after some tricks is a deal
 //! whose game is longer by those tricks ([`longer_ancestors`]). `--from DEAL` starts every
 //! climb from one deal instead of random ones; `--loops` searches for cycles instead
-//! ([`loops`]). Walkers draw only from their own generator and play a fixed
+//! ([`loops`]); `--method sample` and `--method record` search by plain sampling and by
+//! sampling then backward joining instead of climbing ([`record`]). Walkers draw only from their own generator and play a fixed
 //! number of deals each, so the result depends on the seed, the deals and the walkers, never on
 //! the threads. A search for a time (`--minutes`) plays batches of deals on every walker
 //! until the time is up ([`drive`]): how many depends on the machine, and search.json says how
