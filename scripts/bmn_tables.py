@@ -117,3 +117,57 @@ def bmn_reaching():
                     f"| {n(w['basin_positions'])} ({n(w['leading_in'])}) | {w['depth']} | {w['player_1_leads']} "
                     f"| {w['either_leads']} | {w['published']} |")
     return '\n'.join(rows)
+
+
+def bmn_record_search():
+    """scripts/bmn-record-search.sh: the swap climb, plain sampling and the record search
+    (sampling, then backward joining) at the same deals and for the same minutes, and joining
+    from two records."""
+    s = load('bmn/record-search/summary.json')
+    rows = {r['run']: r for r in s['rows']}
+    busy = max(max(r['load_before'], r['load_after']) for r in s['rows'])
+    out = [f"CPU: {s['cpu']}, {s['cores']} cores, every run on {rows['sample-deals']['threads']} "
+           f"threads, seed 0. "
+           + (f"The machine was busy (load average up to {busy:.2f} while these ran, other work "
+              f"sharing its {s['cores']} cores), so the deals/s figures are low and the time-bound "
+              f"runs played fewer deals than a quiet machine would; the deal-bound runs' games "
+              f"do not depend on it." if busy > 0.5 else "The machine was quiet (load average "
+              f"at most {busy:.2f})."), '',
+           '| budget | method | deals played | seconds | deals/s | longest game (cards) | tricks | load before → after |',
+           '|---|---|---|---|---|---|---|---|']
+    for name in ['climb-deals', 'sample-deals', 'record-deals', 'climb-minutes', 'sample-minutes',
+                 'record-minutes']:
+        r = rows.get(name)
+        if r is None:
+            continue
+        budget = (f"{n(rows['sample-deals']['deals'])} deals" if name.endswith('deals')
+                  else f"{rows[name]['seconds'] / 60:.0f} minutes")
+        method = {'climb': 'swap climb (64 walkers)', 'sample': 'plain sampling',
+                  'record': f"sampling + joining ({n(r['bases'])} bases)"}[r['method']]
+        played = n(r['played'])
+        if r['method'] == 'record':
+            played += f" ({n(r['deals'])} sampled + {n(r['replayed'])} replayed)"
+        out.append(f"| {budget} | {method} | {played} | {r['seconds']:.1f} | {n(r['deals_per_s'])} "
+                   f"| {n(r['longest'])} | {n(r['tricks'])} | {r['load_before']:.2f} → {r['load_after']:.2f} |")
+    def verdict(kind, budget):
+        c, sa, re_ = (rows.get(f'{m}-{kind}') for m in ('climb', 'sample', 'record'))
+        if not (c and sa and re_):
+            return ''
+        return (f"{budget}: the swap climb's longest game is {n(c['longest'])} cards, plain "
+                f"sampling's {n(sa['longest'])}, the record search's {n(re_['longest'])}. ")
+    best = max(r['longest'] for k, r in rows.items() if not k.startswith('from-'))
+    out += ['', verdict('deals', f"At {n(rows['sample-deals']['deals'])} deals each")
+            + verdict('minutes', f"In {rows['sample-minutes']['seconds'] / 60:.0f} minutes each"
+                      if 'sample-minutes' in rows else '')
+            + f"The longest game from seed 0, {n(best)} cards, is "
+            + ('longer' if best > 4791 else 'no longer') + " than Paulhus's 4,791 of 1999."]
+    out += ['', 'The longest game of each method (`results/bmn/record-search/*/best.txt` replays them):', '',
+            '| run | deal | cards | joins the game of |', '|---|---|---|---|']
+    for name in ['climb-deals', 'sample-deals', 'record-deals', 'climb-minutes', 'sample-minutes',
+                 'record-minutes', 'from-collins', 'from-kleber']:
+        r = rows.get(name)
+        if r is None:
+            continue
+        joins = f"`{r['joins']}`" if r['joins'] else '—'
+        out.append(f"| {name} | `{r['deal']}` | {n(r['longest'])} | {joins} |")
+    return '\n'.join(out)

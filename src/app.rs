@@ -68,6 +68,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 max_hours: search.max_hours.max_hours,
                 loops: search.loops,
                 from: search.from,
+                method: search.method,
+                bases: search.bases as usize,
             };
             crate::search::run(&game.game()?, &cfg)
         }

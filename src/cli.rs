@@ -413,6 +413,23 @@ pub struct SearchOptions {
         allow_hyphen_values = true
     )]
     pub from: Option<String>,
+    /// How to look for long games: `climb` (the walkers' swaps), `sample` (plain random deals,
+    /// game i of the seed as simulate deals it, the longest kept) or `record` (sampling, then
+    /// backward joining from the --bases longest games sampled, or from --from DEAL: every
+    /// balanced position whose game joins them later). docs/bmn.md compares them.
+    #[arg(
+        long,
+        global = true,
+        value_name = "METHOD",
+        value_enum,
+        default_value_t
+    )]
+    pub method: crate::search::record::Method,
+    /// With --method record: the longest games sampled to join from, longest first.
+    #[arg(long, global = true, value_name = "B",
+          default_value_t = crate::search::record::DEFAULT_BASES as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub bases: u32,
 }
 
 /// The options of `exact`: those of `simulate` that apply when every deal is played once (no

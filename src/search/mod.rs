@@ -10,7 +10,8 @@
 //! deals kept: a balanced position whose game reaches one of them after some tricks is a deal
 //! whose game is longer by those tricks ([`longer_ancestors`]). `--from DEAL` starts every
 //! climb from one deal instead of random ones; `--loops` searches for cycles instead
-//! ([`loops`]). Walkers draw only from their own generator and play a fixed
+//! ([`loops`]); `--method sample` and `--method record` search by plain sampling and by
+//! sampling then backward joining instead of climbing ([`record`]). Walkers draw only from their own generator and play a fixed
 //! number of deals each, so the result depends on the seed, the deals and the walkers, never on
 //! the threads. A search for a time (`--minutes`) plays batches of deals on every walker
 //! until the time is up ([`drive`]): how many depends on the machine, and search.json says how
@@ -38,6 +39,7 @@ use crate::usage;
 
 mod drive;
 mod loops;
+pub mod record;
 pub(crate) mod replay;
 
 pub(crate) use drive::check_minutes;
@@ -77,6 +79,11 @@ pub struct SearchConfig {
     /// The deal to search around (`--from`): every walker's climb starts from it, or (with
     /// `--loops`) the cycle it enters is the seed.
     pub from: Option<String>,
+    /// How to look for long games (`--method`): the climb, plain sampling, or sampling and
+    /// backward joining ([`record`]).
+    pub method: record::Method,
+    /// With `--method record`: the longest games sampled that are joined from.
+    pub bases: usize,
 }
 
 /// A deal found, as search.json lists it.
@@ -361,6 +368,9 @@ fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
 
 /// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
 pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+    if cfg.method != record::Method::Climb {
+        return record::run(game, cfg);
+    }
     if cfg.loops {
         return loops::run(game, cfg);
     }

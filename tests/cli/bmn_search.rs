@@ -236,7 +236,7 @@ fn reaching_refuses_what_it_cannot_walk() {
 /// The arguments after `warsim` of the command in `line` (from `warsim ` to the end or to a
 /// `   #` comment), split as a POSIX shell splits them: the lines warsim writes quote with
 /// single quotes only.
-fn command_of(line: &str) -> Vec<String> {
+pub fn command_of(line: &str) -> Vec<String> {
     let at = line
         .find("warsim ")
         .unwrap_or_else(|| panic!("no command: {line}"));
@@ -310,7 +310,7 @@ fn plays_as_stated(line: &str, stated: &str) {
 
 /// Every line of `text` holding a `warsim play` command runs as written and plays what the
 /// line states (its comment after `#`, or its head before the command); returns how many.
-fn every_play_line_replays(text: &str) -> usize {
+pub fn every_play_line_replays(text: &str) -> usize {
     let lines: Vec<&str> = text.lines().filter(|l| l.contains("warsim play")).collect();
     for line in &lines {
         let stated = match line.split_once("   # ") {

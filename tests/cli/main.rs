@@ -3,6 +3,7 @@
 mod util;
 
 mod bmn;
+mod bmn_record;
 mod bmn_search;
 mod conformance;
 mod exact;

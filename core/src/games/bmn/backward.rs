@@ -116,38 +116,58 @@ impl Node {
     /// Adds every position whose trick leads here to `out` (none when a hand is empty: that
     /// position ends the game, so no trick leads to it as the game goes on).
     pub fn predecessors(&self, out: &mut Vec<Node>) {
+        self.each_predecessor(&mut |n, _| out.push(n));
+    }
+
+    /// Hands `each` every position whose trick leads here, with the cards that trick lays
+    /// (the pile taken): [`Node::predecessors`] with the cards counted, and no allocation,
+    /// for walks that add up the cards a game lays before it reaches a position.
+    pub fn each_predecessor(&self, each: &mut dyn FnMut(Node, usize)) {
         let taker = self.leader();
         let hand = self.hand(taker);
         if self.len[0] == 0 || self.len[1] == 0 {
             return;
         }
-        // A trick lays at least two cards: a penalty card and one paid for it.
+        let other = taker ^ 1;
+        let mut laid = [0u8; MAX_CARDS];
+        // A trick lays at least two cards: a penalty card and one paid for it; and it ends
+        // with a card paid, a plain one.
+        if hand.last().is_none_or(|&c| c != 0) {
+            return;
+        }
         for k in 2..=hand.len() {
             let (kept, pile) = hand.split_at(hand.len() - k);
             for leader in 0..2 {
-                let Some(laid) = replay(pile, leader, taker) else {
+                if !replay(pile, leader, taker, &mut laid[..k]) {
                     continue;
-                };
-                let mut hands: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-                for (&c, &who) in pile.iter().zip(&laid) {
-                    hands[who].push(c);
                 }
-                let other = taker ^ 1;
-                hands[taker].extend_from_slice(kept);
-                hands[other].extend_from_slice(self.hand(other));
-                out.push(Node::fitted(&hands[0], &hands[1], leader));
+                let mut hands = [[0u8; MAX_CARDS]; 2];
+                let mut lens = [0usize; 2];
+                for (&c, &who) in pile.iter().zip(&laid[..k]) {
+                    let who = usize::from(who);
+                    hands[who][lens[who]] = c;
+                    lens[who] += 1;
+                }
+                hands[taker][lens[taker]..lens[taker] + kept.len()].copy_from_slice(kept);
+                lens[taker] += kept.len();
+                let theirs = self.hand(other);
+                hands[other][lens[other]..lens[other] + theirs.len()].copy_from_slice(theirs);
+                lens[other] += theirs.len();
+                each(
+                    Node::fitted(&hands[0][..lens[0]], &hands[1][..lens[1]], leader),
+                    k,
+                );
             }
         }
     }
 }
 
-/// Who lays each card of `pile` (0-based players) when `leader` leads a trick that lays exactly
-/// these cards, if that trick ends with its last card and gives the pile to `taker`.
-fn replay(pile: &[u8], leader: usize, taker: usize) -> Option<Vec<usize>> {
-    let mut who = Vec::with_capacity(pile.len());
+/// Whether `leader` leading a trick that lays exactly the cards of `pile` ends it with its last
+/// card and gives the pile to `taker`; if so `who` holds who laid each card (0-based players).
+fn replay(pile: &[u8], leader: usize, taker: usize, who: &mut [u8]) -> bool {
     let (mut turn, mut owed, mut claimant) = (leader, 0u8, None);
     for (i, &c) in pile.iter().enumerate() {
-        who.push(turn);
+        who[i] = turn as u8;
         if c > 0 {
             // A penalty card: the other player owes its demand.
             owed = c;
@@ -160,11 +180,11 @@ fn replay(pile: &[u8], leader: usize, taker: usize) -> Option<Vec<usize>> {
             owed -= 1;
             if owed == 0 {
                 // The demand is paid: the trick ends here, the claimant taking the pile.
-                return (i + 1 == pile.len() && claimant == Some(taker)).then_some(who);
+                return i + 1 == pile.len() && claimant == Some(taker);
             }
         }
     }
-    None
+    false
 }
 
 /// Why a walk stopped before its end.

@@ -32,6 +32,7 @@ mod lanes;
 mod notation;
 mod phase;
 mod play;
+pub mod record;
 
 use std::ops::ControlFlow;
 
