@@ -15,12 +15,12 @@ use super::{replay, Found, SearchConfig};
 use crate::games::bmn::record::{self, How, Long, RecordConfig, Stage};
 use crate::games::bmn::Bmn;
 use crate::games::Game;
-use crate::output::atomic::{self, Kind, OutputSet};
-use crate::output::progress::Progress;
-use crate::output::stdout::{self, Print};
-use crate::output::summary::Provenance;
+use crate::model::summary::Provenance;
 use crate::sim::engine::Cancel;
 use crate::stats::summary::{counted, grouped};
+use crate::store::{self, Kind, OutputSet};
+use crate::term::progress::Progress;
+use crate::term::stdout::{self, Print};
 use crate::usage;
 
 /// How `search bmn` looks for long games.
@@ -156,7 +156,7 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     };
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
     let stop = Cancel::default();
-    atomic::stop_on_interrupt(&stop);
+    store::stop_on_interrupt(&stop);
     let threads = crate::run::threads_or_cores(cfg.threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -318,7 +318,7 @@ fn again(
     elapsed_s: f64,
 ) -> String {
     let mut line = String::from("warsim search bmn");
-    let options = crate::games::bmn::rule_args(rules);
+    let options = crate::face::bmn::rule_flags(rules);
     if !options.is_empty() {
         line.push_str(&format!(" {options}"));
     }
@@ -336,7 +336,7 @@ fn again(
     }
     line.push_str(&format!(
         " --out {}",
-        crate::output::summary::shell_quote(&cfg.out.to_string_lossy())
+        crate::model::summary::shell_quote(&cfg.out.to_string_lossy())
     ));
     line
 }
