@@ -60,6 +60,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 progress: search.progress,
                 max_hours: search.max_hours,
                 loops: search.loops,
+                census: search.census,
                 from: search.from,
             };
             crate::search::run(&game.game()?, &cfg)

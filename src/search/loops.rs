@@ -44,7 +44,7 @@ struct LoopsJson<'a> {
 }
 
 /// The cycle the position of `deal` enters, as a seed of the search.
-fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64)> {
+pub(super) fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64)> {
     let [a, b] = super::parse_from(game, deal, "search --loops")?;
     match fate(&Position::dealt(&a, &b), MAX_TRICKS) {
         Fate::Cycle(on, tricks) => Ok((on, tricks)),
@@ -64,7 +64,7 @@ fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64)> {
 /// Refuses a card cap: a try is played up to [`MAX_TRICKS`] tricks, not to a number of cards,
 /// and a cycle is found exactly, so the cap could only make the positions written replay as
 /// capped games.
-fn check_cap(game: &Bmn) -> Result<()> {
+pub(super) fn check_cap(game: &Bmn) -> Result<()> {
     if game.max_rounds() != DEFAULT_MAX_ROUNDS {
         return Err(usage!(
             "search --loops: --max-rounds {}: a try is played up to {} tricks, whatever the \

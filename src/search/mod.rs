@@ -22,6 +22,7 @@ use crate::output::summary::Provenance;
 use crate::stats::summary::{counted, grouped};
 use crate::usage;
 
+mod census;
 mod drive;
 mod loops;
 pub(crate) mod replay;
@@ -58,6 +59,8 @@ pub struct SearchConfig {
     /// The deal to search around (`--from`): every walker's climb starts from it, or (with
     /// `--loops`) the cycle it enters is the seed.
     pub from: Option<String>,
+    /// The census of cycles instead (`--census`): [`census`].
+    pub census: bool,
 }
 
 /// A deal or cycle as search.json lists it: what the core found, and the command that plays it.
@@ -135,6 +138,9 @@ fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
 
 /// `search bmn`: runs the walkers, writes search.json and best.txt into `cfg.out`.
 pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+    if cfg.census {
+        return census::run(game, cfg);
+    }
     if cfg.loops {
         return loops::run(game, cfg);
     }

@@ -101,7 +101,8 @@ impl Node {
         Node::fitted(&a, &b, p.leader)
     }
 
-    fn position(&self) -> Position {
+    /// The position this node holds, to be played forward.
+    pub fn position(&self) -> Position {
         let mut p = Position::dealt(self.hand(0), self.hand(1));
         p.leader = self.leader();
         p

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use crate::cancel::Cancel;
 
+pub mod census;
 pub mod climb;
 pub mod loops;
 pub mod reaching;
