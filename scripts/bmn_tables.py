@@ -1,4 +1,4 @@
-"""Beggar-my-neighbour's sections of readme_tables.py (records, simulate, exact, search, loops,
+"""Beggar-my-neighbour's sections of readme_tables.py (records, simulate, exact, search, loops, census,
 reaching), each from its committed results in results/bmn*: kept apart so that no script file
 passes 700 lines."""
 from tables_common import load, n
@@ -116,4 +116,43 @@ def bmn_reaching():
         rows.append(f"| {w['name']} | {w['preset']} | `{w['deal']}` | {w['cycle_tricks']} / {n(w['cycle_cards'])} "
                     f"| {n(w['basin_positions'])} ({n(w['leading_in'])}) | {w['depth']} | {w['player_1_leads']} "
                     f"| {w['either_leads']} | {w['published']} |")
+    return '\n'.join(rows)
+
+
+def minutes(seconds):
+    """A time as minutes, or seconds below one."""
+    return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.1f} s"
+
+
+def bmn_census():
+    """The census of cycles (scripts/bmn-census.sh, results/bmn/census/): the decks, then the
+    52-card cycles one by one, with the exact counts of never-ending deals for the small decks."""
+    m = load('bmn/census/machine.json')
+    exact = {(e['ranks'], e['suits']): e['loop'] for e in load('bmn/exact/table.json')}
+    rows = ['| deck | started from | tries | rounds | time | cycles | entered by a deal | balanced deals, '
+            'player 1 leads | either leads | distinct deals | deals that never end (`exact`) |',
+            '|---|---|---|---|---|---|---|---|---|---|---|']
+    decks = (('standard', '52 cards', None), ('cards-14', '14 cards (`--ranks 7 --suits 2`)', (7, 2)),
+             ('cards-16', '16 cards (`--ranks 8 --suits 2`)', (8, 2)))
+    for name, deck, key in decks:
+        s = load(f'bmn/census/{name}/census.json')
+        start = 'random positions' if not s['cycles'] or s['cycles'][0]['round'] > 0 else \
+            f"cycle `{s['cycles'][0]['id']}`"
+        distinct = sum(c['distinct_deals'] for c in s['cycles'])
+        rows.append(f"| {deck} | {start} | {n(s['tries'])} | {n(s['rounds'])} | {minutes(s['elapsed_s'])} "
+                    f"| {len(s['cycles'])} | {s['reached_from_a_deal']} | {n(s['balanced_player_1_leads'])} "
+                    f"| {n(s['balanced_either_leads'])} | {n(distinct)} | {n(exact[key]) if key else 'unknown'} |")
+    big = load('bmn/census/standard/census.json')
+    rows += ['', f"`search bmn --census --minutes` from seed 0 with 16 walkers on {m['cores']} cores ({m['cpu']}; "
+             f"load average {m['load_before']} before, {m['load_after']} after). Its cycles, each counted from its "
+             "canonical position with player 1 to lead (`results/bmn/census/standard/deals.txt` replays every deal):", '',
+             '| cycle | tricks / cards | canonical position | found in round | positions entering it, by depth '
+             '| balanced deals, player 1 leads | either leads | one of them |',
+             '|---|---|---|---|---|---|---|---|']
+    for c in big['cycles']:
+        one = c['deals'][0]['deal'] if c['deals'] else '-'
+        depth = ' + '.join(n(d) for d in c['per_depth'])
+        rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` | {c['round']} "
+                    f"| {n(c['basin_positions'])} = {depth} | {c['balanced_player_1_leads']} "
+                    f"| {c['balanced_either_leads']} | `{one}` |")
     return '\n'.join(rows)
