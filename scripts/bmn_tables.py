@@ -155,4 +155,15 @@ def bmn_census():
         rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` | {c['round']} "
                     f"| {n(c['basin_positions'])} = {depth} | {c['balanced_player_1_leads']} "
                     f"| {c['balanced_either_leads']} | `{one}` |")
+    v = big.get('construction')
+    if v:
+        found = {c['id'] for c in big['cycles']}
+        closed = ', '.join(f"`{c['id']}`" + ('' if c['id'] in found else ' (not found by the pool search)')
+                           for c, _ in v['closed'])
+        same = all(o[0] == o[1] for _, o in v['closed'])
+        rows += ['', f"The exact construction over the pieces of Casella et al.'s half-period (lengths in tricks "
+                 f"{'·'.join(str(p) for p in v['pieces'])}): {n(v['orders_per_half'])} orders of each half's pieces "
+                 f"(the first kept first), of which {v['chaining'][0]} and {v['chaining'][1]} distinct ones chain; "
+                 f"{n(v['periods'])} whole periods decided (the same order in both halves or mixed), and "
+                 f"{len(v['closed'])} close: {closed}" + (", each with the same order in both halves." if same else ".")]
     return '\n'.join(rows)

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{Listed, SearchConfig};
 use crate::games::bmn::search::census::{census, Census, CensusConfig, Counted, ROUND_TRIES};
+use crate::games::bmn::search::construct::{family_verdict, FamilyVerdict};
 use crate::games::bmn::search::loops::{standard, CASELLA};
 use crate::games::bmn::{Bmn, BmnRules};
 use crate::games::Game;
@@ -44,6 +45,10 @@ struct CensusJson<'a> {
     balanced_player_1_leads: usize,
     #[serde(flatten)]
     census: &'a Census,
+    /// The exact construction over the pieces of the family of the first cycle, if it is of
+    /// the known 52-card family.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    construction: Option<FamilyVerdict>,
     elapsed_s: f64,
     threads: usize,
     provenance: Provenance,
@@ -113,6 +118,9 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         balanced_either_leads: found.cycles.iter().map(|c| c.balanced_either_leads).sum(),
         balanced_player_1_leads: found.cycles.iter().map(|c| c.balanced_player_1_leads).sum(),
         census: &found,
+        construction: seeds
+            .first()
+            .and_then(|(on, t)| family_verdict(game, on, *t)),
         elapsed_s,
         threads,
         provenance: Provenance::now(),

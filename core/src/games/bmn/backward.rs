@@ -144,7 +144,7 @@ impl Node {
 
 /// Who lays each card of `pile` (0-based players) when `leader` leads a trick that lays exactly
 /// these cards, if that trick ends with its last card and gives the pile to `taker`.
-fn replay(pile: &[u8], leader: usize, taker: usize) -> Option<Vec<usize>> {
+pub(crate) fn replay(pile: &[u8], leader: usize, taker: usize) -> Option<Vec<usize>> {
     let mut who = Vec::with_capacity(pile.len());
     let (mut turn, mut owed, mut claimant) = (leader, 0u8, None);
     for (i, &c) in pile.iter().enumerate() {

@@ -19,6 +19,7 @@ use crate::cancel::Cancel;
 
 pub mod census;
 pub mod climb;
+pub mod construct;
 pub mod loops;
 pub mod reaching;
 #[cfg(test)]
