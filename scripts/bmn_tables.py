@@ -146,15 +146,22 @@ def bmn_census():
     rows += ['', f"`search bmn --census --minutes` from seed 0 with 16 walkers on {m['cores']} cores ({m['cpu']}; "
              f"load average {m['load_before']} before, {m['load_after']} after). Its cycles, each counted from its "
              "canonical position with player 1 to lead (`results/bmn/census/standard/deals.txt` replays every deal):", '',
-             '| cycle | tricks / cards | canonical position | found in round | positions entering it, by depth '
+             '| cycle | tricks / cards | canonical position | found (round) | positions entering it, by depth '
              '| balanced deals, player 1 leads | either leads | one of them |',
              '|---|---|---|---|---|---|---|---|']
     for c in big['cycles']:
         one = c['deals'][0]['deal'] if c['deals'] else '-'
         depth = ' + '.join(n(d) for d in c['per_depth'])
-        rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` | {c['round']} "
+        rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` | {c['by']} ({c['round']}) "
                     f"| {n(c['basin_positions'])} = {depth} | {c['balanced_player_1_leads']} "
                     f"| {c['balanced_either_leads']} | `{one}` |")
+    grown = big.get('grown') or []
+    if any(grown):
+        top = max(k for k, c in enumerate(grown) if c)
+        rows += ['', f"Insertion, grown from random positions of the 16-card deck (`--ranks 8 --suits 2`) toward the "
+                 f"52 cards, one card at a time: it kept {n(sum(grown))} cycles of 16 to {top} cards "
+                 f"({n(grown[top])} of {top} cards); " + ('none of 52.' if top < 52 else
+                 f"{n(grown[52])} of 52, listed above as found by insertion.")]
     v = big.get('construction')
     if v:
         found = {c['id'] for c in big['cycles']}

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::{Listed, SearchConfig};
 use crate::games::bmn::search::census::{census, Census, CensusConfig, Counted, ROUND_TRIES};
 use crate::games::bmn::search::construct::{family_verdict, FamilyVerdict};
+use crate::games::bmn::search::insert::sixteen;
 use crate::games::bmn::search::loops::{standard, CASELLA};
 use crate::games::bmn::{Bmn, BmnRules};
 use crate::games::Game;
@@ -87,6 +88,10 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         tries: ROUND_TRIES,
         rounds,
         max_positions: MAX_POSITIONS,
+        grow_from: match standard(game) {
+            true => sixteen(),
+            false => Vec::new(),
+        },
     };
     let start = Instant::now();
     let mut each = |_| {

@@ -26,6 +26,7 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::insert::Grower;
 use super::loops::{canonical, key, learn, perturb, Cycle, MAX_TRICKS};
 use super::reaching::{deals, Deal};
 use crate::cancel::Cancel;
@@ -52,6 +53,9 @@ pub struct CensusConfig {
     /// The most positions a basin walk may hold; a larger basin is listed without its
     /// positions and deals (`complete: false`).
     pub max_positions: u64,
+    /// The deck (demands) insertion grows cycles from toward the census's deck, `walkers / 4`
+    /// growers ([`Grower`]) of `tries` steps a round; empty: no insertion.
+    pub grow_from: Vec<u8>,
 }
 
 /// One cycle of the census.
@@ -62,6 +66,8 @@ pub struct Counted {
     pub cycle: Cycle,
     /// The round that found it (0 for a seed).
     pub round: u64,
+    /// What found it: `seed`, `pool` (the pool search) or `insertion`.
+    pub by: &'static str,
     /// Whether the basin walk finished (else the counts below are those of the depths done).
     pub complete: bool,
     /// Positions whose game enters it, its own included.
@@ -96,6 +102,9 @@ pub struct Census {
     pub undecided: u64,
     /// Positions in the pool at the end.
     pub pool: u64,
+    /// Cycles insertion keeps at each number of cards (summed over its growers; each keeps
+    /// at most [`super::insert::PER_SIZE`] a size).
+    pub grown: Vec<u64>,
     /// Whether the cancel stopped it before the rounds asked for (not `each`: a census for a
     /// time that ran out is not stopped).
     pub stopped: bool,
@@ -144,7 +153,13 @@ pub fn census(
         positions: Vec::new(),
     };
     let mut out = Census::default();
-    admit(game, cfg, &mut pool, &mut out, seeds, 0);
+    admit(game, cfg, &mut pool, &mut out, seeds, (0, "seed"));
+    let mut growers: Vec<Grower> = match cfg.grow_from.is_empty() {
+        true => Vec::new(),
+        false => (0..cfg.walkers.div_ceil(4))
+            .map(|w| Grower::new(cfg.seed, w, &cfg.grow_from, game.deck()))
+            .collect(),
+    };
     while out.rounds < cfg.rounds {
         if stop.is_set() {
             out.stopped = true;
@@ -164,7 +179,10 @@ pub fn census(
         }
         out.tries += cfg.tries * u64::from(cfg.walkers);
         out.rounds = round;
-        admit(game, cfg, &mut pool, &mut out, &new, round);
+        admit(game, cfg, &mut pool, &mut out, &new, (round, "pool"));
+        growers.par_iter_mut().for_each(|g| g.grow(cfg.tries));
+        let full: Vec<(Position, u64)> = growers.iter_mut().flat_map(|g| g.take_full()).collect();
+        admit(game, cfg, &mut pool, &mut out, &full, (round, "insertion"));
         out.pool = pool.positions.len() as u64;
         let at = Round {
             rounds: out.rounds,
@@ -178,6 +196,11 @@ pub fn census(
         }
     }
     out.pool = pool.positions.len() as u64;
+    out.grown = growers.iter().fold(Vec::new(), |mut sum, g| {
+        sum.resize(g.pools.len(), 0);
+        sum.iter_mut().zip(g.sizes()).for_each(|(s, n)| *s += n);
+        sum
+    });
     out
 }
 
@@ -267,7 +290,7 @@ fn admit(
     pool: &mut Pool,
     out: &mut Census,
     found: &[(Position, u64)],
-    round: u64,
+    (round, by): (u64, &'static str),
 ) {
     let mut fresh: Vec<Cycle> = Vec::new();
     for (on, tricks) in found {
@@ -279,7 +302,7 @@ fn admit(
     }
     let counted: Vec<(Counted, Vec<Position>)> = fresh
         .into_par_iter()
-        .map(|c| count(game, c, round, cfg.max_positions))
+        .map(|c| count(game, c, (round, by), cfg.max_positions))
         .collect();
     for (c, positions) in counted {
         pool.positions.extend(positions);
@@ -289,7 +312,12 @@ fn admit(
 
 /// The census entry of cycle `c` (found in `round`): its basin from its canonical position,
 /// player 1 to lead, and the positions of the basin for the pool.
-pub fn count(game: &Bmn, c: Cycle, round: u64, limit: u64) -> (Counted, Vec<Position>) {
+pub fn count(
+    game: &Bmn,
+    c: Cycle,
+    (round, by): (u64, &'static str),
+    limit: u64,
+) -> (Counted, Vec<Position>) {
     let [a, b] = game
         .parse_deal(&c.position)
         .expect("a canonical position is written as the game reads it");
@@ -300,7 +328,7 @@ pub fn count(game: &Bmn, c: Cycle, round: u64, limit: u64) -> (Counted, Vec<Posi
     match walked {
         Ok(b) => {
             let positions = positions(&b, limit);
-            (entry(game, c, round, &b), positions)
+            (entry(game, c, (round, by), &b), positions)
         }
         // Too large a basin (or one the bound stopped): the cycle alone joins the pool.
         Err(_) => {
@@ -314,6 +342,7 @@ pub fn count(game: &Bmn, c: Cycle, round: u64, limit: u64) -> (Counted, Vec<Posi
             let counted = Counted {
                 cycle: c,
                 round,
+                by,
                 complete: false,
                 basin_positions: n,
                 per_depth: vec![n],
@@ -328,11 +357,12 @@ pub fn count(game: &Bmn, c: Cycle, round: u64, limit: u64) -> (Counted, Vec<Posi
 }
 
 /// The census entry of a cycle whose basin walk `b` finished.
-fn entry(game: &Bmn, cycle: Cycle, round: u64, b: &Basin) -> Counted {
+fn entry(game: &Bmn, cycle: Cycle, (round, by): (u64, &'static str), b: &Basin) -> Counted {
     let deals = deals(game, b);
     Counted {
         cycle,
         round,
+        by,
         complete: true,
         basin_positions: b.positions(),
         per_depth: b.per_depth.clone(),

@@ -30,6 +30,7 @@ fn run(game: &Bmn, seeds: &[(Position, u64)], rounds: u64, threads: usize) -> Ce
         tries: ROUND_TRIES,
         rounds,
         max_positions: 1 << 20,
+        grow_from: Vec::new(),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

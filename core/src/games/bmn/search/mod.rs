@@ -20,6 +20,7 @@ use crate::cancel::Cancel;
 pub mod census;
 pub mod climb;
 pub mod construct;
+pub mod insert;
 pub mod loops;
 pub mod reaching;
 #[cfg(test)]
