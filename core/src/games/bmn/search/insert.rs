@@ -3,9 +3,10 @@
 //! families than the ones a search near known cycles finds.
 //!
 //! A walker keeps a pool of cycles at each number of cards. A step takes a position on a cycle
-//! of the pool (a random number of tricks along it, favouring the largest cycles held), inserts
-//! one card the target deck still lacks at a random place of either hand, and plays forward:
-//! a cycle not seen before joins the pool one card up. Walkers draw from their own generators
+//! of the pool (a random number of tricks along it, mostly from the four largest sizes held),
+//! inserts one card the target deck still lacks at a random place of either hand (or, a third
+//! of the time, moves one card: a sideways step that widens the pool at that size), and plays
+//! forward: a cycle not seen before joins the pool of its size. Walkers draw from their own generators
 //! and keep their own pools, so what they grow depends on the seed, the steps and the walkers.
 
 use std::collections::HashSet;
@@ -111,7 +112,8 @@ impl Grower {
     }
 
     /// A random position of the start deck while no cycle is held; else a held cycle's
-    /// position (from the largest pool half the time) with one missing card inserted.
+    /// position (mostly from the four largest sizes) with one missing card inserted, or one card
+    /// moved.
     fn next_position(&mut self) -> Position {
         let top = self.reached();
         let rng = &mut self.rng;
@@ -125,12 +127,14 @@ impl Grower {
             p.leader = bounded(rng, 2) as usize;
             return p;
         }
+        // Mostly the top few sizes: the frontier is where growth happens.
         let levels: Vec<usize> = (0..self.pools.len())
+            .rev()
             .filter(|&n| !self.pools[n].is_empty())
             .collect();
-        let n = match bounded(rng, 2) {
-            0 => top,
-            _ => levels[bounded(rng, levels.len() as u32) as usize],
+        let n = match bounded(rng, 4) {
+            0 => levels[bounded(rng, levels.len() as u32) as usize],
+            _ => levels[bounded(rng, levels.len().min(4) as u32) as usize],
         };
         let pool = &self.pools[n];
         let (mut p, tricks) = pool[bounded(rng, pool.len() as u32) as usize];
@@ -143,8 +147,10 @@ impl Grower {
                 missing.swap_remove(i);
             }
         }
-        if missing.is_empty() {
-            return p;
+        // A third of the time a sideways step: one card moved, the cards kept, so the
+        // frontier's pool widens instead of only ever growing from the same few cycles.
+        if missing.is_empty() || bounded(rng, 3) == 0 {
+            return super::loops::perturb(&p, rng, &mut self.cards);
         }
         let card = missing[bounded(rng, missing.len() as u32) as usize];
         let mut hands: [Vec<u8>; 2] = [p.hands[0].cards().collect(), p.hands[1].cards().collect()];
