@@ -1,4 +1,4 @@
-"""Beggar-my-neighbour's sections of readme_tables.py (records, simulate, exact, search, loops,
+"""Beggar-my-neighbour's sections of readme_tables.py (records, simulate, exact, search, loops, census,
 reaching), each from its committed results in results/bmn*: kept apart so that no script file
 passes 700 lines."""
 from tables_common import load, n
@@ -171,3 +171,60 @@ def bmn_record_search():
         joins = f"`{r['joins']}`" if r['joins'] else '—'
         out.append(f"| {name} | `{r['deal']}` | {n(r['longest'])} | {joins} |")
     return '\n'.join(out)
+
+
+def minutes(seconds):
+    """A time as minutes, or seconds below one."""
+    return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.1f} s"
+
+
+def bmn_census():
+    """The census of cycles (scripts/bmn-census.sh, results/bmn/census/): the decks, then the
+    52-card cycles one by one, with the exact counts of never-ending deals for the small decks."""
+    m = load('bmn/census/machine.json')
+    exact = {(e['ranks'], e['suits']): e['loop'] for e in load('bmn/exact/table.json')}
+    rows = ['| deck | started from | tries | rounds | time | cycles | entered by a deal | balanced deals, '
+            'player 1 leads | either leads | distinct deals | deals that never end (`exact`) |',
+            '|---|---|---|---|---|---|---|---|---|---|---|']
+    decks = (('standard', '52 cards', None), ('cards-14', '14 cards (`--ranks 7 --suits 2`)', (7, 2)),
+             ('cards-16', '16 cards (`--ranks 8 --suits 2`)', (8, 2)))
+    for name, deck, key in decks:
+        s = load(f'bmn/census/{name}/census.json')
+        start = 'random positions' if not s['cycles'] or s['cycles'][0]['round'] > 0 else \
+            f"cycle `{s['cycles'][0]['id']}`"
+        distinct = sum(c['distinct_deals'] for c in s['cycles'])
+        rows.append(f"| {deck} | {start} | {n(s['tries'])} | {n(s['rounds'])} | {minutes(s['elapsed_s'])} "
+                    f"| {len(s['cycles'])} | {s['reached_from_a_deal']} | {n(s['balanced_player_1_leads'])} "
+                    f"| {n(s['balanced_either_leads'])} | {n(distinct)} | {n(exact[key]) if key else 'unknown'} |")
+    big = load('bmn/census/standard/census.json')
+    rows += ['', f"`search bmn --census --minutes` from seed 0 with 16 walkers on {m['cores']} cores ({m['cpu']}; "
+             f"load average {m['load_before']} before, {m['load_after']} after). Its cycles, each counted from its "
+             "canonical position with player 1 to lead (`results/bmn/census/standard/deals.txt` replays every deal):", '',
+             '| cycle | tricks / cards | canonical position | found (round) | positions entering it, by depth '
+             '| balanced deals, player 1 leads | either leads | one of them |',
+             '|---|---|---|---|---|---|---|---|']
+    for c in big['cycles']:
+        one = c['deals'][0]['deal'] if c['deals'] else '-'
+        depth = ' + '.join(n(d) for d in c['per_depth'])
+        rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` | {c['by']} ({c['round']}) "
+                    f"| {n(c['basin_positions'])} = {depth} | {c['balanced_player_1_leads']} "
+                    f"| {c['balanced_either_leads']} | `{one}` |")
+    grown = big.get('grown') or []
+    if any(grown):
+        top = max(k for k, c in enumerate(grown) if c)
+        rows += ['', f"Insertion, grown from random positions of the 16-card deck (`--ranks 8 --suits 2`) toward the "
+                 f"52 cards, one card at a time: it kept {n(sum(grown))} cycles of 16 to {top} cards "
+                 f"({n(grown[top])} of {top} cards); " + ('none of 52.' if top < 52 else
+                 f"{n(grown[52])} of 52, listed above as found by insertion.")]
+    v = big.get('construction')
+    if v:
+        found = {c['id'] for c in big['cycles']}
+        closed = ', '.join(f"`{c['id']}`" + ('' if c['id'] in found else ' (not found by the pool search)')
+                           for c, _ in v['closed'])
+        same = all(o[0] == o[1] for _, o in v['closed'])
+        rows += ['', f"The exact construction over the pieces of Casella et al.'s half-period (lengths in tricks "
+                 f"{'·'.join(str(p) for p in v['pieces'])}): {n(v['orders_per_half'])} orders of each half's pieces "
+                 f"(the first kept first), of which {v['chaining'][0]} and {v['chaining'][1]} distinct ones chain; "
+                 f"{n(v['periods'])} whole periods decided (the same order in both halves or mixed), and "
+                 f"{len(v['closed'])} close: {closed}" + (", each with the same order in both halves." if same else ".")]
+    return '\n'.join(rows)

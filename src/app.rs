@@ -67,6 +67,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 progress: search.progress.progress,
                 max_hours: search.max_hours.max_hours,
                 loops: search.loops,
+                census: search.census,
                 from: search.from,
                 method: search.method,
                 bases: search.bases as usize,

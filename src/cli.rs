@@ -387,7 +387,7 @@ pub struct SearchOptions {
     /// write the balanced deals among them (deals.txt, reaching.json). --minutes bounds its time
     /// (it makes no estimate for --max-hours to bound).
     #[arg(long, global = true, value_name = "DEAL", allow_hyphen_values = true,
-          conflicts_with_all = ["deals", "walkers", "seed", "keep", "max_hours", "loops", "from"])]
+          conflicts_with_all = ["deals", "walkers", "seed", "keep", "max_hours", "loops", "from", "census"])]
     pub reaching: Option<String>,
     /// With --reaching: the most positions held at once (about 70 bytes each); a basin that
     /// needs more stops with an error.
@@ -404,6 +404,12 @@ pub struct SearchOptions {
     /// walker's starting points. --deals counts the tries.
     #[arg(long, global = true)]
     pub loops: bool,
+    /// The census of cycles instead: a pool search over every cycle found and its basin (each
+    /// position changed by one to three moves, tries in fixed rounds), every new cycle walked
+    /// backward to its balanced deals; writes census.json, cycles.txt, deals.txt. --deals
+    /// counts the tries (rounded down to whole rounds of 4096 tries a walker).
+    #[arg(long, global = true, conflicts_with_all = ["loops", "keep"])]
+    pub census: bool,
     /// Search around this deal, HAND1/HAND2 as `play bmn --deal` reads it: every climb starts
     /// from it (equal hands); with --loops, the cycle it enters is where the search starts.
     #[arg(

@@ -15,10 +15,12 @@ use std::time::Instant;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::games::bmn::backward::{basin, Basin, BasinError, Node, Step};
+use crate::games::bmn::backward::{BasinError, Node, Step};
+use crate::games::bmn::search::reaching::{reaching, Deal, Reaching};
 use crate::games::bmn::{Bmn, BmnRules};
 use crate::games::{Game, Outcome};
 use crate::model::summary::Provenance;
+use crate::search::Listed;
 use crate::stats::summary::grouped;
 use crate::store::{Kind, OutputSet};
 use crate::term::progress::{note, When};
@@ -49,20 +51,6 @@ pub struct ReachingConfig {
     pub progress: When,
 }
 
-/// One balanced deal of the basin, as reaching.json lists it.
-#[derive(Debug, Serialize)]
-struct DealJson {
-    /// `HAND1/HAND2` for `play bmn --deal`, player 1 to lead (seats swapped when the position
-    /// has player 2 to lead).
-    deal: String,
-    /// Who leads the position in the basin: 1, or 2 (then `deal` is the mirror image).
-    leader: usize,
-    /// Tricks before the game stands on the cycle.
-    depth: u32,
-    /// The command that plays it ([`crate::search::replay::play_loop`]).
-    replay: String,
-}
-
 /// reaching.json.
 #[derive(Debug, Serialize)]
 struct ReachingJson<'a> {
@@ -86,7 +74,7 @@ struct ReachingJson<'a> {
     balanced_player_1_leads: usize,
     /// Balanced positions with either player to lead.
     balanced_either_leads: usize,
-    deals: Vec<DealJson>,
+    deals: Vec<Listed<Deal>>,
     max_positions: u64,
     peak_positions_held: u64,
     elapsed_s: f64,
@@ -120,16 +108,12 @@ pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
     };
     // The game was seen to loop within the card cap, so the walk's forward play finds the
     // cycle: it needs no bound of its own.
-    let found = basin(
-        Node::new(&a, &b, 0)?,
-        u64::MAX,
-        cfg.max_positions,
-        CLOCK_EVERY,
-        &mut each,
-    )
-    .map_err(|e| explain(e, cfg))?;
+    let first = Node::new(&a, &b, 0)?;
+    let hands = [a, b];
+    let found = reaching(game, first, cfg.max_positions, CLOCK_EVERY, &mut each)
+        .map_err(|e| explain(e, cfg))?;
     let elapsed_s = start.elapsed().as_secs_f64();
-    let doc = document(game, cfg, &[a, b], &found, elapsed_s);
+    let doc = document(game, cfg, &hands, found, elapsed_s);
     let dir = set.dir();
     dir.write_json("reaching.json", &doc)?;
     dir.write("deals.txt", deals_txt(&doc).as_bytes())?;
@@ -192,29 +176,25 @@ fn explain(e: BasinError, cfg: &ReachingConfig) -> anyhow::Error {
     .into()
 }
 
-/// reaching.json's content for the walk `b` from the deal of `hands` (player 1's first, each
+/// reaching.json's content for the walk `r` from the deal of `hands` (player 1's first, each
 /// written with its own cards, whatever their sizes).
 fn document<'a>(
     game: &'a Bmn,
     cfg: &ReachingConfig,
     hands: &[Vec<u8>; 2],
-    b: &Basin,
+    r: Reaching,
     elapsed_s: f64,
 ) -> ReachingJson<'a> {
-    let mut deals: Vec<DealJson> = b
-        .balanced
+    let b = &r.basin;
+    let player_1 = r.player_1_leads();
+    let deals: Vec<Listed<Deal>> = r
+        .deals
         .iter()
-        .map(|f| {
-            let deal = game.show_deal(&f.node.leader_first());
-            DealJson {
-                replay: crate::search::replay::play_loop(game.rules(), &deal),
-                deal,
-                leader: f.node.leader() + 1,
-                depth: f.depth,
-            }
+        .map(|d| Listed {
+            replay: crate::search::replay::play_loop(game.rules(), &d.deal),
+            found: d.clone(),
         })
         .collect();
-    deals.sort_by(|x, y| (x.leader, x.depth, &x.deal).cmp(&(y.leader, y.depth, &y.deal)));
     ReachingJson {
         game: Bmn::NAME,
         description: game.describe(),
@@ -227,7 +207,7 @@ fn document<'a>(
         leading_in: b.positions() - b.cycle.len() as u64,
         depth: b.depth(),
         per_depth: b.per_depth.clone(),
-        balanced_player_1_leads: deals.iter().filter(|d| d.leader == 1).count(),
+        balanced_player_1_leads: player_1,
         balanced_either_leads: deals.len(),
         deals,
         max_positions: cfg.max_positions,
@@ -251,14 +231,14 @@ fn deals_txt(doc: &ReachingJson) -> String {
         doc.balanced_either_leads
     );
     for d in &doc.deals {
-        let whose = if d.leader == 1 {
+        let whose = if d.found.leader == 1 {
             "the cycle"
         } else {
             "its mirror image (player 2 led, seats swapped)"
         };
         out.push_str(&format!(
             "{}   # on {whose} after {} tricks\n",
-            d.replay, d.depth
+            d.replay, d.found.depth
         ));
     }
     out
@@ -286,65 +266,4 @@ fn text(doc: &ReachingJson, cfg: &ReachingConfig) -> String {
         doc.balanced_either_leads,
         cfg.out.display()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every deal written replays, as `play bmn --deal` reads it, into a loop of the cycle's
-    /// length that starts where the walk says.
-    #[test]
-    fn every_deal_written_replays_into_the_cycle() {
-        let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap();
-        let cfg = ReachingConfig {
-            deal: "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA".into(),
-            max_positions: DEFAULT_MAX_POSITIONS,
-            minutes: None,
-            out: PathBuf::new(),
-            print: Print::Nothing,
-            progress: When::Never,
-        };
-        let [a, b] = game.parse_deal(&cfg.deal).unwrap();
-        let walk = basin(
-            Node::new(&a, &b, 0).unwrap(),
-            100_000,
-            100_000,
-            1024,
-            &mut |_| ControlFlow::Continue(()),
-        )
-        .unwrap();
-        let doc = document(&game, &cfg, &[a.clone(), b.clone()], &walk, 0.0);
-        let txt = deals_txt(&doc);
-        let written: Vec<&str> = txt
-            .lines()
-            .filter(|l| l.starts_with("warsim play bmn"))
-            .filter_map(|l| l.split('\'').nth(1))
-            .collect();
-        assert_eq!(written.len(), doc.deals.len());
-        assert_eq!(doc.balanced_either_leads, doc.deals.len());
-        let mut s = game.scratch();
-        for (deal, d) in written.iter().zip(&doc.deals) {
-            let [a, b] = game.parse_deal(deal).unwrap();
-            let p = game.play_deck(&[a, b].concat(), &mut s);
-            let (cards, tricks) = p.cycle.expect("a loop");
-            assert_eq!(p.outcome, Outcome::Loop);
-            assert_eq!(
-                (tricks.cycle_len, cards.cycle_len, tricks.loop_from),
-                (doc.cycle_tricks, doc.cycle_cards, u64::from(d.depth)),
-                "{deal}"
-            );
-        }
-        // Player 1's deals enter the very cycle: the deal's position after `depth` tricks is
-        // one of the cycle's.
-        let on_cycle: std::collections::HashSet<Node> = walk.cycle.iter().copied().collect();
-        for d in doc.deals.iter().filter(|d| d.leader == 1) {
-            let [a, b] = game.parse_deal(&d.deal).unwrap();
-            let mut n = Node::new(&a, &b, 0).unwrap();
-            for _ in 0..d.depth {
-                n = n.forward().unwrap();
-            }
-            assert!(on_cycle.contains(&n), "{}", d.deal);
-        }
-    }
 }

@@ -188,6 +188,8 @@ mod tests {
                 "best.txt",
                 "reaching.json",
                 "deals.txt",
+                "census.json",
+                "cycles.txt",
             ]
             .iter()
             .any(|p| f.starts_with(p))

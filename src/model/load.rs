@@ -112,7 +112,7 @@ fn not_a_run(dir: &Folder) -> Option<String> {
              `warsim play bmn --deal`"
         )
     };
-    let kinds: [(&str, &dyn Fn() -> String); 6] = [
+    let kinds: [(&str, &dyn Fn() -> String); 7] = [
         ("sweep.json", &|| {
             format!("is a sweep; name one of its rule-set folders ({d}/NAME)")
         }),
@@ -138,6 +138,9 @@ fn not_a_run(dir: &Folder) -> Option<String> {
         }),
         ("reaching.json", &|| {
             search("the deals that enter a cycle (reaching.json)", "deals.txt")
+        }),
+        ("census.json", &|| {
+            search("a census of cycles (census.json)", "deals.txt")
         }),
     ];
     kinds

@@ -1,20 +1,16 @@
 //! How a search is played: checked, estimated and bounded before its output set begins, then
-//! its walkers played in batches, each sized to about a quarter of a second from the rate the
-//! last one measured, so that a search for a time (`--minutes`) stops within about that time
-//! and an interrupted one (Ctrl-C, SIGTERM) within a batch. Every walker plays the same deals
-//! in each batch, and a walker plays on from where it stopped, so the batches never change
-//! the result: it depends on the seed, the deals and the walkers alone.
+//! its walkers played in batches by the core ([`play_in_batches`]), each sized to about a
+//! quarter of a second, so a search for a time (`--minutes`) stops within about that time and
+//! an interrupted one (Ctrl-C, SIGTERM) within a batch.
 
 use std::time::Instant;
 
 use anyhow::Result;
-use rayon::prelude::*;
 
 use super::SearchConfig;
 use crate::estimate::{Basis, Estimate};
+use crate::games::bmn::search::{climb, play_in_batches};
 use crate::games::bmn::Bmn;
-use crate::games::Game;
-use crate::rng::game_rng;
 use crate::sim::engine::Cancel;
 use crate::sim::pilot::Measured;
 use crate::stats::summary::grouped;
@@ -22,43 +18,28 @@ use crate::store::{self, Kind, OutputSet};
 use crate::term::progress::Progress;
 use crate::usage;
 
+pub(crate) use crate::games::bmn::search::Played;
+
 /// Deals a search without `--deals` or `--minutes` plays.
 pub const DEFAULT_DEALS: u64 = 10_000_000;
 
 /// Mixed into the seed of the search's pilot, so its deals are none of the walkers'.
 const PILOT_SALT: u64 = 0x5EA2_C4E5_7171_0700;
 
-/// Seconds one batch of deals is sized to take: how late a search for a time may stop, and
-/// how long an interrupted one takes to stop.
-const BATCH_SECONDS: f64 = 0.25;
-
-/// How much larger than the last one a batch may be: a rate measured over a few deals is
-/// rough, so the batches grow from one deal per walker by at most this factor.
-const BATCH_GROWTH: u64 = 4;
-
-/// What the search will take: deals played on one thread for a pilot's time (shuffled deals
-/// from a generator of the pilot's own, so the search's deals are untouched), times the deals
+/// What the search will take: the core's pilot of random deals on one thread, times the deals
 /// to play over the walkers the threads keep busy.
 fn estimate(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Estimate {
-    let mut rng = game_rng(cfg.seed ^ PILOT_SALT, u64::MAX);
-    let mut s = game.scratch();
-    let mut deck = game.deck().to_vec();
-    let (mut played, mut rounds) = (0u64, 0u64);
-    let start = Instant::now();
-    while played < deals && start.elapsed() < crate::sim::pilot::BUDGET {
-        crate::games::cards::shuffle(&mut rng, &mut deck);
-        rounds = rounds.saturating_add(game.play_deck(&deck, &mut s).tricks);
-        played += 1;
-    }
+    let budget = crate::sim::pilot::BUDGET.as_secs_f64();
+    let (games, rounds, seconds) = climb::pilot(game, cfg.seed ^ PILOT_SALT, deals, budget);
     let pilot = Measured {
-        games: played,
+        games,
         rounds,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
         open: None,
     };
     let busy = threads.min(cfg.walkers as usize).max(1);
     // The pilot's deals are not the search's: all of them are still to play.
-    let e = Estimate::run(pilot, None, deals.saturating_add(played), busy);
+    let e = Estimate::run(pilot, None, deals.saturating_add(games), busy);
     Estimate {
         seconds: e.seconds - pilot.seconds,
         basis: Basis::PerDeal,
@@ -87,14 +68,6 @@ pub(crate) struct Prepared {
     stop: Cancel,
 }
 
-/// How a search's play ended: the deals each walker played, and whether an interrupt stopped
-/// it before the deals or the time asked for.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Played {
-    pub(super) per_walker: u64,
-    pub(super) stopped: bool,
-}
-
 /// Refuses a `--minutes` that is no time: every search (`--reaching` too) is bounded by it.
 pub(crate) fn check_minutes(minutes: Option<f64>) -> Result<()> {
     match minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
@@ -105,13 +78,12 @@ pub(crate) fn check_minutes(minutes: Option<f64>) -> Result<()> {
     }
 }
 
-/// Refuses a deck whose cards all demand the same: a climb changes a deal by swapping two
-/// cards of different demands and would look for them forever, and its games all end in the
-/// first trick, so there is neither a long game nor a loop to find.
+/// Refuses a deck whose cards all demand the same: a climb swaps two cards of different
+/// demands and would look for them forever, and every game ends in its first trick.
 fn check_deck(game: &Bmn) -> Result<()> {
     let deck = game.deck();
     if deck.iter().all(|&d| d == deck[0]) {
-        let r = game.rules();
+        let r = crate::games::Game::rules(game);
         return Err(usage!(
             "search: every card of this deck ({} ranks, --penalties {}) demands {}, so every \
              deal is the same game; give --penalties with two different demands, or --ranks \
@@ -159,8 +131,7 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
             .into());
         }
     } else {
-        // One for a number of deals is bounded by its estimate, and by its time if given; a
-        // search for a time takes that time, so its estimate is shown only without one.
+        // One for a number of deals is bounded by its estimate, and by its time if given.
         let e = estimate(game, cfg, steps * u64::from(cfg.walkers), threads);
         let seconds = cfg.minutes.map_or(e.seconds, |m| e.seconds.min(m * 60.0));
         let e = Estimate { seconds, ..e };
@@ -181,61 +152,40 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
         Some(m) => Progress::timed(m * 60.0, cfg.progress, noun),
         None => Progress::counting(steps * u64::from(cfg.walkers), cfg.progress, noun),
     };
+    let start = Instant::now();
     Ok(Prepared {
         set,
         steps,
         threads,
         pool,
         progress,
-        start: Instant::now(),
+        start,
         stop,
     })
 }
 
 impl Prepared {
-    /// Plays every walker's share in batches until it is played, the time is up (`--minutes`)
-    /// or an interrupt stops it. Every walker plays the same number in each batch, so the
-    /// deals played are a multiple of the walkers and the result is the one `--deals` of that
-    /// number gives.
+    /// Plays every walker's share in batches ([`play_in_batches`]) until it is played, the
+    /// time is up (`--minutes`) or an interrupt stops it, on the search's threads.
     pub(super) fn drive<W: Send>(
         &self,
         cfg: &SearchConfig,
         walkers: &mut [W],
-        walk: impl Fn(&mut W, u64, &Progress) + Sync,
+        walk: impl Fn(&mut W, u64, &(dyn Fn(u64) + Sync)) + Sync,
     ) -> Played {
-        let deadline = cfg.minutes.map(|m| m * 60.0);
-        let (mut played, mut batch) = (0u64, 1u64);
-        let stopped = loop {
-            let elapsed = self.start.elapsed().as_secs_f64();
-            // The first batch (one deal a walker) is played however short the time: a search
-            // of no deals would have no replay line that runs.
-            if played >= self.steps || (played > 0 && deadline.is_some_and(|d| elapsed >= d)) {
-                break false;
-            }
-            // Nor does an interrupt stop it: it has something to write, and deals to replay.
-            if played > 0 && self.stop.is_set() {
-                break true;
-            }
-            let n = batch.min(self.steps - played);
-            let began = Instant::now();
-            self.pool.install(|| {
-                walkers
-                    .par_iter_mut()
-                    .for_each(|w| walk(w, n, &self.progress))
-            });
-            played += n;
-            // The next batch: about BATCH_SECONDS at the rate just measured, no longer than
-            // the time left.
-            let rate = n as f64 / began.elapsed().as_secs_f64().max(1e-9);
-            let left = deadline.map_or(BATCH_SECONDS, |d| {
-                (d - self.start.elapsed().as_secs_f64()).min(BATCH_SECONDS)
-            });
-            batch = ((rate * left) as u64).clamp(1, n.saturating_mul(BATCH_GROWTH));
-        };
+        let seconds = cfg.minutes.map(|m| m * 60.0);
+        let report = |n: u64| self.progress.inc(n);
+        let played = self.pool.install(|| {
+            play_in_batches(
+                self.steps,
+                seconds,
+                self.start,
+                &self.stop,
+                walkers,
+                |w, n| walk(w, n, &report),
+            )
+        });
         self.progress.finish();
-        Played {
-            per_walker: played,
-            stopped,
-        }
+        played
     }
 }

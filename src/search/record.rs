@@ -11,7 +11,7 @@ use std::time::Instant;
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{replay, Found, SearchConfig};
+use super::{replay, Found, Listed, SearchConfig};
 use crate::games::bmn::record::{self, How, Long, RecordConfig, Stage};
 use crate::games::bmn::Bmn;
 use crate::games::Game;
@@ -79,7 +79,7 @@ struct RecordJson<'a> {
     stopped: bool,
     /// The command that plays this search again.
     replay: String,
-    best: Vec<Found>,
+    best: Vec<Listed<Found>>,
     elapsed_s: f64,
     /// Seconds spent sampling, and joining.
     sample_s: f64,
@@ -276,8 +276,10 @@ fn joinable(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
         )
         .into());
     }
+    let p = game.play_hands(&[a.clone(), b.clone()], &mut |_, _, _| {
+        std::ops::ControlFlow::Continue(())
+    })?;
     let deck = [a, b].concat();
-    let p = game.play_deck(&deck, &mut game.scratch());
     if !matches!(p.outcome, crate::games::Outcome::Player(_)) {
         return Err(usage!(
             "search: --from: this deal's game does not end (it loops or reaches the card cap), \
@@ -290,22 +292,24 @@ fn joinable(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
 
 /// A long game as search.json lists it: a joined deal names the deal it joins (`ancestor_of`),
 /// a sampled one its game index (`at`).
-fn listed(game: &Bmn, l: &Long) -> Found {
+fn listed(game: &Bmn, l: &Long) -> Listed<Found> {
     let deal = game.show_deal(&l.deck);
     let (at, ancestor_of) = match &l.how {
         How::Sampled { index } => (*index, None),
         How::Given => (0, None),
         How::Joined { base, before, .. } => (*before, Some(game.show_deal(base))),
     };
-    Found {
-        replay: Some(replay::play(game.rules(), &deal)),
-        deal,
-        cards: l.cards,
-        tricks: l.tricks,
-        cycle: None,
-        walker: 0,
-        at,
-        ancestor_of,
+    Listed {
+        replay: replay::play(game.rules(), &deal),
+        found: Found {
+            deal,
+            cards: l.cards,
+            tricks: l.tricks,
+            cycle: None,
+            walker: 0,
+            at,
+            ancestor_of,
+        },
     }
 }
 
@@ -347,9 +351,9 @@ fn best_txt(doc: &RecordJson) -> String {
     for f in &doc.best {
         out.push_str(&format!(
             "{}   # {}, {}\n",
-            f.replay.as_deref().unwrap_or_default(),
-            counted(f.cards, "card"),
-            counted(f.tricks, "trick")
+            f.replay,
+            counted(f.found.cards, "card"),
+            counted(f.found.tricks, "trick")
         ));
     }
     out
@@ -378,9 +382,9 @@ fn text(cfg: &SearchConfig, doc: &RecordJson) -> String {
     for f in doc.best.iter().take(5) {
         text.push_str(&format!(
             "longest   {}, {}: {}\n",
-            counted(f.cards, "card"),
-            counted(f.tricks, "trick"),
-            f.replay.as_deref().unwrap_or_default()
+            counted(f.found.cards, "card"),
+            counted(f.found.tricks, "trick"),
+            f.replay
         ));
     }
     if doc.stopped || cfg.minutes.is_some() {

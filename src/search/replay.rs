@@ -48,7 +48,9 @@ pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f6
     if !options.is_empty() {
         line.push_str(&format!(" {options}"));
     }
-    if cfg.loops {
+    if cfg.census {
+        line.push_str(" --census");
+    } else if cfg.loops {
         line.push_str(" --loops");
     }
     if let Some(from) = &cfg.from {
@@ -58,7 +60,7 @@ pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f6
         " --deals {deals} --walkers {} --seed {}",
         cfg.walkers, cfg.seed
     ));
-    if !cfg.loops {
+    if !cfg.loops && !cfg.census {
         line.push_str(&format!(" --keep {}", cfg.keep));
     }
     if hours >= 1.0 {

@@ -47,7 +47,7 @@ use target::*;
 
 /// The files warsim writes into an output directory, besides [`MARKER`]. A directory holding
 /// anything else is not replaced: it may be a user's own.
-pub const OUTPUT_FILES: [&str; 34] = [
+pub const OUTPUT_FILES: [&str; 36] = [
     "README.md",
     "report.html",
     "by.svg",
@@ -82,6 +82,8 @@ pub const OUTPUT_FILES: [&str; 34] = [
     "best.txt",
     "reaching.json",
     "deals.txt",
+    "census.json",
+    "cycles.txt",
 ];
 
 /// The hidden file in every output set (and every staging directory) naming the command that
@@ -148,8 +150,8 @@ impl Kind {
         match self {
             Kind::Sweep => &["sweep.json"],
             Kind::Compare => &["compare.json"],
-            // `search --reaching` writes reaching.json instead.
-            Kind::Search => &["search.json", "reaching.json"],
+            // `search --reaching` writes reaching.json instead, `search --census` census.json.
+            Kind::Search => &["search.json", "reaching.json", "census.json"],
             Kind::Exact => &["summary.json", "chain.json", "flawless.json"],
             Kind::Simulate | Kind::Merge | Kind::RuleSet => &["summary.json"],
         }

@@ -101,7 +101,8 @@ impl Node {
         Node::fitted(&a, &b, p.leader)
     }
 
-    fn position(&self) -> Position {
+    /// The position this node holds, to be played forward.
+    pub fn position(&self) -> Position {
         let mut p = Position::dealt(self.hand(0), self.hand(1));
         p.leader = self.leader();
         p
@@ -160,6 +161,14 @@ impl Node {
             }
         }
     }
+}
+
+/// Who lays each card of `pile` (0-based players) when `leader` leads a trick that lays exactly
+/// these cards, if that trick ends with its last card and gives the pile to `taker` (the
+/// census's form of [`replay`]).
+pub(crate) fn laid_by(pile: &[u8], leader: usize, taker: usize) -> Option<Vec<usize>> {
+    let mut who = vec![0u8; pile.len()];
+    replay(pile, leader, taker, &mut who).then(|| who.iter().map(|&w| usize::from(w)).collect())
 }
 
 /// Whether `leader` leading a trick that lays exactly the cards of `pile` ends it with its last

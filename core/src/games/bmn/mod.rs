@@ -33,6 +33,7 @@ mod notation;
 mod phase;
 mod play;
 pub mod record;
+pub mod search;
 
 use std::ops::ControlFlow;
 
@@ -305,9 +306,10 @@ impl Bmn {
 
     /// Plays the deal `deck` (its first half player 1's hand, top card first) to its end.
     /// `deck` must be an arrangement of [`Bmn::deck`], as every deal of the engine and of the
-    /// searches' swaps is: this hot path does not check it (a deal from elsewhere goes through
-    /// [`Bmn::parse_deal`] and [`Bmn::play_hands`], which do).
-    pub fn play_deck(&self, deck: &[u8], s: &mut BmnScratch) -> Played {
+    /// searches' swaps is: this hot path does not check it, so it is crate-private (the
+    /// searches live in `search/`; a deal from elsewhere goes through [`Bmn::parse_deal`] and
+    /// [`Bmn::play_hands`], which check it).
+    pub(crate) fn play_deck(&self, deck: &[u8], s: &mut BmnScratch) -> Played {
         let half = deck.len() / 2;
         if self.engine != Engine::Cards {
             return phase::play(&deck[..half], &deck[half..], self.rules.max_rounds);
