@@ -136,7 +136,7 @@ fn name(m: Method) -> &'static str {
     }
 }
 
-/// `search bmn --method sample|record`.
+/// `search bmn --method sample|record`: plan, search, document, write and print.
 pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     check(game, cfg)?;
     let from = match &cfg.from {
@@ -155,9 +155,51 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         cfg.bases
     };
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
+    let threads = crate::run::threads_or_cores(cfg.threads);
+    let searched = search(game, cfg, from.as_deref(), deals, bases, threads)?;
+    let doc = document(game, cfg, &searched, threads);
+    let dir = set.dir();
+    dir.write_json("search.json", &doc)?;
+    dir.write("best.txt", best_txt(&doc).as_bytes())?;
+    set.commit()?;
+    match cfg.print {
+        Print::Json => stdout::print_json(&doc)?,
+        Print::Nothing => {}
+        Print::Text | Print::Markdown => stdout::write_all(text(cfg, &doc).as_bytes())?,
+    }
+    if searched.found.stopped {
+        return Err(crate::error::Interrupted(format!(
+            "interrupted: the search stopped after {} deals and {} bases and wrote what it found \
+             into {}/ (search.json says \"stopped\": true)",
+            grouped(doc.deals),
+            doc.bases,
+            cfg.out.display()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// What the search found, and how long its sampling and its whole took.
+struct Searched {
+    found: record::Record,
+    from: bool,
+    elapsed_s: f64,
+    sample_s: f64,
+}
+
+/// Samples `deals` deals (none with a deal `from` to join from) and joins from `bases` of the
+/// longest, on `threads` threads, with progress, within `--minutes`, until an interrupt.
+fn search(
+    game: &Bmn,
+    cfg: &SearchConfig,
+    from: Option<&[u8]>,
+    deals: u64,
+    bases: usize,
+    threads: usize,
+) -> Result<Searched> {
     let stop = Cancel::default();
     store::stop_on_interrupt(&stop);
-    let threads = crate::run::threads_or_cores(cfg.threads);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -192,7 +234,7 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         max_positions: MAX_POSITIONS,
         keep: cfg.keep,
     };
-    let found = pool.install(|| match &from {
+    let found = pool.install(|| match from {
         Some(deck) => record::record_from(game, deck, &rc, &stop, &mut each),
         None => record::record(game, &rc, &stop, &mut |s| {
             if let Stage::Joining(..) = s {
@@ -212,8 +254,24 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     } else {
         sample_s
     };
+    Ok(Searched {
+        found,
+        from: from.is_some(),
+        elapsed_s,
+        sample_s,
+    })
+}
+
+/// search.json of a search.
+fn document<'a>(
+    game: &'a Bmn,
+    cfg: &'a SearchConfig,
+    searched: &Searched,
+    threads: usize,
+) -> RecordJson<'a> {
+    let (found, elapsed_s, sample_s) = (&searched.found, searched.elapsed_s, searched.sample_s);
     let rules = game.rules();
-    let doc = RecordJson {
+    RecordJson {
         game: Bmn::NAME,
         description: game.describe(),
         rules,
@@ -231,8 +289,8 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         replay: again(rules, cfg, found.sampled.deals, found.joined, elapsed_s),
         best: found.best.iter().map(|l| listed(game, l)).collect(),
         elapsed_s,
-        sample_s: if from.is_some() { 0.0 } else { sample_s },
-        join_s: if from.is_some() {
+        sample_s: if searched.from { 0.0 } else { sample_s },
+        join_s: if searched.from {
             elapsed_s
         } else {
             elapsed_s - sample_s
@@ -240,27 +298,7 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         deals_per_s: found.sampled.deals as f64 / sample_s.max(1e-9),
         threads,
         provenance: Provenance::now(),
-    };
-    let dir = set.dir();
-    dir.write_json("search.json", &doc)?;
-    dir.write("best.txt", best_txt(&doc).as_bytes())?;
-    set.commit()?;
-    match cfg.print {
-        Print::Json => stdout::print_json(&doc)?,
-        Print::Nothing => {}
-        Print::Text | Print::Markdown => stdout::write_all(text(cfg, &doc).as_bytes())?,
     }
-    if found.stopped {
-        return Err(crate::error::Interrupted(format!(
-            "interrupted: the search stopped after {} deals and {} bases and wrote what it found \
-             into {}/ (search.json says \"stopped\": true)",
-            grouped(doc.deals),
-            doc.bases,
-            cfg.out.display()
-        ))
-        .into());
-    }
-    Ok(())
 }
 
 /// The deal of `--from` as a deck, refused unless its hands are equal and its game ends (a
