@@ -14,7 +14,7 @@ use crate::games::bmn::search::census::{census, Census, CensusConfig, Counted, R
 use crate::games::bmn::search::construct::{family_verdict, FamilyVerdict};
 use crate::games::bmn::search::insert::sixteen;
 use crate::games::bmn::search::loops::{standard, CASELLA};
-use crate::games::bmn::{Bmn, BmnRules};
+use crate::games::bmn::{Bmn, BmnRules, Position};
 use crate::games::Game;
 use crate::model::summary::Provenance;
 use crate::sim::engine::Cancel;
@@ -72,38 +72,8 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         (None, None) => (super::DEFAULT_DEALS / per_round).max(1),
     };
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
-    let stop = Cancel::default();
-    store::stop_on_interrupt(&stop);
     let threads = crate::run::threads_or_cores(cfg.threads);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let progress = match cfg.minutes {
-        Some(m) => Progress::timed(m * 60.0, cfg.progress, "tries"),
-        None => Progress::counting(rounds.saturating_mul(per_round), cfg.progress, "tries"),
-    };
-    let c = CensusConfig {
-        seed: cfg.seed,
-        walkers: cfg.walkers,
-        tries: ROUND_TRIES,
-        rounds,
-        max_positions: MAX_POSITIONS,
-        grow_from: match standard(game) {
-            true => sixteen(),
-            false => Vec::new(),
-        },
-    };
-    let start = Instant::now();
-    let mut each = |_| {
-        progress.inc(per_round);
-        match cfg.minutes {
-            Some(m) if start.elapsed().as_secs_f64() >= m * 60.0 => ControlFlow::Break(()),
-            _ => ControlFlow::Continue(()),
-        }
-    };
-    let found = pool.install(|| census(game, &c, &seeds, &stop, &mut each));
-    progress.finish();
-    let elapsed_s = start.elapsed().as_secs_f64();
+    let (found, elapsed_s) = play_rounds(game, cfg, &seeds, rounds, threads)?;
     let reached: Vec<&Counted> = found
         .cycles
         .iter()
@@ -145,6 +115,49 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         stopped: found.stopped,
     };
     super::stopped(played, "tries", cfg)
+}
+
+/// Plays `rounds` rounds of the census from `seeds` (or the rounds `--minutes` allows) on
+/// `threads` threads, with progress, until an interrupt; its result and the seconds it took.
+fn play_rounds(
+    game: &Bmn,
+    cfg: &SearchConfig,
+    seeds: &[(Position, u64)],
+    rounds: u64,
+    threads: usize,
+) -> Result<(Census, f64)> {
+    let per_round = u64::from(cfg.walkers) * ROUND_TRIES;
+    let stop = Cancel::default();
+    store::stop_on_interrupt(&stop);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let progress = match cfg.minutes {
+        Some(m) => Progress::timed(m * 60.0, cfg.progress, "tries"),
+        None => Progress::counting(rounds.saturating_mul(per_round), cfg.progress, "tries"),
+    };
+    let c = CensusConfig {
+        seed: cfg.seed,
+        walkers: cfg.walkers,
+        tries: ROUND_TRIES,
+        rounds,
+        max_positions: MAX_POSITIONS,
+        grow_from: match standard(game) {
+            true => sixteen(),
+            false => Vec::new(),
+        },
+    };
+    let start = Instant::now();
+    let mut each = |_| {
+        progress.inc(per_round);
+        match cfg.minutes {
+            Some(m) if start.elapsed().as_secs_f64() >= m * 60.0 => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    };
+    let found = pool.install(|| census(game, &c, seeds, &stop, &mut each));
+    progress.finish();
+    Ok((found, start.elapsed().as_secs_f64()))
 }
 
 /// cycles.txt: a `play` command per cycle (its canonical position), with its counts.
