@@ -102,8 +102,9 @@ pub trait Game: Send + Sync + Sized + 'static {
     const NAME: &'static str;
     /// What its `rounds` count, declared once and read by every output ([`Unit`]).
     const UNIT: Unit = Unit::ROUNDS;
-    /// The rule settings asked for, each left out taking its preset's or its default (the
-    /// command line's rule options are one way to fill them in).
+    /// The rule settings asked for, each left out taking its preset's or its default: each
+    /// setting declared once, as a field with its help and default ([`crate::settings`]); the
+    /// command line derives its flags from it, Python fills it through serde.
     type Settings: Clone + Debug + Default + Serialize + DeserializeOwned;
     /// Every rule setting in use (preset expanded): the JSON `rules` object, read back by
     /// [`from_rules`].

@@ -3,8 +3,9 @@
 //! its default (the struct's `Default`) and its checks (the game's `from_settings`, whose errors
 //! name the setting, never a flag: [`crate::error`]). Every face reads that one declaration:
 //! the command line derives its flags from it (the core's optional command-line feature,
-//! `clap_values`), and `warsim games --json`, `sweep`'s axes, Python's keyword arguments and
-//! its stubs list what the command line derives.
+//! `clap_values`), Python fills it from keyword arguments through serde ([`as_text`] reads the
+//! settings written as text), and `warsim games --json`, `sweep`'s axes and the Python stubs
+//! list what the command line derives.
 //!
 //! The readers of a setting's value as text live here too, so that every face reads `1e6` or
 //! `1,000,000` alike.

@@ -341,23 +341,7 @@ impl TryFrom<&WarSettings> for WarRules {
         };
         let (ranks, suits) = deck_of(o)?;
         let pickup = o.pickup.unwrap_or(pickup);
-        let deal = match o.deal.as_deref() {
-            None => deal,
-            Some("shuffled") => DealOrder::Shuffled,
-            Some("even") => DealOrder::Even,
-            Some("bryer") => DealOrder::Bryer,
-            // Hands: `play war` plays them; the rule set deals as the preset does.
-            Some(_) => deal,
-        };
-        if deal == DealOrder::Even && suits % 2 == 1 {
-            return Err(usage_of![
-                setting("deal", "even"),
-                " ",
-                setting("suits", suits),
-                ": an even deal gives each player one copy of every rank per two suits, so the \
-                 suits must be even",
-            ]);
-        }
+        let deal = deal_of(o, deal, suits)?;
         let deck = u64::from(ranks) * u64::from(suits);
         let p1_cards = o
             .p1_cards
@@ -423,6 +407,27 @@ impl TryFrom<&WarSettings> for WarRules {
             quit_stats: o.quit_stats,
         })
     }
+}
+
+/// How the deck is dealt: as asked by name, else as the preset deals (given hands, which
+/// `play war` plays, deal as the preset does too); an even deal needs an even number of suits.
+fn deal_of(o: &WarSettings, preset: DealOrder, suits: u32) -> Result<DealOrder, UsageError> {
+    let deal = match o.deal.as_deref() {
+        Some("shuffled") => DealOrder::Shuffled,
+        Some("even") => DealOrder::Even,
+        Some("bryer") => DealOrder::Bryer,
+        _ => preset,
+    };
+    if deal == DealOrder::Even && suits % 2 == 1 {
+        return Err(usage_of![
+            setting("deal", "even"),
+            " ",
+            setting("suits", suits),
+            ": an even deal gives each player one copy of every rank per two suits, so the \
+             suits must be even",
+        ]);
+    }
+    Ok(deal)
 }
 
 /// The deck's ranks and suits asked (13 × 4 unless given), if a deck can have them.
