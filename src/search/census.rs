@@ -17,10 +17,8 @@ use crate::games::bmn::search::loops::{standard, CASELLA};
 use crate::games::bmn::{Bmn, BmnRules, Position};
 use crate::games::Game;
 use crate::model::summary::Provenance;
-use crate::sim::engine::Cancel;
 use crate::stats::summary::{counted, grouped};
-use crate::store::{self, Kind, OutputSet};
-use crate::term::progress::Progress;
+use crate::store::{Kind, OutputSet};
 use crate::term::stdout::{self, Print};
 
 /// Positions a basin walk may hold: the 52-card basins known hold a few thousand.
@@ -127,15 +125,9 @@ fn play_rounds(
     threads: usize,
 ) -> Result<(Census, f64)> {
     let per_round = u64::from(cfg.walkers) * ROUND_TRIES;
-    let stop = Cancel::default();
-    store::stop_on_interrupt(&stop);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let progress = match cfg.minutes {
-        Some(m) => Progress::timed(m * 60.0, cfg.progress, "tries"),
-        None => Progress::counting(rounds.saturating_mul(per_round), cfg.progress, "tries"),
-    };
+    let stop = super::drive::interrupt_stop();
+    let pool = super::drive::pool_of(threads)?;
+    let progress = super::drive::progress_of(cfg, rounds.saturating_mul(per_round), "tries");
     let c = CensusConfig {
         seed: cfg.seed,
         walkers: cfg.walkers,

@@ -116,8 +116,7 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
     check_minutes(cfg.minutes)?;
     check_deck(game)?;
     let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
-    let stop = Cancel::default();
-    store::stop_on_interrupt(&stop);
+    let stop = interrupt_stop();
     let steps = asked / u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
     // A search for a time alone takes that time: it is held to the bound with no pilot.
@@ -144,14 +143,9 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
             crate::term::progress::note(cfg.progress, &format!("estimate: {e}"));
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
+    let pool = pool_of(threads)?;
     let noun = if cfg.loops { "tries" } else { "deals" };
-    let progress = match cfg.minutes {
-        Some(m) => Progress::timed(m * 60.0, cfg.progress, noun),
-        None => Progress::counting(steps * u64::from(cfg.walkers), cfg.progress, noun),
-    };
+    let progress = progress_of(cfg, steps * u64::from(cfg.walkers), noun);
     let start = Instant::now();
     Ok(Prepared {
         set,
@@ -187,5 +181,27 @@ impl Prepared {
         });
         self.progress.finish();
         played
+    }
+}
+
+/// A search's pool of `threads` workers.
+pub(super) fn pool_of(threads: usize) -> Result<rayon::ThreadPool> {
+    Ok(rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?)
+}
+
+/// The stop an interrupt (Ctrl-C, SIGTERM) sets, so a search writes what it found.
+pub(super) fn interrupt_stop() -> Cancel {
+    let stop = Cancel::default();
+    store::stop_on_interrupt(&stop);
+    stop
+}
+
+/// A search's progress: against the clock with `--minutes`, else counting `total` `noun`.
+pub(super) fn progress_of(cfg: &SearchConfig, total: u64, noun: &'static str) -> Progress {
+    match cfg.minutes {
+        Some(m) => Progress::timed(m * 60.0, cfg.progress, noun),
+        None => Progress::counting(total, cfg.progress, noun),
     }
 }

@@ -16,10 +16,8 @@ use crate::games::bmn::record::{self, How, Long, RecordConfig, Stage};
 use crate::games::bmn::Bmn;
 use crate::games::Game;
 use crate::model::summary::Provenance;
-use crate::sim::engine::Cancel;
 use crate::stats::summary::{counted, grouped};
-use crate::store::{self, Kind, OutputSet};
-use crate::term::progress::Progress;
+use crate::store::{Kind, OutputSet};
 use crate::term::stdout::{self, Print};
 use crate::usage;
 
@@ -198,15 +196,9 @@ fn search(
     bases: usize,
     threads: usize,
 ) -> Result<Searched> {
-    let stop = Cancel::default();
-    store::stop_on_interrupt(&stop);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let progress = match cfg.minutes {
-        Some(m) => Progress::timed(m * 60.0, cfg.progress, "deals"),
-        None => Progress::counting(deals, cfg.progress, "deals"),
-    };
+    let stop = super::drive::interrupt_stop();
+    let pool = super::drive::pool_of(threads)?;
+    let progress = super::drive::progress_of(cfg, deals, "deals");
     let start = Instant::now();
     let share = if bases == 0 { 1.0 } else { SAMPLE_SHARE };
     let sample_until = cfg.minutes.map(|m| m * 60.0 * share);
