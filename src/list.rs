@@ -119,13 +119,7 @@ pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
             self.1.with(game_from_args::<G, _>(self.0)?)
         }
     }
-    face::by_name(name, Build(args, task)).unwrap_or_else(|| {
-        Err(usage!(
-            "no game {name:?}; the games are {}",
-            face::names().join(", ")
-        )
-        .into())
-    })
+    face::by_name(name, Build(args, task)).unwrap_or_else(|| Err(no_game(name).into()))
 }
 
 /// Builds game `name` from its settings `settings` (a JSON object of the game's settings
@@ -145,13 +139,15 @@ pub fn with_settings<R, T: WithGame<Output = anyhow::Result<R>>>(
             self.1.with(G::from_settings(&settings)?)
         }
     }
-    face::by_name(name, Build(settings, task)).unwrap_or_else(|| {
-        Err(usage!(
-            "no game {name:?}; the games are {}",
-            face::names().join(", ")
-        )
-        .into())
-    })
+    face::by_name(name, Build(settings, task)).unwrap_or_else(|| Err(no_game(name).into()))
+}
+
+/// The error of a game name no game has, listing the games.
+fn no_game(name: &str) -> UsageError {
+    usage!(
+        "no game {name:?}; the games are {}",
+        face::names().join(", ")
+    )
 }
 
 #[derive(Clone)]

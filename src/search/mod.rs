@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::error::Interrupted;
 use crate::estimate::MaxHours;
 use crate::games::bmn::search::climb::{self, Found, Walker, RESTART};
-use crate::games::bmn::Bmn;
+use crate::games::bmn::{Bmn, Played};
 use crate::games::{Game, Outcome};
 use crate::model::summary::Provenance;
 use crate::stats::summary::{counted, grouped};
@@ -110,14 +110,13 @@ fn parse_from(game: &Bmn, deal: &str, what: &str) -> Result<[Vec<u8>; 2]> {
         .map_err(|e| e.renamed("deal", "from").after(format!("{what}: ")).into())
 }
 
-/// The deal of `--from` as a deck: a climb swaps two of its cards at a time, so the hands
-/// must be equal; and one that never ends would be listed again at every restart.
-fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
+/// The hands of `--from DEAL`, which must be equal (`purpose` says why, after the sizes),
+/// and the game they play: what a climb and a join start from.
+fn played_from(game: &Bmn, deal: &str, purpose: &str) -> Result<([Vec<u8>; 2], Played)> {
     let [a, b] = parse_from(game, deal, "search")?;
     if a.len() != b.len() {
         return Err(usage!(
-            "search: --from: the hands hold {} and {} cards; a deal to climb from gives each \
-             player half the deck (--loops takes any position)",
+            "search: --from: the hands hold {} and {} cards; {purpose}",
             a.len(),
             b.len()
         )
@@ -125,6 +124,17 @@ fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
     }
     let hands = [a, b];
     let p = game.play_hands(&hands, &mut |_, _, _| std::ops::ControlFlow::Continue(()))?;
+    Ok((hands, p))
+}
+
+/// The deal of `--from` as a deck: a climb swaps two of its cards at a time, so the hands
+/// must be equal; and one that never ends would be listed again at every restart.
+fn from_deal(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
+    let (hands, p) = played_from(
+        game,
+        deal,
+        "a deal to climb from gives each player half the deck (--loops takes any position)",
+    )?;
     match (p.outcome, p.cycle) {
         (Outcome::Loop, Some((cards, tricks))) => Err(usage!(
             "search: --from: this deal never ends (a {}-trick, {}-card cycle); search around \

@@ -278,7 +278,16 @@ fn document<'a>(
         incomplete: found.incomplete,
         played: found.sampled.deals + found.replayed,
         stopped: found.stopped,
-        replay: again(rules, cfg, found.sampled.deals, found.joined, elapsed_s),
+        replay: replay::method_search(
+            rules,
+            cfg,
+            name(cfg.method),
+            (
+                found.sampled.deals,
+                (cfg.method == Method::Record && cfg.from.is_none()).then_some(found.joined.max(1)),
+            ),
+            elapsed_s / 3600.0,
+        ),
         best: found.best.iter().map(|l| listed(game, l)).collect(),
         elapsed_s,
         sample_s: if searched.from { 0.0 } else { sample_s },
@@ -296,20 +305,11 @@ fn document<'a>(
 /// The deal of `--from` as a deck, refused unless its hands are equal and its game ends (a
 /// join walks back from the position before its last trick).
 fn joinable(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
-    let [a, b] = super::parse_from(game, deal, "search")?;
-    if a.len() != b.len() {
-        return Err(usage!(
-            "search: --from: the hands hold {} and {} cards; a deal to join from gives each \
-             player half the deck",
-            a.len(),
-            b.len()
-        )
-        .into());
-    }
-    let p = game.play_hands(&[a.clone(), b.clone()], &mut |_, _, _| {
-        std::ops::ControlFlow::Continue(())
-    })?;
-    let deck = [a, b].concat();
+    let (hands, p) = super::played_from(
+        game,
+        deal,
+        "a deal to join from gives each player half the deck",
+    )?;
     if !matches!(p.outcome, crate::games::Outcome::Player(_)) {
         return Err(usage!(
             "search: --from: this deal's game does not end (it loops or reaches the card cap), \
@@ -317,7 +317,7 @@ fn joinable(game: &Bmn, deal: &str) -> Result<Vec<u8>> {
         )
         .into());
     }
-    Ok(deck)
+    Ok(hands.concat())
 }
 
 /// A long game as search.json lists it: a joined deal names the deal it joins (`ancestor_of`),
@@ -341,38 +341,6 @@ fn listed(game: &Bmn, l: &Long) -> Listed<Found> {
             ancestor_of,
         },
     }
-}
-
-/// The command that plays the same search again: the deals sampled and the bases joined.
-fn again(
-    rules: &crate::games::bmn::BmnRules,
-    cfg: &SearchConfig,
-    deals: u64,
-    bases: usize,
-    elapsed_s: f64,
-) -> String {
-    let mut line = String::from("warsim search bmn");
-    let options = crate::face::bmn::rule_flags(rules);
-    if !options.is_empty() {
-        line.push_str(&format!(" {options}"));
-    }
-    line.push_str(&format!(" --method {}", name(cfg.method)));
-    match &cfg.from {
-        Some(from) => line.push_str(&format!(" --from '{from}'")),
-        None => line.push_str(&format!(" --deals {deals} --seed {}", cfg.seed)),
-    }
-    if cfg.method == Method::Record && cfg.from.is_none() {
-        line.push_str(&format!(" --bases {}", bases.max(1)));
-    }
-    line.push_str(&format!(" --keep {}", cfg.keep));
-    if elapsed_s >= 3600.0 {
-        line.push_str(" --max-hours none");
-    }
-    line.push_str(&format!(
-        " --out {}",
-        crate::model::summary::shell_quote(&cfg.out.to_string_lossy())
-    ));
-    line
 }
 
 /// best.txt: a `play` command per deal, the longest first.

@@ -43,11 +43,7 @@ fn quoted(deal: &str) -> String {
 /// the time or an interrupt ended it): the same seed, walkers, deals kept and starting deal;
 /// a search that took an hour or more lifts the bound on the estimate, which may exceed it.
 pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f64) -> String {
-    let mut line = String::from("warsim search bmn");
-    let options = rule_flags(rules);
-    if !options.is_empty() {
-        line.push_str(&format!(" {options}"));
-    }
+    let mut line = search_under(rules);
     if cfg.census {
         line.push_str(" --census");
     } else if cfg.loops {
@@ -63,12 +59,47 @@ pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f6
     if !cfg.loops && !cfg.census {
         line.push_str(&format!(" --keep {}", cfg.keep));
     }
-    if hours >= 1.0 {
-        line.push_str(" --max-hours none");
+    line + &bound_and_out(cfg, hours)
+}
+
+/// The command that plays the search `--method` (sampling, or sampling then joining) of `cfg`
+/// again, as [`search`] writes the climb's: the deal of `--from` joined from, or the `deals`
+/// sampled and (joining) the `bases` joined; the deals kept.
+pub(crate) fn method_search(
+    rules: &BmnRules,
+    cfg: &SearchConfig,
+    method: &str,
+    (deals, bases): (u64, Option<usize>),
+    hours: f64,
+) -> String {
+    let mut line = search_under(rules);
+    line.push_str(&format!(" --method {method}"));
+    match &cfg.from {
+        Some(from) => line.push_str(&format!(" --from {}", quoted(from))),
+        None => line.push_str(&format!(" --deals {deals} --seed {}", cfg.seed)),
     }
-    line.push_str(&format!(
-        " --out {}",
-        shell_quote(&cfg.out.to_string_lossy())
-    ));
-    line
+    if let Some(bases) = bases {
+        line.push_str(&format!(" --bases {bases}"));
+    }
+    line.push_str(&format!(" --keep {}", cfg.keep));
+    line + &bound_and_out(cfg, hours)
+}
+
+/// `warsim search bmn` with the rule flags of `rules`: how every search's command begins.
+fn search_under(rules: &BmnRules) -> String {
+    match rule_flags(rules) {
+        o if o.is_empty() => "warsim search bmn".to_string(),
+        o => format!("warsim search bmn {o}"),
+    }
+}
+
+/// How every search's command ends: `--max-hours none` after a search of an hour or more
+/// (its estimate may exceed the bound), and its `--out`.
+fn bound_and_out(cfg: &SearchConfig, hours: f64) -> String {
+    let bound = if hours >= 1.0 {
+        " --max-hours none"
+    } else {
+        ""
+    };
+    format!("{bound} --out {}", shell_quote(&cfg.out.to_string_lossy()))
 }
