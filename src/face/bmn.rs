@@ -8,7 +8,6 @@ use std::ops::ControlFlow;
 use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 pub use crate::games::bmn::Bmn;
 use crate::games::bmn::{changed_settings, BmnRules, BmnSettings, Position, Trick};
-use crate::games::cards::shuffle;
 use crate::games::{Game, Outcome};
 use crate::stats::summary::{counted, grouped};
 
@@ -62,7 +61,7 @@ pub struct PlayBmn {
 /// then one line per trick: who took how many cards, and both hands after it.
 fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     let game = Bmn::from_settings(&args.rules)?;
-    let (hands, drawn) = dealt(&game, args, io)?;
+    let (hands, drawn) = dealt(&game, args)?;
     let mut sink = LineSink::new(&mut *io.out);
     let trace = io.trace;
     // The trace opens with the deal, as War's does: each trick's line shows the hands after it.
@@ -131,14 +130,12 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
 type Drawn = (u64, u64, String);
 
 /// The hands `args` ask for: given (`--deal`), or drawn as game I of seed S.
-fn dealt(game: &Bmn, args: &PlayBmn, io: &PlayIo) -> anyhow::Result<([Vec<u8>; 2], Option<Drawn>)> {
+fn dealt(game: &Bmn, args: &PlayBmn) -> anyhow::Result<([Vec<u8>; 2], Option<Drawn>)> {
     if let Some(deal) = &args.deal {
         return Ok((game.parse_deal(deal)?, None));
     }
     let (seed, index) = (args.seed.unwrap_or(0), args.game.unwrap_or(0));
-    // As `Bmn::play` deals game `index` of a run: the deck in rank order, shuffled.
-    let mut deck = game.deck().to_vec();
-    shuffle(&mut io.game_rng(seed, index), &mut deck);
+    let deck = game.deal_of(seed, index);
     let half = deck.len() / 2;
     let shown = game.show_deal(&deck);
     Ok((

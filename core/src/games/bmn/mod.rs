@@ -299,6 +299,15 @@ impl Bmn {
         }
     }
 
+    /// The deal of game `index` of a run of base `seed`, as [`Game::play`] deals it: the deck
+    /// shuffled by `game_rng(seed, index)` (what `play bmn --seed --game` and the record
+    /// search's sampled games are).
+    pub fn deal_of(&self, seed: u64, index: u64) -> Vec<u8> {
+        let mut deck = self.deck.clone();
+        shuffle(&mut crate::rng::game_rng(seed, index), &mut deck);
+        deck
+    }
+
     /// The deck as demands, in rank order: what a deal arranges.
     pub fn deck(&self) -> &[u8] {
         &self.deck

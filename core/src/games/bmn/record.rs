@@ -36,9 +36,7 @@ use rayon::prelude::*;
 use super::backward::Node;
 use super::{Bmn, Position};
 use crate::cancel::Cancel;
-use crate::games::cards::shuffle;
 use crate::games::{Game, Outcome};
-use crate::rng::game_rng;
 
 /// Deals played as one piece of work: a fixed size, so threads never change which deals are
 /// played together.
@@ -182,13 +180,6 @@ fn sample_range(
     top
 }
 
-/// The deal of game `index` of `seed`: the deck shuffled by `game_rng(seed, index)`.
-pub fn sampled_deal(game: &Bmn, seed: u64, index: u64) -> Vec<u8> {
-    let mut deck = game.deck().to_vec();
-    shuffle(&mut game_rng(seed, index), &mut deck);
-    deck
-}
-
 /// Plays games `0..cfg.deals` of `cfg.seed` on the current rayon pool and keeps the
 /// `cfg.keep` longest that end. `progress` hears the deals played after each batch (about
 /// [`BATCH_CHUNKS`] chunks) and may stop the run there, as may `cancel`; what was played is
@@ -240,7 +231,7 @@ pub fn sample(
         .games
         .iter()
         .map(|&(cards, tricks, index)| Long {
-            deck: sampled_deal(game, cfg.seed, index),
+            deck: game.deal_of(cfg.seed, index),
             cards,
             tricks,
             how: How::Sampled { index },

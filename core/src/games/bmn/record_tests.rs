@@ -75,7 +75,7 @@ fn sampling_keeps_what_a_scan_of_the_same_deals_keeps_on_any_threads() {
             let How::Sampled { index } = l.how else {
                 unreachable!()
             };
-            assert_eq!(l.deck, sampled_deal(&game, seed, index));
+            assert_eq!(l.deck, game.deal_of(seed, index));
             assert_eq!(reference(&game, &l.deck), (l.cards, l.tricks));
         }
     }
