@@ -209,8 +209,11 @@ pub fn rule_args(
     };
     for (key, value) in kwargs.iter() {
         let key: String = key.extract()?;
-        let long = key.replace('_', "-");
-        let Some(option) = options.iter().find(|o| o.name == long) else {
+        let flag = crate::error::flag(&key);
+        let Some(option) = options
+            .iter()
+            .find(|o| flag.strip_prefix("--") == Some(o.name.as_str()))
+        else {
             let known: Vec<String> = options.iter().map(|o| o.name.replace('-', "_")).collect();
             return Err(PyValueError::new_err(format!(
                 "{what}: no option {key}; its options are {}",
@@ -223,12 +226,12 @@ pub fn rule_args(
         match (&option.value, value.is_instance_of::<pyo3::types::PyBool>()) {
             (None, true) => {
                 if value.is_truthy()? {
-                    args.push(format!("--{long}"));
+                    args.push(flag);
                 }
             }
             (None, false) => return Err(bad(&key, &value, "expected True or False")),
             (Some(_), true) => return Err(bad(&key, &value, "expected a value, not a bool")),
-            (Some(_), false) => args.extend([format!("--{long}"), value_text(&value)?]),
+            (Some(_), false) => args.extend([flag, value_text(&value)?]),
         }
     }
     Ok(args)

@@ -483,7 +483,7 @@ fn play<'py>(
     if let Some(options) = options {
         for (key, value) in options.iter() {
             let key: String = key.extract()?;
-            let flag = format!("--{}", key.trim_end_matches('_').replace('_', "-"));
+            let flag = crate::error::flag(key.trim_end_matches('_'));
             match value.extract::<bool>() {
                 Ok(true) => argv.push(flag),
                 Ok(false) => {}
