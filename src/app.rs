@@ -1,18 +1,14 @@
-//! What each command does: the dispatch of a parsed command line ([`crate::cli`], which only
-//! defines it) to the modules that run it, and the visitors that give `simulate` and `merge`
-//! their game.
+//! The command line's adapter over the typed API ([`crate::api`]): a parsed command line
+//! ([`crate::cli`], which only defines it) made into the API's typed values and run under the
+//! command line's session; and the commands that only print what clap generates (completions,
+//! manual pages).
 
 use anyhow::{Context, Result};
 
-use std::path::{Path, PathBuf};
-
+use crate::api::{self, RunConfig, Session};
 use crate::cli::{Cli, Command};
-use crate::config::RunConfig;
-use crate::face::{self, GameCli, WithGame, WithGameType};
-use crate::store::{Kind, OutputSet};
-use crate::term::progress;
 use crate::term::stdout::Print;
-use crate::{compare, exact, export, merge, model, play, run as runs, sweep, usage};
+use crate::{play, sweep, usage};
 
 /// Names the engine path the environment variable `WARSIM_PATH` asks for (tests and benchmarks
 /// time or check one path; results are the same on every path): the one place that reads it,
@@ -21,65 +17,46 @@ pub fn name_engine_path() {
     crate::games::engine_path::name(std::env::var("WARSIM_PATH").ok());
 }
 
-/// Runs a parsed command line.
+/// Runs a parsed command line: each command's flags made into the typed values of [`api`],
+/// under the command line's one [`Session`].
 pub fn run(cli: Cli) -> Result<()> {
+    let session = Session::command_line();
     match cli.command {
-        Command::Simulate { run, game } => game.run(Simulate(&RunConfig::from(&run))),
-        Command::Merge(args) => merge_run(&Merge {
-            dirs: &args.dirs,
-            out: &args.out,
-            print: args.print.print(),
-            svg: args.svg.svg,
-        }),
+        Command::Simulate { run, game } => api::simulate(&session, &game, &RunConfig::from(&run)),
+        Command::Merge(args) => api::merge(
+            &session,
+            &api::Merge {
+                dirs: args.dirs,
+                out: args.out,
+                print: args.print.print(),
+                svg: args.svg.svg,
+            },
+        ),
         Command::Sweep { help, game, args } => match game {
-            Some(game) if !help => sweep::run(&game, &args, &Default::default()),
+            Some(game) if !help && !args.iter().any(|a| a == "--help" || a == "-h") => {
+                api::sweep(&session, &sweep::from_args(&game, &args)?)
+            }
             game => crate::term::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
         },
-        Command::Exact { run, game } if run.flawless => {
-            game.run(exact::FlawlessGame(&RunConfig::from(&run)))
+        Command::Exact { run, game } => {
+            let config = RunConfig::from(&run);
+            api::exact(&session, &game.into(), &config, run.flawless)
         }
-        Command::Exact { run, game } => game.run(exact::Exact(&RunConfig::from(&run))),
-        Command::Search { search, game } if search.reaching.is_some() => {
-            let cfg = crate::reaching::ReachingConfig {
-                deal: search.reaching.unwrap_or_default(),
-                max_positions: search.max_positions,
-                minutes: search.minutes,
-                out: search.out.ok_or_else(|| {
-                    usage!("search: --out DIR is missing (a search writes a directory)")
-                })?,
-                print: Print::of(search.json, false, false),
-                progress: search.progress.progress,
-            };
-            crate::reaching::run(&game.game()?, &cfg)
-        }
-        Command::Search { search, game } => {
-            let cfg = crate::search::SearchConfig {
-                deals: search.deals,
-                minutes: search.minutes,
-                walkers: search.walkers,
-                seed: search.seed.seed,
-                threads: search.threads.threads,
-                keep: search.keep as usize,
-                out: search.out.ok_or_else(|| {
-                    usage!("search: --out DIR is missing (a search writes a directory)")
-                })?,
-                print: Print::of(search.json, false, false),
-                progress: search.progress.progress,
-                max_hours: search.max_hours.max_hours,
-                loops: search.loops,
-                census: search.census,
-                from: search.from,
-                method: search.method,
-                bases: search.bases as usize,
-            };
-            crate::search::run(&game.game()?, &cfg)
-        }
+        Command::Search { search, game } => search_run(search, &game),
         Command::Compare {
             dirs,
             out,
             json,
             svg,
-        } => compare::run(&dirs, &out, Print::of(json, false, false), svg.svg),
+        } => api::compare(
+            &session,
+            &api::Compare {
+                dirs,
+                out,
+                print: Print::of(json, false, false),
+                svg: svg.svg,
+            },
+        ),
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => crate::term::stdout::write_all(&completions(shell)),
         Command::Games { json } => crate::term::stdout::write_all(&crate::list::text(json)?),
@@ -87,6 +64,43 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Manpage { out_dir: None } => crate::term::stdout::write_all(&manpage()?),
         Command::Manpage { out_dir: Some(dir) } => manual_pages(&dir),
     }
+}
+
+/// `search GAME`: its flags as the typed configuration of the mode they ask for.
+fn search_run(search: crate::cli::SearchOptions, game: &api::SearchGame) -> Result<()> {
+    let out = search
+        .out
+        .ok_or_else(|| usage!("search: --out DIR is missing (a search writes a directory)"))?;
+    let print = Print::of(search.json, false, false);
+    if let Some(deal) = search.reaching {
+        let cfg = api::ReachingConfig {
+            deal,
+            max_positions: search.max_positions,
+            minutes: search.minutes,
+            out,
+            print,
+            progress: search.progress.progress,
+        };
+        return api::reaching(game, &cfg);
+    }
+    let cfg = api::SearchConfig {
+        deals: search.deals,
+        minutes: search.minutes,
+        walkers: search.walkers,
+        seed: search.seed.seed,
+        threads: search.threads.threads,
+        keep: search.keep as usize,
+        out,
+        print,
+        progress: search.progress.progress,
+        max_hours: search.max_hours.max_hours,
+        loops: search.loops,
+        census: search.census,
+        from: search.from,
+        method: search.method,
+        bases: search.bases as usize,
+    };
+    api::search(game, &cfg)
 }
 
 /// The command line as the manual shows it: built, so that each command knows its full name
@@ -138,72 +152,4 @@ pub fn manpage() -> Result<Vec<u8>> {
     let mut text = Vec::new();
     clap_mangen::Man::new(manual_command()).render(&mut text)?;
     Ok(text)
-}
-
-/// `merge`: the shards in `m.dirs`, of the game the first one names.
-pub fn merge_run(m: &Merge) -> Result<()> {
-    let first = m
-        .dirs
-        .first()
-        .ok_or_else(|| usage!("merge needs at least one directory"))?;
-    let name = model::load::game_of(first)?;
-    face::by_name(&name, m).unwrap_or_else(|| {
-        Err(usage!(
-            "{}: summary.json names game {name:?}, which is none of {}",
-            first.display(),
-            face::names().join(", ")
-        )
-        .into())
-    })
-}
-
-/// `simulate`: any game, on the engine.
-pub struct Simulate<'a>(pub &'a RunConfig);
-
-impl WithGame for Simulate<'_> {
-    type Output = Result<()>;
-
-    fn with<G: GameCli>(self, game: G) -> Result<()> {
-        let opts = self.0;
-        opts.check_outputs()?;
-        let info = runs::plan(&game, opts)?;
-        let out = opts
-            .out
-            .as_deref()
-            .map(|o| OutputSet::begin(o, Kind::Simulate, &[]))
-            .transpose()?;
-        let head = runs::guard(&game, opts, &info)?;
-        let bar = progress::Progress::after(
-            info.range.end - info.range.start,
-            opts.progress,
-            std::time::Duration::from_secs_f64(head.seconds),
-        );
-        let threads = runs::threads(opts);
-        let (info, tally, timing) =
-            runs::play(&game, opts, info, head, threads, &bar, runs::Slot::ALONE)?;
-        bar.finish();
-        export::run::finish(&info, &tally, &timing, out, opts.print, opts.svg)
-    }
-}
-
-/// `merge`: the shards of a run of any game.
-pub struct Merge<'a> {
-    /// The shards' directories.
-    pub dirs: &'a [PathBuf],
-    /// Where the merged run goes.
-    pub out: &'a Path,
-    /// What is printed when it is written.
-    pub print: Print,
-    /// Whether the charts are also written as SVG.
-    pub svg: bool,
-}
-
-impl WithGameType for &Merge<'_> {
-    type Output = Result<()>;
-
-    fn with<G: GameCli>(self) -> Result<()> {
-        let out = OutputSet::begin(self.out, Kind::Merge, self.dirs)?;
-        let (info, tally, timing) = merge::merge::<G>(self.dirs)?;
-        export::run::finish(&info, &tally, &timing, Some(out), self.print, self.svg)
-    }
 }

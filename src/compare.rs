@@ -5,7 +5,7 @@
 //! its summary describes), as the game its summary names. The test compares the rounds of all
 //! games, loops and capped games at the rounds they were stopped at, as histogram.csv has them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
 
@@ -13,11 +13,10 @@ use crate::export::compare::{self, CompareJson, PairJson, Run, RunJson};
 use crate::face::{self, GameCli, WithGameType};
 use crate::model;
 use crate::model::report::Report;
-use crate::model::summary::Provenance;
+use crate::session::Session;
 use crate::stats::tail::Ks;
-use crate::store::{Kind, OutputSet};
-use crate::term::stdout::Print;
-use crate::usage;
+use crate::store::Kind;
+use crate::{api, usage};
 
 /// Reads the run in a directory as the game type its summary names.
 struct Load<'a>(&'a Path);
@@ -41,11 +40,12 @@ impl WithGameType for Load<'_> {
 }
 
 /// `compare DIRS --out OUT`: the runs read, every pair tested, the set written, then printed.
-pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> {
+pub fn run(session: &Session, c: &api::Compare) -> Result<()> {
+    let (dirs, out) = (&c.dirs, &c.out);
     if dirs.len() < 2 {
         return Err(usage!("compare needs at least two run directories").into());
     }
-    let set = OutputSet::begin(out, Kind::Compare, dirs)?;
+    let set = session.begin(out, Kind::Compare, dirs)?;
     let runs = dirs
         .iter()
         .map(|dir| read(dir))
@@ -62,11 +62,11 @@ pub fn run(dirs: &[PathBuf], out: &Path, print: Print, svg: bool) -> Result<()> 
             })
             .collect(),
         ks: pairs(&runs)?,
-        provenance: Provenance::now(),
+        provenance: session.provenance(),
     };
-    compare::write(set.dir(), &doc, &runs, svg)?;
+    compare::write(set.dir(), &doc, &runs, c.svg)?;
     set.commit()?;
-    compare::print(&doc, out, print)
+    compare::print(&doc, out, c.print)
 }
 
 /// The run in `dir`, read as the game its summary names.

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use crate::error::UsageError;
 use crate::estimate::MaxHours;
-use crate::sim::engine::Cancel;
 use crate::sim::shard::Shard;
 use crate::term::progress::When;
 use crate::term::stdout::Print;
-use crate::usage;
+use warsim_core::error::{setting, setting_alone};
+use warsim_core::usage_of;
 
 /// With `--precision`, the most games played without `--max-games`.
 pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
@@ -40,8 +40,6 @@ pub struct RunConfig {
     pub max_hours: MaxHours,
     /// The slice of the games this run plays.
     pub shard: Option<Shard>,
-    /// Stops the run when set (the Python package's Ctrl-C; never set by the command line).
-    pub cancel: Cancel,
 }
 
 impl Default for RunConfig {
@@ -61,7 +59,6 @@ impl Default for RunConfig {
             progress: When::Auto,
             max_hours: MaxHours(None),
             shard: None,
-            cancel: Cancel::default(),
         }
     }
 }
@@ -72,15 +69,21 @@ impl RunConfig {
     /// would play the games and show nothing.
     pub fn check_outputs(&self) -> Result<(), UsageError> {
         if self.svg && self.out.is_none() {
-            return Err(usage!(
-                "--svg writes the charts as SVG files into the output directory: add --out DIR"
-            ));
+            return Err(usage_of![
+                setting_alone("svg"),
+                " writes the charts as SVG files into the output directory: add ",
+                setting("out", "DIR"),
+            ]);
         }
         if self.print == Print::Nothing && self.out.is_none() {
-            return Err(usage!(
-                "--quiet prints nothing, so without --out DIR the run would leave no result: \
-                 add --out DIR (the files are then the result)"
-            ));
+            return Err(usage_of![
+                setting_alone("quiet"),
+                " prints nothing, so without ",
+                setting("out", "DIR"),
+                " the run would leave no result: add ",
+                setting("out", "DIR"),
+                " (the files are then the result)",
+            ]);
         }
         Ok(())
     }

@@ -11,6 +11,14 @@ pub fn flag(name: &str) -> String {
     format!("--{}", name.replace('_', "-"))
 }
 
+/// `e` said of setting `name` (`--from` and what its reader found wrong): the setting, a space,
+/// then `e`.
+pub fn about(name: &'static str, e: UsageError) -> UsageError {
+    let mut pieces = vec![warsim_core::error::setting_alone(name), " ".into()];
+    pieces.extend(e.pieces().iter().cloned());
+    UsageError::of(pieces)
+}
+
 /// A usage error as the command line says it: each setting as its flag, with its value
 /// (`--war-down 9: ...`).
 pub fn with_flags(e: &UsageError) -> String {
@@ -77,41 +85,9 @@ pub fn one_line(text: &str) -> String {
     }
 }
 
-/// A message of the command line's, with every `--flag-name` written as the Python parameter
-/// `flag_name` it came from (the Python package's errors name its keyword arguments).
-pub fn pythonic(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("--") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 2..];
-        let len = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-            .unwrap_or(after.len());
-        if len > 0 && after.starts_with(|c: char| c.is_ascii_lowercase()) {
-            out.push_str(&after[..len].replace('-', "_"));
-        } else {
-            out.push_str("--");
-            out.push_str(&after[..len]);
-        }
-        rest = &after[len..];
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn flags_become_python_parameters() {
-        assert_eq!(
-            pythonic("invalid value 'x' for '--war-down <K>': bad; see --max-hours none"),
-            "invalid value 'x' for 'war_down <K>': bad; see max_hours none"
-        );
-        assert_eq!(pythonic("a -- b, --9 and --"), "a -- b, --9 and --");
-    }
-
-    use super::{one_line, printable, pythonic, with_flags, with_keywords};
+    use super::{one_line, printable, with_flags, with_keywords};
     use warsim_core::error::{setting, setting_alone};
     use warsim_core::usage_of;
 

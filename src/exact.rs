@@ -13,7 +13,7 @@ use crate::export::answer::Answer;
 use crate::face::{GameCli, WithGame};
 use crate::games::{ChainSolution, Game};
 use crate::model::report::{RunInfo, Timing};
-use crate::model::summary::Provenance;
+use crate::session::Session;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
 use crate::stats::summary::{grouped, grouped_in, percent};
@@ -21,43 +21,51 @@ use crate::store::{Kind, OutputSet};
 use crate::term::progress::Progress;
 use crate::term::stdout::Print;
 use crate::{export, run, usage};
+use warsim_core::error::setting_alone;
+use warsim_core::usage_of;
 
 /// Deals an exact run may play: about half an hour on two cores at a microsecond a deal.
 pub const MAX_DEALS: u128 = 2_000_000_000;
 
 /// `exact GAME`: the game, on the enumerating engine.
-pub struct Exact<'a>(pub &'a RunConfig);
+pub struct Exact<'a> {
+    /// The run options.
+    pub run: &'a RunConfig,
+    /// Who the call works for.
+    pub session: &'a Session,
+}
 
 impl WithGame for Exact<'_> {
     type Output = Result<()>;
 
     fn with<G: GameCli>(self, game: G) -> Result<()> {
-        let opts = self.0;
+        let (opts, session) = (self.run, self.session);
         opts.check_outputs()?;
         // The command line's `exact` has none of these options; a library caller's RunConfig
         // may still hold them, and would otherwise have them ignored without a word.
         for (given, name) in [
-            (opts.games.is_some(), "--games"),
-            (opts.precision.is_some(), "--precision"),
-            (opts.shard.is_some(), "--shard"),
+            (opts.games.is_some(), "games"),
+            (opts.precision.is_some(), "precision"),
+            (opts.shard.is_some(), "shard"),
         ] {
             if given {
-                return Err(usage!(
-                    "exact {}: {name} does not apply; exact plays every deal once",
-                    G::NAME
-                )
+                return Err(usage_of![
+                    format!("exact {}: ", G::NAME),
+                    setting_alone(name),
+                    " does not apply; exact plays every deal once",
+                ]
                 .into());
             }
         }
         let out = opts
             .out
             .as_deref()
-            .map(|o| OutputSet::begin(o, Kind::Exact, &[]))
+            .map(|o| session.begin(o, Kind::Exact, &[]))
             .transpose()?;
         let deals = match game.deal_count() {
             Ok(n) => n,
-            Err(e) => match game.solve_chain(&opts.cancel) {
-                Some(solution) => return chain(&game, &solution?, opts, out),
+            Err(e) => match game.solve_chain(session.cancel()) {
+                Some(solution) => return chain(&game, &solution?, opts, (out, session)),
                 None => return Err(e.into()),
             },
         };
@@ -77,9 +85,10 @@ impl WithGame for Exact<'_> {
         info.exhaustive = true;
         info.engine = game.exact_engine();
         let threads = run::threads(opts);
-        let bar = Progress::new(n, opts.progress);
+        let bar = Progress::new(n, &session.show(opts.progress));
         let start = std::time::Instant::now();
-        let tally = engine::enumerate(&game, 0..n, threads, &|k| bar.inc(k), &opts.cancel)?;
+        let cancel = session.cancel();
+        let tally = engine::enumerate(&game, 0..n, threads, &|k| bar.inc(k), cancel)?;
         bar.finish();
         let timing = Timing {
             elapsed_s: start.elapsed().as_secs_f64(),
@@ -87,7 +96,8 @@ impl WithGame for Exact<'_> {
             note: None,
         };
         info.exact = Some(crate::model::summary::every_deal(&tally));
-        export::run::finish(&info, &tally, &timing, out, opts.print, opts.svg)
+        let made = session.provenance();
+        export::run::finish(&info, &tally, &timing, out, (opts.print, opts.svg), made)
     }
 }
 
@@ -96,7 +106,7 @@ fn chain<G: Game>(
     game: &G,
     c: &ChainSolution,
     opts: &RunConfig,
-    out: Option<OutputSet>,
+    (out, session): (Option<OutputSet>, &Session),
 ) -> Result<()> {
     let outcomes: Map<String, Value> = c
         .outcomes
@@ -121,7 +131,7 @@ fn chain<G: Game>(
              value moved by more than {:e} of itself ({} sweeps); no round cap",
             c.tolerance, c.sweeps
         ),
-        "provenance": Provenance::now(),
+        "provenance": session.provenance(),
     });
     let mut rows = vec![
         ("deals, equally likely".to_string(), grouped(c.deals as u64)),
@@ -164,28 +174,36 @@ fn chain<G: Game>(
 
 /// `exact war --flawless`: the probability of the flawless game ([`Flawless`]), computed, not
 /// played.
-pub struct FlawlessGame<'a>(pub &'a RunConfig);
+pub struct FlawlessGame<'a> {
+    /// The run options.
+    pub run: &'a RunConfig,
+    /// Who the call works for.
+    pub session: &'a Session,
+}
 
 impl WithGame for FlawlessGame<'_> {
     type Output = Result<()>;
 
     fn with<G: GameCli>(self, game: G) -> Result<()> {
-        let opts = self.0;
+        let (opts, session) = (self.run, self.session);
         let Some(war) = game.flawless() else {
-            return Err(usage!(
-                "exact {}: --flawless is War's (one player wins every battle); {} has none",
-                G::NAME,
-                G::NAME
-            )
+            return Err(usage_of![
+                format!("exact {}: ", G::NAME),
+                setting_alone("flawless"),
+                format!(
+                    " is War's (one player wins every battle); {} has none",
+                    G::NAME
+                ),
+            ]
             .into());
         };
         // The folder is checked before the computation, which takes seconds for large decks.
         let out = opts
             .out
             .as_deref()
-            .map(|o| OutputSet::begin(o, Kind::Exact, &[]))
+            .map(|o| session.begin(o, Kind::Exact, &[]))
             .transpose()?;
-        let f = war.flawless(&opts.cancel)?;
+        let f = war.flawless(session.cancel())?;
         let doc = json!({
             "game": G::NAME,
             "description": format!(
@@ -206,7 +224,7 @@ impl WithGame for FlawlessGame<'_> {
                 f.battles(),
                 f.cards()
             ),
-            "provenance": Provenance::now(),
+            "provenance": session.provenance(),
         });
         let mut rows = vec![(
             "battles won by one player, no tie".to_string(),

@@ -6,11 +6,13 @@
 //! files. This crate is the command over it: [`face`] holds the one list of games and each
 //! game's command-line face (its rule flags, help and `play` command), [`cli`] defines the command line, [`config`] is
 //! what a run is asked as plain data, [`estimate`] foresees a run's time before it starts,
-//! [`error`] holds the one-line rendering of every error (a usage error exits with status 2),
-//! and [`app`] dispatches each command:
-//! `simulate` to [`run`], `exact` to [`exact`], `sweep` to [`sweep`], `merge` to [`merge`],
-//! `compare` to [`compare`], `replay` to [`replay`],
-//! `play` to [`play`], `search` to [`search`] (with `--reaching` to [`reaching`]), `games` to
+//! [`error`] holds the one-line rendering of every error (a usage error exits with status 2).
+//! [`api`] is every command as a typed function over a [`session`] (what stops a call, the
+//! command its files record, who handles its signals, where its progress goes); [`app`] adapts
+//! the command line to it, and `python` the Python package. The API runs
+//! `simulate` in [`run`], `exact` in [`exact`], `sweep` in [`sweep`], `merge` in [`merge`],
+//! `compare` in [`compare`], `replay` in [`replay`],
+//! `play` in [`play`], `search` in [`search`] (with `--reaching` in [`reaching`]); `games` is
 //! [`list`]; `completions` and `manpage` are generated from [`cli`] in [`app`] itself. What the
 //! commands make flows one way: [`model`] is the run (its description, statistics, summary.json
 //! and the one reader of a run folder), [`export`] writes its files, one per format, [`charts`]
@@ -23,6 +25,7 @@
 // Every unsafe block says why it is sound (issue 41); CI's clippy denies warnings.
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+pub mod api;
 pub mod app;
 pub mod charts;
 pub mod cli;
@@ -43,6 +46,7 @@ pub mod reaching;
 pub mod replay;
 pub mod run;
 pub mod search;
+pub mod session;
 pub mod store;
 pub mod sweep;
 pub mod term;

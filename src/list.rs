@@ -122,28 +122,8 @@ pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
     face::by_name(name, Build(args, task)).unwrap_or_else(|| Err(no_game(name).into()))
 }
 
-/// Builds game `name` from its settings `settings` (a JSON object of the game's settings
-/// struct, every field given: what Python's keyword arguments become) and hands it to `task`:
-/// a game chosen by name with no command line built or parsed.
-pub fn with_settings<R, T: WithGame<Output = anyhow::Result<R>>>(
-    name: &str,
-    settings: &serde_json::Value,
-    task: T,
-) -> anyhow::Result<R> {
-    struct Build<'a, T>(&'a serde_json::Value, T);
-    impl<R, T: WithGame<Output = anyhow::Result<R>>> WithGameType for Build<'_, T> {
-        type Output = anyhow::Result<R>;
-        fn with<G: GameCli>(self) -> anyhow::Result<R> {
-            let settings: G::Settings =
-                serde_json::from_value(self.0.clone()).map_err(|e| usage!("{}: {e}", G::NAME))?;
-            self.1.with(G::from_settings(&settings)?)
-        }
-    }
-    face::by_name(name, Build(settings, task)).unwrap_or_else(|| Err(no_game(name).into()))
-}
-
 /// The error of a game name no game has, listing the games.
-fn no_game(name: &str) -> UsageError {
+pub fn no_game(name: &str) -> UsageError {
     usage!(
         "no game {name:?}; the games are {}",
         face::names().join(", ")

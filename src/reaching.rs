@@ -86,7 +86,7 @@ pub fn run(game: &Bmn, cfg: &ReachingConfig) -> Result<()> {
     crate::search::check_minutes(cfg.minutes)?;
     let [a, b] = game.parse_deal(&cfg.deal)?;
     enters_a_cycle(game, cfg, &[a.clone(), b.clone()])?;
-    let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
+    let set = OutputSet::begin(&cfg.out, Kind::Search, &[], None)?;
     let start = Instant::now();
     let mut each = |step: Step| {
         if step.finished {
@@ -213,7 +213,7 @@ fn document<'a>(
         max_positions: cfg.max_positions,
         peak_positions_held: b.peak_held,
         elapsed_s,
-        provenance: Provenance::now(),
+        provenance: Provenance::of(None),
     }
 }
 

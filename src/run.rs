@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use crate::cancel::Cancel;
 use crate::config::RunConfig;
 use crate::estimate::{self, Estimate, MaxHours};
 use crate::games::Game;
@@ -17,7 +18,8 @@ use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::counted;
 use crate::term::progress::{self, Progress};
-use crate::usage;
+use warsim_core::error::{setting, setting_alone, Piece, UsageError};
+use warsim_core::usage_of;
 
 /// Games of a run without `--games`.
 pub const DEFAULT_GAMES: u64 = 1_000_000;
@@ -62,8 +64,8 @@ pub fn estimate<G: Game>(
     game: &G,
     opts: &RunConfig,
     info: &RunInfo,
-    budget: std::time::Duration,
-    already: f64,
+    (budget, already): (std::time::Duration, f64),
+    cancel: &Cancel,
 ) -> Result<(Pilot<G::Stats>, Estimate)> {
     let games = most_games(opts, info);
     let exact = game.expected_rounds().map(|mean| (mean, game.max_rounds()));
@@ -78,32 +80,42 @@ pub fn estimate<G: Game>(
         info.range.clone(),
         budget,
         &refuses,
-        &opts.cancel,
+        cancel,
     )?;
     let e = estimate(&pilot.measured);
     Ok((pilot, e))
 }
 
-/// Refuses `what` (`simulate rps`, `100,000 games`) when `e` breaks `--max-hours`, saying by
-/// how much and how to run it anyway.
-pub fn check_bound(what: &str, e: &Estimate, max: MaxHours) -> Result<()> {
+/// Refuses `what` (`simulate rps: 100,000 games`, its pieces) when `e` breaks `--max-hours`,
+/// saying by how much and how to run it anyway.
+pub fn check_bound(what: Vec<Piece>, e: &Estimate, max: MaxHours) -> Result<()> {
     if max.refuses(e.seconds) {
-        return Err(usage!(
-            "{what} would take {e}, over the --max-hours bound of {max}; ask for less, or raise \
-             the bound with --max-hours H (`--max-hours none` lifts it)"
-        )
-        .into());
+        let mut pieces = what;
+        pieces.extend([
+            format!(" would take {e}, over the ").into(),
+            setting_alone("max_hours"),
+            format!(" bound of {max}; ask for less, or raise the bound with ").into(),
+            setting("max_hours", "H"),
+            " (`".into(),
+            setting("max_hours", "none"),
+            "` lifts it)".into(),
+        ]);
+        return Err(UsageError::of(pieces).into());
     }
     Ok(())
 }
 
 /// The games a run planned as `info` plays, for messages: `100,000 games`, or with
 /// `--precision` `up to 100,000,000 games (--max-games)`.
-pub fn games_text(opts: &RunConfig, info: &RunInfo) -> String {
+pub fn games_text(opts: &RunConfig, info: &RunInfo) -> Vec<Piece> {
     let n = counted(most_games(opts, info), "game");
     match opts.precision {
-        Some(_) => format!("up to {n} (--max-games)"),
-        None => n,
+        Some(_) => vec![
+            format!("up to {n} (").into(),
+            setting_alone("max_games"),
+            ")".into(),
+        ],
+        None => vec![n.into()],
     }
 }
 
@@ -129,13 +141,19 @@ impl<S: crate::games::GameStats> Head<S> {
 /// Pilots, estimates and checks the run planned as `info` before anything is written, and
 /// shows a long run's estimate where progress is shown; gives the pilot's games, for [`play`]
 /// (none when the run needs no estimate, [`wants_estimate`]).
-pub fn guard<G: Game>(game: &G, opts: &RunConfig, info: &RunInfo) -> Result<Head<G::Stats>> {
+pub fn guard<G: Game>(
+    game: &G,
+    opts: &RunConfig,
+    info: &RunInfo,
+    cancel: &Cancel,
+) -> Result<Head<G::Stats>> {
     if !wants_estimate(opts) {
         return Ok(Head::none(game.players()));
     }
-    let (pilot, e) = estimate(game, opts, info, pilot::BUDGET, 0.0)?;
-    let what = format!("simulate {}: {}", G::NAME, games_text(opts, info));
-    check_bound(&what, &e, opts.max_hours)?;
+    let (pilot, e) = estimate(game, opts, info, (pilot::BUDGET, 0.0), cancel)?;
+    let mut what = vec![Piece::from(format!("simulate {}: ", G::NAME))];
+    what.extend(games_text(opts, info));
+    check_bound(what, &e, opts.max_hours)?;
     if e.seconds > estimate::LONG {
         progress::note(opts.progress, &format!("estimate: {e}"));
     }
@@ -150,21 +168,29 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
     let shard = opts.shard.unwrap_or(Shard::WHOLE);
     if let Some(h) = opts.precision {
         if opts.shard.is_some() {
-            return Err(usage!(
-                "--precision {h} with --shard: a run to a precision decides when to stop from \
-                 all its games, so it cannot be split; shard a fixed --games instead"
-            )
+            return Err(usage_of![
+                setting("precision", h),
+                " with ",
+                setting_alone("shard"),
+                ": a run to a precision decides when to stop from all its games, so it cannot \
+                 be split; shard a fixed ",
+                setting_alone("games"),
+                " instead",
+            ]
             .into());
         }
         // The games before the first check are at most --max-games: a run asked to stop
         // after M games plays no more.
         let min = match opts.games {
             Some(g) if g > opts.max_games => {
-                return Err(usage!(
-                    "--games {g} with --precision: the games before the first check are more \
-                     than --max-games {}; ask for at most as many",
-                    opts.max_games
-                )
+                return Err(usage_of![
+                    setting("games", g),
+                    " with ",
+                    setting_alone("precision"),
+                    ": the games before the first check are more than ",
+                    setting("max_games", opts.max_games),
+                    "; ask for at most as many",
+                ]
                 .into())
             }
             Some(g) => g,
@@ -175,9 +201,10 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
     let games = opts.games.unwrap_or(DEFAULT_GAMES);
     let info = RunInfo::new(game, opts.seed, games, shard)?;
     if info.range.is_empty() {
-        return Err(usage!(
-            "--shard {shard}: this slice of {games} games holds no game; use at most {games} shards"
-        )
+        return Err(usage_of![
+            setting("shard", shard),
+            format!(": this slice of {games} games holds no game; use at most {games} shards"),
+        ]
         .into());
     }
     Ok(info)
@@ -202,18 +229,34 @@ impl Slot {
     };
 }
 
-/// Plays the run `info` (from [`plan`]) on `threads` threads, going on from `head` (the first
-/// games of its slice, a pilot's, whose time counts in the run's), reporting to `progress` at
-/// its `slot` of the total.
+/// What a run plays with: its threads, where its progress goes and at which slot of the total,
+/// and what stops it.
+pub struct PlayWith<'a> {
+    /// Worker threads.
+    pub threads: usize,
+    /// The progress it reports to.
+    pub progress: &'a Progress,
+    /// Where its games stand in the progress total.
+    pub slot: Slot,
+    /// Stops it before its next chunk of games.
+    pub cancel: &'a Cancel,
+}
+
+/// Plays the run `info` (from [`plan`]) with `with`, going on from `head` (the first games of
+/// its slice, a pilot's, whose time counts in the run's).
 pub fn play<G: Game>(
     game: &G,
     opts: &RunConfig,
     mut info: RunInfo,
     head: Head<G::Stats>,
-    threads: usize,
-    progress: &Progress,
-    slot: Slot,
+    with: PlayWith<'_>,
 ) -> Result<(RunInfo, Tally<G::Stats>, Timing)> {
+    let PlayWith {
+        threads,
+        progress,
+        slot,
+        cancel,
+    } = with;
     let start = Instant::now();
     let Head {
         tally: head,
@@ -230,14 +273,7 @@ pub fn play<G: Game>(
             };
             let planned = |n: u64| progress.set_total(slot.offset + n.saturating_mul(slot.weight));
             let (tally, stop) = precision::simulate(
-                game,
-                opts.seed,
-                &target,
-                head,
-                threads,
-                &inc,
-                &planned,
-                &opts.cancel,
+                game, opts.seed, &target, head, threads, &inc, &planned, cancel,
             )?;
             info = RunInfo {
                 precision: Some(PrecisionJson::new(&target, &stop)),
@@ -248,12 +284,7 @@ pub fn play<G: Game>(
         None => {
             let rest = info.range.start + head.games..info.range.end;
             head.merge(engine::simulate(
-                game,
-                opts.seed,
-                rest,
-                threads,
-                &inc,
-                &opts.cancel,
+                game, opts.seed, rest, threads, &inc, cancel,
             )?)?
         }
     };

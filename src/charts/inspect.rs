@@ -278,7 +278,11 @@ impl WithGame for Play {
             charts,
             curve: r.curve(),
             description: info.description.clone(),
-            summary: serde_json::to_value(r.summary(&timing, b""))?,
+            summary: serde_json::to_value(r.summary(
+                &timing,
+                b"",
+                crate::model::summary::Provenance::of(None),
+            ))?,
             terminal: text::summary(&r, &timing),
             rows: table::rows(&r, &timing),
         })

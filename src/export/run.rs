@@ -11,7 +11,7 @@ use crate::charts::{render, RunChart};
 use crate::games::{GameStats, Outcome};
 use crate::model::pretty_json;
 use crate::model::report::{Report, RunInfo, Timing};
-use crate::model::summary::Summary;
+use crate::model::summary::{Provenance, Summary};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
 use crate::store::{Dir, OutputSet};
@@ -201,20 +201,20 @@ fn group_rows<S: GameStats>(r: &Report<S>) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The end of every run: the output set written into `out` (if any), then the summary on
-/// stdout as `print` says.
+/// The end of every run: the output set written into `out` (if any, its charts also as SVG with
+/// `svg`), then the summary on stdout as `print` says; `made` is its provenance.
 pub fn finish<S: GameStats>(
     info: &RunInfo,
     tally: &Tally<S>,
     timing: &Timing,
     out: Option<OutputSet>,
-    print: Print,
-    svg: bool,
+    (print, svg): (Print, bool),
+    made: Provenance,
 ) -> Result<()> {
     let report = Report::new(info, tally);
     let histogram = csv::histogram(&report)?;
     // Made once: the file and stdout carry the same summary, date included.
-    let summary = report.summary(timing, &histogram);
+    let summary = report.summary(timing, &histogram, made);
     let target = out.as_ref().map(|s| s.dir().target().to_path_buf());
     if let Some(set) = out {
         write_set(set, &report, &summary, &histogram, svg)?;
@@ -268,7 +268,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("warsim-set-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let out = dir.join("out");
-        let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[]).unwrap();
+        let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[], None).unwrap();
         set.dir().write("summary.json", b"old").unwrap();
         set.commit().unwrap();
         // An empty tally has no chart: the write fails after the CSV files are staged.
@@ -286,8 +286,8 @@ mod tests {
             note: None,
         };
         let histogram = csv::histogram(&report).unwrap();
-        let summary = report.summary(&timing, &histogram);
-        let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[]).unwrap();
+        let summary = report.summary(&timing, &histogram, Provenance::of(None));
+        let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[], None).unwrap();
         assert!(write_set(set, &report, &summary, &histogram, false).is_err());
         assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();

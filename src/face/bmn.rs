@@ -34,7 +34,7 @@ impl GameCli for Bmn {
 }
 
 /// The arguments of `play bmn`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct PlayBmn {
     /// The hands, HAND1/HAND2, top card first: - for a card that is not J, Q, K or A (full
     /// card names also read: 10, 7s, Kh ...). Or the digit notation of Camicia's players: one
@@ -52,6 +52,7 @@ pub struct PlayBmn {
     #[arg(long, value_name = "I", conflicts_with = "deal")]
     pub game: Option<u64>,
     #[command(flatten)]
+    #[serde(flatten)]
     #[allow(missing_docs)]
     pub rules: BmnSettings,
 }
@@ -132,6 +133,17 @@ type Drawn = (u64, u64, String);
 /// The hands `args` ask for: given (`--deal`), or drawn as game I of seed S.
 fn dealt(game: &Bmn, args: &PlayBmn) -> anyhow::Result<([Vec<u8>; 2], Option<Drawn>)> {
     if let Some(deal) = &args.deal {
+        if args.seed.is_some() || args.game.is_some() {
+            return Err(warsim_core::usage_of![
+                warsim_core::error::setting_alone("deal"),
+                " plays the hands given; ",
+                warsim_core::error::setting_alone("seed"),
+                " and ",
+                warsim_core::error::setting_alone("game"),
+                " choose a drawn deal instead: give one or the other",
+            ]
+            .into());
+        }
         return Ok((game.parse_deal(deal)?, None));
     }
     let (seed, index) = (args.seed.unwrap_or(0), args.game.unwrap_or(0));

@@ -14,7 +14,8 @@ use crate::games::{Game, Outcome};
 use crate::usage;
 
 /// The arguments of `play jitsu`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayJitsu {
     /// Seed of the cards dealt (same seed and inputs, same transcript).
     #[arg(long, value_name = "S", default_value_t = 0)]

@@ -39,8 +39,14 @@ pub trait GameCli: Game<Settings: clap::Args + clap::FromArgMatches + Clone + De
     /// no exact figure for it (no `exact`, `expected_rounds`, enumeration or Markov chain): the
     /// conformance suite fails for a game with neither.
     const CHECKED_BY: Option<&'static str> = None;
-    /// The arguments of `play GAME`.
-    type PlayArgs: clap::Args + clap::FromArgMatches + Debug;
+    /// The arguments of `play GAME`: clap's for the command line, serde's (from their
+    /// defaults) for the Python package.
+    type PlayArgs: clap::Args
+        + clap::FromArgMatches
+        + Debug
+        + Default
+        + serde::Serialize
+        + serde::de::DeserializeOwned;
 
     /// The game as War, for `exact GAME --flawless` (the exact chance that one player wins
     /// every battle, which War alone defines); `None` for every other game.
@@ -114,6 +120,24 @@ macro_rules! games {
                 }
             }
 
+            /// Game `name` with its settings `settings` (a JSON object of the game's settings
+            /// struct, every field given: what Python's keyword arguments become), read through
+            /// serde: a game chosen by name with no command line built or parsed.
+            pub fn from_json(
+                name: &str,
+                settings: &serde_json::Value,
+            ) -> Result<SimulateGame, crate::error::UsageError> {
+                $(
+                    $(#[$only])*
+                    if name == <$game as Game>::NAME {
+                        return serde_json::from_value(settings.clone())
+                            .map(SimulateGame::$game)
+                            .map_err(|e| crate::usage!("{name}: {e}"));
+                    }
+                )+
+                Err(crate::list::no_game(name))
+            }
+
             /// Sets the flags `matches` holds (a sweep's value of one flag, parsed alone),
             /// leaving every other flag as it is.
             pub fn update(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -137,15 +161,10 @@ macro_rules! games {
             )+
         }
 
-        impl ExactGame {
-            /// Builds the game from its options (a usage error names a bad one) and hands it
-            /// to `task`.
-            pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
-                &self,
-                task: T,
-            ) -> anyhow::Result<R> {
-                match self {
-                    $(ExactGame::$exact(o) => task.with($exact::from_settings(o)?),)+
+        impl From<ExactGame> for SimulateGame {
+            fn from(game: ExactGame) -> SimulateGame {
+                match game {
+                    $(ExactGame::$exact(o) => SimulateGame::$exact(o),)+
                 }
             }
         }
@@ -164,6 +183,23 @@ macro_rules! games {
         }
 
         impl PlayGame {
+            /// Game `name`'s `play` arguments `args` (a JSON object of its arguments struct,
+            /// every field given: what Python's arguments become), read through serde.
+            pub fn from_json(
+                name: &str,
+                args: &serde_json::Value,
+            ) -> Result<PlayGame, crate::error::UsageError> {
+                $(
+                    $(#[$only])*
+                    if name == <$game as Game>::NAME {
+                        return serde_json::from_value(args.clone())
+                            .map(PlayGame::$game)
+                            .map_err(|e| crate::usage!("play {name}: {e}"));
+                    }
+                )+
+                Err(crate::list::no_game(name))
+            }
+
             /// Plays the game, its trace (or transcript) going to `io` as it is made.
             pub fn play(&self, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
                 match self {

@@ -8,7 +8,8 @@ use crate::games::Game;
 use crate::usage;
 
 /// The arguments of `play rps`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayRps {
     /// One throw per player: r, p or s.
     #[arg(required = true, num_args = 2.., value_name = "THROW")]
@@ -32,6 +33,9 @@ impl GameCli for Elimination {
     /// winner, `winners` for several, `draw` for no decision (players: everyone).
     fn play_command(args: &PlayRps, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         let throws = &args.throws;
+        if throws.len() < 2 {
+            return Err(usage!("{} throws: a throw needs at least 2 players", throws.len()).into());
+        }
         if throws.len() > MAX_PLAYERS {
             return Err(usage!("{} throws: at most {MAX_PLAYERS} players", throws.len()).into());
         }

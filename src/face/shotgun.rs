@@ -9,7 +9,8 @@ use crate::games::shotgun::{adjudicate_traced, parse_moves, trace_line};
 use crate::games::{Game, Outcome};
 
 /// The arguments of `play shotgun`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayShotgun {
     /// The moves, player 1's then player 2's of each turn: "rg fr", "rgfr", "r g f r", …
     #[arg(required = true, value_name = "MOVES")]
@@ -29,6 +30,11 @@ impl GameCli for Shotgun {
 
     /// Prints `1`, `2`, `0` (both died) or `none` (JSON outcome `none`, rounds = all turns).
     fn play_command(args: &PlayShotgun, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
+        if args.moves.is_empty() {
+            return Err(
+                crate::usage!("no moves: give each turn's, player 1's then player 2's").into(),
+            );
+        }
         let turns = parse_moves(&args.moves.join(" "))?;
         let trace = io.trace;
         let mut sink = LineSink::new(&mut *io.out);

@@ -7,7 +7,8 @@ use crate::games::snap::{play_deal, Deal, DEFAULT_MAX_ROUNDS};
 use crate::games::{check_max_rounds, Game, GameResult, Outcome, Trace};
 
 /// The arguments of `play snap`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlaySnap {
     /// Each player's pile, top first: one card per character ("abba"), or with --numbers
     /// comma-separated integers ("1,2,2,1").
@@ -20,6 +21,17 @@ pub struct PlaySnap {
     #[arg(long, value_name = "M", allow_negative_numbers = true, default_value_t = DEFAULT_MAX_ROUNDS,
           value_parser = crate::settings::parse_turns)]
     pub max_rounds: u64,
+}
+
+impl Default for PlaySnap {
+    /// No piles (the game refuses to play none), as integers no, the game's own cap.
+    fn default() -> PlaySnap {
+        PlaySnap {
+            piles: Vec::new(),
+            numbers: false,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
 }
 
 impl GameCli for Snap {

@@ -127,7 +127,7 @@ impl Game for Toy {
 }
 
 /// The arguments of `play toy`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct PlayToy {
     /// Base seed of the run the game belongs to.
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -136,6 +136,7 @@ pub struct PlayToy {
     #[arg(long, value_name = "I", default_value_t = 0)]
     pub game: u64,
     #[command(flatten)]
+    #[serde(flatten)]
     #[allow(missing_docs)]
     pub rules: ToySettings,
 }

@@ -1,6 +1,7 @@
 //! War's command-line face: `simulate war`'s rule flags and `play war`, which replays a game of
 //! a run (`--seed --game`, or `--from` a run folder) or plays given hands.
 
+use crate::error::about;
 use crate::error::UsageError;
 use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
 use crate::games::cards::Card;
@@ -8,13 +9,15 @@ pub use crate::games::war::War;
 use crate::games::war::{multi, parse_deal, parse_hands, trace, WarRules, WarSettings};
 use crate::games::{Game, GameResult, Trace};
 use crate::model::load::Replaying;
-use crate::usage;
+use warsim_core::error::{setting, setting_alone};
+use warsim_core::usage_of;
 
 /// The arguments of `play war`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct PlayWar {
     /// Rule options (as for `simulate war`).
     #[command(flatten)]
+    #[serde(flatten)]
     pub rules: WarSettings,
     /// Base seed of the run the game belongs to [default: 0].
     #[arg(long, value_name = "S", conflicts_with = "from")]
@@ -36,8 +39,8 @@ pub struct PlayWar {
 type FromRun = (u64, WarRules, Replaying, Option<[Vec<Card>; 2]>);
 
 fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageError> {
-    let part = crate::model::load::load::<War>(dir).map_err(|e| usage!("--from {e}"))?;
-    let replaying = part.replaying(game).map_err(|e| usage!("--from {e}"))?;
+    let part = crate::model::load::load::<War>(dir).map_err(|e| about("from", e))?;
+    let replaying = part.replaying(game).map_err(|e| about("from", e))?;
     let hands = replaying
         .deal
         .then(|| part.game.deal_hands(replaying.index))
@@ -124,7 +127,7 @@ impl GameCli for War {
         if let Some(dir) = &args.from {
             (chosen.replaying)
                 .check(dir, game.result.rounds)
-                .map_err(|e| usage!("--from {e}"))?;
+                .map_err(|e| about("from", e))?;
         }
         let mut report = report_of(&game, &played);
         let extra = &mut report.extra;
@@ -148,17 +151,31 @@ struct Chosen {
 /// a game of a run, rules with `--from`) or for a tally of many (`--quit-stats`).
 fn choose(args: &PlayWar, hands: Option<&str>) -> anyhow::Result<Chosen> {
     if hands.is_some() && (args.game.is_some() || args.from.is_some()) {
-        return Err(usage!(
-            "--deal with hands plays those hands; --game and --from choose a game of a run \
-             instead: give one or the other"
-        )
+        return Err(usage_of![
+            setting_alone("deal"),
+            " with hands plays those hands; ",
+            setting_alone("game"),
+            " and ",
+            setting_alone("from"),
+            " choose a game of a run instead: give one or the other",
+        ]
+        .into());
+    }
+    if args.seed.is_some() && args.from.is_some() {
+        return Err(usage_of![
+            setting_alone("seed"),
+            " with ",
+            setting_alone("from"),
+            ": the run read from it has its own seed; give one or the other",
+        ]
         .into());
     }
     if args.rules.quit_stats {
-        return Err(usage!(
-            "--quit-stats tallies the games of a run; play war plays one game: use simulate \
-             war --quit-stats"
-        )
+        return Err(usage_of![
+            setting_alone("quit_stats"),
+            " tallies the games of a run; play war plays one game: use simulate war ",
+            setting_alone("quit_stats"),
+        ]
         .into());
     }
     let Some(dir) = &args.from else {
@@ -174,10 +191,10 @@ fn choose(args: &PlayWar, hands: Option<&str>) -> anyhow::Result<Chosen> {
         });
     };
     if args.rules != WarSettings::default() {
-        return Err(usage!(
-            "--from {} takes every rule setting from that run; drop the rule options",
-            dir.display()
-        )
+        return Err(usage_of![
+            setting("from", dir.display()),
+            " takes every rule setting from that run; drop the rule options",
+        ]
         .into());
     }
     let (seed, rules, replaying, dealt) = from_run(dir, args.game)?;

@@ -252,8 +252,8 @@ impl<'a, S: GameStats> Report<'a, S> {
     }
 
     /// The summary: the JSON object of docs/contract.md (plus what `merge` needs), describing
-    /// `histogram`, the bytes of histogram.csv.
-    pub fn summary(&self, timing: &Timing, histogram: &[u8]) -> Summary<S::Json> {
+    /// `histogram`, the bytes of histogram.csv; `made` says where it comes from.
+    pub fn summary(&self, timing: &Timing, histogram: &[u8], made: Provenance) -> Summary<S::Json> {
         let info = self.info;
         let (longest_rounds, longest_game) = self.tally.longest.unwrap_or((0, info.range.start));
         let loops = info.detects_loops.then(|| {
@@ -307,7 +307,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             timing: timing.note.clone(),
             provenance: Some(Provenance {
                 engine: self.info.engine.clone(),
-                ..Provenance::now()
+                ..made
             }),
         }
     }

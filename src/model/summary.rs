@@ -1,8 +1,6 @@
 //! summary.json: one serde type, written by every run and read back by `merge`, so the file
 //! and the program can never disagree on a key.
 
-use std::cell::RefCell;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -167,18 +165,22 @@ impl Provenance {
         format!("warsim {}", env!("CARGO_PKG_VERSION"))
     }
 
-    /// This process's: its command line, or the one a host recorded for this thread
-    /// ([`called_as`]).
-    pub fn now() -> Provenance {
+    /// Now, recording the command line `called` (after `warsim`): a host's call records the
+    /// command that does what the call did, so a run made from Python says how to make it
+    /// again, not the interpreter's own command line; `None` records this process's own.
+    pub fn of(called: Option<&[String]>) -> Provenance {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        let args: Vec<String> = CALLED_AS.with(|c| c.borrow().clone()).unwrap_or_else(|| {
-            std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect()
-        });
+        let args: Vec<String> = called.map_or_else(
+            || {
+                std::env::args_os()
+                    .skip(1)
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect()
+            },
+            <[String]>::to_vec,
+        );
         Provenance {
             program: Self::program(),
             // `warsim` for the program's own path, which says nothing on another machine.
@@ -192,18 +194,6 @@ impl Provenance {
             engine: None,
         }
     }
-}
-
-thread_local! {
-    /// The command-line arguments equivalent to a host's call on this thread ([`called_as`]).
-    static CALLED_AS: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
-}
-
-/// Records, for what this thread writes from now on, the command-line arguments (after
-/// `warsim`) that do what a host's call does: a run made from Python says how to make it again,
-/// not the interpreter's own command line.
-pub fn called_as(args: Vec<String>) {
-    CALLED_AS.with(|c| *c.borrow_mut() = Some(args));
 }
 
 /// The most bytes of a command line a summary records: a merge of thousands of shards names

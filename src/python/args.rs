@@ -11,16 +11,14 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use crate::cli::{parse_games, parse_precision, parse_seed};
 use crate::config::RunConfig;
 use crate::config::DEFAULT_MAX_GAMES;
-use crate::error::pythonic;
 use crate::estimate::{MaxHours, DEFAULT_MAX_HOURS};
-use crate::list::OptionDoc;
 use crate::term::progress::When;
 use crate::term::stdout::Print;
 
 /// `name=value: why`, as a `ValueError`.
 fn bad(name: &str, value: &Bound<'_, PyAny>, why: &str) -> PyErr {
     let shown = value.repr().map_or_else(|_| "?".into(), |r| r.to_string());
-    PyValueError::new_err(format!("{name}={shown}: {}", pythonic(why)))
+    PyValueError::new_err(format!("{name}={shown}: {why}"))
 }
 
 /// A number argument as the command line reads it (`str()` of a Python int or float), checked
@@ -80,6 +78,21 @@ pub struct RunKwargs<'py> {
 }
 
 impl RunKwargs<'_> {
+    /// No run option given: each at its default.
+    pub fn none() -> Self {
+        RunKwargs {
+            games: None,
+            seed: None,
+            threads: None,
+            shard: None,
+            precision: None,
+            max_games: None,
+            max_hours: None,
+            out: None,
+            svg: false,
+        }
+    }
+
     /// The [`RunConfig`]: nothing printed, no progress (a notebook's stderr is no terminal).
     pub fn config(&self) -> PyResult<RunConfig> {
         let threads = self
@@ -138,7 +151,6 @@ impl RunKwargs<'_> {
             progress: When::Never,
             max_hours,
             shard,
-            cancel: Default::default(),
         })
     }
 
@@ -194,124 +206,181 @@ fn value_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(items.join(sep))
 }
 
-/// The rule options among `kwargs` as command-line words, for the command line a call records
-/// as its own (summary.json's `provenance.command`; the game is built from [`settings`], not
-/// from these words) and for `sweep`, which reads its axes as text: `war_down=1` → `--war-down 1`, `True` for a switch; `None` (and `False` for a
-/// switch) leave an option at its default. `what` names the call in errors.
-pub fn rule_args(
-    what: &str,
-    options: &[OptionDoc],
-    kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Vec<String>> {
+/// The keyword arguments `kwargs` as command-line words, for the command line a call records as
+/// its own (summary.json's `provenance.command`; nothing reads these words back):
+/// `war_down=1` → `--war-down 1`, `True` → the switch alone; `None` and `False` say nothing.
+pub fn words(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<String>> {
     let mut args = Vec::new();
-    let Some(kwargs) = kwargs else {
-        return Ok(args);
-    };
-    for (key, value) in kwargs.iter() {
-        let key: String = key.extract()?;
-        let flag = crate::error::flag(&key);
-        let Some(option) = options
-            .iter()
-            .find(|o| flag.strip_prefix("--") == Some(o.name.as_str()))
-        else {
-            let known: Vec<String> = options.iter().map(|o| o.name.replace('-', "_")).collect();
-            return Err(PyValueError::new_err(format!(
-                "{what}: no option {key}; its options are {}",
-                known.join(", ")
-            )));
-        };
-        if value.is_none() {
-            continue;
-        }
-        match (&option.value, value.is_instance_of::<pyo3::types::PyBool>()) {
-            (None, true) => {
-                if value.is_truthy()? {
-                    args.push(flag);
-                }
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let flag = crate::error::flag(key.extract::<String>()?.trim_end_matches('_'));
+        if value.is_instance_of::<pyo3::types::PyBool>() {
+            if value.is_truthy()? {
+                args.push(flag);
             }
-            (None, false) => return Err(bad(&key, &value, "expected True or False")),
-            (Some(_), true) => return Err(bad(&key, &value, "expected a value, not a bool")),
-            (Some(_), false) => args.extend([flag, value_text(&value)?]),
+        } else if !value.is_none() {
+            args.extend([flag, value_text(&value)?]);
         }
     }
     Ok(args)
 }
 
-/// Game `game`'s settings from Python's keyword arguments `kwargs`, as the JSON object of its
-/// settings struct (every field: the defaults, then the keywords given), read through serde:
-/// no command line is built or parsed. Each keyword is a field (`war_down=1`, `rules="bryer"`);
-/// `None` leaves it at its default; a number written as text (`ranks="3"`) is read as the
-/// number where the setting takes one. An error is a `ValueError` naming the keyword; `what`
-/// names the call.
-pub fn settings(
-    game: &str,
-    what: &str,
-    kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<serde_json::Value> {
-    #[derive(Clone)]
-    struct Defaults;
-    impl crate::face::WithGameType for Defaults {
-        type Output = (
-            serde_json::Value,
-            fn(&serde_json::Value) -> Result<(), String>,
-        );
-        fn with<G: crate::face::GameCli>(self) -> Self::Output {
-            let read = |v: &serde_json::Value| {
-                serde_json::from_value::<G::Settings>(v.clone())
-                    .map(drop)
-                    .map_err(|e| e.to_string())
-            };
-            (
-                serde_json::to_value(G::Settings::default()).unwrap_or_default(),
-                read,
-            )
+/// A typed value (a game's settings, a game's `play` arguments) filled from Python's keyword
+/// arguments through serde, no command line built or parsed: the JSON object of its defaults,
+/// each keyword a field set on it, the whole read back by `read` after each, so an error names
+/// the keyword it came from.
+#[derive(Clone)]
+pub struct Fields {
+    object: serde_json::Map<String, serde_json::Value>,
+    read: fn(&serde_json::Value) -> Result<(), String>,
+    /// The call, as errors name it.
+    what: String,
+}
+
+impl Fields {
+    /// The fields of `T`, at its defaults; `what` names the call in errors.
+    pub fn of<T>(what: &str) -> Fields
+    where
+        T: Default + serde::Serialize + serde::de::DeserializeOwned,
+    {
+        let read = |v: &serde_json::Value| {
+            serde_json::from_value::<T>(v.clone())
+                .map(drop)
+                .map_err(|e| e.to_string())
+        };
+        let object = match serde_json::to_value(T::default()) {
+            Ok(serde_json::Value::Object(o)) => o,
+            _ => serde_json::Map::new(),
+        };
+        Fields {
+            object,
+            read,
+            what: what.to_string(),
         }
     }
-    let Some((serde_json::Value::Object(mut object), read)) = crate::face::by_name(game, Defaults)
-    else {
-        return Err(PyValueError::new_err(format!(
-            "game={game:?}: no such game; the games are {}",
-            crate::face::names().join(", ")
-        )));
-    };
-    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
-        let key: String = key.extract()?;
-        if !object.contains_key(&key) {
-            let known: Vec<&str> = object.keys().map(String::as_str).collect();
-            return Err(PyValueError::new_err(format!(
-                "{what}: no option {key}; its options are {}",
-                known.join(", ")
-            )));
+
+    /// Whether `key` is one of the fields.
+    pub fn has(&self, key: &str) -> bool {
+        self.object.contains_key(key)
+    }
+
+    /// The error of a keyword that is no field, listing them.
+    pub fn unknown(&self, key: &str) -> PyErr {
+        let known: Vec<&str> = self.object.keys().map(String::as_str).collect();
+        PyValueError::new_err(format!(
+            "{}: no option {key}; its options are {}",
+            self.what,
+            known.join(", ")
+        ))
+    }
+
+    /// Sets field `key` to the Python value `value` (`None` leaves its default).
+    pub fn set(&mut self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if !self.has(key) {
+            return Err(self.unknown(key));
         }
         if value.is_none() {
-            continue;
+            return Ok(());
         }
-        let given = json_of(&key, &value)?;
-        // A number written as text is tried as the number too.
+        let given = json_of(key, value)?;
+        self.put(key, given).map_err(|why| bad(key, value, &why))
+    }
+
+    /// Sets field `key` to `given`, or says why the value cannot be it; a number written as
+    /// text (`ranks="3"`) is tried as the number too, where the field takes one.
+    pub fn put(&mut self, key: &str, given: serde_json::Value) -> Result<(), String> {
         let mut tries = vec![given.clone()];
         if let serde_json::Value::String(text) = &given {
             if let Ok(n @ serde_json::Value::Number(_)) = serde_json::from_str(text) {
                 tries.push(n);
             }
         }
+        let old = self.object.get(key).cloned();
         let mut first = None;
         for v in tries {
-            object.insert(key.clone(), v);
-            match read(&serde_json::Value::Object(object.clone())) {
-                Ok(()) => {
-                    first = None;
-                    break;
-                }
+            self.object.insert(key.to_string(), v);
+            match (self.read)(&serde_json::Value::Object(self.object.clone())) {
+                Ok(()) => return Ok(()),
                 Err(e) => {
                     first.get_or_insert(e);
                 }
             }
         }
-        if let Some(why) = first {
-            return Err(bad(&key, &value, &why));
+        if let Some(old) = old {
+            self.object.insert(key.to_string(), old);
+        }
+        Err(first.unwrap_or_default())
+    }
+
+    /// Every keyword of `kwargs` set ([`Fields::set`]).
+    pub fn set_all(&mut self, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+            self.set(&key.extract::<String>()?, &value)?;
+        }
+        Ok(())
+    }
+
+    /// The JSON object, every field given.
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::Value::Object(self.object.clone())
+    }
+}
+
+/// Game `game`'s settings from Python's keyword arguments `kwargs`, as the JSON object of its
+/// settings struct (every field: the defaults, then the keywords given), read through serde:
+/// no command line is built or parsed. Each keyword is a field (`war_down=1`, `rules="bryer"`);
+/// `None` leaves it at its default. An error is a `ValueError` naming the keyword; `what`
+/// names the call.
+pub fn settings(game: &str, what: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Fields> {
+    let mut fields = settings_fields(game, what)?;
+    fields.set_all(kwargs)?;
+    Ok(fields)
+}
+
+/// The fields of game `game`'s settings struct, at its defaults.
+pub fn settings_fields(game: &str, what: &str) -> PyResult<Fields> {
+    struct Of<'a>(&'a str);
+    impl crate::face::WithGameType for Of<'_> {
+        type Output = Fields;
+        fn with<G: crate::face::GameCli>(self) -> Fields {
+            Fields::of::<G::Settings>(self.0)
         }
     }
-    Ok(serde_json::Value::Object(object))
+    crate::face::by_name(game, Of(what)).ok_or_else(|| no_game(game))
+}
+
+/// The fields of game `game`'s `play` arguments, at their defaults.
+pub fn play_fields(game: &str, what: &str) -> PyResult<Fields> {
+    struct Of<'a>(&'a str);
+    impl crate::face::WithGameType for Of<'_> {
+        type Output = Fields;
+        fn with<G: crate::face::GameCli>(self) -> Fields {
+            Fields::of::<G::PlayArgs>(self.0)
+        }
+    }
+    crate::face::by_name(game, Of(what)).ok_or_else(|| no_game(game))
+}
+
+/// The field that `play(game, ...)`'s positional arguments fill (snap's piles, rps's throws),
+/// if the game's `play` takes any: the command line's positional argument.
+pub fn positional(game: &str) -> Option<String> {
+    struct Of;
+    impl crate::face::WithGameType for Of {
+        type Output = Option<String>;
+        fn with<G: crate::face::GameCli>(self) -> Option<String> {
+            let cmd = <G::PlayArgs as clap::Args>::augment_args(clap::Command::new(G::NAME));
+            let id = cmd.get_positionals().next()?.get_id().to_string();
+            Some(id)
+        }
+    }
+    crate::face::by_name(game, Of).flatten()
+}
+
+/// The `ValueError` of a game no game is, listing the games.
+pub fn no_game(game: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "game={game:?}: no such game; the games are {}",
+        crate::face::names().join(", ")
+    ))
 }
 
 /// Keyword `key`'s Python value as JSON: a bool, an integer (numpy's too), a float, a string; a list or a
@@ -337,4 +406,85 @@ fn json_of(key: &str, value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
         return Ok(Value::String(value_text(value)?));
     }
     Ok(Value::String(value.str()?.to_string()))
+}
+
+/// The sweep that `sweep(game, ..., **kwargs)` asks for: each keyword with a value is a setting
+/// that varies (a list, a comma list in a string, `;` between values that hold commas, or
+/// `"all"` for every value of a setting with a fixed list; a value the setting takes whole is
+/// one value), a switch (`True`) is set on every rule set; each rule set's game is the
+/// settings struct with its values set, read through serde. The same rule sets, in the same
+/// order and with the same names, as the command line's `sweep` with the same options.
+pub fn sweep_of(
+    game: &str,
+    what: &str,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    run: RunConfig,
+    max_rule_sets: u64,
+) -> PyResult<crate::sweep::Sweep> {
+    let mut base = settings_fields(game, what)?;
+    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    let mut keys = Vec::new();
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let key: String = key.extract()?;
+        if !base.has(&key) {
+            return Err(base.unknown(&key));
+        }
+        if value.is_none() {
+            continue;
+        }
+        if value.is_instance_of::<pyo3::types::PyBool>() {
+            base.set(&key, &value)?;
+            continue;
+        }
+        let text = value_text(&value)?;
+        let values =
+            axis_values(game, &base, &key, &text).map_err(|why| bad(&key, &value, &why))?;
+        let long = crate::error::flag(&key).split_off(2);
+        axes.push((long, values));
+        keys.push(key);
+    }
+    let sweep = crate::sweep::Sweep::new(game, axes.clone(), run, max_rule_sets, |_, at| {
+        let mut fields = base.clone();
+        for ((key, (_, values)), &i) in keys.iter().zip(&axes).zip(at) {
+            let v = serde_json::Value::String(values[i].clone());
+            fields
+                .put(key, v)
+                .map_err(|why| crate::usage!("{what}: {key}={:?}: {why}", values[i]))?;
+        }
+        crate::face::SimulateGame::from_json(game, &fields.value())
+    });
+    sweep.map_err(|e| PyValueError::new_err(crate::error::with_keywords(&e)))
+}
+
+/// The values of setting `key` that `text` lists: `all` of its fixed list, the value whole if
+/// the setting takes it so, else the text split at `;` (if it holds one) or `,`; each value
+/// checked by the setting.
+fn axis_values(game: &str, base: &Fields, key: &str, text: &str) -> Result<Vec<String>, String> {
+    let takes = |v: &str| {
+        base.clone()
+            .put(key, serde_json::Value::String(v.to_string()))
+    };
+    let values: Vec<String> = if text == "all" && takes("all").is_err() {
+        let long = crate::error::flag(key).split_off(2);
+        let choices = crate::list::games()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .find(|g| g.name == game)
+            .and_then(|g| g.options.into_iter().find(|o| o.name == long))
+            .map(|o| o.choices)
+            .unwrap_or_default();
+        if choices.is_empty() {
+            return Err("this option has no fixed list of values; list the values".into());
+        }
+        choices
+    } else if text.contains(';') || takes(text).is_err() {
+        let sep = if text.contains(';') { ';' } else { ',' };
+        text.split(sep).map(|v| v.trim().to_string()).collect()
+    } else {
+        vec![text.to_string()]
+    };
+    for v in &values {
+        takes(v).map_err(|why| format!("value {v:?}: {why}"))?;
+    }
+    Ok(values)
 }

@@ -69,7 +69,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         (None, Some(_)) => u64::MAX,
         (None, None) => (super::DEFAULT_DEALS / per_round).max(1),
     };
-    let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
+    let set = OutputSet::begin(&cfg.out, Kind::Search, &[], None)?;
     let threads = crate::run::threads_or_cores(cfg.threads);
     let (found, elapsed_s) = play_rounds(game, cfg, &seeds, rounds, threads)?;
     let reached: Vec<&Counted> = found
@@ -96,7 +96,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
             .and_then(|(on, t)| family_verdict(game, on, *t)),
         elapsed_s,
         threads,
-        provenance: Provenance::now(),
+        provenance: Provenance::of(None),
     };
     let dir = set.dir();
     dir.write_json("census.json", &doc)?;

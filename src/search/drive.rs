@@ -115,7 +115,7 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
     }
     check_minutes(cfg.minutes)?;
     check_deck(game)?;
-    let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
+    let set = OutputSet::begin(&cfg.out, Kind::Search, &[], None)?;
     let stop = interrupt_stop();
     let steps = asked / u64::from(cfg.walkers);
     let threads = crate::run::threads_or_cores(cfg.threads);
@@ -135,7 +135,7 @@ pub(crate) fn prepare(game: &Bmn, cfg: &SearchConfig) -> Result<Prepared> {
         let seconds = cfg.minutes.map_or(e.seconds, |m| e.seconds.min(m * 60.0));
         let e = Estimate { seconds, ..e };
         crate::run::check_bound(
-            &format!("search bmn: {}", planned(cfg, asked)),
+            vec![format!("search bmn: {}", planned(cfg, asked)).into()],
             &e,
             cfg.max_hours,
         )?;
@@ -202,6 +202,6 @@ pub(super) fn interrupt_stop() -> Cancel {
 pub(super) fn progress_of(cfg: &SearchConfig, total: u64, noun: &'static str) -> Progress {
     match cfg.minutes {
         Some(m) => Progress::timed(m * 60.0, cfg.progress, noun),
-        None => Progress::counting(total, cfg.progress, noun),
+        None => Progress::counting(total, &crate::term::progress::Show::Own(cfg.progress), noun),
     }
 }

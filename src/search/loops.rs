@@ -121,7 +121,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         elapsed_s,
         tries_per_s: tries as f64 / elapsed_s.max(1e-9),
         threads: prepared.threads,
-        provenance: Provenance::now(),
+        provenance: Provenance::of(None),
     };
     let dir = prepared.set.dir();
     dir.write_json("search.json", &doc)?;

@@ -201,7 +201,7 @@ pub fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
         elapsed_s,
         deals_per_s: deals as f64 / elapsed_s.max(1e-9),
         threads: prepared.threads,
-        provenance: Provenance::now(),
+        provenance: Provenance::of(None),
     };
     let dir = prepared.set.dir();
     dir.write_json("search.json", &doc)?;

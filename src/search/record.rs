@@ -152,7 +152,7 @@ pub(super) fn run(game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     } else {
         cfg.bases
     };
-    let set = OutputSet::begin(&cfg.out, Kind::Search, &[])?;
+    let set = OutputSet::begin(&cfg.out, Kind::Search, &[], None)?;
     let threads = crate::run::threads_or_cores(cfg.threads);
     let searched = search(game, cfg, from.as_deref(), deals, bases, threads)?;
     let doc = document(game, cfg, &searched, threads);
@@ -298,7 +298,7 @@ fn document<'a>(
         },
         deals_per_s: found.sampled.deals as f64 / sample_s.max(1e-9),
         threads,
-        provenance: Provenance::now(),
+        provenance: Provenance::of(None),
     }
 }
 

@@ -19,7 +19,6 @@
 //! replaced; in `exchange`, the commit; in `lock`, the lock; in [`private`], this process's
 //! own scratch folders (the Python package's runs without `out=`, its charts as bytes).
 
-use std::cell::RefCell;
 use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -27,7 +26,6 @@ use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
@@ -218,36 +216,9 @@ fn pending() -> std::sync::MutexGuard<'static, Pending> {
 /// interactive `play` keeps the default Ctrl-C.
 fn install_cleanup() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    if EMBEDDED.load(Ordering::Relaxed) {
-        return;
-    }
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(on_interrupt);
     });
-}
-
-/// Set when warsim runs inside another program (the Python package): the host keeps its own
-/// SIGINT handling, and an interrupted run leaves its hidden staging directory for the next
-/// run into the same directory to remove.
-static EMBEDDED: AtomicBool = AtomicBool::new(false);
-
-/// Marks the process as a host that handles its own signals ([`EMBEDDED`]).
-pub fn embedded() {
-    EMBEDDED.store(true, Ordering::Relaxed);
-}
-
-thread_local! {
-    /// The cancel of the call this thread works for, in a host ([`commits_unless`]).
-    static HOST_CANCEL: RefCell<Option<Cancel>> = const { RefCell::new(None) };
-}
-
-/// In a host (the Python package), every set begun on this thread from now on commits only
-/// while `cancel` is unset: a call interrupted after its games were played leaves the old set
-/// where it was, instead of replacing it while the caller is told the call was stopped. The
-/// check and the exchange happen under one lock, so a set is either committed before the
-/// cancel (and the caller can say so) or never.
-pub fn commits_unless(cancel: &Cancel) {
-    HOST_CANCEL.with(|c| *c.borrow_mut() = Some(cancel.clone()));
 }
 
 /// Makes the first SIGINT or SIGTERM from now on set `cancel` instead of ending the process:
@@ -306,7 +277,7 @@ pub struct OutputSet {
     /// Parent folders made for `--out` (outermost first), kept only if the set is committed.
     created: Vec<PathBuf>,
     lock: Option<Lock>,
-    /// The host's cancel ([`commits_unless`]): once set, the set is not committed.
+    /// The host's cancel ([`OutputSet::begin`]): once set, the set is not committed.
     cancel: Option<Cancel>,
 }
 
@@ -351,10 +322,30 @@ impl OutputSet {
     /// Takes the lock of `out`, checks that `out` may be replaced by a set of `kind` and is
     /// none of `inputs` (nor inside one, nor holding one), removes what killed runs left, and
     /// makes the staging directory (proving it can hold a megabyte).
-    pub fn begin(out: &Path, kind: Kind, inputs: &[PathBuf]) -> Result<OutputSet> {
-        install_cleanup();
+    ///
+    /// `host` says who answers SIGINT and SIGTERM. `None`: warsim itself (the command line),
+    /// whose handler ([`install_cleanup`]) removes what is staged and exits. `Some(cancel)`: the
+    /// program warsim runs in (the Python package), which keeps its own handler and sets
+    /// `cancel` instead; the set then commits only while `cancel` is unset, so a call
+    /// interrupted after its games were played leaves the old set where it was rather than
+    /// replace it while its caller is told it was stopped (the check and the exchange happen
+    /// under one lock: a set is committed before the cancel, and the caller can say so, or
+    /// never). An interrupted host leaves the hidden staging directory for the next run into
+    /// the same directory to remove.
+    pub fn begin(
+        out: &Path,
+        kind: Kind,
+        inputs: &[PathBuf],
+        host: Option<&Cancel>,
+    ) -> Result<OutputSet> {
+        if host.is_none() {
+            install_cleanup();
+        }
         let mut created = Vec::new();
-        let result = Self::begin_in(out, kind, inputs, &mut created);
+        let result = Self::begin_in(out, kind, inputs, &mut created).map(|mut set| {
+            set.cancel = host.cloned();
+            set
+        });
         if result.is_err() {
             remove_created(&created);
         }
@@ -383,7 +374,7 @@ impl OutputSet {
             kind,
             created: std::mem::take(created),
             lock: Some(lock),
-            cancel: HOST_CANCEL.with(|c| c.borrow().clone()),
+            cancel: None,
         };
         fs::create_dir(&set.root.staging)
             .with_context(|| format!("cannot write beside --out {}", t.shown.display()))?;

@@ -1,6 +1,7 @@
 //! Tests of output sets: commits, refusals, leftovers and interruptions.
 
 use super::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub(super) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("warsim-atomic-{name}-{}", std::process::id()));
@@ -14,7 +15,7 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 fn begin(out: &Path) -> Result<OutputSet> {
-    OutputSet::begin(out, Kind::Simulate, &[])
+    OutputSet::begin(out, Kind::Simulate, &[], None)
 }
 
 #[test]
@@ -130,19 +131,19 @@ fn only_an_empty_folder_or_a_set_of_the_same_kind_is_replaced() {
     assert!(e.contains("run/"), "{e}");
     assert!(run.join("summary.json").exists());
     // A set of another kind.
-    let e = OutputSet::begin(&run, Kind::Merge, &[])
+    let e = OutputSet::begin(&run, Kind::Merge, &[], None)
         .unwrap_err()
         .to_string();
     assert!(e.contains("`warsim simulate`"), "{e}");
     // Without a marker, warsim's file names alone are a user's folder: refused.
     fs::remove_file(run.join(MARKER)).unwrap();
     fs::write(run.join("README.md"), "# my notes").unwrap();
-    let e = OutputSet::begin(&run, Kind::Merge, &[]).unwrap_err();
+    let e = OutputSet::begin(&run, Kind::Merge, &[], None).unwrap_err();
     assert!(e.to_string().contains("README.md"), "{e}");
     // A set written before markers, recognised by the program its summary names.
     let old = r#"{"game":"war","provenance":{"program":"warsim 0.0.9"}}"#;
     fs::write(run.join("summary.json"), old).unwrap();
-    let set = OutputSet::begin(&run, Kind::Merge, &[]).unwrap();
+    let set = OutputSet::begin(&run, Kind::Merge, &[], None).unwrap();
     set.dir().write("summary.json", b"y").unwrap();
     set.commit().unwrap();
     assert_eq!(marker_kind(&run), Some(Kind::Merge));
@@ -154,7 +155,7 @@ fn a_sweep_replaces_its_rule_sets_but_not_a_run_put_beside_them() {
     let dir = scratch("sweep");
     let out = dir.join("res");
     let sweep = |names: &[&str]| -> Result<()> {
-        let set = OutputSet::begin(&out, Kind::Sweep, &[])?;
+        let set = OutputSet::begin(&out, Kind::Sweep, &[], None)?;
         let list: Vec<String> = names
             .iter()
             .map(|n| format!(r#"{{"name":"{n}"}}"#))
@@ -189,7 +190,8 @@ fn an_input_is_never_the_output_nor_inside_it_nor_around_it() {
         (dir.join("runs"), "holds"),
         (input.join("."), "is"),
     ] {
-        let e = OutputSet::begin(&out, Kind::Merge, std::slice::from_ref(&input)).unwrap_err();
+        let e =
+            OutputSet::begin(&out, Kind::Merge, std::slice::from_ref(&input), None).unwrap_err();
         assert!(e.to_string().contains(&format!(" {how} ")), "{e}");
     }
     assert_eq!(names(&dir), ["runs"]);
@@ -230,21 +232,14 @@ fn a_cancelled_host_call_never_commits() {
     set.dir().write("summary.json", b"old").unwrap();
     set.commit().unwrap();
     let cancel = Cancel::default();
-    let out2 = out.clone();
-    let c = cancel.clone();
-    let e = std::thread::spawn(move || {
-        commits_unless(&c);
-        let set = begin(&out2).unwrap();
-        set.dir().write("summary.json", b"new").unwrap();
-        c.set();
-        set.commit().unwrap_err()
-    })
-    .join()
-    .unwrap();
+    let set = OutputSet::begin(&out, Kind::Simulate, &[], Some(&cancel)).unwrap();
+    set.dir().write("summary.json", b"new").unwrap();
+    cancel.set();
+    let e = set.commit().unwrap_err();
     assert!(e.downcast_ref::<Cancelled>().is_some(), "{e}");
     assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"old");
     assert_eq!(names(&dir), ["out"]);
-    // Another thread, without a host's cancel, commits as always.
+    // A set begun without a host's cancel commits as always.
     let set = begin(&out).unwrap();
     set.dir().write("summary.json", b"next").unwrap();
     set.commit().unwrap();

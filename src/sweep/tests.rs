@@ -2,9 +2,14 @@
 
 use super::*;
 
-fn plan(game: &str, args: &[&str]) -> Result<Plan, UsageError> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    Plan::new(game, &args)
+fn plan(game: &str, args: &[&str]) -> Result<Sweep, UsageError> {
+    let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    args.extend(["--out".to_string(), "unused".to_string()]);
+    from_args(game, &args)
+}
+
+fn labels(s: &Sweep) -> Vec<String> {
+    s.rule_sets.iter().map(|r| r.0.label()).collect()
 }
 
 #[test]
@@ -14,11 +19,9 @@ fn lists_and_all_expand_in_the_order_given() {
         &["--war-down", "1,3", "--games", "1000", "--short-war=all"],
     )
     .unwrap();
-    assert_eq!(p.shared.0.games, Some(1000));
-    let sets = p.rule_sets();
-    let labels: Vec<String> = sets.iter().map(RuleSet::label).collect();
+    assert_eq!(p.run.games, Some(1000));
     assert_eq!(
-        labels,
+        labels(&p),
         [
             "war-down 1, short-war lose",
             "war-down 1, short-war last-card",
@@ -28,7 +31,10 @@ fn lists_and_all_expand_in_the_order_given() {
             "war-down 3, short-war bryer"
         ]
     );
-    assert_eq!(sets[1].dir_name(), "war-down-1_short-war-last-card");
+    assert_eq!(
+        p.rule_sets[1].0.dir_name(),
+        "war-down-1_short-war-last-card"
+    );
 }
 
 /// A rule set is the shared flags with its values set: a flag given once stays, defaults
@@ -40,10 +46,8 @@ fn a_rule_set_sets_its_values_on_the_shared_flags() {
         &["--players", "3", "--faces", "2,4", "--copies", "3"],
     )
     .unwrap();
-    let sets = p.rule_sets();
-    let flags: Vec<(usize, usize, usize, u64)> = sets
-        .iter()
-        .map(|set| match p.parse(set).unwrap().1 {
+    let flags: Vec<(usize, usize, usize, u64)> = (p.rule_sets.iter())
+        .map(|set| match &set.1 {
             SimulateGame::Snap(f) => (f.players, f.faces, f.copies, f.max_rounds),
             g => panic!("not snap: {g:?}"),
         })
@@ -55,39 +59,41 @@ fn a_rule_set_sets_its_values_on_the_shared_flags() {
 #[test]
 fn a_value_the_option_takes_whole_is_not_split() {
     let p = plan("shotgun", &["--mix", "2,1,1"]).unwrap();
-    assert_eq!(p.rule_sets().len(), 1);
-    assert_eq!(p.rule_sets()[0].settings, [("mix".into(), "2,1,1".into())]);
+    assert_eq!(p.rule_sets.len(), 1);
+    assert_eq!(p.rule_sets[0].0.settings, [("mix".into(), "2,1,1".into())]);
     let p = plan("shotgun", &["--mix", "2,1,1;1,1,1"]).unwrap();
-    assert_eq!(p.rule_sets().len(), 2);
-    assert_eq!(p.rule_sets()[1].dir_name(), "mix-1-1-1");
+    assert_eq!(p.rule_sets.len(), 2);
+    assert_eq!(p.rule_sets[1].0.dir_name(), "mix-1-1-1");
 }
 
 #[test]
 fn bad_values_and_shards_are_refused_by_name() {
-    let e = plan("war", &["--pickup", "shuffled,sorted"])
-        .unwrap_err()
-        .to_string();
+    let say = |e: UsageError| crate::error::with_flags(&e);
+    let e = say(plan("war", &["--pickup", "shuffled,sorted"]).unwrap_err());
     assert!(e.contains("--pickup") && e.contains("sorted"), "{e}");
-    let e = plan("war", &["--war-down", "all"]).unwrap_err().to_string();
+    let e = say(plan("war", &["--war-down", "all"]).unwrap_err());
     assert!(e.contains("no fixed list"), "{e}");
-    let e = plan("war", &["--shard", "0/2"]).unwrap_err().to_string();
+    let e = say(plan("war", &["--shard", "0/2"]).unwrap_err());
     assert!(e.contains("--shard"), "{e}");
-    let e = plan("chess", &[]).unwrap_err().to_string();
+    let e = say(plan("chess", &[]).unwrap_err());
     assert!(e.contains("chess") && e.contains("war"), "{e}");
-    let e = plan("war", &["--war-down", "1", "--war-down", "2,3"])
-        .unwrap_err()
-        .to_string();
+    let e = say(plan("war", &["--war-down", "1", "--war-down", "2,3"]).unwrap_err());
     assert!(e.contains("twice"), "{e}");
+    let e = say(plan("war", &["--war-down", "1,2,3", "--max-rule-sets", "2"]).unwrap_err());
+    assert!(
+        e.contains("3 rule sets") && e.contains("--max-rule-sets N"),
+        "{e}"
+    );
+    let e = say(from_args("war", &["--war-down".into(), "1,2".into()]).unwrap_err());
+    assert!(e.contains("--out DIR is missing"), "{e}");
 }
 
 #[test]
 fn nothing_listed_is_one_rule_set() {
     let p = plan("rps", &["--players", "4"]).unwrap();
-    let sets = p.rule_sets();
-    assert_eq!(sets.len(), 1);
-    assert_eq!(sets[0].label(), "players 4");
+    assert_eq!(labels(&p), ["players 4"]);
     let p = plan("jitsu", &[]).unwrap();
-    assert_eq!(p.rule_sets()[0].label(), "as given");
+    assert_eq!(labels(&p), ["as given"]);
 }
 
 #[test]

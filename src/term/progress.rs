@@ -3,7 +3,6 @@
 //! terminal, plain lines for a log file when asked (`--progress log`, as a Slurm task's log
 //! wants), or nothing.
 
-use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,7 +55,7 @@ pub enum Progress {
     Log(LogLines),
     /// Over a time asked for rather than a number of things ([`Progress::timed`]).
     Timed(Box<Timed>),
-    /// Counted for a host that shows it itself ([`count_for_host`]).
+    /// Counted for a host that shows it itself ([`Show::Host`]).
     Host(Arc<Shared>),
     /// Nothing shown.
     Hidden,
@@ -72,43 +71,38 @@ pub struct Shared {
     pub total: AtomicU64,
 }
 
-thread_local! {
-    static HOST: RefCell<Option<Arc<Shared>>> = const { RefCell::new(None) };
+/// Where a progress goes: shown by warsim as `When` says (the command line), or counted for a
+/// host that shows it itself (the Python package's session, [`crate::session::Session`]).
+#[derive(Clone, Debug)]
+pub enum Show {
+    /// warsim's own bar or log lines, as `--progress` says.
+    Own(When),
+    /// Counted into the host's [`Shared`].
+    Host(Arc<Shared>),
 }
 
-/// Makes every progress this thread starts from now on, where it would show nothing, count
-/// into `shared`: the host's run options ask for no bar of warsim's own.
-pub fn count_for_host(shared: Arc<Shared>) {
-    HOST.with(|h| *h.borrow_mut() = Some(shared));
-}
-
-/// Progress counted for the host of this thread, if it has one, over `total` things.
-fn hosted(total: u64) -> Progress {
-    match HOST.with(|h| h.borrow().clone()) {
-        Some(shared) => {
-            shared.done.store(0, Ordering::Relaxed);
-            shared.total.store(total, Ordering::Relaxed);
-            Progress::Host(shared)
-        }
-        None => Progress::Hidden,
-    }
+/// Progress counted for `shared`, over `total` things.
+fn hosted(shared: &Arc<Shared>, total: u64) -> Progress {
+    shared.done.store(0, Ordering::Relaxed);
+    shared.total.store(total, Ordering::Relaxed);
+    Progress::Host(shared.clone())
 }
 
 impl Progress {
-    /// Progress over `games` games, shown as `when` says.
-    pub fn new(games: u64, when: When) -> Progress {
-        Progress::after(games, when, Duration::ZERO)
+    /// Progress over `games` games, shown as `show` says.
+    pub fn new(games: u64, show: &Show) -> Progress {
+        Progress::after(games, show, Duration::ZERO)
     }
 
     /// As [`Progress::new`], for a run whose first games (a pilot's) took `before`: its rate
     /// counts their time with them, so the bar never opens at millions of games a second.
-    pub fn after(games: u64, when: When, before: Duration) -> Progress {
-        Progress::of(games, when, before, "games")
+    pub fn after(games: u64, show: &Show, before: Duration) -> Progress {
+        Progress::of(games, show, before, "games")
     }
 
     /// Progress over `total` things of another kind than games (`deals`, for `search`).
-    pub fn counting(total: u64, when: When, noun: &'static str) -> Progress {
-        Progress::of(total, when, Duration::ZERO, noun)
+    pub fn counting(total: u64, show: &Show, noun: &'static str) -> Progress {
+        Progress::of(total, show, Duration::ZERO, noun)
     }
 
     /// Progress over `seconds` asked for (`search --minutes`): the bar (or a log line) shows
@@ -138,21 +132,28 @@ impl Progress {
     /// estimate, each part's games weighed by their estimated cost
     /// ([`Slot`](crate::run::Slot)), so the time left follows the cost, not the count of games
     /// (a sweep whose last rule sets are its slowest). The bar shows the share done.
-    pub fn costed(total: u64, when: When) -> Progress {
-        match when {
-            When::Auto if std::io::stderr().is_terminal() => Progress::Bar(costed_bar(total)),
-            When::Log => Progress::Log(LogLines::start(total, Duration::ZERO, COST_NOUN)),
-            _ => Progress::Hidden,
+    /// A host is shown nothing: its count is of games, not of nanoseconds.
+    pub fn costed(total: u64, show: &Show) -> Progress {
+        match *show {
+            Show::Host(_) => Progress::Hidden,
+            Show::Own(When::Auto) if std::io::stderr().is_terminal() => {
+                Progress::Bar(costed_bar(total))
+            }
+            Show::Own(When::Log) => {
+                Progress::Log(LogLines::start(total, Duration::ZERO, COST_NOUN))
+            }
+            Show::Own(_) => Progress::Hidden,
         }
     }
 
-    fn of(total: u64, when: When, before: Duration, noun: &'static str) -> Progress {
-        match when {
-            When::Auto if std::io::stderr().is_terminal() => {
+    fn of(total: u64, show: &Show, before: Duration, noun: &'static str) -> Progress {
+        match *show {
+            Show::Host(ref shared) => hosted(shared, total),
+            Show::Own(When::Auto) if std::io::stderr().is_terminal() => {
                 Progress::Bar(bar(total, noun).with_elapsed(before))
             }
-            When::Log => Progress::Log(LogLines::start(total, before, noun)),
-            _ => hosted(total),
+            Show::Own(When::Log) => Progress::Log(LogLines::start(total, before, noun)),
+            Show::Own(_) => Progress::Hidden,
         }
     }
 

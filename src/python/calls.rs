@@ -1,0 +1,329 @@
+//! The functions of `warsim._warsim` that run commands: each makes its keyword arguments into
+//! the typed values of [`crate::api`] (through serde, [`args`]) and calls the API under the
+//! call's own session ([`interruptible`]); none builds or parses a command line. The words of
+//! the equivalent command line are written only as what the output files record.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use super::args::{self, words, RunKwargs};
+use super::run::Run;
+use super::{interruptible, json_loads, target};
+use crate::api::{self, Setup};
+use crate::face::PlayIo;
+use crate::model::reader::{read_text, MAX_JSON_BYTES, MAX_SET_JSON_BYTES};
+use crate::term::stdout::Print;
+
+/// The command line (after `warsim`) equivalent to a call of `command` (`simulate`, `exact`)
+/// on `game` with rule words `rule` and run options `run`; its `--out` only when the caller
+/// `kept` the folder (a private scratch folder says nothing).
+fn call(
+    command: &str,
+    game: &str,
+    rule: Vec<String>,
+    run: &RunKwargs<'_>,
+    kept: bool,
+) -> PyResult<Vec<String>> {
+    let mut args = run.args()?;
+    if !kept {
+        if let Some(i) = args.iter().position(|a| a == "--out") {
+            args.drain(i..i + 2);
+        }
+    }
+    Ok([command.to_string(), game.to_string()]
+        .into_iter()
+        .chain(rule)
+        .chain(args)
+        .collect())
+}
+
+/// Game `game` with the settings of keyword arguments `rules`; `what` names the call.
+fn setup(game: &str, what: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Setup> {
+    let fields = args::settings(game, what, rules)?;
+    Setup::from_json(game, &fields.value()).map_err(|e| super::to_python(e.into()))
+}
+
+/// Plays `games` games of `game` (1,000,000 without `games`) and returns the run, written into
+/// the folder `out` when given (the files of `warsim simulate GAME --out OUT`).
+///
+/// Rule options are keyword arguments named as the command line's, with `_` for `-`
+/// (`war_down=1`, `pickup="p1-first"`); `True` turns a switch on. `warsim.games()` lists every
+/// game's options with their help. Same seed and options, same histogram as the command
+/// line, on any number of threads. `max_hours` refuses a run estimated longer (`math.inf`:
+/// no bound); `shard="K/N"` plays one slice (see `merge`); `precision=H` plays until the 95%
+/// interval of the mean rounds is at most ±H. Bad input raises ValueError naming the
+/// argument; Ctrl-C stops the run within a second.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, games=None, seed=None, threads=None, shard=None,
+    precision=None, max_games=None, max_hours=None, out=None, svg=false, **rules),
+    text_signature = "(game, /, *, games=None, seed=0, threads=None, shard=None, \
+    precision=None, max_games=None, max_hours=6.0, out=None, svg=False, **rules)")]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    game: &str,
+    games: Option<Bound<'py, PyAny>>,
+    seed: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
+    shard: Option<Bound<'py, PyAny>>,
+    precision: Option<Bound<'py, PyAny>>,
+    max_games: Option<Bound<'py, PyAny>>,
+    max_hours: Option<Bound<'py, PyAny>>,
+    out: Option<PathBuf>,
+    svg: bool,
+    rules: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Run> {
+    let setup = setup(game, &format!("simulate({game:?})"), rules)?;
+    let kept = out.is_some();
+    let (dir, scratch) = target(out)?;
+    let run = RunKwargs {
+        games,
+        seed,
+        threads,
+        shard,
+        precision,
+        max_games,
+        max_hours,
+        out: Some(dir.clone()),
+        svg,
+    };
+    let config = run.config()?;
+    let command = call("simulate", game, words(rules)?, &run, kept)?;
+    interruptible(py, command, |session| {
+        api::simulate(session, &setup, &config)?;
+        Run::read(&dir, scratch.is_none())
+    })
+}
+
+/// Every distinct deal of `game` played once, an exact answer (the run's Run), or for War's
+/// shuffled pickups the solved Markov chain (chain.json, as a dict); with `flawless=True`
+/// (War) the flawless game's probability (flawless.json, as a dict). Written into `out` when
+/// given. Rule options as for `simulate`.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, threads=None, out=None, svg=false, flawless=false, **rules))]
+pub fn exact<'py>(
+    py: Python<'py>,
+    game: &str,
+    threads: Option<Bound<'py, PyAny>>,
+    out: Option<PathBuf>,
+    svg: bool,
+    flawless: bool,
+    rules: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let setup = setup(game, &format!("exact({game:?})"), rules)?;
+    let kept = out.is_some();
+    let (dir, scratch) = target(out)?;
+    let run = RunKwargs {
+        threads,
+        out: Some(dir.clone()),
+        svg,
+        ..RunKwargs::none()
+    };
+    let config = run.config()?;
+    let mut command = call("exact", game, words(rules)?, &run, kept)?;
+    // `exact` takes none of simulate's seed, count or bound; `--flawless` is its own.
+    for flag in ["--seed", "--max-games", "--max-hours"] {
+        if let Some(i) = command.iter().position(|a| a == flag) {
+            command.drain(i..i + 2);
+        }
+    }
+    if flawless {
+        command.push("--flawless".into());
+    }
+    let answer = if flawless {
+        "flawless.json"
+    } else {
+        "chain.json"
+    };
+    let done = interruptible(py, command, |session| {
+        api::exact(session, &setup, &config, flawless)?;
+        if dir.join(answer).exists() {
+            return Ok(Err(read_text(&dir, answer, MAX_JSON_BYTES)?));
+        }
+        Run::read(&dir, scratch.is_none()).map(Ok)
+    })?;
+    match done {
+        Ok(run) => Ok(Py::new(py, run)?.into_any()),
+        Err(chain) => json_loads(py, &chain),
+    }
+}
+
+/// Adds the shard runs in `dirs` (`simulate(..., shard="K/N", out=...)` or the command
+/// line's) exactly, and returns the whole run, written into `out` when given.
+#[pyfunction]
+#[pyo3(signature = (dirs, /, *, out=None, svg=false))]
+pub fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
+    let mut command: Vec<String> = std::iter::once("merge".to_string())
+        .chain(dirs.iter().map(|d| d.display().to_string()))
+        .collect();
+    if let Some(o) = &out {
+        command.extend(["--out".into(), o.display().to_string()]);
+    }
+    if svg {
+        command.push("--svg".into());
+    }
+    let (dir, scratch) = target(out)?;
+    let merge = api::Merge {
+        dirs,
+        out: dir.clone(),
+        print: Print::Nothing,
+        svg,
+    };
+    interruptible(py, command, |session| {
+        api::merge(session, &merge)?;
+        Run::read(&dir, scratch.is_none())
+    })
+}
+
+/// Reads the run in folder `dir` (written by `simulate`, `exact` or `merge`, from Python or
+/// the command line).
+#[pyfunction]
+pub fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
+    interruptible(py, Vec::new(), |_| Run::read(&dir, true))
+}
+
+/// Plays one game of the run in folder `dir` again (`warsim replay DIR --json`, as a dict): by
+/// default its longest, which must end as the run says; `game=I` any other.
+#[pyfunction]
+#[pyo3(signature = (dir, /, *, game=None))]
+pub fn replay(py: Python<'_>, dir: PathBuf, game: Option<u64>) -> PyResult<Py<PyAny>> {
+    let text = interruptible(py, Vec::new(), |_| {
+        Ok(serde_json::to_string(&api::replay(&dir, game)?)?)
+    })?;
+    json_loads(py, &text)
+}
+
+/// Runs every combination of the listed rule settings (`war_down=[1, 2, 3]`, or "all" for every
+/// value of an option) into folder `out`, one subfolder per rule set, and returns sweep.json
+/// as a dict. Run options as for `simulate`; `max_rule_sets` raises the bound of 1,000.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, out, games=None, seed=None, threads=None, precision=None,
+    max_games=None, max_hours=None, svg=false, max_rule_sets=None, **settings),
+    text_signature = "(game, /, *, out, games=None, seed=0, threads=None, precision=None, \
+    max_games=None, max_hours=6.0, svg=False, max_rule_sets=None, **settings)")]
+#[allow(clippy::too_many_arguments)]
+pub fn sweep<'py>(
+    py: Python<'py>,
+    game: &str,
+    out: PathBuf,
+    games: Option<Bound<'py, PyAny>>,
+    seed: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
+    precision: Option<Bound<'py, PyAny>>,
+    max_games: Option<Bound<'py, PyAny>>,
+    max_hours: Option<Bound<'py, PyAny>>,
+    svg: bool,
+    max_rule_sets: Option<u64>,
+    settings: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let run = RunKwargs {
+        games,
+        seed,
+        threads,
+        precision,
+        max_games,
+        max_hours,
+        out: Some(out.clone()),
+        svg,
+        ..RunKwargs::none()
+    };
+    let max = max_rule_sets.unwrap_or(crate::sweep::MAX_RULE_SETS);
+    let what = format!("sweep({game:?})");
+    let sweep = args::sweep_of(game, &what, settings, run.config()?, max)?;
+    let mut command = vec!["sweep".to_string(), game.to_string()];
+    command.extend(words(settings)?);
+    command.extend(run.args()?);
+    command.push("--quiet".into());
+    if let Some(n) = max_rule_sets {
+        command.extend(["--max-rule-sets".into(), n.to_string()]);
+    }
+    let doc = interruptible(py, command, |session| {
+        api::sweep(session, &sweep)?;
+        Ok(read_text(&out, "sweep.json", MAX_SET_JSON_BYTES)?)
+    })?;
+    json_loads(py, &doc)
+}
+
+/// Survival curves and pairwise two-sample KS tests of the runs in `dirs`, written into folder
+/// `out`; returns compare.json as a dict.
+#[pyfunction]
+#[pyo3(signature = (dirs, /, *, out, svg=false))]
+pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyResult<Py<PyAny>> {
+    let mut command: Vec<String> = std::iter::once("compare".to_string())
+        .chain(dirs.iter().map(|d| d.display().to_string()))
+        .chain(["--out".to_string(), out.display().to_string()])
+        .collect();
+    if svg {
+        command.push("--svg".into());
+    }
+    let compare = api::Compare {
+        dirs,
+        out: out.clone(),
+        print: Print::Nothing,
+        svg,
+    };
+    let doc = interruptible(py, command, |session| {
+        api::compare(session, &compare)?;
+        Ok(read_text(&out, "compare.json", MAX_JSON_BYTES)?)
+    })?;
+    json_loads(py, &doc)
+}
+
+/// Plays one game as `warsim play GAME ARGS...` does and returns its report (the JSON of
+/// `--json`) as a dict, with the trace's lines under "trace" when `trace=True`. Positional
+/// arguments are the command's (snap's piles, shotgun's moves, rps's throws); options are
+/// keyword arguments (War: `seed=`, `game=`, `deal=`, `from_=`, `rules=`, ...). Ctrl-C stops a
+/// long game.
+#[pyfunction]
+#[pyo3(signature = (game, /, *args, trace=false, **options))]
+pub fn play<'py>(
+    py: Python<'py>,
+    game: &str,
+    args: &Bound<'py, PyTuple>,
+    trace: bool,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let what = format!("play({game:?})");
+    let mut fields = args::play_fields(game, &what)?;
+    if !args.is_empty() {
+        let key = args::positional(game).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "{what}: takes no positional arguments; its options are keyword arguments"
+            ))
+        })?;
+        let given = (args.iter())
+            .map(|a| Ok(serde_json::Value::String(a.str()?.to_string())))
+            .collect::<PyResult<Vec<_>>>()?;
+        let put = fields.put(&key, serde_json::Value::Array(given));
+        put.map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{what}: {why}")))?;
+    }
+    for (key, value) in options.into_iter().flat_map(|o| o.iter()) {
+        let key: String = key.extract()?;
+        fields.set(key.trim_end_matches('_'), &value)?;
+    }
+    let setup =
+        api::Play::from_json(game, &fields.value()).map_err(|e| super::to_python(e.into()))?;
+    let report = interruptible(py, Vec::new(), |session| {
+        let mut lines = Vec::new();
+        let report = api::play(
+            &setup,
+            &mut PlayIo {
+                trace,
+                out: &mut lines,
+                input: &mut std::io::stdin().lock(),
+                input_echoed: std::io::IsTerminal::is_terminal(&std::io::stdin()),
+                prompt: &mut std::io::stderr(),
+                cancel: session.cancel(),
+            },
+        )?;
+        let mut value = serde_json::to_value(&report)?;
+        if trace {
+            let text = String::from_utf8_lossy(&lines);
+            value["trace"] = text.lines().collect::<Vec<_>>().into();
+        }
+        Ok(value)
+    })?;
+    json_loads(py, &report.to_string())
+}
