@@ -46,8 +46,28 @@ def command(*argv: str) -> str: ...
 def games() -> list[dict[str, Any]]: ...
 '''
 
-RUN = ("games: int | None = None, seed: int = 0, threads: int | None = None, "
-       "precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0")
+# The Python type of a run option's value, by the name the command line gives its value.
+TYPES = {"N": "int", "M": "int", "S": "int", "T": "int", "H": "float", "DIR": "_Path",
+         "K/N": "str | tuple[int, int]"}
+
+
+def run(command, required=()):
+    """The run options of `command` as keyword parameters, from the package's own list of them
+    (`_warsim.run_options`, the command line's flags that are run configuration fields)."""
+    out = []
+    for o in warsim._warsim.run_options(command):
+        if o["value"] is None:
+            out.append(f"{o['name']}: bool = {o['default']!r}")
+            continue
+        kind = TYPES[o["value"]]
+        if o["name"] in required:
+            out.append(f"{o['name']}: {kind}")
+        elif o["default"] is None:
+            out.append(f"{o['name']}: {kind} | None = None")
+        else:
+            out.append(f"{o['name']}: {kind} = {o['default']!r}")
+    return ", ".join(out)
+
 
 
 def option(o, listable):
@@ -77,23 +97,20 @@ def overloads(games):
         rules = ", ".join(option(o, False) for o in g["options"])
         settings = ", ".join(option(o, True) for o in g["options"])
         out.append(f'''@overload
-def simulate(game: {lit}, /, *, {RUN}, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, {rules}) -> Result:
+def simulate(game: {lit}, /, *, {run("simulate")}, {rules}) -> Result:
         {doc(g, "simulate")}
 @overload
-def exact(game: {lit}, /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, {rules}) -> Result | dict[str, Any]:
+def exact(game: {lit}, /, *, {run("exact")}, flawless: bool = False, {rules}) -> Result | dict[str, Any]:
         {doc(g, "exact")}
 @overload
-def sweep(game: {lit}, /, *, out: _Path, {RUN}, svg: bool = False,
+def sweep(game: {lit}, /, *, {run("sweep", ("out",))},
         max_rule_sets: int | None = None, {settings}) -> dict[str, Any]:
         {doc(g, "sweep")}
 ''')
-    out.append(f'''def simulate(game: str, /, *, {RUN}, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, **rules: Any) -> Result: ...
-def exact(game: str, /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, **rules: Any) -> Result | dict[str, Any]: ...
-def sweep(game: str, /, *, out: _Path, {RUN}, svg: bool = False,
+    out.append(f'''def simulate(game: str, /, *, {run("simulate")}, **rules: Any) -> Result: ...
+def exact(game: str, /, *, {run("exact")}, flawless: bool = False,
+        **rules: Any) -> Result | dict[str, Any]: ...
+def sweep(game: str, /, *, {run("sweep", ("out",))},
         max_rule_sets: int | None = None, **settings: Any) -> dict[str, Any]: ...
 ''')
     return "\n".join(out)

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::RunConfig;
+use crate::config::{parse_games, parse_precision, parse_seed, RunConfig, MAX_THREADS};
 use crate::estimate::{self, MaxHours};
 use crate::face::{ExactGame, PlayGame, SearchGame, SimulateGame};
 use crate::sim::shard::Shard;
@@ -246,7 +246,7 @@ pub struct SeedArg {
 pub struct ThreadsArg {
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long, global = true, value_name = "T",
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_THREADS)))]
     pub threads: Option<u32>,
 }
 
@@ -542,30 +542,9 @@ pub struct MergeArgs {
     pub svg: SvgArg,
 }
 
-/// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
-/// Separators stand only between groups of three digits, so `1,5` (a decimal comma, or a
-/// typo) is refused rather than read as 15.
-pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
-    crate::settings::parse_count(text, "games")
-}
-
 /// `search --deals`, written as `--games` is.
 fn parse_deals(text: &str) -> Result<u64, String> {
     crate::settings::parse_count(text, "deals")
-}
-
-/// `--precision`: a half-width above 0.
-pub(crate) fn parse_precision(text: &str) -> Result<f64, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|h| h.is_finite() && *h > 0.0)
-        .ok_or_else(|| "expected a half-width in rounds above 0, such as 0.5".into())
-}
-
-/// `--seed`: a whole number from 0 to 2^64 − 1.
-pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
-    text.parse()
-        .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
 #[cfg(test)]

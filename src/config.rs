@@ -1,8 +1,12 @@
-//! What a run is asked to do, as plain data: built once from the command line (`cli`), read by
-//! `run`, `exact` and `sweep`. Nothing here is a command-line type, so another front end (the
-//! Python package) can build one too.
+//! What a run is asked to do, as plain data: built once from the command line (`cli`), or read
+//! through serde from the typed API's JSON (the Python package's keyword arguments, which are
+//! its fields), and read by `run`, `exact` and `sweep`. Nothing here is a command-line type.
+//! Each option's reader of its text is here too, shared by both faces, so they accept and
+//! refuse the same values in the same words.
 
 use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
 use crate::estimate::MaxHours;
@@ -15,37 +19,54 @@ use warsim_core::usage_of;
 /// With `--precision`, the most games played without `--max-games`.
 pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
 
-/// The run options of `simulate`, `exact` and `sweep`.
-#[derive(Clone, Debug)]
+/// The most worker threads a run takes.
+pub const MAX_THREADS: u32 = 1024;
+
+/// The run options of `simulate`, `exact` and `sweep`. Its JSON (serde) is what the typed
+/// API's callers give: each field a keyword of the Python package's (whose signatures and stubs
+/// list the fields the command line's flags share), a number as a number, read by the same
+/// reader as the flag's text; what is printed and how progress is shown are the front end's.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct RunConfig {
     /// Games of the run; with `precision`, those before the first check (`None`: the default).
+    #[serde(deserialize_with = "json::games")]
     pub games: Option<u64>,
     /// Play until the 95% interval of the mean rounds is at most ± this.
+    #[serde(deserialize_with = "json::precision")]
     pub precision: Option<f64>,
     /// With `precision`, the most games played.
+    #[serde(deserialize_with = "json::max_games")]
     pub max_games: u64,
     /// Base seed: game i draws from (seed, i) alone.
+    #[serde(deserialize_with = "json::seed")]
     pub seed: u64,
     /// Worker threads (`None`: every core).
+    #[serde(deserialize_with = "json::threads")]
     pub threads: Option<u32>,
     /// Where the output set goes.
     pub out: Option<PathBuf>,
     /// What is printed on stdout when the run is done.
+    #[serde(skip)]
     pub print: Print,
     /// Also write every chart as SVG.
     pub svg: bool,
     /// How progress is shown.
+    #[serde(skip)]
     pub progress: When,
     /// The bound on a run's estimated time.
+    #[serde(with = "json::max_hours")]
     pub max_hours: MaxHours,
     /// The slice of the games this run plays.
+    #[serde(with = "json::shard")]
     pub shard: Option<Shard>,
 }
 
 impl Default for RunConfig {
     /// A run asked for nothing but its game: `simulate`'s defaults (a million games, seed 0,
-    /// every core, no output set, the summary printed, progress where a terminal shows it), with
-    /// no bound on its estimated time; each front end sets what it was asked.
+    /// every core, no output set, the summary printed, progress where a terminal shows it,
+    /// refused if estimated over six hours); each front end sets what it was asked. The
+    /// command line's flags take their defaults from here.
     fn default() -> RunConfig {
         RunConfig {
             games: None,
@@ -57,7 +78,7 @@ impl Default for RunConfig {
             print: Print::Text,
             svg: false,
             progress: When::Auto,
-            max_hours: MaxHours(None),
+            max_hours: MaxHours::DEFAULT,
             shard: None,
         }
     }
@@ -86,5 +107,119 @@ impl RunConfig {
             ]);
         }
         Ok(())
+    }
+}
+
+/// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
+/// Separators stand only between groups of three digits, so `1,5` (a decimal comma, or a
+/// typo) is refused rather than read as 15.
+pub fn parse_games(text: &str) -> Result<u64, String> {
+    crate::settings::parse_count(text, "games")
+}
+
+/// `--precision`: a half-width above 0.
+pub fn parse_precision(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|h| h.is_finite() && *h > 0.0)
+        .ok_or_else(|| "expected a half-width in rounds above 0, such as 0.5".into())
+}
+
+/// `--seed`: a whole number from 0 to 2^64 − 1.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
+}
+
+/// `threads`: a whole number from 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("expected a whole number from 1 to {MAX_THREADS}"))
+}
+
+/// The run options read from JSON: a number only as a number (never a bool, never text, so a
+/// string that looks like one is refused as the Python package has always refused it), its
+/// text read by the option's own reader above; `null` is the default.
+mod json {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use serde_json::Value;
+
+    use crate::estimate::MaxHours;
+    use crate::sim::shard::Shard;
+
+    /// A number, read by `parse` from its text; `None` for `null`.
+    fn number<'de, D: Deserializer<'de>, T>(
+        d: D,
+        parse: fn(&str) -> Result<T, String>,
+    ) -> Result<Option<T>, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Null => Ok(None),
+            Value::Number(n) => parse(&n.to_string()).map(Some).map_err(D::Error::custom),
+            _ => Err(D::Error::custom("expected a number")),
+        }
+    }
+
+    pub fn games<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        number(d, super::parse_games)
+    }
+
+    pub fn precision<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        number(d, super::parse_precision)
+    }
+
+    pub fn max_games<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        Ok(number(d, super::parse_games)?.unwrap_or(super::DEFAULT_MAX_GAMES))
+    }
+
+    pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        Ok(number(d, super::parse_seed)?.unwrap_or(0))
+    }
+
+    pub fn threads<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        number(d, super::parse_threads)
+    }
+
+    /// Hours as a number, or `none` (`inf`) for no bound.
+    pub mod max_hours {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(h: &MaxHours, s: S) -> Result<S::Ok, S::Error> {
+            match h.0 {
+                Some(h) => s.serialize_f64(h),
+                None => s.serialize_str("none"),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<MaxHours, D::Error> {
+            match Value::deserialize(d)? {
+                Value::Null => Ok(MaxHours::DEFAULT),
+                Value::String(t) if t == "none" || t == "inf" => Ok(MaxHours(None)),
+                Value::Number(n) => MaxHours::parse(&n.to_string()).map_err(D::Error::custom),
+                _ => Err(D::Error::custom("expected a number")),
+            }
+        }
+    }
+
+    /// `K/N`.
+    pub mod shard {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(shard: &Option<Shard>, s: S) -> Result<S::Ok, S::Error> {
+            match shard {
+                Some(k) => s.serialize_str(&k.to_string()),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Shard>, D::Error> {
+            match Value::deserialize(d)? {
+                Value::Null => Ok(None),
+                Value::String(t) => t.parse().map(Some).map_err(D::Error::custom),
+                _ => Err(D::Error::custom("expected \"K/N\"")),
+            }
+        }
     }
 }

@@ -27,6 +27,9 @@ pub const LONG: f64 = 60.0;
 pub struct MaxHours(pub Option<f64>);
 
 impl MaxHours {
+    /// The bound of a run that asks for none: [`DEFAULT_MAX_HOURS`].
+    pub const DEFAULT: MaxHours = MaxHours(Some(6.0));
+
     /// `6`, `0.5`, `none` or `inf`.
     pub fn parse(text: &str) -> Result<MaxHours, String> {
         match text {
@@ -219,6 +222,11 @@ pub fn about(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_bound_is_the_flags_default() {
+        assert_eq!(MaxHours::parse(DEFAULT_MAX_HOURS), Ok(MaxHours::DEFAULT));
+    }
 
     fn measured(games: u64, rounds: u64, seconds: f64) -> Measured {
         Measured {

@@ -15,6 +15,7 @@ Bad input raises ValueError naming the argument.
 
 import csv
 import functools
+import inspect
 import io
 import json
 import sys
@@ -157,12 +158,37 @@ def _returns_result(function):
     return wrapper
 
 
-simulate = _returns_result(_warsim.simulate)
-exact = _returns_result(_warsim.exact)
+def _signed(function, command, own=(), required=()):
+    """`function` (the extension's `simulate`, `exact` or `sweep`, which take their run options
+    as keyword arguments) with the signature `help()` and editors show: the game, the run options
+    that `_warsim.run_options(command)` lists (the command line's flags that are fields of the run
+    configuration) with their defaults, the call's `own` keyword parameters, then the rule
+    settings. A run option added to the command line is listed here with nothing else to edit."""
+    P = inspect.Parameter
+    params = [P("game", P.POSITIONAL_ONLY)]
+    for o in _warsim.run_options(command):
+        default = P.empty if o["name"] in required else o["default"]
+        params.append(P(o["name"], P.KEYWORD_ONLY, default=default))
+    params += [P(name, P.KEYWORD_ONLY, default=default) for name, default in own]
+    params.append(P("rules" if command != "sweep" else "settings", P.VAR_KEYWORD))
+    options = "\n".join(f"    {o['name']}: {o['help']}" for o in _warsim.run_options(command))
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        value = function(*args, **kwargs)
+        return Result(value) if isinstance(value, _warsim.Run) else value
+
+    wrapper.__signature__ = inspect.Signature(params)
+    wrapper.__doc__ = f"{function.__doc__}\n\nRun options:\n{options}"
+    return wrapper
+
+
+simulate = _signed(_warsim.simulate, "simulate")
+exact = _signed(_warsim.exact, "exact", own=[("flawless", False)])
 merge = _returns_result(_warsim.merge)
 load = _returns_result(_warsim.load)
 replay = _warsim.replay
-sweep = _warsim.sweep
+sweep = _signed(_warsim.sweep, "sweep", own=[("max_rule_sets", None)], required=("out",))
 compare = _warsim.compare
 play = _warsim.play
 command = _warsim.command

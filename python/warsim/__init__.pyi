@@ -33,8 +33,7 @@ def command(*argv: str) -> str: ...
 def games() -> list[dict[str, Any]]: ...
 
 @overload
-def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Result:
+def simulate(game: Literal["war"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Result:
         """simulate war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -54,8 +53,7 @@ def simulate(game: Literal["war"], /, *, games: int | None = None, seed: int = 0
         quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
-def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Result | dict[str, Any]:
+def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Result | dict[str, Any]:
         """exact war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -75,7 +73,7 @@ def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | N
         quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
-def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def sweep(game: Literal["war"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar']] | Literal["all"] | None = None, won_pile: Literal['kept', 'reversed'] | Sequence[Literal['kept', 'reversed']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None, players: _Value | None = None, quit_stats: bool = False) -> dict[str, Any]:
         """sweep war: Deck War: the higher card takes the battle; a tie starts a war.
 
@@ -97,8 +95,7 @@ def sweep(game: Literal["war"], /, *, out: _Path, games: int | None = None, seed
         """
 
 @overload
-def simulate(game: Literal["snap"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result:
+def simulate(game: Literal["snap"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """simulate snap: Snap (a pair takes the common pile) on random deals.
 
         players: Players
@@ -107,8 +104,7 @@ def simulate(game: Literal["snap"], /, *, games: int | None = None, seed: int = 
         max_rounds: Stop a game after this many turns (outcome `capped`); loops are detected exactly
         """
 @overload
-def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact snap: Snap (a pair takes the common pile) on random deals.
 
         players: Players
@@ -117,7 +113,7 @@ def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | 
         max_rounds: Stop a game after this many turns (outcome `capped`); loops are detected exactly
         """
 @overload
-def sweep(game: Literal["snap"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def sweep(game: Literal["snap"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
         """sweep snap: Snap (a pair takes the common pile) on random deals.
 
@@ -128,23 +124,21 @@ def sweep(game: Literal["snap"], /, *, out: _Path, games: int | None = None, see
         """
 
 @overload
-def simulate(game: Literal["shotgun"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result:
+def simulate(game: Literal["shotgun"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """simulate shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
         max_rounds: Stop a game after this many turns (outcome `capped`)
         """
 @overload
-def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
         max_rounds: Stop a game after this many turns (outcome `capped`)
         """
 @overload
-def sweep(game: Literal["shotgun"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def sweep(game: Literal["shotgun"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, mix: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
         """sweep shotgun: Shotgun War between two random players.
 
@@ -153,23 +147,21 @@ def sweep(game: Literal["shotgun"], /, *, out: _Path, games: int | None = None, 
         """
 
 @overload
-def simulate(game: Literal["rps"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result:
+def simulate(game: Literal["rps"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, players: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """simulate rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
         max_rounds: Stop a game after this many throws (outcome `capped`)
         """
 @overload
-def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
         max_rounds: Stop a game after this many throws (outcome `capped`)
         """
 @overload
-def sweep(game: Literal["rps"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def sweep(game: Literal["rps"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, players: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
         """sweep rps: N-player rock-paper-scissors elimination.
 
@@ -178,23 +170,21 @@ def sweep(game: Literal["rps"], /, *, out: _Path, games: int | None = None, seed
         """
 
 @overload
-def simulate(game: Literal["jitsu"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result:
+def simulate(game: Literal["jitsu"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result:
         """simulate jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
         max_rounds: Stop a game after this many rounds (outcome `capped`)
         """
 @overload
-def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
         max_rounds: Stop a game after this many rounds (outcome `capped`)
         """
 @overload
-def sweep(game: Literal["jitsu"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def sweep(game: Literal["jitsu"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, strategy: Literal['random', 'greedy'] | Sequence[Literal['random', 'greedy']] | Literal["all"] | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
         """sweep jitsu: Card-Jitsu with player 1 played by a strategy.
 
@@ -203,8 +193,7 @@ def sweep(game: Literal["jitsu"], /, *, out: _Path, games: int | None = None, se
         """
 
 @overload
-def simulate(game: Literal["bmn"], /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result:
+def simulate(game: Literal["bmn"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """simulate bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
@@ -214,8 +203,7 @@ def simulate(game: Literal["bmn"], /, *, games: int | None = None, seed: int = 0
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 @overload
-def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
         """exact bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
@@ -225,7 +213,7 @@ def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | N
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 @overload
-def sweep(game: Literal["bmn"], /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def sweep(game: Literal["bmn"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, rules: Literal['britannica', 'camicia'] | Sequence[Literal['britannica', 'camicia']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
         """sweep bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
 
@@ -236,9 +224,8 @@ def sweep(game: Literal["bmn"], /, *, out: _Path, games: int | None = None, seed
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 
-def simulate(game: str, /, *, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None,
-        out: _Path | None = None, svg: bool = False, **rules: Any) -> Result: ...
-def exact(game: str, /, *, threads: int | None = None, out: _Path | None = None,
-        svg: bool = False, flawless: bool = False, **rules: Any) -> Result | dict[str, Any]: ...
-def sweep(game: str, /, *, out: _Path, games: int | None = None, seed: int = 0, threads: int | None = None, precision: float | None = None, max_games: int | None = None, max_hours: float = 6.0, svg: bool = False,
+def simulate(game: str, /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, **rules: Any) -> Result: ...
+def exact(game: str, /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False,
+        **rules: Any) -> Result | dict[str, Any]: ...
+def sweep(game: str, /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, **settings: Any) -> dict[str, Any]: ...

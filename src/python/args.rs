@@ -2,16 +2,11 @@
 //! by the command line's own parsers, the rule options handed to the game's own option checks,
 //! and every error a `ValueError` that names the Python parameter, not the command-line flag.
 
-use std::path::PathBuf;
-
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::cli::{parse_games, parse_precision, parse_seed};
 use crate::config::RunConfig;
-use crate::config::DEFAULT_MAX_GAMES;
-use crate::estimate::{MaxHours, DEFAULT_MAX_HOURS};
 use crate::term::progress::When;
 use crate::term::stdout::Print;
 
@@ -21,167 +16,52 @@ fn bad(name: &str, value: &Bound<'_, PyAny>, why: &str) -> PyErr {
     PyValueError::new_err(format!("{name}={shown}: {why}"))
 }
 
-/// A number argument as the command line reads it (`str()` of a Python int or float), checked
-/// by the command line's parser `parse`; a bool is no number. An integer of another type
-/// (numpy's `int64`, any `__index__`) is read as the int it stands for, and numpy's floats
-/// are Python floats already.
-fn number<T>(
-    name: &str,
-    value: &Bound<'_, PyAny>,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> PyResult<T> {
-    let is_bool = value.is_instance_of::<pyo3::types::PyBool>()
-        || value
-            .get_type()
-            .name()
-            .is_ok_and(|n| n.to_string().starts_with("bool"));
-    let text = if is_bool {
-        None
-    } else if value.is_instance_of::<pyo3::types::PyInt>()
-        || value.is_instance_of::<pyo3::types::PyFloat>()
-    {
-        Some(value.str()?.to_string())
-    } else {
-        value
-            .call_method0("__index__")
-            .ok()
-            .filter(|i| i.is_instance_of::<pyo3::types::PyInt>())
-            .map(|i| i.str().map(|s| s.to_string()))
-            .transpose()?
-    };
-    let Some(text) = text else {
-        return Err(bad(name, value, "expected a number"));
-    };
-    parse(&text).map_err(|e| bad(name, value, &e))
-}
-
-/// The run options shared by `simulate`, `exact` and `sweep`, as Python passes them.
-pub struct RunKwargs<'py> {
-    /// `games=`.
-    pub games: Option<Bound<'py, PyAny>>,
-    /// `seed=` (`None`: 0).
-    pub seed: Option<Bound<'py, PyAny>>,
-    /// `threads=`.
-    pub threads: Option<Bound<'py, PyAny>>,
-    /// `shard=` (`"K/N"` or `(K, N)`).
-    pub shard: Option<Bound<'py, PyAny>>,
-    /// `precision=`.
-    pub precision: Option<Bound<'py, PyAny>>,
-    /// `max_games=`.
-    pub max_games: Option<Bound<'py, PyAny>>,
-    /// `max_hours=` (`None`: the command line's default; `math.inf`: no bound).
-    pub max_hours: Option<Bound<'py, PyAny>>,
-    /// `out=`.
-    pub out: Option<PathBuf>,
-    /// `svg=`.
-    pub svg: bool,
-}
-
-impl RunKwargs<'_> {
-    /// No run option given: each at its default.
-    pub fn none() -> Self {
-        RunKwargs {
-            games: None,
-            seed: None,
-            threads: None,
-            shard: None,
-            precision: None,
-            max_games: None,
-            max_hours: None,
-            out: None,
-            svg: false,
+/// The run options of `command` (`simulate`, `exact`, `sweep`) among the keyword arguments
+/// `kwargs`, read through serde as the fields of [`RunConfig`] (nothing printed, no progress
+/// of warsim's own: the session counts it for Python), with the command-line words that say
+/// them (for the command the output records; `--out` left to the caller), and the keywords
+/// left, which are the game's settings. `shard=(K, N)` is `"K/N"`.
+pub fn run_keywords<'py>(
+    py: Python<'py>,
+    command: &str,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(RunConfig, Vec<String>, Bound<'py, PyDict>)> {
+    let options = crate::list::run_options(command)
+        .map_err(|e| PyValueError::new_err(crate::error::with_keywords(&e)))?;
+    let mut fields = Fields::of::<RunConfig>(command);
+    fields.text_numbers = false;
+    let rest = PyDict::new(py);
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let name: String = key.extract()?;
+        if !options.iter().any(|o| o.name == name) {
+            rest.set_item(key, value)?;
+            continue;
+        }
+        match value.cast::<PyTuple>() {
+            Ok(t) if name == "shard" && t.len() == 2 => {
+                let text = format!("{}/{}", t.get_item(0)?, t.get_item(1)?);
+                let put = fields.put(&name, serde_json::Value::String(text));
+                put.map_err(|why| bad(&name, &value, &why))?
+            }
+            _ => fields.set(&name, &value)?,
         }
     }
-
-    /// The [`RunConfig`]: nothing printed, no progress (a notebook's stderr is no terminal).
-    pub fn config(&self) -> PyResult<RunConfig> {
-        let threads = self
-            .threads
-            .as_ref()
-            .map(|t| {
-                number("threads", t, |s| {
-                    s.parse::<u32>()
-                        .ok()
-                        .filter(|n| (1..=1024).contains(n))
-                        .ok_or_else(|| "expected a whole number from 1 to 1024".to_string())
-                })
-            })
-            .transpose()?;
-        let shard = match &self.shard {
-            None => None,
-            Some(s) => {
-                let text = match s.cast::<PyTuple>() {
-                    Ok(t) if t.len() == 2 => format!("{}/{}", t.get_item(0)?, t.get_item(1)?),
-                    _ => s.str()?.to_string(),
-                };
-                Some(text.parse().map_err(|e: String| bad("shard", s, &e))?)
-            }
-        };
-        let max_hours = match &self.max_hours {
-            None => MaxHours::parse(DEFAULT_MAX_HOURS).map_err(PyValueError::new_err)?,
-            Some(h) => number("max_hours", h, MaxHours::parse)?,
-        };
-        Ok(RunConfig {
-            games: self
-                .games
-                .as_ref()
-                .map(|g| number("games", g, parse_games))
-                .transpose()?,
-            precision: self
-                .precision
-                .as_ref()
-                .map(|p| number("precision", p, parse_precision))
-                .transpose()?,
-            max_games: self
-                .max_games
-                .as_ref()
-                .map(|m| number("max_games", m, parse_games))
-                .transpose()?
-                .unwrap_or(DEFAULT_MAX_GAMES),
-            seed: self
-                .seed
-                .as_ref()
-                .map(|s| number("seed", s, parse_seed))
-                .transpose()?
-                .unwrap_or(0),
-            threads,
-            out: self.out.clone(),
-            print: Print::Nothing,
-            svg: self.svg,
-            progress: When::Never,
-            max_hours,
-            shard,
-        })
-    }
-
-    /// The same options as command-line arguments, for `sweep` (which parses its own), after
-    /// the same checks as [`RunKwargs::config`].
-    pub fn args(&self) -> PyResult<Vec<String>> {
-        let c = self.config()?;
-        let mut args = vec!["--seed".to_string(), c.seed.to_string()];
-        let mut add = |flag: &str, value: Option<String>| {
-            if let Some(v) = value {
-                args.extend([flag.to_string(), v]);
-            }
-        };
-        add("--games", c.games.map(|g| g.to_string()));
-        add("--threads", c.threads.map(|t| t.to_string()));
-        add("--precision", c.precision.map(|p| p.to_string()));
-        add("--max-games", Some(c.max_games.to_string()));
-        add(
-            "--max-hours",
-            Some(
-                c.max_hours
-                    .0
-                    .map_or_else(|| "none".into(), |h| h.to_string()),
-            ),
-        );
-        add("--out", c.out.map(|o| o.display().to_string()));
-        if c.svg {
-            args.push("--svg".into());
+    let value = fields.value();
+    let mut config: RunConfig = serde_json::from_value(value.clone())
+        .map_err(|e| PyValueError::new_err(format!("{command}: {e}")))?;
+    config.print = Print::Nothing;
+    config.progress = When::Never;
+    let mut words = Vec::new();
+    for o in options.iter().filter(|o| o.name != "out") {
+        let flag = crate::error::flag(&o.name);
+        match &value[&o.name] {
+            serde_json::Value::Bool(true) => words.push(flag),
+            serde_json::Value::String(t) => words.extend([flag, t.clone()]),
+            serde_json::Value::Number(n) => words.extend([flag, n.to_string()]),
+            _ => {}
         }
-        Ok(args)
     }
+    Ok((config, words, rest))
 }
 
 /// A Python value as one command-line value: a list or tuple as a comma list (`;` between
@@ -231,6 +111,9 @@ pub fn words(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<String>> {
 #[derive(Clone)]
 pub struct Fields {
     object: serde_json::Map<String, serde_json::Value>,
+    /// Whether a number written as text is read as the number (a setting's `ranks="3"`; a run
+    /// option takes a number only as a number).
+    pub text_numbers: bool,
     read: fn(&serde_json::Value) -> Result<(), String>,
     /// The call, as errors name it.
     what: String,
@@ -253,6 +136,7 @@ impl Fields {
         };
         Fields {
             object,
+            text_numbers: true,
             read,
             what: what.to_string(),
         }
@@ -281,7 +165,7 @@ impl Fields {
         if value.is_none() {
             return Ok(());
         }
-        let given = json_of(key, value)?;
+        let given = json_of(value)?;
         self.put(key, given).map_err(|why| bad(key, value, &why))
     }
 
@@ -289,7 +173,7 @@ impl Fields {
     /// text (`ranks="3"`) is tried as the number too, where the field takes one.
     pub fn put(&mut self, key: &str, given: serde_json::Value) -> Result<(), String> {
         let mut tries = vec![given.clone()];
-        if let serde_json::Value::String(text) = &given {
+        if let (serde_json::Value::String(text), true) = (&given, self.text_numbers) {
             if let Ok(n @ serde_json::Value::Number(_)) = serde_json::from_str(text) {
                 tries.push(n);
             }
@@ -383,9 +267,10 @@ pub fn no_game(game: &str) -> PyErr {
     ))
 }
 
-/// Keyword `key`'s Python value as JSON: a bool, an integer (numpy's too), a float, a string; a list or a
-/// tuple as its comma list (`[13, 13]` is `"13,13"`), anything else as `str()`.
-fn json_of(key: &str, value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+/// A keyword's Python value as JSON: a bool, an integer (numpy's too), a float (one that is not
+/// finite as its text: `inf`), a string; a list or a tuple as its comma list (`[13, 13]` is
+/// `"13,13"`), anything else as `str()`.
+fn json_of(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     use serde_json::Value;
     if value.is_instance_of::<pyo3::types::PyBool>() {
         return Ok(Value::Bool(value.is_truthy()?));
@@ -397,10 +282,10 @@ fn json_of(key: &str, value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
         return Ok(n.into());
     }
     if value.is_instance_of::<pyo3::types::PyFloat>() {
+        // `math.inf` is its text, `inf`, where a setting takes it (`max_hours`).
         let x: f64 = value.extract()?;
-        return serde_json::Number::from_f64(x)
-            .map(Value::Number)
-            .ok_or_else(|| bad(key, value, "expected a finite number"));
+        return Ok(serde_json::Number::from_f64(x)
+            .map_or_else(|| Value::String(x.to_string()), Value::Number));
     }
     if value.is_instance_of::<pyo3::types::PyList>() || value.is_instance_of::<PyTuple>() {
         return Ok(Value::String(value_text(value)?));

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::args::{self, words, RunKwargs};
+use super::args::{self, words};
 use super::run::Run;
 use super::{interruptible, json_loads, target};
 use crate::api::{self, Setup};
@@ -16,27 +16,23 @@ use crate::face::PlayIo;
 use crate::model::reader::{read_text, MAX_JSON_BYTES, MAX_SET_JSON_BYTES};
 use crate::term::stdout::Print;
 
-/// The command line (after `warsim`) equivalent to a call of `command` (`simulate`, `exact`)
-/// on `game` with rule words `rule` and run options `run`; its `--out` only when the caller
-/// `kept` the folder (a private scratch folder says nothing).
+/// The command line (after `warsim`) equivalent to a call of `command` on `game` with rule
+/// words `rule` and run option words `run`, and `--out` when the caller kept the folder `out`
+/// (a private scratch folder says nothing).
 fn call(
     command: &str,
     game: &str,
     rule: Vec<String>,
-    run: &RunKwargs<'_>,
-    kept: bool,
-) -> PyResult<Vec<String>> {
-    let mut args = run.args()?;
-    if !kept {
-        if let Some(i) = args.iter().position(|a| a == "--out") {
-            args.drain(i..i + 2);
-        }
-    }
-    Ok([command.to_string(), game.to_string()]
+    run: Vec<String>,
+    out: Option<&PathBuf>,
+) -> Vec<String> {
+    let out = out.map(|o| ["--out".to_string(), o.display().to_string()]);
+    [command.to_string(), game.to_string()]
         .into_iter()
         .chain(rule)
-        .chain(args)
-        .collect())
+        .chain(run)
+        .chain(out.into_iter().flatten())
+        .collect()
 }
 
 /// Game `game` with the settings of keyword arguments `rules`; `what` names the call.
@@ -56,41 +52,18 @@ fn setup(game: &str, what: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<
 /// interval of the mean rounds is at most ±H. Bad input raises ValueError naming the
 /// argument; Ctrl-C stops the run within a second.
 #[pyfunction]
-#[pyo3(signature = (game, /, *, games=None, seed=None, threads=None, shard=None,
-    precision=None, max_games=None, max_hours=None, out=None, svg=false, **rules),
-    text_signature = "(game, /, *, games=None, seed=0, threads=None, shard=None, \
-    precision=None, max_games=None, max_hours=6.0, out=None, svg=False, **rules)")]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (game, /, **kwargs))]
 pub fn simulate<'py>(
     py: Python<'py>,
     game: &str,
-    games: Option<Bound<'py, PyAny>>,
-    seed: Option<Bound<'py, PyAny>>,
-    threads: Option<Bound<'py, PyAny>>,
-    shard: Option<Bound<'py, PyAny>>,
-    precision: Option<Bound<'py, PyAny>>,
-    max_games: Option<Bound<'py, PyAny>>,
-    max_hours: Option<Bound<'py, PyAny>>,
-    out: Option<PathBuf>,
-    svg: bool,
-    rules: Option<&Bound<'py, PyDict>>,
+    kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
-    let setup = setup(game, &format!("simulate({game:?})"), rules)?;
-    let kept = out.is_some();
-    let (dir, scratch) = target(out)?;
-    let run = RunKwargs {
-        games,
-        seed,
-        threads,
-        shard,
-        precision,
-        max_games,
-        max_hours,
-        out: Some(dir.clone()),
-        svg,
-    };
-    let config = run.config()?;
-    let command = call("simulate", game, words(rules)?, &run, kept)?;
+    let (mut config, run, rules) = args::run_keywords(py, "simulate", kwargs)?;
+    let setup = setup(game, &format!("simulate({game:?})"), Some(&rules))?;
+    let kept = config.out.clone();
+    let (dir, scratch) = target(kept.clone())?;
+    config.out = Some(dir.clone());
+    let command = call("simulate", game, words(Some(&rules))?, run, kept.as_ref());
     interruptible(py, command, |session| {
         api::simulate(session, &setup, &config)?;
         Run::read(&dir, scratch.is_none())
@@ -102,33 +75,19 @@ pub fn simulate<'py>(
 /// (War) the flawless game's probability (flawless.json, as a dict). Written into `out` when
 /// given. Rule options as for `simulate`.
 #[pyfunction]
-#[pyo3(signature = (game, /, *, threads=None, out=None, svg=false, flawless=false, **rules))]
+#[pyo3(signature = (game, /, *, flawless=false, **kwargs))]
 pub fn exact<'py>(
     py: Python<'py>,
     game: &str,
-    threads: Option<Bound<'py, PyAny>>,
-    out: Option<PathBuf>,
-    svg: bool,
     flawless: bool,
-    rules: Option<&Bound<'py, PyDict>>,
+    kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let setup = setup(game, &format!("exact({game:?})"), rules)?;
-    let kept = out.is_some();
-    let (dir, scratch) = target(out)?;
-    let run = RunKwargs {
-        threads,
-        out: Some(dir.clone()),
-        svg,
-        ..RunKwargs::none()
-    };
-    let config = run.config()?;
-    let mut command = call("exact", game, words(rules)?, &run, kept)?;
-    // `exact` takes none of simulate's seed, count or bound; `--flawless` is its own.
-    for flag in ["--seed", "--max-games", "--max-hours"] {
-        if let Some(i) = command.iter().position(|a| a == flag) {
-            command.drain(i..i + 2);
-        }
-    }
+    let (mut config, run, rules) = args::run_keywords(py, "exact", kwargs)?;
+    let setup = setup(game, &format!("exact({game:?})"), Some(&rules))?;
+    let kept = config.out.clone();
+    let (dir, scratch) = target(kept.clone())?;
+    config.out = Some(dir.clone());
+    let mut command = call("exact", game, words(Some(&rules))?, run, kept.as_ref());
     if flawless {
         command.push("--flawless".into());
     }
@@ -199,46 +158,24 @@ pub fn replay(py: Python<'_>, dir: PathBuf, game: Option<u64>) -> PyResult<Py<Py
 /// value of an option) into folder `out`, one subfolder per rule set, and returns sweep.json
 /// as a dict. Run options as for `simulate`; `max_rule_sets` raises the bound of 1,000.
 #[pyfunction]
-#[pyo3(signature = (game, /, *, out, games=None, seed=None, threads=None, precision=None,
-    max_games=None, max_hours=None, svg=false, max_rule_sets=None, **settings),
-    text_signature = "(game, /, *, out, games=None, seed=0, threads=None, precision=None, \
-    max_games=None, max_hours=6.0, svg=False, max_rule_sets=None, **settings)")]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (game, /, *, max_rule_sets=None, **kwargs))]
 pub fn sweep<'py>(
     py: Python<'py>,
     game: &str,
-    out: PathBuf,
-    games: Option<Bound<'py, PyAny>>,
-    seed: Option<Bound<'py, PyAny>>,
-    threads: Option<Bound<'py, PyAny>>,
-    precision: Option<Bound<'py, PyAny>>,
-    max_games: Option<Bound<'py, PyAny>>,
-    max_hours: Option<Bound<'py, PyAny>>,
-    svg: bool,
     max_rule_sets: Option<u64>,
-    settings: Option<&Bound<'py, PyDict>>,
+    kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let run = RunKwargs {
-        games,
-        seed,
-        threads,
-        precision,
-        max_games,
-        max_hours,
-        out: Some(out.clone()),
-        svg,
-        ..RunKwargs::none()
-    };
+    let (config, run, settings) = args::run_keywords(py, "sweep", kwargs)?;
+    let out = config.out.clone();
     let max = max_rule_sets.unwrap_or(crate::sweep::MAX_RULE_SETS);
     let what = format!("sweep({game:?})");
-    let sweep = args::sweep_of(game, &what, settings, run.config()?, max)?;
-    let mut command = vec!["sweep".to_string(), game.to_string()];
-    command.extend(words(settings)?);
-    command.extend(run.args()?);
+    let sweep = args::sweep_of(game, &what, Some(&settings), config, max)?;
+    let mut command = call("sweep", game, words(Some(&settings))?, run, out.as_ref());
     command.push("--quiet".into());
     if let Some(n) = max_rule_sets {
         command.extend(["--max-rule-sets".into(), n.to_string()]);
     }
+    let out = out.unwrap_or_default();
     let doc = interruptible(py, command, |session| {
         api::sweep(session, &sweep)?;
         Ok(read_text(&out, "sweep.json", MAX_SET_JSON_BYTES)?)

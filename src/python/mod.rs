@@ -233,6 +233,18 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
     )
 }
 
+/// The run options of `command` (`simulate`, `exact`, `sweep`): each keyword with its value's
+/// name (None for a switch), help and default, from the command line's definition and the
+/// run configuration's fields, for the signatures, docstrings and type stubs.
+#[pyfunction]
+fn run_options(py: Python<'_>, command: &str) -> PyResult<Py<PyAny>> {
+    let list = list::run_options(command).map_err(|e| to_python(e.into()))?;
+    json_loads(
+        py,
+        &serde_json::to_string(&list).map_err(|e| to_python(e.into()))?,
+    )
+}
+
 /// `json.loads(text)`.
 pub(crate) fn json_loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
@@ -255,6 +267,7 @@ fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::play, m)?)?;
     m.add_function(wrap_pyfunction!(command, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(run_options, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

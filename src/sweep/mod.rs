@@ -44,6 +44,9 @@ use warsim_core::usage_of;
 /// table can show; more is most likely a list that went wrong (`--max-rounds 1,2,...,10000`).
 pub const MAX_RULE_SETS: u64 = 1_000;
 
+/// The run options a sweep refuses (each rule set is a whole run).
+pub const REFUSED: &[&str] = &["shard"];
+
 /// Seconds a rule set spends writing its folder (summary, CSVs, charts), added to its games'
 /// estimate: 6.5 ms measured on a 2-core machine for runs of one game.
 const WRITE_SECONDS: f64 = 0.01;
