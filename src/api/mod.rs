@@ -6,6 +6,8 @@
 //! a usage error ([`crate::error::UsageError`]) names settings, which each front end says in its
 //! own words.
 
+mod load;
+
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -92,6 +94,8 @@ pub struct Compare {
 pub fn compare(session: &Session, c: &Compare) -> Result<()> {
     crate::compare::run(session, c)
 }
+
+pub use load::{load, Loaded};
 
 /// `replay`: game `index` of the run in `dir` (its longest by default) played again.
 pub fn replay(dir: &Path, index: Option<u64>) -> Result<Replayed> {
