@@ -430,10 +430,10 @@ pub struct SearchOptions {
         value_enum,
         default_value_t
     )]
-    pub method: crate::search::record::Method,
+    pub method: crate::search::Method,
     /// With --method record: the longest games sampled to join from, longest first.
     #[arg(long, global = true, value_name = "B",
-          default_value_t = crate::search::record::DEFAULT_BASES as u32,
+          default_value_t = crate::search::DEFAULT_BASES as u32,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub bases: u32,
 }
