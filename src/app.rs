@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use crate::api::{self, RunConfig, Session};
 use crate::cli::{Cli, Command};
 use crate::term::stdout::Print;
-use crate::{play, sweep, usage};
+use crate::{play, sweep};
 
 /// Names the engine path the environment variable `WARSIM_PATH` asks for (tests and benchmarks
 /// time or check one path; results are the same on every path): the one place that reads it,
@@ -42,7 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let config = RunConfig::from(&run);
             api::exact(&session, &game.into(), &config, run.flawless)
         }
-        Command::Search { search, game } => search_run(search, &game),
+        Command::Search { search, game } => search_run(&session, search, &game),
         Command::Compare {
             dirs,
             out,
@@ -67,10 +67,12 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 /// `search GAME`: its flags as the typed configuration of the mode they ask for.
-fn search_run(search: crate::cli::SearchOptions, game: &api::SearchGame) -> Result<()> {
-    let out = search
-        .out
-        .ok_or_else(|| usage!("search: --out DIR is missing (a search writes a directory)"))?;
+fn search_run(
+    session: &Session,
+    search: crate::cli::SearchOptions,
+    game: &api::SearchGame,
+) -> Result<()> {
+    let out = search.out.unwrap_or_default();
     let print = Print::of(search.json, false, false);
     if let Some(deal) = search.reaching {
         let cfg = api::ReachingConfig {
@@ -81,7 +83,7 @@ fn search_run(search: crate::cli::SearchOptions, game: &api::SearchGame) -> Resu
             print,
             progress: search.progress.progress,
         };
-        return api::reaching(game, &cfg);
+        return api::reaching(session, game, &cfg);
     }
     let cfg = api::SearchConfig {
         deals: search.deals,
@@ -100,7 +102,7 @@ fn search_run(search: crate::cli::SearchOptions, game: &api::SearchGame) -> Resu
         method: search.method,
         bases: search.bases as usize,
     };
-    api::search(game, &cfg)
+    api::search(session, game, &cfg)
 }
 
 /// The command line as the manual shows it: built, so that each command knows its full name

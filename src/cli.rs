@@ -12,6 +12,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::{parse_games, parse_precision, parse_seed, RunConfig, MAX_THREADS};
 use crate::estimate::{self, MaxHours};
 use crate::face::{ExactGame, PlayGame, SearchGame, SimulateGame};
+use crate::search::{self, SearchConfig};
 use crate::sim::shard::Shard;
 use crate::term::progress;
 use crate::term::stdout::Print;
@@ -359,8 +360,9 @@ pub struct SearchOptions {
     #[arg(long, global = true, value_name = "M", allow_negative_numbers = true)]
     pub minutes: Option<f64>,
     /// Independent walkers (the result depends on them, not on the threads).
-    #[arg(long, global = true, value_name = "W", default_value_t = 16,
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, global = true, value_name = "W", default_value_t = SearchConfig::default().walkers,
+          allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_WALKERS)))]
     pub walkers: u32,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -369,8 +371,9 @@ pub struct SearchOptions {
     #[allow(missing_docs)]
     pub threads: ThreadsArg,
     /// The longest deals kept.
-    #[arg(long, global = true, value_name = "K", default_value_t = 10,
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10000))]
+    #[arg(long, global = true, value_name = "K", default_value_t = SearchConfig::default().keep as u32,
+          allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_KEEP)))]
     pub keep: u32,
     /// Where to write search.json and best.txt, or with --reaching reaching.json and deals.txt
     /// (required).
@@ -430,11 +433,11 @@ pub struct SearchOptions {
         value_enum,
         default_value_t
     )]
-    pub method: crate::search::record::Method,
+    pub method: crate::search::Method,
     /// With --method record: the longest games sampled to join from, longest first.
     #[arg(long, global = true, value_name = "B",
-          default_value_t = crate::search::record::DEFAULT_BASES as u32,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          default_value_t = crate::search::DEFAULT_BASES as u32,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_BASES)))]
     pub bases: u32,
 }
 

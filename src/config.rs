@@ -142,7 +142,7 @@ pub fn parse_threads(text: &str) -> Result<u32, String> {
 /// The run options read from JSON: a number only as a number (never a bool, never text, so a
 /// string that looks like one is refused as the Python package has always refused it), its
 /// text read by the option's own reader above; `null` is the default.
-mod json {
+pub(crate) mod json {
     use serde::de::Error;
     use serde::{Deserialize, Deserializer, Serializer};
     use serde_json::Value;
@@ -151,9 +151,9 @@ mod json {
     use crate::sim::shard::Shard;
 
     /// A number, read by `parse` from its text; `None` for `null`.
-    fn number<'de, D: Deserializer<'de>, T>(
+    pub fn number<'de, D: Deserializer<'de>, T>(
         d: D,
-        parse: fn(&str) -> Result<T, String>,
+        parse: impl Fn(&str) -> Result<T, String>,
     ) -> Result<Option<T>, D::Error> {
         match Value::deserialize(d)? {
             Value::Null => Ok(None),

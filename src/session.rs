@@ -65,6 +65,21 @@ impl Session {
         &self.cancel
     }
 
+    /// What stops a search that writes what it found when interrupted: on the command line, a
+    /// stop that the first SIGINT or SIGTERM sets (the search's set then commits, marked
+    /// stopped; a second signal ends the process, writing nothing); in a host, the call's
+    /// cancel, after which its set does not commit.
+    pub fn search_stop(&self) -> Cancel {
+        match self.signals {
+            Signals::Own => {
+                let stop = Cancel::default();
+                crate::store::stop_on_interrupt(&stop);
+                stop
+            }
+            Signals::Host => self.cancel.clone(),
+        }
+    }
+
     /// Who answers the call's signals.
     pub fn signals(&self) -> Signals {
         self.signals

@@ -458,3 +458,41 @@ def test_replay_plays_a_game_of_a_run_again_as_the_command_line_does(tmp_path):
     assert warsim.replay(out, game=3) == json.loads(cli("replay", out, "--game", 3, "--json"))
     with pytest.raises(ValueError, match="summary.json"):
         warsim.replay(tmp_path / "nothing")
+
+
+def _without_times(doc):
+    """A search document without what differs between two runs of it: its times and its
+    provenance."""
+    return {k: v for k, v in doc.items() if k not in ("elapsed_s", "deals_per_s", "tries_per_s",
+                                                      "provenance")}
+
+
+def test_search_finds_what_the_command_line_finds(tmp_path):
+    deck = dict(ranks=7, suits=2)
+    found = warsim.search("bmn", out=tmp_path / "py", deals=20000, walkers=4, seed=2, **deck)
+    cli("search", "bmn", "--ranks", 7, "--suits", 2, "--deals", 20000, "--walkers", 4,
+        "--seed", 2, "--out", tmp_path / "cli")
+    want = json.loads((tmp_path / "cli" / "search.json").read_text())
+    assert found.pop("replay") == want.pop("replay").replace(str(tmp_path / "cli"), str(tmp_path / "py"))
+    assert _without_times(found) == _without_times(want)
+    assert (tmp_path / "py" / "best.txt").read_text() == (tmp_path / "cli" / "best.txt").read_text()
+    command = found["provenance"]["command"]
+    assert command.startswith("warsim search bmn --ranks 7 --suits 2 --deals 20000"), command
+    basin = warsim.search("bmn", out=tmp_path / "basin", reaching="--J-/K-QQ-AAKJ-", **deck)
+    assert basin["deal"] == "--J-/K-QQ-AAKJ-" and len(basin["deals"]) == 84
+    census = warsim.search("bmn", out=tmp_path / "census", census=True, deals=8192, walkers=2,
+                           ranks=7, suits=2, from_="--J-/K-QQ-AAKJ-")
+    assert census["cycles"], census.keys()
+
+
+def test_search_refuses_what_it_cannot_do_by_keyword(tmp_path):
+    with pytest.raises(ValueError, match="walkers=0"):
+        warsim.search("bmn", out=tmp_path / "w", walkers=0)
+    with pytest.raises(ValueError, match="no option colour"):
+        warsim.search("bmn", out=tmp_path / "c", colour=3)
+    with pytest.raises(ValueError, match="bmn alone"):
+        warsim.search("war", out=tmp_path / "g")
+    with pytest.raises(ValueError, match="expected a number"):
+        warsim.search("bmn", out=tmp_path / "d", deals="many")
+    assert not os.path.exists(tmp_path / "w")
+

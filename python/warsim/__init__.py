@@ -191,5 +191,6 @@ replay = _warsim.replay
 sweep = _signed(_warsim.sweep, "sweep", own=[("max_rule_sets", None)], required=("out",))
 compare = _warsim.compare
 play = _warsim.play
+search = _warsim.search
 command = _warsim.command
 games = _warsim.games

@@ -110,13 +110,27 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
 
 /// `search`: Beggar-my-neighbour's searches (the record climb, `--loops`, `--census`,
 /// `--method`), written into `config.out`.
-pub fn search(game: &SearchGame, config: &SearchConfig) -> Result<()> {
-    crate::search::run(&game.game()?, config)
+pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<()> {
+    has_out(&config.out)?;
+    crate::search::run(session, &game.game()?, config)
 }
 
 /// `search --reaching`: the deals that reach a never-ending cycle's basin.
-pub fn reaching(game: &SearchGame, config: &ReachingConfig) -> Result<()> {
-    crate::reaching::run(&game.game()?, config)
+pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -> Result<()> {
+    has_out(&config.out)?;
+    crate::reaching::run(session, &game.game()?, config)
+}
+
+/// Refuses a search with no output folder: a search writes one.
+fn has_out(out: &Path) -> Result<(), crate::error::UsageError> {
+    if out.as_os_str().is_empty() {
+        return Err(warsim_core::usage_of![
+            "search: ",
+            warsim_core::error::setting("out", "DIR"),
+            " is missing (a search writes a directory)",
+        ]);
+    }
+    Ok(())
 }
 
 /// `simulate`, for game type `G`.

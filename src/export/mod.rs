@@ -2,7 +2,7 @@
 //! files written and committed, then its summary printed), CSV ([`csv`]), the summary table
 //! that `--markdown` and report.html share ([`table`]), report.html ([`html`]), README.md
 //! ([`readme`]), an answer computed rather than played ([`answer`]), a sweep's own files
-//! ([`sweep`]) and a comparison's ([`compare`]). Each reads the [`crate::model`], draws with
+//! ([`sweep`]), a comparison's ([`compare`]) and a search's ([`search`]). Each reads the [`crate::model`], draws with
 //! [`crate::charts`] and writes into a [`crate::store`] set.
 
 pub mod answer;
@@ -11,5 +11,6 @@ pub mod csv;
 pub mod html;
 pub mod readme;
 pub mod run;
+pub mod search;
 pub mod sweep;
 pub mod table;

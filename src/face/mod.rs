@@ -263,6 +263,23 @@ pub enum SearchGame {
 }
 
 impl SearchGame {
+    /// Game `name` with its settings `settings` as JSON (what Python's keyword arguments
+    /// become), for the games `search` explores.
+    pub fn from_json(
+        name: &str,
+        settings: &serde_json::Value,
+    ) -> Result<SearchGame, crate::error::UsageError> {
+        if name != <Bmn as Game>::NAME {
+            return Err(crate::usage!(
+                "search {name:?}: search explores {} alone",
+                <Bmn as Game>::NAME
+            ));
+        }
+        serde_json::from_value(settings.clone())
+            .map(SearchGame::Bmn)
+            .map_err(|e| crate::usage!("{name}: {e}"))
+    }
+
     /// The game its rule options describe, or a usage error naming the bad one.
     pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
         match self {

@@ -207,6 +207,27 @@ impl Fields {
     pub fn value(&self) -> serde_json::Value {
         serde_json::Value::Object(self.object.clone())
     }
+
+    /// The fields set to other than `T`'s default as command-line words, in the order of the
+    /// fields (`"walkers": 4` → `--walkers 4`, `true` → the switch), but for `skip`: what the
+    /// output of a call records as the command that makes it again.
+    pub fn changed_words<T: Default + serde::Serialize>(&self, skip: &[&str]) -> Vec<String> {
+        let defaults = serde_json::to_value(T::default()).unwrap_or_default();
+        let mut words = Vec::new();
+        for (key, value) in &self.object {
+            if skip.contains(&key.as_str()) || defaults.get(key) == Some(value) {
+                continue;
+            }
+            let flag = crate::error::flag(key);
+            match value {
+                serde_json::Value::Bool(true) => words.push(flag),
+                serde_json::Value::String(t) => words.extend([flag, t.clone()]),
+                serde_json::Value::Number(n) => words.extend([flag, n.to_string()]),
+                _ => {}
+            }
+        }
+        words
+    }
 }
 
 /// Game `game`'s settings from Python's keyword arguments `kwargs`, as the JSON object of its

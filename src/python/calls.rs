@@ -264,3 +264,69 @@ pub fn play<'py>(
     })?;
     json_loads(py, &report.to_string())
 }
+
+/// Searches Beggar-my-neighbour's deals as `warsim search bmn` does, into folder `out`, and
+/// returns what it writes there (search.json, census.json or reaching.json) as a dict: by
+/// default the record climb; `loops=True` the never-ending games, `census=True` the census of
+/// cycles, `method="sample"` or `"record"` sampling (and joining); `reaching=DEAL` walks the
+/// basin of the cycle DEAL enters instead. Its options are the command's flags as keywords
+/// (`deals=`, `minutes=`, `walkers=`, `seed=`, `threads=`, `keep=`, `max_hours=`, `from_=`,
+/// `bases=`, `max_positions=`; `warsim.command("search", "bmn", "--help")` says each), rule
+/// settings as for `simulate("bmn")`. The same seed and options find the same deals as the
+/// command line. Ctrl-C stops it within a second, writing nothing.
+#[pyfunction]
+#[pyo3(signature = (game, /, *, out, **options))]
+pub fn search<'py>(
+    py: Python<'py>,
+    game: &str,
+    out: PathBuf,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let what = format!("search({game:?})");
+    let mut rules = args::settings_fields(game, &what)?;
+    let reaching = options.is_some_and(|o| o.contains("reaching").unwrap_or(false));
+    let mut fields = if reaching {
+        args::Fields::of::<api::ReachingConfig>(&what)
+    } else {
+        args::Fields::of::<api::SearchConfig>(&what)
+    };
+    fields.text_numbers = false;
+    for (key, value) in options.into_iter().flat_map(|o| o.iter()) {
+        let key: String = key.extract()?;
+        let key = key.trim_end_matches('_');
+        match rules.has(key) {
+            true => rules.set(key, &value)?,
+            false => fields.set(key, &value)?,
+        }
+    }
+    let shown = serde_json::Value::String(out.display().to_string());
+    let put = fields.put("out", shown);
+    put.map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{what}: out: {why}")))?;
+    let setup =
+        api::SearchGame::from_json(game, &rules.value()).map_err(|e| super::to_python(e.into()))?;
+    let mut command = vec!["search".to_string(), game.to_string()];
+    command.extend(rules.changed_words::<crate::games::bmn::BmnSettings>(&[]));
+    let document = if reaching {
+        command.extend(fields.changed_words::<api::ReachingConfig>(&["out"]));
+        "reaching.json"
+    } else {
+        command.extend(fields.changed_words::<api::SearchConfig>(&["out"]));
+        "search.json"
+    };
+    command.extend(["--out".to_string(), out.display().to_string()]);
+    let doc = interruptible(py, command, |session| {
+        if reaching {
+            let mut config: api::ReachingConfig = serde_json::from_value(fields.value())?;
+            config.print = Print::Nothing;
+            api::reaching(session, &setup, &config)?;
+        } else {
+            let mut config: api::SearchConfig = serde_json::from_value(fields.value())?;
+            config.print = Print::Nothing;
+            api::search(session, &setup, &config)?;
+        }
+        let census = out.join("census.json").exists() && document == "search.json";
+        let name = if census { "census.json" } else { document };
+        Ok(read_text(&out, name, MAX_SET_JSON_BYTES)?)
+    })?;
+    json_loads(py, &doc)
+}

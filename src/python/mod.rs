@@ -206,13 +206,7 @@ fn command(argv: Vec<String>) -> PyResult<String> {
                 .next()
                 .unwrap_or("")
                 .to_lowercase();
-            // `search` has no Python function yet: say so, rather than name one that is not
-            // there.
-            let instead = if name == "search" {
-                "runs from the command line only (warsim search ...)".to_string()
-            } else {
-                format!("runs as warsim.{name}(...)")
-            };
+            let instead = format!("runs as warsim.{name}(...)");
             return Err(PyValueError::new_err(format!(
                 "command {name}: {instead}; command() gives the text of --help, --version, \
                  games, completions and manpage"
@@ -265,6 +259,7 @@ fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(calls::compare, m)?)?;
     m.add_function(wrap_pyfunction!(calls::play, m)?)?;
+    m.add_function(wrap_pyfunction!(calls::search, m)?)?;
     m.add_function(wrap_pyfunction!(command, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(run_options, m)?)?;

@@ -2,31 +2,92 @@
 //! a shell as written (best.txt, deals.txt, search.json, the terminal), plays the deal under
 //! the search's rules (its deck options included), or plays the search again.
 
-use super::SearchConfig;
+use super::{Method, SearchConfig};
 use crate::face::bmn::rule_flags;
+use crate::games::bmn::search::report::Replays;
 use crate::games::bmn::{BmnRules, DEFAULT_MAX_ROUNDS};
 use crate::model::summary::shell_quote;
 
-/// `warsim play bmn --ranks 7 --suits 2 --deal 'Q-KJ-A-/Q-K-AJ-'`: plays `deal` under `rules`.
-pub(crate) fn play(rules: &BmnRules, deal: &str) -> String {
-    let options = match rule_flags(rules) {
-        o if o.is_empty() => o,
-        o => format!(" {o}"),
-    };
-    format!("warsim play bmn{options} --deal {}", quoted(deal))
+/// The command line's [`Replays`]: `warsim play bmn` and `warsim search bmn` lines under the
+/// search's rules, the search's from its flags (none for `--reaching`, which has no replay).
+pub(crate) struct Say<'a> {
+    rules: &'a BmnRules,
+    cfg: Option<&'a SearchConfig>,
 }
 
-/// As [`play`], without a card cap: for a deal that never ends, whose loop `play` finds
-/// exactly whatever the cap, while a cap given to the search (to bound its forward play) may
-/// be too short to play up to the loop's second turn.
-pub(crate) fn play_loop(rules: &BmnRules, deal: &str) -> String {
-    play(
-        &BmnRules {
+impl<'a> Say<'a> {
+    /// The commands of a search of `cfg` (or of a walk: `None`) under `rules`.
+    pub(crate) fn new(rules: &'a BmnRules, cfg: Option<&'a SearchConfig>) -> Self {
+        Say { rules, cfg }
+    }
+}
+
+impl Replays for Say<'_> {
+    /// `warsim play bmn --ranks 7 --suits 2 --deal 'Q-KJ-A-/Q-K-AJ-'`.
+    fn deal(&self, deal: &str) -> String {
+        let options = match rule_flags(self.rules) {
+            o if o.is_empty() => o,
+            o => format!(" {o}"),
+        };
+        format!("warsim play bmn{options} --deal {}", quoted(deal))
+    }
+
+    fn cycle(&self, position: &str) -> String {
+        let rules = BmnRules {
             max_rounds: DEFAULT_MAX_ROUNDS,
-            ..rules.clone()
-        },
-        deal,
-    )
+            ..self.rules.clone()
+        };
+        Say::new(&rules, None).deal(position)
+    }
+
+    /// The same seed, walkers, deals kept and starting deal, with `deals` deals (those it
+    /// played, when the time or an interrupt ended it); a `--method` search the deal of
+    /// `--from` joined from, or the `deals` sampled and (joining) the `bases` joined. A search
+    /// that took an hour or more lifts the bound on the estimate, which may exceed it.
+    fn search(&self, deals: u64, bases: usize, hours: f64) -> String {
+        let Some(cfg) = self.cfg else {
+            return String::new();
+        };
+        let mut line = match rule_flags(self.rules) {
+            o if o.is_empty() => "warsim search bmn".to_string(),
+            o => format!("warsim search bmn {o}"),
+        };
+        let from = cfg
+            .from
+            .as_deref()
+            .map(|f| format!(" --from {}", quoted(f)));
+        if cfg.method != Method::Climb && !cfg.census {
+            line.push_str(&format!(" --method {}", cfg.method.name()));
+            match from {
+                Some(from) => line.push_str(&from),
+                None => line.push_str(&format!(" --deals {deals} --seed {}", cfg.seed)),
+            }
+            if cfg.method == Method::Record && cfg.from.is_none() {
+                line.push_str(&format!(" --bases {}", bases.max(1)));
+            }
+        } else {
+            line.push_str(match (cfg.census, cfg.loops) {
+                (true, _) => " --census",
+                (false, true) => " --loops",
+                _ => "",
+            });
+            line.push_str(&from.unwrap_or_default());
+            line.push_str(&format!(
+                " --deals {deals} --walkers {} --seed {}",
+                cfg.walkers, cfg.seed
+            ));
+        }
+        if !cfg.loops && !cfg.census {
+            line.push_str(&format!(" --keep {}", cfg.keep));
+        }
+        let bound = if hours >= 1.0 {
+            " --max-hours none"
+        } else {
+            ""
+        };
+        let out = shell_quote(&cfg.out.to_string_lossy());
+        format!("{line}{bound} --out {out}")
+    }
 }
 
 /// A deal in single quotes, always (a deal holds no quote): `--deal '--J-/K-QQ-AAKJ-'` reads
@@ -37,69 +98,4 @@ fn quoted(deal: &str) -> String {
     } else {
         format!("'{deal}'")
     }
-}
-
-/// The command that plays the search of `cfg` again with `deals` deals (those it played, when
-/// the time or an interrupt ended it): the same seed, walkers, deals kept and starting deal;
-/// a search that took an hour or more lifts the bound on the estimate, which may exceed it.
-pub(crate) fn search(rules: &BmnRules, cfg: &SearchConfig, deals: u64, hours: f64) -> String {
-    let mut line = search_under(rules);
-    if cfg.census {
-        line.push_str(" --census");
-    } else if cfg.loops {
-        line.push_str(" --loops");
-    }
-    if let Some(from) = &cfg.from {
-        line.push_str(&format!(" --from {}", quoted(from)));
-    }
-    line.push_str(&format!(
-        " --deals {deals} --walkers {} --seed {}",
-        cfg.walkers, cfg.seed
-    ));
-    if !cfg.loops && !cfg.census {
-        line.push_str(&format!(" --keep {}", cfg.keep));
-    }
-    line + &bound_and_out(cfg, hours)
-}
-
-/// The command that plays the search `--method` (sampling, or sampling then joining) of `cfg`
-/// again, as [`search`] writes the climb's: the deal of `--from` joined from, or the `deals`
-/// sampled and (joining) the `bases` joined; the deals kept.
-pub(crate) fn method_search(
-    rules: &BmnRules,
-    cfg: &SearchConfig,
-    method: &str,
-    (deals, bases): (u64, Option<usize>),
-    hours: f64,
-) -> String {
-    let mut line = search_under(rules);
-    line.push_str(&format!(" --method {method}"));
-    match &cfg.from {
-        Some(from) => line.push_str(&format!(" --from {}", quoted(from))),
-        None => line.push_str(&format!(" --deals {deals} --seed {}", cfg.seed)),
-    }
-    if let Some(bases) = bases {
-        line.push_str(&format!(" --bases {bases}"));
-    }
-    line.push_str(&format!(" --keep {}", cfg.keep));
-    line + &bound_and_out(cfg, hours)
-}
-
-/// `warsim search bmn` with the rule flags of `rules`: how every search's command begins.
-fn search_under(rules: &BmnRules) -> String {
-    match rule_flags(rules) {
-        o if o.is_empty() => "warsim search bmn".to_string(),
-        o => format!("warsim search bmn {o}"),
-    }
-}
-
-/// How every search's command ends: `--max-hours none` after a search of an hour or more
-/// (its estimate may exceed the bound), and its `--out`.
-fn bound_and_out(cfg: &SearchConfig, hours: f64) -> String {
-    let bound = if hours >= 1.0 {
-        " --max-hours none"
-    } else {
-        ""
-    };
-    format!("{bound} --out {}", shell_quote(&cfg.out.to_string_lossy()))
 }

@@ -107,8 +107,12 @@ impl Progress {
 
     /// Progress over `seconds` asked for (`search --minutes`): the bar (or a log line) shows
     /// the time elapsed of those seconds, with the things done so far and their rate, since
-    /// how many the time allows is not known until it is up.
-    pub fn timed(seconds: f64, when: When, noun: &'static str) -> Progress {
+    /// how many the time allows is not known until it is up (so a host, which counts things of
+    /// a known total, is shown nothing).
+    pub fn timed(seconds: f64, show: &Show, noun: &'static str) -> Progress {
+        let Show::Own(when) = *show else {
+            return Progress::Hidden;
+        };
         let bar = match when {
             When::Auto if std::io::stderr().is_terminal() => Some(timed_bar(seconds)),
             When::Log => None,

@@ -26,8 +26,8 @@
 //! again from a deal found by joining finds nothing new: the record search joins from several
 //! sampled games (with different ends) instead, the longest first.
 //!
-//! No I/O here: the command (`search bmn --sample`, `--record`) bounds the time, shows
-//! progress and writes.
+//! No I/O here: the search's plan ([`super::search::report`]) bounds its time, and the
+//! command (`search bmn --method sample`, `--method record`) shows progress and writes.
 
 use std::ops::ControlFlow;
 

@@ -1,6 +1,9 @@
 //! Searches over Beggar-my-neighbour's deals and positions, as a library: the record climb
-//! ([`climb`]), the loop search ([`loops`]), the balanced deals of a cycle's basin
-//! ([`reaching`]).
+//! ([`climb`]), the loop search ([`loops`]), the census of cycles ([`census`]), the balanced
+//! deals of a cycle's basin ([`reaching`]), and sampling then joining
+//! ([`crate::games::bmn::record`]). What a search is asked is checked into a [`plan::Plan`],
+//! which runs its mode and returns the document it reports ([`report`]; a walk backward is
+//! [`reaching::Walk`]).
 //!
 //! Each is pure: it takes plain settings, a [`Cancel`] to stop it and a progress callback, and
 //! returns result structs. Files, the terminal and the command line's words are the command
@@ -22,7 +25,9 @@ pub mod climb;
 pub mod construct;
 pub mod insert;
 pub mod loops;
+pub mod plan;
 pub mod reaching;
+pub mod report;
 #[cfg(test)]
 mod tests;
 
