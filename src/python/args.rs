@@ -243,26 +243,27 @@ pub fn settings(game: &str, what: &str, kwargs: Option<&Bound<'_, PyDict>>) -> P
 
 /// The fields of game `game`'s settings struct, at its defaults.
 pub fn settings_fields(game: &str, what: &str) -> PyResult<Fields> {
-    struct Of<'a>(&'a str);
-    impl crate::face::WithGameType for Of<'_> {
-        type Output = Fields;
-        fn with<G: crate::face::GameCli>(self) -> Fields {
-            Fields::of::<G::Settings>(self.0)
-        }
-    }
-    crate::face::by_name(game, Of(what)).ok_or_else(|| no_game(game))
+    fields_of(game, what, false)
 }
 
 /// The fields of game `game`'s `play` arguments, at their defaults.
 pub fn play_fields(game: &str, what: &str) -> PyResult<Fields> {
-    struct Of<'a>(&'a str);
+    fields_of(game, what, true)
+}
+
+/// The fields of game `game`'s `play` arguments (`play`) or of its settings struct.
+fn fields_of(game: &str, what: &str, play: bool) -> PyResult<Fields> {
+    struct Of<'a>(&'a str, bool);
     impl crate::face::WithGameType for Of<'_> {
         type Output = Fields;
         fn with<G: crate::face::GameCli>(self) -> Fields {
-            Fields::of::<G::PlayArgs>(self.0)
+            match self.1 {
+                true => Fields::of::<G::PlayArgs>(self.0),
+                false => Fields::of::<G::Settings>(self.0),
+            }
         }
     }
-    crate::face::by_name(game, Of(what)).ok_or_else(|| no_game(game))
+    crate::face::by_name(game, Of(what, play)).ok_or_else(|| no_game(game))
 }
 
 /// The field that `play(game, ...)`'s positional arguments fill (snap's piles, rps's throws),

@@ -35,6 +35,17 @@ fn call(
         .collect()
 }
 
+/// The command line of `command` (`merge`, `compare`) over the run folders `dirs`, into `out`
+/// when the caller kept one, with `--svg` when asked.
+fn of_dirs(command: &str, dirs: &[PathBuf], out: Option<&PathBuf>, svg: bool) -> Vec<String> {
+    let out = out.map(|o| ["--out".to_string(), o.display().to_string()]);
+    std::iter::once(command.to_string())
+        .chain(dirs.iter().map(|d| d.display().to_string()))
+        .chain(out.into_iter().flatten())
+        .chain(svg.then(|| "--svg".to_string()))
+        .collect()
+}
+
 /// Game `game` with the settings of keyword arguments `rules`; `what` names the call.
 fn setup(game: &str, what: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Setup> {
     let fields = args::settings(game, what, rules)?;
@@ -114,15 +125,7 @@ pub fn exact<'py>(
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out=None, svg=false))]
 pub fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
-    let mut command: Vec<String> = std::iter::once("merge".to_string())
-        .chain(dirs.iter().map(|d| d.display().to_string()))
-        .collect();
-    if let Some(o) = &out {
-        command.extend(["--out".into(), o.display().to_string()]);
-    }
-    if svg {
-        command.push("--svg".into());
-    }
+    let command = of_dirs("merge", &dirs, out.as_ref(), svg);
     let (dir, scratch) = target(out)?;
     let merge = api::Merge {
         dirs,
@@ -188,13 +191,7 @@ pub fn sweep<'py>(
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out, svg=false))]
 pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyResult<Py<PyAny>> {
-    let mut command: Vec<String> = std::iter::once("compare".to_string())
-        .chain(dirs.iter().map(|d| d.display().to_string()))
-        .chain(["--out".to_string(), out.display().to_string()])
-        .collect();
-    if svg {
-        command.push("--svg".into());
-    }
+    let command = of_dirs("compare", &dirs, Some(&out), svg);
     let compare = api::Compare {
         dirs,
         out: out.clone(),
