@@ -555,6 +555,29 @@ mod tests {
     use super::*;
     use clap::CommandFactory;
 
+    /// The run options' defaults are stated once, in `RunConfig::default` and
+    /// `SearchConfig::default`: a command line that gives no option asks for exactly those.
+    #[test]
+    fn the_flags_defaults_are_the_configs() {
+        let Cli { command } = Cli::try_parse_from(["warsim", "simulate", "war"]).unwrap();
+        let Command::Simulate { run, .. } = command else {
+            panic!("not simulate")
+        };
+        let json = |c: RunConfig| serde_json::to_value(c).unwrap();
+        assert_eq!(json(RunConfig::from(&run)), json(RunConfig::default()));
+        let argv = ["warsim", "search", "bmn"];
+        let Cli { command } = Cli::try_parse_from(argv).unwrap();
+        let Command::Search { search, .. } = command else {
+            panic!("not search")
+        };
+        let d = SearchConfig::default();
+        assert_eq!(
+            (search.walkers, search.keep, search.bases, search.seed.seed),
+            (d.walkers, d.keep as u32, d.bases as u32, d.seed)
+        );
+        assert_eq!(search.max_hours.max_hours, d.max_hours);
+    }
+
     /// A separator stands between groups of three digits only: `1,5` is no number of games.
     #[test]
     fn games_take_separators_in_groups_of_three_only() {
