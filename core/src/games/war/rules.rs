@@ -1,6 +1,6 @@
 //! War's rule options, presets and the validated rule set.
 
-use crate::error::{setting, setting_alone};
+use crate::error::{setting, setting_alone, Op};
 use crate::usage_of;
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +9,7 @@ use crate::settings::clap_values::choice;
 
 use crate::error::UsageError;
 use crate::games::cards::Card;
-use crate::games::check_max_rounds;
+use crate::games::{check_max_rounds, Game};
 use crate::settings::setting_name;
 
 /// Largest deck we deal: hands are fixed-capacity ring buffers of this many cards at most.
@@ -269,12 +269,17 @@ pub struct WarSettings {
     pub quit_stats: bool,
 }
 
-/// `deal`: a way of dealing, or (for `play war`) the hands themselves.
-pub fn parse_deal_setting(text: &str) -> Result<String, String> {
+/// `deal`: a way of dealing, or (for `play` of War) the hands themselves. The error names the
+/// operation as an operation ([`Op`]), which a value parser's message says as words.
+pub fn parse_deal_setting(text: &str) -> Result<String, UsageError> {
     if text.contains('/') || matches!(text, "shuffled" | "even" | "bryer") {
         Ok(text.to_string())
     } else {
-        Err("expected shuffled or even (or, for play war, hands \"A1 A2 .../B1 B2 ...\")".into())
+        Err(usage_of![
+            "expected shuffled or even (or, for ",
+            Op::Play.of(super::War::NAME),
+            ", hands \"A1 A2 .../B1 B2 ...\")",
+        ])
     }
 }
 
