@@ -10,7 +10,8 @@
 //! quirks included:
 //! see [`Preset::Bryer`].
 //!
-//! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
+//! The module's parts: [`rules`] (settings, presets, the rule set), `resolve` (the settings
+//! asked made the rule set, and back), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
 //! `lanes` and `lane_deal` (many games per core in AVX-512 or AVX2 lanes, for the rule sets
@@ -35,6 +36,7 @@ pub mod multi;
 pub mod places;
 mod position;
 pub mod quit;
+mod resolve;
 pub mod rules;
 pub mod stats;
 mod step;
