@@ -550,6 +550,68 @@ fn parse_deals(text: &str) -> Result<u64, String> {
     crate::settings::parse_count(text, "deals")
 }
 
+/// The run options of `command` (`simulate`, `exact` or `sweep`) that a caller of the typed API
+/// gives as fields of [`RunConfig`](crate::config::RunConfig)'s JSON (the Python package's
+/// keyword arguments): the command's flags that are fields there (what is printed and how
+/// progress shows are each front end's), with the command line's help, and as `default` the
+/// field's default as JSON. A sweep takes simulate's but for those it refuses
+/// ([`crate::sweep::REFUSED`]).
+pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageError> {
+    let (named, refused) = match command {
+        "sweep" => ("simulate", crate::sweep::REFUSED),
+        "simulate" | "exact" => (command, &[][..]),
+        _ => {
+            return Err(crate::usage!(
+                "no run options for {command:?}: simulate, exact or sweep"
+            ))
+        }
+    };
+    let defaults = serde_json::to_value(crate::config::RunConfig::default())
+        .map_err(|e| crate::usage!("run options: {e}"))?;
+    let mut cli = <Cli as clap::CommandFactory>::command();
+    cli.build();
+    let cmd = cli
+        .find_subcommand(named)
+        .ok_or_else(|| crate::usage!("no command {named}"))?;
+    Ok(cmd
+        .get_arguments()
+        .filter_map(|a| {
+            let name = a.get_long()?.replace('-', "_");
+            let default = defaults.get(&name)?.clone();
+            (!refused.contains(&name.as_str())).then(|| RunOption {
+                value: a
+                    .get_action()
+                    .takes_values()
+                    .then(|| {
+                        a.get_value_names()
+                            .and_then(|v| v.first())
+                            .map(|v| v.to_string())
+                    })
+                    .flatten(),
+                help: a
+                    .get_help()
+                    .map(|h| crate::error::one_line(&h.to_string()))
+                    .unwrap_or_default(),
+                name,
+                default,
+            })
+        })
+        .collect())
+}
+
+/// One run option as [`run_options`] lists it.
+#[derive(Debug, serde::Serialize)]
+pub struct RunOption {
+    /// Its field of `RunConfig` (the Python keyword).
+    pub name: String,
+    /// The name of its value (`N`, `DIR`), or `None` for a switch.
+    pub value: Option<String>,
+    /// Its help, in a line.
+    pub help: String,
+    /// Its default, as JSON.
+    pub default: serde_json::Value,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! its summary describes), as the game its summary names. The test compares the rounds of all
 //! games, loops and capped games at the rounds they were stopped at, as histogram.csv has them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -16,7 +16,21 @@ use crate::model::report::Report;
 use crate::session::Session;
 use crate::stats::tail::Ks;
 use crate::store::Kind;
-use crate::{api, usage};
+use crate::term::stdout::Print;
+use crate::usage;
+
+/// What `compare` reads and where it writes.
+#[derive(Clone, Debug)]
+pub struct Compare {
+    /// The runs' directories.
+    pub dirs: Vec<PathBuf>,
+    /// Where the comparison goes.
+    pub out: PathBuf,
+    /// What is printed when it is written.
+    pub print: Print,
+    /// Whether the chart is also written as SVG.
+    pub svg: bool,
+}
 
 /// Reads the run in a directory as the game type its summary names.
 struct Load<'a>(&'a Path);
@@ -40,7 +54,7 @@ impl WithGameType for Load<'_> {
 }
 
 /// `compare DIRS --out OUT`: the runs read, every pair tested, the set written, then printed.
-pub fn run(session: &Session, c: &api::Compare) -> Result<()> {
+pub fn run(session: &Session, c: &Compare) -> Result<()> {
     let (dirs, out) = (&c.dirs, &c.out);
     if dirs.len() < 2 {
         return Err(usage!("compare needs at least two run directories").into());

@@ -3,6 +3,7 @@
 //! Everything else (I/O, a full disk) travels as an `anyhow::Error` with context and exits 1.
 //! `main` tells the two apart by downcasting.
 
+use warsim_core::error::Op;
 pub use warsim_core::error::UsageError;
 pub use warsim_core::usage;
 
@@ -19,21 +20,37 @@ pub fn about(name: &'static str, e: UsageError) -> UsageError {
     UsageError::of(pieces)
 }
 
-/// A usage error as the command line says it: each setting as its flag, with its value
-/// (`--war-down 9: ...`).
-pub fn with_flags(e: &UsageError) -> String {
-    e.render(|name, value| match value {
-        Some(v) => format!("{} {v}", flag(name)),
-        None => flag(name),
-    })
+/// Operation `op` on `game` as this command line's command: `exact war`, `simulate`.
+pub fn command(op: Op, game: Option<&str>) -> String {
+    warsim_core::error::op_words(op, game)
 }
 
-/// A usage error as Python says it: each setting as its keyword argument (`war_down=9: ...`).
+/// Operation `op` on `game` as Python's call of its function: `exact("war")`, `simulate()`.
+pub fn function(op: Op, game: Option<&str>) -> String {
+    match game {
+        Some(g) => format!("{}({g:?})", op.name()),
+        None => format!("{}()", op.name()),
+    }
+}
+
+/// A usage error as the command line says it: each setting as its flag, with its value
+/// (`--war-down 9: ...`), each operation as its command (`exact war: ...; use simulate`).
+pub fn with_flags(e: &UsageError) -> String {
+    let setting = |name: &str, value: Option<&str>| match value {
+        Some(v) => format!("{} {v}", flag(name)),
+        None => flag(name),
+    };
+    e.render(setting, command)
+}
+
+/// A usage error as Python says it: each setting as its keyword argument (`war_down=9: ...`),
+/// each operation as its function (`exact("war"): ...; use simulate()`).
 pub fn with_keywords(e: &UsageError) -> String {
-    e.render(|name, value| match value {
+    let setting = |name: &str, value: Option<&str>| match value {
         Some(v) => format!("{name}={v}"),
         None => name.to_string(),
-    })
+    };
+    e.render(setting, function)
 }
 
 /// An error and its causes on one line, as `{:#}` writes them, each usage error among them
@@ -88,7 +105,7 @@ pub fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{one_line, printable, with_flags, with_keywords};
-    use warsim_core::error::{setting, setting_alone};
+    use warsim_core::error::{setting, setting_alone, Op};
     use warsim_core::usage_of;
 
     #[test]
@@ -96,6 +113,29 @@ mod tests {
         let e = usage_of![setting("war_down", 9), ": see ", setting_alone("p1_cards")];
         assert_eq!(with_flags(&e), "--war-down 9: see --p1-cards");
         assert_eq!(with_keywords(&e), "war_down=9: see p1_cards");
+    }
+
+    #[test]
+    fn operations_read_as_commands_here_and_as_functions_in_python() {
+        let e = usage_of![
+            Op::Exact.of("war"),
+            " ",
+            setting("pickup", "shuffled"),
+            ": too large; use ",
+            Op::Simulate,
+            " (hands are for `",
+            Op::Play.of("war"),
+            "`)",
+        ];
+        assert_eq!(
+            with_flags(&e),
+            "exact war --pickup shuffled: too large; use simulate (hands are for `play war`)"
+        );
+        assert_eq!(
+            with_keywords(&e),
+            "exact(\"war\") pickup=shuffled: too large; use simulate() (hands are for \
+             `play(\"war\")`)"
+        );
     }
 
     #[test]

@@ -80,68 +80,6 @@ pub fn settings_of<G: GameCli>() -> Vec<OptionDoc> {
         .collect()
 }
 
-/// The run options of `command` (`simulate`, `exact` or `sweep`) that a caller of the typed API
-/// gives as fields of [`RunConfig`](crate::config::RunConfig)'s JSON (the Python package's
-/// keyword arguments): the command's flags that are fields there (what is printed and how
-/// progress shows are each front end's), with the command line's help, and as `default` the
-/// field's default as JSON. A sweep takes simulate's but for those it refuses
-/// ([`crate::sweep::REFUSED`]).
-pub fn run_options(command: &str) -> Result<Vec<RunOption>, UsageError> {
-    let (named, refused) = match command {
-        "sweep" => ("simulate", crate::sweep::REFUSED),
-        "simulate" | "exact" => (command, &[][..]),
-        _ => {
-            return Err(usage!(
-                "no run options for {command:?}: simulate, exact or sweep"
-            ))
-        }
-    };
-    let defaults = serde_json::to_value(crate::config::RunConfig::default())
-        .map_err(|e| usage!("run options: {e}"))?;
-    let mut cli = <crate::cli::Cli as clap::CommandFactory>::command();
-    cli.build();
-    let cmd = cli
-        .find_subcommand(named)
-        .ok_or_else(|| usage!("no command {named}"))?;
-    Ok(cmd
-        .get_arguments()
-        .filter_map(|a| {
-            let name = a.get_long()?.replace('-', "_");
-            let default = defaults.get(&name)?.clone();
-            (!refused.contains(&name.as_str())).then(|| RunOption {
-                value: a
-                    .get_action()
-                    .takes_values()
-                    .then(|| {
-                        a.get_value_names()
-                            .and_then(|v| v.first())
-                            .map(|v| v.to_string())
-                    })
-                    .flatten(),
-                help: a
-                    .get_help()
-                    .map(|h| crate::error::one_line(&h.to_string()))
-                    .unwrap_or_default(),
-                name,
-                default,
-            })
-        })
-        .collect())
-}
-
-/// One run option as [`run_options`] lists it.
-#[derive(Debug, Serialize)]
-pub struct RunOption {
-    /// Its field of `RunConfig` (the Python keyword).
-    pub name: String,
-    /// The name of its value (`N`, `DIR`), or `None` for a switch.
-    pub value: Option<String>,
-    /// Its help, in a line.
-    pub help: String,
-    /// Its default, as JSON.
-    pub default: serde_json::Value,
-}
-
 /// The game that rule options `args` of `simulate GAME` describe, or the command line's
 /// one-line message for the first bad one.
 pub fn game_from_args<G: GameCli, A: AsRef<str>>(args: &[A]) -> Result<G, UsageError> {
@@ -181,15 +119,7 @@ pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
             self.1.with(game_from_args::<G, _>(self.0)?)
         }
     }
-    face::by_name(name, Build(args, task)).unwrap_or_else(|| Err(no_game(name).into()))
-}
-
-/// The error of a game name no game has, listing the games.
-pub fn no_game(name: &str) -> UsageError {
-    usage!(
-        "no game {name:?}; the games are {}",
-        face::names().join(", ")
-    )
+    face::by_name(name, Build(args, task)).unwrap_or_else(|| Err(face::no_game(name).into()))
 }
 
 #[derive(Clone)]

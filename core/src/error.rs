@@ -2,13 +2,49 @@
 //! command crate prints it in one line and exits with status 2.
 //!
 //! A message names the settings it is about as settings ([`Piece::Setting`]: the name of the
-//! settings struct's field and the value asked), never in the syntax of one front end: each
-//! face renders them its own way ([`UsageError::render`]: `--war-down 9` on the command line,
-//! `war_down=9` in Python), and no face parses another's text.
+//! settings struct's field and the value asked), and the operations it points to as operations
+//! ([`Piece::Op`]: `exact` of War, `simulate`), never in the syntax of one front end: each face
+//! renders them its own way ([`UsageError::render`]: `--war-down 9` and `exact war` on the
+//! command line, `war_down=9` and `exact("war")` in Python), and no face parses another's text.
 
 use std::fmt;
 
-/// One piece of a message: words, or a setting with the value it was given.
+/// An operation of the library's API that a message points the user to: each face names it
+/// its own way, the command line as its command (`exact war`, `use simulate`), Python as its
+/// function (`exact("war")`, `use simulate()`), so the core names no command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Plays random games of a rule set and estimates its statistics.
+    Simulate,
+    /// Plays every deal of a small deck, or solves its Markov chain: the exact answer.
+    Exact,
+    /// Plays one game, traced.
+    Play,
+    /// Searches a game's deals (Beggar-my-neighbour's longest games and cycles).
+    Search,
+}
+
+impl Op {
+    /// Its name, which the command line's command and Python's function share.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Simulate => "simulate",
+            Op::Exact => "exact",
+            Op::Play => "play",
+            Op::Search => "search",
+        }
+    }
+
+    /// The operation on game `game` (`exact` of `war`), for [`usage_of!`](crate::usage_of).
+    pub fn of(self, game: &'static str) -> Piece {
+        Piece::Op {
+            op: self,
+            game: Some(game),
+        }
+    }
+}
+
+/// One piece of a message: words, a setting with the value it was given, or an operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
     /// Words, as they are.
@@ -19,6 +55,13 @@ pub enum Piece {
         name: &'static str,
         /// The value, as the setting reads it (`9`, `shuffled`).
         value: Option<String>,
+    },
+    /// An operation of the API, on a game where the message names one.
+    Op {
+        /// Which operation.
+        op: Op,
+        /// The game's name ([`Game::NAME`](crate::games::Game::NAME)), if the message names it.
+        game: Option<&'static str>,
     },
 }
 
@@ -33,6 +76,13 @@ pub fn setting(name: &'static str, value: impl fmt::Display) -> Piece {
 /// Setting `name` itself (no value), for [`usage_of!`](crate::usage_of).
 pub fn setting_alone(name: &'static str) -> Piece {
     Piece::Setting { name, value: None }
+}
+
+/// Operation `op` itself, on no game named (`use simulate`).
+impl From<Op> for Piece {
+    fn from(op: Op) -> Piece {
+        Piece::Op { op, game: None }
+    }
 }
 
 impl From<String> for Piece {
@@ -91,26 +141,43 @@ impl UsageError {
     }
 
     /// The message with each setting written by `name` (given the setting's name and its value,
-    /// if the message states it): a face's own way of naming its settings.
-    pub fn render(&self, name: impl Fn(&str, Option<&str>) -> String) -> String {
+    /// if the message states it) and each operation by `op` (given the operation and its game,
+    /// if the message names one): a face's own way of naming its settings and its operations.
+    pub fn render(
+        &self,
+        name: impl Fn(&str, Option<&str>) -> String,
+        op: impl Fn(Op, Option<&str>) -> String,
+    ) -> String {
         self.pieces
             .iter()
             .map(|p| match p {
                 Piece::Text(t) => t.clone(),
                 Piece::Setting { name: n, value } => name(n, value.as_deref()),
+                Piece::Op { op: o, game } => op(*o, *game),
             })
             .collect()
     }
 }
 
-/// The message with each setting as its name and value (`war_down 9`): how the core's own tests
-/// and a reader with no face see it. The faces render their own way.
+/// An operation by its name and game, as words (`exact war`, `simulate`): how a reader with
+/// no face of its own (the core's Display, a value parser's message) names it.
+pub fn op_words(op: Op, game: Option<&str>) -> String {
+    match game {
+        Some(g) => format!("{} {g}", op.name()),
+        None => op.name().to_string(),
+    }
+}
+
+/// The message with each setting as its name and value (`war_down 9`) and each operation as
+/// words ([`op_words`]): how the core's own tests and a reader with no face see it. The faces
+/// render their own way.
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(|n, v| match v {
+        let setting = |n: &str, v: Option<&str>| match v {
             Some(v) => format!("{n} {v}"),
             None => n.to_string(),
-        }))
+        };
+        f.write_str(&self.render(setting, op_words))
     }
 }
 
@@ -120,8 +187,9 @@ macro_rules! usage {
     ($($arg:tt)*) => { $crate::error::UsageError::text(format!($($arg)*)) };
 }
 
-/// Builds a [`UsageError`] from pieces: [`setting`]`(name, value)`, [`setting_alone`]`(name)`, and
-/// words (`&str` or `String`), in order.
+/// Builds a [`UsageError`] from pieces: [`setting`]`(name, value)`, [`setting_alone`]`(name)`,
+/// operations ([`Op::of`]`(game)`, or an [`Op`] alone), and words (`&str` or `String`), in
+/// order.
 #[macro_export]
 macro_rules! usage_of {
     ($($piece:expr),+ $(,)?) => {
@@ -141,12 +209,42 @@ mod tests {
             ": too many; see ",
             setting_alone("short_war")
         ];
-        let upper =
-            e.render(|n, v| v.map_or(n.to_uppercase(), |v| format!("{}<{v}>", n.to_uppercase())));
+        let upper = e.render(
+            |n, v| v.map_or(n.to_uppercase(), |v| format!("{}<{v}>", n.to_uppercase())),
+            op_words,
+        );
         assert_eq!(upper, "WAR_DOWN<9>: too many; see SHORT_WAR");
-        let python = e.render(|n, v| v.map_or(n.to_string(), |v| format!("{n}={v}")));
+        let python = e.render(
+            |n, v| v.map_or(n.to_string(), |v| format!("{n}={v}")),
+            op_words,
+        );
         assert_eq!(python, "war_down=9: too many; see short_war");
         assert_eq!(e.to_string(), "war_down 9: too many; see short_war");
         assert_eq!(crate::usage!("plain {}", 1).to_string(), "plain 1");
+    }
+
+    #[test]
+    fn each_face_names_the_operations_its_own_way() {
+        let e = crate::usage_of![
+            Op::Exact.of("war"),
+            ": ",
+            setting("players", 3),
+            " is simulated only; use ",
+            Op::Simulate,
+            " or ",
+            Op::Play.of("war"),
+        ];
+        assert_eq!(
+            e.to_string(),
+            "exact war: players 3 is simulated only; use simulate or play war"
+        );
+        let upper = e.render(
+            |n, _| n.to_uppercase(),
+            |o, g| format!("{}<{}>", o.name().to_uppercase(), g.unwrap_or("")),
+        );
+        assert_eq!(
+            upper,
+            "EXACT<war>: PLAYERS is simulated only; use SIMULATE<> or PLAY<war>"
+        );
     }
 }

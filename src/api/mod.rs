@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+pub use crate::compare::Compare;
 pub use crate::config::RunConfig;
 pub use crate::face::{PlayGame as Play, SearchGame, SimulateGame as Setup};
 pub use crate::reaching::ReachingConfig;
@@ -75,19 +76,6 @@ pub fn merge(session: &Session, m: &Merge) -> Result<()> {
         )
         .into())
     })
-}
-
-/// What `compare` reads and where it writes.
-#[derive(Clone, Debug)]
-pub struct Compare {
-    /// The runs' directories.
-    pub dirs: Vec<PathBuf>,
-    /// Where the comparison goes.
-    pub out: PathBuf,
-    /// What is printed when it is written.
-    pub print: Print,
-    /// Whether the chart is also written as SVG.
-    pub svg: bool,
 }
 
 /// `compare`: the survival curves of the runs and every pair's KS test.

@@ -135,7 +135,7 @@ macro_rules! games {
                             .map_err(|e| crate::usage!("{name}: {e}"));
                     }
                 )+
-                Err(crate::list::no_game(name))
+                Err(no_game(name))
             }
 
             /// Sets the flags `matches` holds (a sweep's value of one flag, parsed alone),
@@ -197,7 +197,7 @@ macro_rules! games {
                             .map_err(|e| crate::usage!("play {name}: {e}"));
                     }
                 )+
-                Err(crate::list::no_game(name))
+                Err(no_game(name))
             }
 
             /// Plays the game, its trace (or transcript) going to `io` as it is made.
@@ -251,6 +251,11 @@ games! {
     War,
     Snap,
     Bmn,
+}
+
+/// The error of a game name no game has, listing the games.
+pub fn no_game(name: &str) -> crate::error::UsageError {
+    crate::usage!("no game {name:?}; the games are {}", names().join(", "))
 }
 
 /// `search GAME`: the games whose deals `search` explores (deterministic after the deal, with a

@@ -26,7 +26,7 @@ pub fn run_keywords<'py>(
     command: &str,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(RunConfig, Vec<String>, Bound<'py, PyDict>)> {
-    let options = crate::list::run_options(command)
+    let options = crate::cli::run_options(command)
         .map_err(|e| PyValueError::new_err(crate::error::with_keywords(&e)))?;
     let mut fields = Fields::of::<RunConfig>(command);
     fields.text_numbers = false;

@@ -232,7 +232,7 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
 /// run configuration's fields, for the signatures, docstrings and type stubs.
 #[pyfunction]
 fn run_options(py: Python<'_>, command: &str) -> PyResult<Py<PyAny>> {
-    let list = list::run_options(command).map_err(|e| to_python(e.into()))?;
+    let list = crate::cli::run_options(command).map_err(|e| to_python(e.into()))?;
     json_loads(
         py,
         &serde_json::to_string(&list).map_err(|e| to_python(e.into()))?,

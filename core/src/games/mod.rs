@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::setting;
-use crate::error::UsageError;
+use crate::error::{Op, UsageError};
 pub use crate::stats::game::{
     Cycle, GameResult, GameStats, NoStats, Outcome, ShareChart, StatsTable,
 };
@@ -169,10 +169,11 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// answers exactly when play after the deal uses no randomness. A usage error says why a
     /// rule set cannot be enumerated (a random pickup, say).
     fn deal_count(&self) -> Result<u128, UsageError> {
-        Err(usage!(
-            "exact {}: this game's deals are not enumerated; use simulate",
-            Self::NAME
-        ))
+        Err(usage_of![
+            Op::Exact.of(Self::NAME),
+            ": this game's deals are not enumerated; use ",
+            Op::Simulate,
+        ])
     }
 
     /// For a rule set with randomness after the deal, the exact answer from the game's Markov

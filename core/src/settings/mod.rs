@@ -14,7 +14,9 @@ pub mod choice;
 #[cfg(feature = "clap")]
 pub mod clap_values;
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// A whole number ≥ 1 of `noun`, as `--games` reads it (`1000000`, `1_000_000`,
 /// `1,000,000` or `1e6`; separators only between groups of three digits, so `1,5` is refused
@@ -76,6 +78,35 @@ pub fn setting_name<T: Serialize>(setting: T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
+}
+
+/// The fields `value` serialises to, by name (a struct's every field, unset ones as null).
+///
+/// A game whose rules keep most of its settings as given (War's `war_down`, `short_war`) passes
+/// those between its settings struct and its rule set by name ([`by_name`]), as Python passes
+/// keyword arguments into the settings: a setting of the same name and the same JSON on both
+/// sides is then declared in the two structs and copied field by field nowhere.
+pub fn fields_of(value: &impl Serialize) -> Result<Map<String, Value>, serde_json::Error> {
+    match serde_json::to_value(value)? {
+        Value::Object(fields) => Ok(fields),
+        other => Err(serde::ser::Error::custom(format!("{other} has no fields"))),
+    }
+}
+
+/// [`fields_of`] without the fields left unset (null): the settings given, to lay over others.
+pub fn set_fields_of(value: &impl Serialize) -> Result<Map<String, Value>, serde_json::Error> {
+    let fields = fields_of(value)?;
+    Ok(fields.into_iter().filter(|(_, v)| !v.is_null()).collect())
+}
+
+/// `T` read from `layers` of fields by name ([`fields_of`], [`set_fields_of`]), each layer's
+/// over those of the layers before it.
+pub fn by_name<T: DeserializeOwned>(
+    layers: impl IntoIterator<Item = Map<String, Value>>,
+) -> Result<T, serde_json::Error> {
+    let mut fields = Map::new();
+    layers.into_iter().for_each(|layer| fields.extend(layer));
+    serde_json::from_value(Value::Object(fields))
 }
 
 /// The serde of an optional setting written as text (`13 13 13 13`, `1,2,3,0`): read from a

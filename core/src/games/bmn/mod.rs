@@ -44,9 +44,8 @@ use super::arrange;
 use super::cards::shuffle;
 use super::{check_max_rounds, Game, GameResult, GameStats};
 use crate::error::setting;
-use crate::error::UsageError;
+use crate::error::{Op, UsageError};
 use crate::stats::count::{add_to, Overflow};
-use crate::usage;
 use crate::usage_of;
 use play::play_from;
 pub use play::{BmnScratch, Hand, Played, Position, Trick};
@@ -537,10 +536,14 @@ impl Game for Bmn {
     /// half to player 1.
     fn deal_count(&self) -> Result<u128, UsageError> {
         arrange::arrangements(&self.counts).ok_or_else(|| {
-            usage!(
-                "exact bmn: a deck of {} cards has more than 10^38 deals; use simulate",
-                self.deck.len()
-            )
+            usage_of![
+                Op::Exact.of(Self::NAME),
+                format!(
+                    ": a deck of {} cards has more than 10^38 deals; use ",
+                    self.deck.len()
+                ),
+                Op::Simulate,
+            ]
         })
     }
 

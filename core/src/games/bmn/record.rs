@@ -312,34 +312,89 @@ pub fn join(
     cancel: &Cancel,
     progress: &mut dyn FnMut(u64) -> ControlFlow<()>,
 ) -> Result<Joined, JoinError> {
-    let half = deck.len() / 2;
-    let base = game.play_deck(deck, &mut game.scratch());
-    if !matches!(base.outcome, Outcome::Player(_)) {
-        return Err(JoinError::NoEnd(base.outcome));
+    let base = Base::of(game, deck)?;
+    let walked = walk(&base, cfg, cancel, progress);
+    let (longer, replayed, mismatched) = replay_found(game, deck, &base, walked.found);
+    Ok(Joined {
+        base_cards: base.cards,
+        base_tricks: base.tricks,
+        positions: walked.positions,
+        balanced: walked.balanced,
+        longer,
+        replayed,
+        mismatched,
+        complete: walked.complete,
+        stopped: walked.stopped,
+    })
+}
+
+/// The base game of a join: its cards and tricks, its position before each trick, and the
+/// cards laid before each.
+struct Base {
+    cards: u64,
+    tricks: u64,
+    path: Vec<Node>,
+    before: Vec<u64>,
+}
+
+impl Base {
+    /// The game of `deck` (player 1 leads), if it ends and backward play holds its deal.
+    fn of(game: &Bmn, deck: &[u8]) -> Result<Base, JoinError> {
+        let half = deck.len() / 2;
+        let base = game.play_deck(deck, &mut game.scratch());
+        if !matches!(base.outcome, Outcome::Player(_)) {
+            return Err(JoinError::NoEnd(base.outcome));
+        }
+        let mut p = Position::dealt(&deck[..half], &deck[half..]);
+        let mut path = Vec::with_capacity(base.tricks as usize);
+        let mut before = Vec::with_capacity(base.tricks as usize);
+        let mut cards = 0u64;
+        for _ in 0..base.tricks {
+            let a: Vec<u8> = p.hands[0].cards().collect();
+            let b: Vec<u8> = p.hands[1].cards().collect();
+            path.push(Node::new(&a, &b, p.leader).map_err(|_| JoinError::TooBig)?);
+            before.push(cards);
+            cards += p.trick(u64::MAX).laid;
+        }
+        debug_assert_eq!(cards, base.cards);
+        Ok(Base {
+            cards: base.cards,
+            tricks: base.tricks,
+            path,
+            before,
+        })
     }
-    // The base game's positions before each trick, and the cards laid before each.
-    let mut p = Position::dealt(&deck[..half], &deck[half..]);
-    let mut path = Vec::with_capacity(base.tricks as usize);
-    let mut before = Vec::with_capacity(base.tricks as usize);
-    let mut cards = 0u64;
-    for _ in 0..base.tricks {
-        let a: Vec<u8> = p.hands[0].cards().collect();
-        let b: Vec<u8> = p.hands[1].cards().collect();
-        path.push(Node::new(&a, &b, p.leader).map_err(|_| JoinError::TooBig)?);
-        before.push(cards);
-        cards += p.trick(u64::MAX).laid;
-    }
-    debug_assert_eq!(cards, base.cards);
-    let last = path.len() - 1;
+}
+
+/// What the backward walk met: the balanced positions kept (each with its deal, the leader's
+/// hand first), longest first, and the walk's counts.
+struct Walked {
+    found: Vec<(Entry, Vec<u8>)>,
+    positions: u64,
+    balanced: u64,
+    complete: bool,
+    stopped: bool,
+}
+
+/// The backward walk, depth first, from the base game's position before its last trick:
+/// every predecessor of every position met, each knowing whether it is the base game's own
+/// position (`on_path`) and so which of those it reaches first; stopped by the bound, the
+/// cancel or `progress`.
+fn walk(
+    base: &Base,
+    cfg: &JoinConfig,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(u64) -> ControlFlow<()>,
+) -> Walked {
+    let last = base.path.len() - 1;
     let mut stack = vec![Entry {
-        node: path[last],
-        cards: base.cards - before[last],
+        node: base.path[last],
+        cards: base.cards - base.before[last],
         tricks: 1,
         joins: last as u32,
         on_path: true,
     }];
     let mut found: Vec<(Entry, Vec<u8>)> = Vec::new();
-    let keep = cfg.keep.max(1);
     let (mut positions, mut balanced) = (0u64, 0u64);
     let mut stopped = false;
     while let Some(e) = stack.pop() {
@@ -356,18 +411,9 @@ pub fn join(
         }
         if e.node.balanced() {
             balanced += 1;
-            let kept_enough =
-                found.len() >= keep && found.last().is_some_and(|f| f.0.cards >= e.cards);
-            if e.cards > base.cards && !kept_enough {
-                let deal = e.node.leader_first();
-                if !found.iter().any(|f| f.1 == deal) {
-                    found.push((e, deal));
-                    found.sort_by(|a, b| b.0.cards.cmp(&a.0.cards).then_with(|| a.1.cmp(&b.1)));
-                    found.truncate(keep);
-                }
-            }
+            keep_found(&mut found, e, base.cards, cfg.keep.max(1));
         }
-        let prev = (e.on_path && e.joins > 0).then(|| path[e.joins as usize - 1]);
+        let prev = (e.on_path && e.joins > 0).then(|| base.path[e.joins as usize - 1]);
         e.node.each_predecessor(&mut |q, laid| {
             let on_path = prev == Some(q);
             stack.push(Entry {
@@ -379,7 +425,39 @@ pub fn join(
             });
         });
     }
-    let complete = stack.is_empty() && !stopped;
+    Walked {
+        found,
+        positions,
+        balanced,
+        complete: stack.is_empty() && !stopped,
+        stopped,
+    }
+}
+
+/// Keeps balanced position `e` among the `keep` longest found, longest first (then by deal),
+/// where its game is longer than the base's (`base_cards`) and its deal is not kept already.
+fn keep_found(found: &mut Vec<(Entry, Vec<u8>)>, e: Entry, base_cards: u64, keep: usize) {
+    let kept_enough = found.len() >= keep && found.last().is_some_and(|f| f.0.cards >= e.cards);
+    if e.cards <= base_cards || kept_enough {
+        return;
+    }
+    let deal = e.node.leader_first();
+    if !found.iter().any(|f| f.1 == deal) {
+        found.push((e, deal));
+        found.sort_by(|a, b| b.0.cards.cmp(&a.0.cards).then_with(|| a.1.cmp(&b.1)));
+        found.truncate(keep);
+    }
+}
+
+/// Plays each deal `found` forward again and keeps, as [`Long`]s joined from `deck`, longest
+/// first, those whose game is what the walk said; with the deals replayed and those that did
+/// not match.
+fn replay_found(
+    game: &Bmn,
+    deck: &[u8],
+    base: &Base,
+    found: Vec<(Entry, Vec<u8>)>,
+) -> (Vec<Long>, u64, u64) {
     let mut s = game.scratch();
     let (mut replayed, mut mismatched) = (0u64, 0u64);
     let mut longer = Vec::new();
@@ -399,22 +477,12 @@ pub fn join(
                 base: deck.to_vec(),
                 base_cards: base.cards,
                 at_trick: at as u64,
-                before: e.cards - (base.cards - before[at]),
+                before: e.cards - (base.cards - base.before[at]),
             },
         });
     }
     longer.sort_by(order);
-    Ok(Joined {
-        base_cards: base.cards,
-        base_tricks: base.tricks,
-        positions,
-        balanced,
-        longer,
-        replayed,
-        mismatched,
-        complete,
-        stopped,
-    })
+    (longer, replayed, mismatched)
 }
 
 /// What the record search does: sample, then join from the longest games sampled.

@@ -5,12 +5,13 @@
 //! shares.
 
 use super::rules::{DealOrder, WarRules};
+use super::War;
 use crate::error::setting;
-use crate::error::UsageError;
+use crate::error::{Op, UsageError};
 use crate::games::arrange::{self, arrangements, unrank};
 use crate::games::cards::Card;
+use crate::games::Game;
 use crate::settings::setting_name;
-use crate::usage;
 use crate::usage_of;
 
 /// The most cards a hand's multiset may hold here: 34! is the largest factorial in a u128.
@@ -38,12 +39,16 @@ impl DealSpace {
         p2_rest: Option<&[Card]>,
     ) -> Result<DealSpace, UsageError> {
         if !rules.pickup.is_deterministic() {
-            return Err(usage!(
-                "exact war: pickup {} draws randomness after the deal, so one deal has many \
-                 games; exact enumeration needs a deterministic pickup (p1-first, winner-first, \
-                 loser-first, table, bryer); estimate this one with simulate",
-                setting_name(rules.pickup)
-            ));
+            return Err(usage_of![
+                Op::Exact.of(War::NAME),
+                format!(
+                    ": pickup {} draws randomness after the deal, so one deal has many games; \
+                     exact enumeration needs a deterministic pickup (p1-first, winner-first, \
+                     loser-first, table, bryer); estimate this one with ",
+                    setting_name(rules.pickup)
+                ),
+                Op::Simulate,
+            ]);
         }
         let space = match (&rules.p1_cards, rules.deal) {
             (Some(p1), _) => DealSpace::Split([
@@ -59,17 +64,22 @@ impl DealSpace {
             }
             (None, DealOrder::Bryer) => {
                 return Err(usage_of![
-                    "exact war: the bryer deal gives player 2 the rest in deck order, which is \
-                     not an arrangement of the deck; use ",
+                    Op::Exact.of(War::NAME),
+                    ": the bryer deal gives player 2 the rest in deck order, which is not an \
+                     arrangement of the deck; use ",
                     setting("deal", "shuffled"),
                 ])
             }
         };
         if deck.len() > MAX_CARDS {
-            return Err(usage!(
-                "exact war: a deck of {} cards has far too many deals to play every one; use simulate",
-                deck.len()
-            ));
+            return Err(usage_of![
+                Op::Exact.of(War::NAME),
+                format!(
+                    ": a deck of {} cards has far too many deals to play every one; use ",
+                    deck.len()
+                ),
+                Op::Simulate,
+            ]);
         }
         Ok(space)
     }

@@ -195,9 +195,11 @@ impl Position {
     /// winner's hand in the order `ORDER` (a constant, so each order gets its own loop).
     ///
     /// Plain battles run in blocks on the hands' cursors (`Hands::scalar_run`,
-    /// `Hands::vector_block`); a tie ends a block and its war is fought on the cursors too
-    /// ([`cursor_war`]) or, for the rules that one does not cover, by [`Position::battle`].
-    /// With the won pile, an empty hand is refilled first, as [`Position::draw`] does.
+    /// `Hands::vector_block`), or, where a block would be too short, a few battles one at a
+    /// time, each checked for the game's end, until a block is long enough again. A tie ends a
+    /// block and its war is fought on the cursors too ([`cursor_war`]) or, for the rules that
+    /// one does not cover, by the general round ([`Position::tie_on_table`]). With the won
+    /// pile, an empty hand is refilled first, as [`Position::draw`] does.
     #[inline(always)]
     pub(super) fn plain_rounds<R: RngCore + ?Sized, const ORDER: u8>(
         &mut self,
@@ -233,12 +235,9 @@ impl Position {
                 let run = if vector && m >= MIN_VECTOR_BLOCK {
                     h.vector_block::<R, ORDER>(blocks, &mut coins, rng, m)
                 } else if m >= MIN_SCALAR_BLOCK {
-                    let block = m as u64;
-                    let run = h.scalar_run::<R, ORDER, false>(&mut coins, rng, block, probe);
+                    let run = h.scalar_run::<R, ORDER, false>(&mut coins, rng, m as u64, probe);
                     h.after_block(run)
                 } else {
-                    // A few battles one at a time, each checked for the game's end, until a
-                    // block is long enough again.
                     let few = SCALAR_STRETCH.min(left);
                     h.scalar_run::<R, ORDER, true>(&mut coins, rng, few, probe)
                 };
@@ -272,11 +271,8 @@ impl Position {
             match (stop, tie) {
                 (Some(stop), _) => break stop,
                 (None, Some(card)) => {
-                    if let Some(o) = self.battle(war, rng, card, card) {
-                        break Stop::Ended(o);
-                    }
-                    if probe.is_some_and(|p| p == Probe::of(&self.hands)) {
-                        break Stop::Probe;
+                    if let Some(stop) = self.tie_on_table(war, rng, card, probe) {
+                        break stop;
                     }
                 }
                 (None, None) => unreachable!("a block stops with a result or a tie"),
@@ -284,6 +280,25 @@ impl Position {
         };
         *rounds = done;
         stop
+    }
+
+    /// A tie of `card`s that the hot loop leaves to the general round ([`Position::battle`]),
+    /// which fights its war with the cards on the table; the stop, if the game ends or
+    /// reaches the probe's image there.
+    #[inline(always)]
+    fn tie_on_table<R: RngCore + ?Sized>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        card: Card,
+        probe: Option<Probe>,
+    ) -> Option<Stop> {
+        if let Some(o) = self.battle(war, rng, card, card) {
+            return Some(Stop::Ended(o));
+        }
+        probe
+            .is_some_and(|p| p == Probe::of(&self.hands))
+            .then_some(Stop::Probe)
     }
 }
 

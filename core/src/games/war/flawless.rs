@@ -26,7 +26,8 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::{DealOrder, War};
 use crate::cancel::{Cancel, Cancelled};
-use crate::error::{setting, setting_alone};
+use crate::error::{setting, setting_alone, Op};
+use crate::games::Game;
 use crate::usage_of;
 
 impl War {
@@ -38,7 +39,8 @@ impl War {
         let r = &self.rules;
         if r.players > 2 {
             return Err(anyhow::Error::from(usage_of![
-                "exact war ",
+                Op::Exact.of(War::NAME),
+                " ",
                 setting_alone("flawless"),
                 ": ",
                 setting("players", r.players),
@@ -47,7 +49,8 @@ impl War {
         }
         if r.deal != DealOrder::Shuffled || r.p1_cards.is_some() {
             return Err(usage_of![
-                "exact war ",
+                Op::Exact.of(War::NAME),
+                " ",
                 setting_alone("flawless"),
                 ": computed for a shuffled deal of the whole deck (no ",
                 setting_alone("deal"),
@@ -61,7 +64,8 @@ impl War {
         }
         Flawless::of_until(r.ranks, r.suits, cancel)?.ok_or_else(|| {
             usage_of![
-                "exact war ",
+                Op::Exact.of(War::NAME),
+                " ",
                 setting_alone("flawless"),
                 format!(
                     ": a deck of {} cards has no two equal hands; use an even deck",

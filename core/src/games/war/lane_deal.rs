@@ -272,47 +272,86 @@ unsafe fn deal<G: Gen8>(
     // SAFETY: the caller's.
     let mut gen = unsafe { G::new(seed, first) };
     let mut draws = [[0u8; AHEAD]; 64];
+    // SAFETY: the caller's.
+    if !unsafe { draw_all(war, &mut gen, &mut draws) } {
+        return false;
+    }
+    // SAFETY: as `new`'s.
+    *rng = unsafe { gen.states() };
+    match war.rules.deal {
+        DealOrder::Shuffled => shuffled_hands(war, &draws, p1, p2),
+        _ => bryer_hands(war, &draws, p1, p2),
+    }
+    true
+}
+
+/// Every draw of the 8 games' deals, in `draws` (row `k` holds draw `k` of each game):
+/// player 1's cards drawn from the deck's positions left (`bryer`: draw i in 0..n − i), or
+/// Fisher–Yates from the back (`shuffled`: draw k swaps position n − 1 − k with one of
+/// 0..=it). `false` where a draw of some game would be rejected and drawn again.
+///
+/// # Safety
+/// The CPU must have `G`'s features.
+#[inline(always)]
+unsafe fn draw_all<G: Gen8>(war: &War, gen: &mut G, draws: &mut [[u8; AHEAD]; 64]) -> bool {
+    let n = war.deck.len();
     let mut rejected = 0u8;
-    let half = n / 2;
     match war.rules.deal {
         DealOrder::Bryer => {
-            // Player 1's cards, drawn from the deck's positions left (draw i in 0..n - i).
-            for (i, row) in draws.iter_mut().enumerate().take(half) {
-                // SAFETY: as `new`'s.
+            for (i, row) in draws.iter_mut().enumerate().take(n / 2) {
+                // SAFETY: the caller's.
                 unsafe { gen.draw((n - i) as u32, i as u8, row, &mut rejected) };
             }
         }
         DealOrder::Shuffled => {
-            // Fisher–Yates from the back: draw k swaps position n − 1 − k with one of 0..=it.
             for (k, row) in draws.iter_mut().enumerate().take(n - 1) {
-                // SAFETY: as `new`'s.
+                // SAFETY: the caller's.
                 unsafe { gen.draw((n - k) as u32, 0, row, &mut rejected) };
             }
         }
         DealOrder::Even => unreachable!("deal8: the even deal is dealt one at a time"),
     }
-    if rejected != 0 {
-        return false;
+    rejected == 0
+}
+
+/// The shuffled deal's hands from its `draws`: the 8 decks shuffled by their swaps, which
+/// interleave so that one game's chain of dependent loads and stores overlaps the others';
+/// player 1 takes the first half of each.
+#[inline(always)]
+fn shuffled_hands(
+    war: &War,
+    draws: &[[u8; AHEAD]; 64],
+    p1: &mut [[Card; 64]; AHEAD],
+    p2: &mut [[Card; 64]; AHEAD],
+) {
+    let n = war.deck.len();
+    let half = n / 2;
+    let mut cards = [[0u8; 64]; AHEAD];
+    for c in &mut cards {
+        c[..n].copy_from_slice(&war.deck);
     }
-    // SAFETY: as `new`'s.
-    *rng = unsafe { gen.states() };
-    if war.rules.deal == DealOrder::Shuffled {
-        let mut cards = [[0u8; 64]; AHEAD];
-        for c in &mut cards {
-            c[..n].copy_from_slice(&war.deck);
-        }
-        for (k, row) in draws.iter().enumerate().take(n - 1) {
-            let i = n - 1 - k;
-            for g in 0..AHEAD {
-                cards[g].swap(i, usize::from(row[g]) & 63);
-            }
-        }
+    for (k, row) in draws.iter().enumerate().take(n - 1) {
+        let i = n - 1 - k;
         for g in 0..AHEAD {
-            p1[g][..half].copy_from_slice(&cards[g][..half]);
-            p2[g][..n - half].copy_from_slice(&cards[g][half..n]);
+            cards[g].swap(i, usize::from(row[g]) & 63);
         }
-        return true;
     }
+    for g in 0..AHEAD {
+        p1[g][..half].copy_from_slice(&cards[g][..half]);
+        p2[g][..n - half].copy_from_slice(&cards[g][half..n]);
+    }
+}
+
+/// The `bryer` deal's hands from its `draws`: player 1's cards in the order drawn from the
+/// deck's positions left, the 8 games' swaps interleaved; player 2 the rest, in deck order.
+#[inline(always)]
+fn bryer_hands(
+    war: &War,
+    draws: &[[u8; AHEAD]; 64],
+    p1: &mut [[Card; 64]; AHEAD],
+    p2: &mut [[Card; 64]; AHEAD],
+) {
+    let n = war.deck.len();
     let mut positions = [[0u8; 64]; AHEAD];
     for p in &mut positions {
         for (i, x) in p.iter_mut().enumerate() {
@@ -320,7 +359,7 @@ unsafe fn deal<G: Gen8>(
         }
     }
     let mut taken = [0u64; AHEAD];
-    for (i, row) in draws.iter().enumerate().take(half) {
+    for (i, row) in draws.iter().enumerate().take(n / 2) {
         for g in 0..AHEAD {
             let j = usize::from(row[g]) & 63;
             positions[g].swap(i, j);
@@ -338,7 +377,6 @@ unsafe fn deal<G: Gen8>(
             free &= free - 1;
         }
     }
-    true
 }
 
 /// SplitMix64's next output in each lane, as `rand_xoshiro::SplitMix64::next_u64` makes it.

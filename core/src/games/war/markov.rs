@@ -17,9 +17,9 @@ use super::rules::Pickup;
 use super::{NoRandomness, War};
 use crate::cancel::{Cancel, Cancelled};
 use crate::error::setting;
-use crate::error::UsageError;
+use crate::error::{Op, UsageError};
 use crate::games::cards::Card;
-use crate::games::{ChainSolution, Outcome};
+use crate::games::{ChainSolution, Game, Outcome};
 use crate::usage_of;
 
 /// Positions the chain may hold: beyond this the deck is too large to solve here in minutes
@@ -79,13 +79,15 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
         .filter(|&d| d <= MAX_STATES as u128)
         .ok_or_else(|| {
             usage_of![
-                "exact war ",
+                Op::Exact.of(War::NAME),
+                " ",
                 setting("pickup", "shuffled"),
                 format!(
                     ": a deck of {} cards has more than {MAX_STATES} deals, each a position of the \
-                     Markov chain; the chain is solved up to about 10 cards here; use simulate",
+                     Markov chain; the chain is solved up to about 10 cards here; use ",
                     war.deck.len()
                 ),
+                Op::Simulate,
             ]
         })?;
     let mut index: HashMap<Vec<Card>, u32> = HashMap::new();
@@ -99,13 +101,15 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
         }
         if states.len() >= MAX_STATES {
             return Err(usage_of![
-                "exact war ",
+                Op::Exact.of(War::NAME),
+                " ",
                 setting("pickup", "shuffled"),
                 format!(
                     ": more than {MAX_STATES} positions are reachable from the {}-card deck; the \
-                     chain is too large to solve here; use simulate",
+                     chain is too large to solve here; use ",
                     war.deck.len()
                 ),
+                Op::Simulate,
             ]);
         }
         let i = states.len() as u32;
@@ -209,12 +213,14 @@ pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
         }
         if sweeps >= MAX_SWEEPS || !moved.is_finite() {
             return Err(usage_of![
-                "exact war ",
+                Op::Exact.of(War::NAME),
+                " ",
                 setting("pickup", "shuffled"),
                 format!(
                     ": the chain did not settle in {MAX_SWEEPS} sweeps (some positions may never \
-                     end); use simulate"
+                     end); use "
                 ),
+                Op::Simulate,
             ]
             .into());
         }

@@ -10,7 +10,8 @@
 //! quirks included:
 //! see [`Preset::Bryer`].
 //!
-//! The module's parts: [`rules`] (options, presets, the rule set), [`stats`] (what War counts),
+//! The module's parts: [`rules`] (settings, presets, the rule set), `resolve` (the settings
+//! asked made the rule set, and back), [`stats`] (what War counts),
 //! `position` (the state of a game and the general round), `deal`, `fast` (the hot loop:
 //! blocks of plain battles), `avx512` (its vector path), `cursor_war` (wars in the hot loop),
 //! `lanes` and `lane_deal` (many games per core in AVX-512 or AVX2 lanes, for the rule sets
@@ -35,6 +36,7 @@ pub mod multi;
 pub mod places;
 mod position;
 pub mod quit;
+mod resolve;
 pub mod rules;
 pub mod stats;
 mod step;
@@ -49,7 +51,6 @@ use crate::games::cycle::{Deterministic, Ending, LoopDetector};
 use crate::games::{cap_unless_default, Game, GameResult, Trace};
 use crate::settings::setting_name;
 use crate::stats::summary::grouped;
-use crate::usage;
 
 pub use deal::{check_dealt, parse_deal, parse_hands};
 pub use detect::NoRandomness;
@@ -59,7 +60,7 @@ pub use rules::{
 };
 pub use stats::{WarGame, WarStats, WAR_DEPTHS};
 
-use crate::error::{setting, setting_alone};
+use crate::error::{setting, setting_alone, Op};
 use crate::usage_of;
 use enumerate::DealSpace;
 pub use fast::Path;
@@ -344,7 +345,11 @@ impl Game for War {
         if let Some(hands) = o.deal.as_deref().filter(|d| d.contains('/')) {
             return Err(usage_of![
                 setting("deal", format!("{hands:?}")),
-                ": given hands are for `play war`; simulate deals shuffled or even",
+                ": given hands are for `",
+                Op::Play.of(Self::NAME),
+                "`; ",
+                Op::Simulate,
+                " deals shuffled or even",
             ]);
         }
         Ok(War::build(WarRules::try_from(o)?))
@@ -408,18 +413,25 @@ impl Game for War {
     fn deal_count(&self) -> Result<u128, UsageError> {
         if self.rules.players > 2 {
             return Err(usage_of![
-                "exact war: ",
+                Op::Exact.of(Self::NAME),
+                ": ",
                 setting("players", self.rules.players),
-                " is simulated only; exact enumerates two-player deals",
+                " is simulated only; ",
+                Op::Exact,
+                " enumerates two-player deals",
             ]);
         }
         let rest = self.fixed_hands.as_ref().map(|h| h[1].as_slice());
         let space = DealSpace::of(&self.rules, &self.deck, rest)?;
         space.count().ok_or_else(|| {
-            usage!(
-                "exact war: a deck of {} cards has more than 10^38 deals; use simulate",
-                self.deck.len()
-            )
+            usage_of![
+                Op::Exact.of(Self::NAME),
+                format!(
+                    ": a deck of {} cards has more than 10^38 deals; use ",
+                    self.deck.len()
+                ),
+                Op::Simulate,
+            ]
         })
     }
 
@@ -434,25 +446,28 @@ impl Game for War {
             let why = "the Markov chain that answers a shuffled pickup plays no games";
             if r.max_rounds != CLASSIC_MAX_ROUNDS {
                 return Err(usage_of![
+                    Op::Exact.of(Self::NAME),
                     format!(
-                        "exact war: a cap of {} rounds: {why} and answers the game without a cap; \
-                         leave ",
+                        ": a cap of {} rounds: {why} and answers the game without a cap; leave ",
                         grouped(r.max_rounds)
                     ),
                     setting_alone("max_rounds"),
                     format!(
-                        " at its default of {} (and no bryer preset), or use simulate",
+                        " at its default of {} (and no bryer preset), or use ",
                         grouped(CLASSIC_MAX_ROUNDS)
                     ),
+                    Op::Simulate,
                 ]
                 .into());
             }
             for (set, option) in [(r.by.is_some(), "by"), (r.quit_stats, "quit_stats")] {
                 if set {
                     return Err(usage_of![
-                        "exact war: ",
+                        Op::Exact.of(Self::NAME),
+                        ": ",
                         setting_alone(option),
-                        format!(": {why}; use simulate"),
+                        format!(": {why}; use "),
+                        Op::Simulate,
                     ]
                     .into());
                 }

@@ -202,56 +202,21 @@ impl Seats {
 
     /// Plays one round (a battle and its wars); returns the outcome if it ended the game.
     pub(super) fn round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome> {
-        let players = self.players();
         self.rounds += 1;
         self.taker = None;
-        self.contest.clear();
-        for p in 0..players {
-            self.table[p].clear();
-            self.ups[p].clear();
-            if self.alive & (1 << p) != 0 {
-                self.contest.push(p as u8);
-                self.lay_up(war, p, rng);
-            }
-        }
+        self.turn_up(war, rng);
         let k = war.rules.war_down as usize;
         let mut depth = 0;
         // Players still in the round: those who turned a card and have not left a war short.
         let mut standing = self.alive;
         let winner = loop {
-            let up =
-                |s: &Self, p: u8| s.table[p as usize][*s.ups[p as usize].last().unwrap() as usize];
-            let best = self.contest.iter().map(|&p| up(self, p)).max().unwrap();
-            let mut contest = std::mem::take(&mut self.contest);
-            contest.retain(|&p| up(self, p) == best);
-            self.contest = contest;
+            self.keep_highest();
             if self.contest.len() == 1 {
                 break usize::from(self.contest[0]);
             }
             depth += 1;
             self.stats.wars += 1;
-            let fights = |h: usize| match war.rules.short_war {
-                ShortWar::Lose => h > k,
-                ShortWar::LastCard => h > 0,
-                ShortWar::Bryer => unreachable!("short_war bryer is refused for N players"),
-            };
-            self.next.clear();
-            for i in 0..self.contest.len() {
-                let p = self.contest[i];
-                if fights(self.holding(usize::from(p))) {
-                    self.next.push(p);
-                }
-            }
-            // Short players leave the round, putting any cards they hold (`lose`) on the table.
-            for i in 0..self.contest.len() {
-                let p = usize::from(self.contest[i]);
-                if !self.next.contains(&(p as u8)) {
-                    standing &= !(1 << p);
-                    let held = self.holding(p);
-                    self.lay(war, p, held, rng);
-                }
-            }
-            std::mem::swap(&mut self.contest, &mut self.next);
+            self.leave_short(war, rng, k, &mut standing);
             if self.contest.len() == 1 {
                 break usize::from(self.contest[0]);
             }
@@ -259,30 +224,111 @@ impl Seats {
                 if standing == 0 {
                     return Some(self.draw_mid_war(depth));
                 }
-                // Nobody could fight: the round goes on among the players still standing
-                // whose last face-up card came at the deepest level, as if the short players
-                // had never turned a card.
-                let deepest = (0..players)
-                    .filter(|&p| standing & (1 << p) != 0)
-                    .map(|p| self.ups[p].len())
-                    .max()
-                    .unwrap_or(0);
-                self.contest.extend((0..players as u8).filter(|&p| {
-                    standing & (1 << p) != 0 && self.ups[usize::from(p)].len() == deepest
-                }));
+                self.contest_deepest(standing);
                 continue;
             }
-            for i in 0..self.contest.len() {
-                let p = usize::from(self.contest[i]);
-                let down = k.min(self.holding(p) - 1);
-                self.lay(war, p, down, rng);
-                self.lay_up(war, p, rng);
-            }
+            self.lay_war(war, rng, k);
         };
         self.stats.note_battle(depth);
         self.depth = depth;
         self.collect(war, rng, winner, depth);
         self.taker = Some(winner as u8);
+        self.end_round()
+    }
+
+    /// Clears the table, and every player still in the game turns their top card: they are
+    /// the round's first contest.
+    #[inline(always)]
+    fn turn_up<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) {
+        self.contest.clear();
+        for p in 0..self.players() {
+            self.table[p].clear();
+            self.ups[p].clear();
+            if self.alive & (1 << p) != 0 {
+                self.contest.push(p as u8);
+                self.lay_up(war, p, rng);
+            }
+        }
+    }
+
+    /// Keeps in the contest only the players whose last face-up card is the highest.
+    #[inline(always)]
+    fn keep_highest(&mut self) {
+        let up = |s: &Self, p: u8| s.table[p as usize][*s.ups[p as usize].last().unwrap() as usize];
+        let best = self.contest.iter().map(|&p| up(self, p)).max().unwrap();
+        let mut contest = std::mem::take(&mut self.contest);
+        contest.retain(|&p| up(self, p) == best);
+        self.contest = contest;
+    }
+
+    /// A war among the contest's players: those who cannot fight it (the short-war rule, `k`
+    /// cards down) leave the round, putting any cards they hold (`lose`) on the table, and
+    /// leave `standing`; the others are the next contest.
+    #[inline(always)]
+    fn leave_short<R: RngCore + ?Sized>(
+        &mut self,
+        war: &War,
+        rng: &mut R,
+        k: usize,
+        standing: &mut u32,
+    ) {
+        let fights = |h: usize| match war.rules.short_war {
+            ShortWar::Lose => h > k,
+            ShortWar::LastCard => h > 0,
+            ShortWar::Bryer => unreachable!("short_war bryer is refused for N players"),
+        };
+        self.next.clear();
+        for i in 0..self.contest.len() {
+            let p = self.contest[i];
+            if fights(self.holding(usize::from(p))) {
+                self.next.push(p);
+            }
+        }
+        for i in 0..self.contest.len() {
+            let p = usize::from(self.contest[i]);
+            if !self.next.contains(&(p as u8)) {
+                *standing &= !(1 << p);
+                let held = self.holding(p);
+                self.lay(war, p, held, rng);
+            }
+        }
+        std::mem::swap(&mut self.contest, &mut self.next);
+    }
+
+    /// Nobody could fight the war: the round goes on among the players still `standing` whose
+    /// last face-up card came at the deepest level, as if the short players had never turned a
+    /// card.
+    #[inline(always)]
+    fn contest_deepest(&mut self, standing: u32) {
+        let players = self.players();
+        let deepest = (0..players)
+            .filter(|&p| standing & (1 << p) != 0)
+            .map(|p| self.ups[p].len())
+            .max()
+            .unwrap_or(0);
+        self.contest
+            .extend((0..players as u8).filter(|&p| {
+                standing & (1 << p) != 0 && self.ups[usize::from(p)].len() == deepest
+            }));
+    }
+
+    /// Each player of the contest lays `k` cards face down (keeping at least one) and turns
+    /// one up.
+    #[inline(always)]
+    fn lay_war<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R, k: usize) {
+        for i in 0..self.contest.len() {
+            let p = usize::from(self.contest[i]);
+            let down = k.min(self.holding(p) - 1);
+            self.lay(war, p, down, rng);
+            self.lay_up(war, p, rng);
+        }
+    }
+
+    /// After the round's cards are collected: a player holding none is out (this round's
+    /// players out share a place); the game's outcome once one player is left.
+    #[inline(always)]
+    fn end_round(&mut self) -> Option<Outcome> {
+        let players = self.players();
         for p in 0..players {
             if self.alive & (1 << p) != 0 && self.holding(p) == 0 {
                 self.alive &= !(1 << p);

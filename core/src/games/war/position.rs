@@ -231,56 +231,9 @@ impl Position {
                 self.give(war, w, &table[l]);
                 self.give(war, w, &table[w]);
             }
-            Pickup::Kbwar => {
-                // kbWar's middle pile as laid: per level the face-up cards, then the face-down
-                // cards laid after them, player 1's before player 2's; the winner takes it from
-                // the bottom.
-                let mut pile = std::mem::take(&mut self.spare);
-                pile.clear();
-                for level in 0..=self.levels.len() {
-                    let spans = [0, 1].map(|p| self.level_span(&table, p, level));
-                    for (p, &[s, e]) in spans.iter().enumerate() {
-                        pile.extend_from_slice(&table[p][s..e.min(s + 1)]);
-                    }
-                    for (p, &[s, e]) in spans.iter().enumerate() {
-                        pile.extend_from_slice(&table[p][(s + 1).min(e)..e]);
-                    }
-                }
-                for &c in pile.iter().rev() {
-                    self.gain(war, w, c);
-                }
-                self.spare = pile;
-            }
-            Pickup::Table => {
-                for level in 0..=self.levels.len() {
-                    let [s0, e0] = self.level_span(&table, 0, level);
-                    let [s1, e1] = self.level_span(&table, 1, level);
-                    for i in 0..(e0 - s0).max(e1 - s1) {
-                        if s0 + i < e0 {
-                            self.gain(war, w, table[0][s0 + i]);
-                        }
-                        if s1 + i < e1 {
-                            self.gain(war, w, table[1][s1 + i]);
-                        }
-                    }
-                }
-            }
-            Pickup::Bryer => {
-                // The R program: winner's then loser's deciding card, then the set-aside cards
-                // of each war level from the innermost out, player 1's then player 2's.
-                let last = |p: usize| table[p][table[p].len() - 1];
-                if honored {
-                    self.give(war, w, &[last(w)]);
-                } else {
-                    self.give(war, w, &[last(w), last(l)]);
-                }
-                for level in (0..self.levels.len()).rev() {
-                    for p in 0..2 {
-                        let [s, e] = self.level_span(&table, p, level);
-                        self.give(war, w, &table[p][s..e]);
-                    }
-                }
-            }
+            Pickup::Kbwar => self.collect_kbwar(war, w, &table),
+            Pickup::Table => self.collect_table(war, w, &table),
+            Pickup::Bryer => self.collect_bryer(war, w, &table, honored),
             Pickup::Shuffled if self.levels.is_empty() && honored => {
                 self.gain(war, w, table[w][0]);
             }
@@ -307,6 +260,65 @@ impl Position {
         }
         table[l].extend(gone);
         self.table = table;
+    }
+
+    /// kbWar's order: its middle pile as laid (per level the face-up cards, then the face-down
+    /// cards laid after them, player 1's before player 2's), which winner `w` takes from the
+    /// bottom.
+    #[inline(always)]
+    fn collect_kbwar(&mut self, war: &War, w: usize, table: &[Vec<Card>; 2]) {
+        let mut pile = std::mem::take(&mut self.spare);
+        pile.clear();
+        for level in 0..=self.levels.len() {
+            let spans = [0, 1].map(|p| self.level_span(table, p, level));
+            for (p, &[s, e]) in spans.iter().enumerate() {
+                pile.extend_from_slice(&table[p][s..e.min(s + 1)]);
+            }
+            for (p, &[s, e]) in spans.iter().enumerate() {
+                pile.extend_from_slice(&table[p][(s + 1).min(e)..e]);
+            }
+        }
+        for &c in pile.iter().rev() {
+            self.gain(war, w, c);
+        }
+        self.spare = pile;
+    }
+
+    /// The `table` order: level by level, the cards of a level alternating card by card,
+    /// player 1's first (a short player's missing cards skipped).
+    #[inline(always)]
+    fn collect_table(&mut self, war: &War, w: usize, table: &[Vec<Card>; 2]) {
+        for level in 0..=self.levels.len() {
+            let [s0, e0] = self.level_span(table, 0, level);
+            let [s1, e1] = self.level_span(table, 1, level);
+            for i in 0..(e0 - s0).max(e1 - s1) {
+                if s0 + i < e0 {
+                    self.gain(war, w, table[0][s0 + i]);
+                }
+                if s1 + i < e1 {
+                    self.gain(war, w, table[1][s1 + i]);
+                }
+            }
+        }
+    }
+
+    /// The R program's order: winner `w`'s then the loser's deciding card (the loser's gone
+    /// where `honored`), then the set-aside cards of each war level from the innermost out,
+    /// player 1's then player 2's.
+    #[inline(always)]
+    fn collect_bryer(&mut self, war: &War, w: usize, table: &[Vec<Card>; 2], honored: bool) {
+        let last = |p: usize| table[p][table[p].len() - 1];
+        if honored {
+            self.give(war, w, &[last(w)]);
+        } else {
+            self.give(war, w, &[last(w), last(1 - w)]);
+        }
+        for level in (0..self.levels.len()).rev() {
+            for p in 0..2 {
+                let [s, e] = self.level_span(table, p, level);
+                self.give(war, w, &table[p][s..e]);
+            }
+        }
     }
 
     /// The span `[start, end)` of `table[p]` laid at war level `level` (0 = the first battle;

@@ -1,6 +1,7 @@
-//! War's rule options, presets and the validated rule set.
+//! War's rule settings, presets and the rule set, each setting declared once as asked
+//! ([`WarSettings`]) and once as played ([`WarRules`]); `resolve.rs` turns the one into the other.
 
-use crate::error::{setting, setting_alone};
+use crate::error::Op;
 use crate::usage_of;
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +10,7 @@ use crate::settings::clap_values::choice;
 
 use crate::error::UsageError;
 use crate::games::cards::Card;
-use crate::games::check_max_rounds;
+use crate::games::Game;
 use crate::settings::setting_name;
 
 /// Largest deck we deal: hands are fixed-capacity ring buffers of this many cards at most.
@@ -100,6 +101,26 @@ crate::choice! {
         /// Turned over when it becomes the hand, so the card won last is played first
         /// (sambecker/rustwar's unshuffled game, whose won pile is a stack).
         Reversed,
+    }
+}
+
+impl Preset {
+    /// The settings the preset stands for, where the settings asked leave them out (merged by
+    /// [`WarRules::try_from`]): its short-war check, its pickup and its deal, and War's 3
+    /// cards down. The deck's size, the cap and loop detection have defaults that depend on
+    /// other settings, resolved there.
+    pub fn settings(self) -> WarSettings {
+        let (short_war, pickup, deal) = match self {
+            Preset::Classic => (ShortWar::LastCard, Pickup::Shuffled, DealOrder::Shuffled),
+            Preset::Bryer => (ShortWar::Bryer, Pickup::Bryer, DealOrder::Bryer),
+        };
+        WarSettings {
+            war_down: Some(3),
+            short_war: Some(short_war),
+            pickup: Some(pickup),
+            deal: Some(setting_name(deal)),
+            ..WarSettings::default()
+        }
     }
 }
 
@@ -269,12 +290,17 @@ pub struct WarSettings {
     pub quit_stats: bool,
 }
 
-/// `deal`: a way of dealing, or (for `play war`) the hands themselves.
-pub fn parse_deal_setting(text: &str) -> Result<String, String> {
+/// `deal`: a way of dealing, or (for `play` of War) the hands themselves. The error names the
+/// operation as an operation ([`Op`]), which a value parser's message says as words.
+pub fn parse_deal_setting(text: &str) -> Result<String, UsageError> {
     if text.contains('/') || matches!(text, "shuffled" | "even" | "bryer") {
         Ok(text.to_string())
     } else {
-        Err("expected shuffled or even (or, for play war, hands \"A1 A2 .../B1 B2 ...\")".into())
+        Err(usage_of![
+            "expected shuffled or even (or, for ",
+            Op::Play.of(super::War::NAME),
+            ", hands \"A1 A2 .../B1 B2 ...\")",
+        ])
     }
 }
 
@@ -330,287 +356,7 @@ fn is_two_players(players: &u32) -> bool {
     *players == 2
 }
 
-impl TryFrom<&WarSettings> for WarRules {
-    type Error = UsageError;
-
-    fn try_from(o: &WarSettings) -> Result<Self, UsageError> {
-        let preset = o.preset.unwrap_or(Preset::Classic);
-        let (short_war, pickup, deal) = match preset {
-            Preset::Classic => (ShortWar::LastCard, Pickup::Shuffled, DealOrder::Shuffled),
-            Preset::Bryer => (ShortWar::Bryer, Pickup::Bryer, DealOrder::Bryer),
-        };
-        let (ranks, suits) = deck_of(o)?;
-        let pickup = o.pickup.unwrap_or(pickup);
-        let deal = deal_of(o, deal, suits)?;
-        let deck = u64::from(ranks) * u64::from(suits);
-        let p1_cards = o
-            .p1_cards
-            .as_ref()
-            .map(|cards| check_p1_cards(&cards.0, ranks, suits, deal))
-            .transpose()?;
-        let players = o.players.unwrap_or(2);
-        if !(2..=MAX_PLAYERS).contains(&players) {
-            return Err(usage_of![
-                setting("players", players),
-                format!(": War takes 2 to {MAX_PLAYERS} players"),
-            ]);
-        }
-        if players > 2 {
-            check_multi(o, players, deck)?;
-        } else if deck > MAX_DECK as u64 || (deck % 2 == 1 && p1_cards.is_none()) {
-            return Err(usage_of![
-                setting("ranks", ranks),
-                " ",
-                setting("suits", suits),
-                format!(
-                    ": a deck of {deck} cards cannot be dealt into two equal hands of at most {} \
-                     cards",
-                    MAX_DECK / 2
-                ),
-            ]);
-        }
-        if o.honor == Some(0) {
-            return Err(usage_of![
-                setting("honor", 0),
-                ": a card can only lose by 1 rank or more; use ",
-                setting("honor", "1"),
-                " or more",
-            ]);
-        }
-        if let Some(won) = o.won_pile.filter(|_| !pickup.is_deterministic()) {
-            return Err(usage_of![
-                setting("won_pile", won),
-                format!(
-                    ": a won pile orders the cards of a deterministic pickup; pickup {pickup} \
-                     draws at random ("
-                ),
-                setting("pickup", Pickup::WonPile),
-                " is the shuffled won pile)",
-            ]);
-        }
-        let (detect_loops, max_rounds) = cap_of(o, preset, pickup)?;
-        Ok(WarRules {
-            preset,
-            ranks,
-            suits,
-            war_down: o.war_down.unwrap_or(3),
-            short_war: o.short_war.unwrap_or(short_war),
-            pickup,
-            won_pile: o.won_pile,
-            deal,
-            detect_loops,
-            max_rounds,
-            p1_cards,
-            honor: o.honor,
-            by: o.by,
-            players,
-            quit_stats: o.quit_stats,
-        })
-    }
-}
-
-/// How the deck is dealt: as asked by name, else as the preset deals (given hands, which
-/// `play war` plays, deal as the preset does too); an even deal needs an even number of suits.
-fn deal_of(o: &WarSettings, preset: DealOrder, suits: u32) -> Result<DealOrder, UsageError> {
-    let deal = match o.deal.as_deref() {
-        Some("shuffled") => DealOrder::Shuffled,
-        Some("even") => DealOrder::Even,
-        Some("bryer") => DealOrder::Bryer,
-        _ => preset,
-    };
-    if deal == DealOrder::Even && suits % 2 == 1 {
-        return Err(usage_of![
-            setting("deal", "even"),
-            " ",
-            setting("suits", suits),
-            ": an even deal gives each player one copy of every rank per two suits, so the \
-             suits must be even",
-        ]);
-    }
-    Ok(deal)
-}
-
-/// The deck's ranks and suits asked (13 × 4 unless given), if a deck can have them.
-fn deck_of(o: &WarSettings) -> Result<(u32, u32), UsageError> {
-    let ranks = o.ranks.unwrap_or(13);
-    let suits = o.suits.unwrap_or(4);
-    if !(1..=255).contains(&ranks) {
-        return Err(usage_of![
-            setting("ranks", ranks),
-            ": ranks must be between 1 and 255"
-        ]);
-    }
-    if suits == 0 {
-        return Err(usage_of![
-            setting("suits", 0),
-            ": a deck needs at least one suit"
-        ]);
-    }
-    Ok((ranks, suits))
-}
-
-/// Whether loops are detected and the round cap, from the settings or the preset's defaults;
-/// loop detection is refused for a pickup that draws at random.
-fn cap_of(o: &WarSettings, preset: Preset, pickup: Pickup) -> Result<(bool, u64), UsageError> {
-    let detect_loops = match (o.detect_loops.unwrap_or(DetectLoops::Auto), preset) {
-        (DetectLoops::On, _) if !pickup.is_deterministic() => {
-            return Err(usage_of![
-                setting("detect_loops", "on"),
-                format!(
-                    ": pickup {:?} uses randomness, so a repeated state need not repeat \
-                     forever; use a deterministic pickup or ",
-                    pickup.to_string()
-                ),
-                setting("detect_loops", "off"),
-            ]);
-        }
-        (DetectLoops::On, _) => true,
-        (DetectLoops::Off, _) | (DetectLoops::Auto, Preset::Bryer) => false,
-        (DetectLoops::Auto, Preset::Classic) => pickup.is_deterministic(),
-    };
-    let max_rounds = match (o.max_rounds, preset) {
-        (Some(m), _) => check_max_rounds(m, "round")?,
-        (None, Preset::Bryer) => BRYER_MAX_ROUNDS,
-        (None, Preset::Classic) if detect_loops => DETECTING_MAX_ROUNDS,
-        (None, Preset::Classic) => CLASSIC_MAX_ROUNDS,
-    };
-    Ok((detect_loops, max_rounds))
-}
-
-/// Refuses, for 3 or more players, the options that have no N-player reading (each named, so
-/// the user knows what to drop) and a deck too small or too large to deal to everyone.
-fn check_multi(o: &WarSettings, players: u32, deck: u64) -> Result<(), UsageError> {
-    let refused = [
-        (
-            o.preset == Some(Preset::Bryer),
-            setting("rules", "bryer"),
-            " (the R program's two-player game)",
-        ),
-        (
-            o.short_war == Some(ShortWar::Bryer),
-            setting("short_war", "bryer"),
-            "",
-        ),
-        (
-            o.pickup == Some(Pickup::Bryer),
-            setting("pickup", "bryer"),
-            "",
-        ),
-        (
-            o.pickup == Some(Pickup::Kbwar),
-            setting("pickup", "kbwar"),
-            "",
-        ),
-        (
-            o.won_pile == Some(WonPile::Reversed),
-            setting("won_pile", "reversed"),
-            "",
-        ),
-        (
-            matches!(o.deal.as_deref(), Some("even" | "bryer")),
-            setting("deal", "even or bryer"),
-            " (shuffled only)",
-        ),
-        (o.p1_cards.is_some(), setting_alone("p1_cards"), ""),
-        (o.honor.is_some(), setting_alone("honor"), ""),
-        (o.by.is_some(), setting_alone("by"), ""),
-        (
-            o.quit_stats,
-            setting_alone("quit_stats"),
-            " (player 1 against player 2)",
-        ),
-    ];
-    if let Some((_, option, note)) = refused.into_iter().find(|(given, ..)| *given) {
-        return Err(usage_of![
-            setting("players", players),
-            ": ",
-            option,
-            format!("{note} is a two-player rule; drop it or use "),
-            setting("players", 2),
-        ]);
-    }
-    if deck < u64::from(players) || deck > MAX_DECK as u64 {
-        return Err(usage_of![
-            setting("players", players),
-            format!(
-                ": a deck of {deck} cards cannot give each player at least one card within \
-                 {MAX_DECK} cards"
-            ),
-        ]);
-    }
-    Ok(())
-}
-
-/// Checks `p1_cards` against the deck and returns the ranks ascending.
-fn check_p1_cards(
-    cards: &[Card],
-    ranks: u32,
-    suits: u32,
-    deal: DealOrder,
-) -> Result<Vec<Card>, UsageError> {
-    if deal != DealOrder::Shuffled {
-        return Err(usage_of![
-            setting_alone("p1_cards"),
-            " deals both hands itself; it cannot be combined with ",
-            setting("deal", setting_name(deal)),
-        ]);
-    }
-    let mut sorted = cards.to_vec();
-    sorted.sort_unstable();
-    for (i, &c) in cards.iter().enumerate() {
-        if c == 0 || u32::from(c) > ranks {
-            return Err(usage_of![
-                setting_alone("p1_cards"),
-                format!(": card {} ({c}) is not a rank in 1..{ranks}", i + 1),
-            ]);
-        }
-        let copies = sorted.iter().filter(|&&x| x == c).count();
-        if copies as u32 > suits {
-            return Err(usage_of![
-                setting_alone("p1_cards"),
-                format!(": rank {c} appears {copies} times, but the deck holds {suits} of it"),
-            ]);
-        }
-    }
-    if sorted.len() as u64 >= u64::from(ranks) * u64::from(suits) {
-        return Err(usage_of![
-            setting_alone("p1_cards"),
-            format!(
-                ": {} cards leave player 2 none of the {}-card deck",
-                sorted.len(),
-                ranks * suits
-            ),
-        ]);
-    }
-    Ok(sorted)
-}
-
 impl WarRules {
-    /// The options that give these rules: every setting explicit.
-    pub fn options(&self) -> WarSettings {
-        WarSettings {
-            preset: Some(self.preset),
-            ranks: Some(self.ranks),
-            suits: Some(self.suits),
-            war_down: Some(self.war_down),
-            short_war: Some(self.short_war),
-            pickup: Some(self.pickup),
-            won_pile: self.won_pile,
-            detect_loops: Some(if self.detect_loops {
-                DetectLoops::On
-            } else {
-                DetectLoops::Off
-            }),
-            max_rounds: Some(self.max_rounds),
-            deal: Some(setting_name(self.deal)),
-            p1_cards: self.p1_cards.clone().map(Ranks),
-            honor: self.honor,
-            by: self.by,
-            players: (self.players != 2).then_some(self.players),
-            quit_stats: self.quit_stats,
-        }
-    }
-
     /// Whether won cards go onto a won pile of their own, shuffled or turned over when it
     /// becomes the hand, rather than straight under the hand. A pile kept in the order won is
     /// played as cards under the hand, which is the same game (a test plays it beside a model

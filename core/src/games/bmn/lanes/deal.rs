@@ -147,47 +147,8 @@ fn swap(p: __m256i, vi: __m256i, vj: __m256i) -> __m256i {
 /// deals those again with the scalar shuffle.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 pub(super) fn deal8(pen: &Penalties, seed: u64, g0: u64, out: &mut [Dealt]) -> u32 {
-    // game_rng(seed, g): SplitMix64 seeded with splitmix_finalize(seed) ^ g fills the state.
-    let base = splitmix_finalize(seed);
-    let state = |l: u64, k: u64| {
-        let x = base ^ g0.wrapping_add(l);
-        splitmix_finalize(x.wrapping_add(k.wrapping_mul(GOLDEN))) as i64
-    };
-    let lanes = |from: u64, k: u64| {
-        _mm256_setr_epi64x(
-            state(from, k),
-            state(from + 1, k),
-            state(from + 2, k),
-            state(from + 3, k),
-        )
-    };
-    let mut s = [0, 1, 2, 3].map(|k| lanes(0, k));
-    let mut t = [0, 1, 2, 3].map(|k| lanes(4, k));
-    let at = {
-        let mut b = [0u8; 16];
-        b.copy_from_slice(&pen.at);
-        let half = _mm_setr_epi8(
-            b[0] as i8,
-            b[1] as i8,
-            b[2] as i8,
-            b[3] as i8,
-            b[4] as i8,
-            b[5] as i8,
-            b[6] as i8,
-            b[7] as i8,
-            b[8] as i8,
-            b[9] as i8,
-            b[10] as i8,
-            b[11] as i8,
-            b[12] as i8,
-            b[13] as i8,
-            b[14] as i8,
-            b[15] as i8,
-        );
-        _mm256_broadcastsi128_si256(half)
-    };
-    let mut p = [at; 4];
-    let (b4, b12) = (_mm256_set1_epi8(4), _mm256_set1_epi8(12));
+    let (mut s, mut t) = (generators(seed, g0, 0), generators(seed, g0, 4));
+    let mut p = [penalty_positions(pen); 4];
     let n = pen.cards;
     let mut vi = _mm256_set1_epi8(n as i8 - 1);
     let mut nn = _mm256_set1_epi64x(i64::from(n));
@@ -199,18 +160,71 @@ pub(super) fn deal8(pen: &Penalties, seed: u64, g0: u64, out: &mut [Dealt]) -> u
         let ma = _mm256_mul_epu32(_mm256_srli_epi64::<32>(ra), nn);
         let mb = _mm256_mul_epu32(_mm256_srli_epi64::<32>(rb), nn);
         least = _mm256_min_epu32(least, _mm256_min_epu32(ma, mb));
-        let j = [
-            _mm256_shuffle_epi8(ma, b4),
-            _mm256_shuffle_epi8(ma, b12),
-            _mm256_shuffle_epi8(mb, b4),
-            _mm256_shuffle_epi8(mb, b12),
-        ];
+        let j = swap_targets(ma, mb);
         for (p, j) in p.iter_mut().zip(j) {
             *p = swap(*p, vi, j);
         }
         vi = _mm256_sub_epi8(vi, one8);
         nn = _mm256_sub_epi64(nn, one64);
     }
+    hands_of(pen, &p, out);
+    rejected(least, n)
+}
+
+/// The xoshiro256++ states of games `g0 + from` to `g0 + from + 3`, one per qword lane, as
+/// `game_rng(seed, g)` seeds them: SplitMix64 seeded with `splitmix_finalize(seed) ^ g`
+/// fills the state.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn generators(seed: u64, g0: u64, from: u64) -> [__m256i; 4] {
+    let base = splitmix_finalize(seed);
+    let state = |l: u64, k: u64| {
+        let x = base ^ g0.wrapping_add(l);
+        splitmix_finalize(x.wrapping_add(k.wrapping_mul(GOLDEN))) as i64
+    };
+    [0, 1, 2, 3].map(|k| {
+        _mm256_setr_epi64x(
+            state(from, k),
+            state(from + 1, k),
+            state(from + 2, k),
+            state(from + 3, k),
+        )
+    })
+}
+
+/// The deck's penalty cards' positions before the shuffle ([`Penalties::at`]) in both 128-bit
+/// halves of a vector, one game a half.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn penalty_positions(pen: &Penalties) -> __m256i {
+    let b = pen.at.map(|x| x as i8);
+    let half = _mm_setr_epi8(
+        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+        b[14], b[15],
+    );
+    _mm256_broadcastsi128_si256(half)
+}
+
+/// Each game's `j` of this draw broadcast to the 16 bytes of its half: from the products
+/// `ma` (games 0–3) and `mb` (games 4–7), byte 4 of each qword, in the order of the four
+/// vectors of positions ([`offset`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap_targets(ma: __m256i, mb: __m256i) -> [__m256i; 4] {
+    let (b4, b12) = (_mm256_set1_epi8(4), _mm256_set1_epi8(12));
+    [
+        _mm256_shuffle_epi8(ma, b4),
+        _mm256_shuffle_epi8(ma, b12),
+        _mm256_shuffle_epi8(mb, b4),
+        _mm256_shuffle_epi8(mb, b12),
+    ]
+}
+
+/// Each game's two hands in the lanes' form from its penalty cards' positions after the
+/// shuffle (`p`, laid out by [`offset`]).
+#[inline]
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn hands_of(pen: &Penalties, p: &[__m256i; 4], out: &mut [Dealt]) {
     let mut pos = [0u8; 128];
     for (k, v) in p.iter().enumerate() {
         // SAFETY: `pos` holds 128 bytes; this writes bytes 32k to 32k + 31, k < 4.
@@ -224,10 +238,16 @@ pub(super) fn deal8(pen: &Penalties, seed: u64, g0: u64, out: &mut [Dealt]) -> u
             b0 |= bit & pen.low[c];
             b1 |= bit & pen.high[c];
         }
-        *out = hands(a, b0, b1, n / 2);
+        *out = hands(a, b0, b1, pen.cards / 2);
     }
-    // Lemire's test, (u32)m < i + 1 <= n: the low dwords of the running minimum, each the
-    // minimum of games l and l + 4; both are dealt again.
+}
+
+/// The games whose deal may have needed Lemire's rejection loop, from `least`, the running
+/// minimum of the draws' products: Lemire's test, (u32)m < i + 1 <= n, on its low dwords,
+/// each the minimum of games l and l + 4; both are dealt again.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rejected(least: __m256i, n: u32) -> u32 {
     let low = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
         _mm256_min_epu32(least, _mm256_set1_epi32(n as i32 - 1)),
         least,

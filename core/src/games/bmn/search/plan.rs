@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::census::ROUND_TRIES;
 use super::loops::{standard, CASELLA, MAX_TRICKS};
-use crate::error::{setting, setting_alone, Piece, UsageError};
+use crate::error::{setting, setting_alone, Op, Piece, UsageError};
 use crate::games::bmn::backward::{fate, Fate};
 use crate::games::bmn::{Bmn, Played, Position, DEFAULT_MAX_ROUNDS};
 use crate::games::{Game, Outcome};
@@ -172,7 +172,8 @@ impl Plan {
 pub fn check_minutes(minutes: Option<f64>) -> Result<(), UsageError> {
     match minutes.filter(|m| !(m.is_finite() && *m > 0.0)) {
         Some(m) => Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting("minutes", m),
             ": expected minutes above 0, such as 10"
         ]),
@@ -192,7 +193,8 @@ fn walk_steps(game: &Bmn, s: &Settings) -> Result<u64, UsageError> {
     };
     if s.walkers == 0 || asked < u64::from(s.walkers) || s.keep == 0 {
         return Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting("deals", asked),
             " ",
             setting("walkers", s.walkers),
@@ -206,7 +208,8 @@ fn walk_steps(game: &Bmn, s: &Settings) -> Result<u64, UsageError> {
     if deck.iter().all(|&d| d == deck[0]) {
         let r = game.rules();
         return Err(usage_of![
-            format!("search: every card of this deck ({} ranks, ", r.ranks),
+            Op::Search,
+            format!(": every card of this deck ({} ranks, ", r.ranks),
             setting("penalties", r.penalties),
             format!(
                 ") demands {}, so every deal is the same game; give ",
@@ -229,7 +232,12 @@ fn before(mut pieces: Vec<Piece>, e: UsageError) -> UsageError {
 
 /// `search --loops: `, as the loop search's and the census's refusals begin.
 fn loops_said() -> Vec<Piece> {
-    vec!["search ".into(), setting_alone("loops"), ": ".into()]
+    vec![
+        Op::Search.into(),
+        " ".into(),
+        setting_alone("loops"),
+        ": ".into(),
+    ]
 }
 
 /// The hands of the deal `from`, or the deal reader's message said of `from`.
@@ -245,10 +253,15 @@ fn played_from(
     deal: &str,
     purpose: Vec<Piece>,
 ) -> Result<([Vec<u8>; 2], Played), UsageError> {
-    let [a, b] = parse_from(game, deal, vec!["search: ".into()])?;
+    let [a, b] = parse_from(game, deal, vec![Op::Search.into(), ": ".into()])?;
     if a.len() != b.len() {
         let sizes = format!(": the hands hold {} and {} cards; ", a.len(), b.len());
-        let said = vec!["search: ".into(), setting_alone("from"), sizes.into()];
+        let said = vec![
+            Op::Search.into(),
+            ": ".into(),
+            setting_alone("from"),
+            sizes.into(),
+        ];
         return Err(UsageError::of([said, purpose].concat()));
     }
     let hands = [a, b];
@@ -267,7 +280,8 @@ fn climb_from(game: &Bmn, deal: &str) -> Result<Vec<u8>, UsageError> {
     let (hands, p) = played_from(game, deal, purpose)?;
     match (p.outcome, p.cycle) {
         (Outcome::Loop, Some((cards, tricks))) => Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting_alone("from"),
             format!(
                 ": this deal never ends (a {}-trick, {}-card cycle); search around it with ",
@@ -280,7 +294,8 @@ fn climb_from(game: &Bmn, deal: &str) -> Result<Vec<u8>, UsageError> {
             setting_alone("reaching")
         ]),
         (Outcome::Capped, _) => Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting_alone("from"),
             format!(
                 ": this deal's game reaches the cap of {} cards without ending; raise ",
@@ -360,7 +375,8 @@ fn loops(game: &Bmn, s: &Settings) -> Result<(Option<String>, Mode), UsageError>
 fn census(game: &Bmn, s: &Settings) -> Result<(Option<String>, Mode), UsageError> {
     if s.walkers == 0 {
         return Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting("walkers", 0),
             ": need at least one walker"
         ]);
@@ -382,7 +398,8 @@ fn record(game: &Bmn, s: &Settings) -> Result<Mode, UsageError> {
     check_minutes(s.minutes)?;
     if s.loops {
         return Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting_alone("loops"),
             " searches for cycles by its own walk; ",
             setting("method", s.method.name()),
@@ -391,7 +408,8 @@ fn record(game: &Bmn, s: &Settings) -> Result<Mode, UsageError> {
     }
     if s.from.is_some() && s.method == Method::Sample {
         return Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting("method", "sample"),
             " plays random deals, not a given one; ",
             setting("from", "DEAL"),
@@ -401,7 +419,8 @@ fn record(game: &Bmn, s: &Settings) -> Result<Mode, UsageError> {
     }
     if s.deals == Some(0) || s.keep == 0 {
         return Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting_alone("deals"),
             " and ",
             setting_alone("keep"),
@@ -415,8 +434,9 @@ fn record(game: &Bmn, s: &Settings) -> Result<Mode, UsageError> {
     let deck = game.deck();
     if deck.iter().all(|&d| d == deck[0]) {
         return Err(usage_of![
+            Op::Search,
             format!(
-                "search: every card of this deck demands {}, so every deal is the same game; give ",
+                ": every card of this deck demands {}, so every deal is the same game; give ",
                 deck[0]
             ),
             setting_alone("penalties"),
@@ -445,7 +465,8 @@ fn joinable(game: &Bmn, deal: &str) -> Result<Vec<u8>, UsageError> {
     let (hands, p) = played_from(game, deal, purpose)?;
     if !matches!(p.outcome, Outcome::Player(_)) {
         return Err(usage_of![
-            "search: ",
+            Op::Search,
+            ": ",
             setting_alone("from"),
             ": this deal's game does not end (it loops or reaches the card cap), so it has no \
              last trick to join; search around it with ",

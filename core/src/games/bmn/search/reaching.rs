@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::plan::check_minutes;
 use super::report::{Header, Listed, Replays};
-use crate::error::{setting, setting_alone, UsageError};
+use crate::error::{setting, setting_alone, Op, UsageError};
 use crate::games::bmn::backward::{basin, Basin, BasinError, Node, Step};
 use crate::games::bmn::Bmn;
 use crate::games::{Game, Outcome};
@@ -160,7 +160,8 @@ impl Walk {
         match p.outcome {
             Outcome::Loop => Ok(walk),
             Outcome::Capped => Err(usage_of![
-                "search bmn ",
+                Op::Search.of(Bmn::NAME),
+                " ",
                 setting("reaching", format!("{deal:?}")),
                 format!(
                     ": its game neither ends nor is seen to loop within {} cards (",
@@ -226,22 +227,26 @@ impl Walk {
     /// A walk that stopped, said so that it tells what to change.
     fn explain(&self, e: BasinError) -> UsageError {
         let (walk, deal) = (
-            "search bmn ",
+            Op::Search.of(Bmn::NAME),
             setting("reaching", format!("{:?}", self.deal)),
         );
         match e {
             BasinError::Ends(tricks) => usage_of![
-                walk,
+                walk.clone(),
+                " ",
                 deal,
                 format!(
                     ": its game ends after {tricks} tricks, so it enters no cycle; give a deal \
-                     that never ends (play bmn "
+                     that never ends ("
                 ),
+                Op::Play.of(Bmn::NAME),
+                " ",
                 setting_alone("deal"),
                 " shows which)"
             ],
             BasinError::Capped(tricks) => usage_of![
-                walk,
+                walk.clone(),
+                " ",
                 deal,
                 format!(
                     ": its game neither ends nor repeats a position within {} tricks; raise ",
@@ -254,7 +259,8 @@ impl Walk {
                 reached,
                 depth,
             } => usage_of![
-                walk,
+                walk.clone(),
+                " ",
                 setting_alone("reaching"),
                 format!(
                     ": the walk would hold more than {} positions (",
@@ -269,7 +275,8 @@ impl Walk {
                 " (about 70 bytes each)"
             ],
             BasinError::Stopped { reached, depth } => usage_of![
-                walk,
+                walk.clone(),
+                " ",
                 setting_alone("reaching"),
                 ": ",
                 setting("minutes", self.minutes.unwrap_or(0.0)),

@@ -210,7 +210,7 @@ fn named(e: &crate::error::UsageError) -> Vec<(&str, Option<&str>)> {
     (e.pieces().iter())
         .filter_map(|p| match p {
             Piece::Setting { name, value } => Some((*name, value.as_deref())),
-            Piece::Text(_) => None,
+            _ => None,
         })
         .collect()
 }

@@ -68,8 +68,7 @@ pub(super) fn out_of_line<const ORDER: u8, const LOOPS: bool>(
     record: &mut dyn FnMut(u64, &GameResult<WarGame>),
 ) {
     let max = war.rules.max_rounds;
-    let touched = events.touched();
-    let mut lanes = touched;
+    let mut lanes = events.touched();
     while lanes != 0 {
         let l = lanes.trailing_zeros() as usize;
         lanes &= lanes - 1;
@@ -104,70 +103,126 @@ pub(super) fn out_of_line<const ORDER: u8, const LOOPS: bool>(
         } else {
             None
         };
-        let rounds = u64::from(a.rounds[l]);
-        let ending = match ended {
-            Some(outcome) => Some(Ending::Ended { rounds, outcome }),
-            None if a.pa[l] == a.qa[l] => Some(Ending::Ended {
-                rounds,
-                outcome: Outcome::Player(1),
-            }),
-            None if a.pb[l] == a.qb[l] => Some(Ending::Ended {
-                rounds,
-                outcome: Outcome::Player(0),
-            }),
-            None if rounds >= max && LOOPS => {
+        match next::<LOOPS>(ended, a, l, max) {
+            Next::Ended(ending) => {
+                record(
+                    games.index[lane],
+                    &ending.result(max, counted(games, a, lane)),
+                );
+                games.refill(war, s, mem, lane, a, record);
+                continue;
+            }
+            Next::Replayed => {
                 games.replay(war, s, lane, record);
                 games.refill(war, s, mem, lane, a, record);
                 continue;
             }
-            None if rounds >= max => Some(Ending::Capped),
-            None => None,
-        };
-        if let Some(ending) = ending {
-            let mut stats = games.counted[lane];
-            let wars1 = a.wars1[l];
-            stats.wars += wars1;
-            stats.by_depth[0] += wars1;
-            if wars1 > 0 {
-                stats.deepest = stats.deepest.max(1);
-            }
-            record(games.index[lane], &ending.result(max, stats));
-            games.refill(war, s, mem, lane, a, record);
+            Next::Playing => {}
+        }
+        if LOOPS && checkpoint(war, s, mem, games, lane, a, record) {
             continue;
         }
-        if LOOPS && rounds >= u64::from(a.due[l]) {
-            // A checkpoint: the position is compared here, as the next step will not.
-            if let Some(cycle_len) = games.returned(lane, mem, a) {
-                games.looped(war, s, mem, lane, a, cycle_len, record);
-                continue;
-            }
-            games.save(lane, mem, a);
-            a.due[l] = (2 * rounds + 1).min(max) as u32;
+        tidy_hands::<ORDER>(mem, &mut games.rng[lane], lane, a);
+    }
+}
+
+/// What becomes of a lane's game after its work out of line.
+enum Next {
+    /// It ended: by the war fought there, a hand emptied, or (without loop detection) the cap.
+    Ended(Ending),
+    /// It reached the cap with loop detection: it is played again on today's path, whose
+    /// search may look past the cap, so the lanes report exactly what that path reports.
+    Replayed,
+    /// It plays on.
+    Playing,
+}
+
+/// What becomes of lane `l`'s game, given the outcome of a war fought out of line (`ended`)
+/// and the cap `max`.
+#[inline(always)]
+fn next<const LOOPS: bool>(ended: Option<Outcome>, a: &Arrays, l: usize, max: u64) -> Next {
+    let rounds = u64::from(a.rounds[l]);
+    let outcome = match ended {
+        Some(outcome) => outcome,
+        None if a.pa[l] == a.qa[l] => Outcome::Player(1),
+        None if a.pb[l] == a.qb[l] => Outcome::Player(0),
+        None if rounds >= max && LOOPS => return Next::Replayed,
+        None if rounds >= max => return Next::Ended(Ending::Capped),
+        None => return Next::Playing,
+    };
+    Next::Ended(Ending::Ended { rounds, outcome })
+}
+
+/// What lane `lane`'s game counted: out of line, and its one-level wars, which the step counts
+/// apart.
+#[inline(always)]
+fn counted(games: &Games, a: &Arrays, lane: usize) -> WarGame {
+    let mut stats = games.counted[lane];
+    let wars1 = a.wars1[lane % 16];
+    stats.wars += wars1;
+    stats.by_depth[0] += wars1;
+    if wars1 > 0 {
+        stats.deepest = stats.deepest.max(1);
+    }
+    stats
+}
+
+/// At a checkpoint of loop detection (the lane's rounds reached its `due`), compares lane
+/// `lane`'s position with those kept, as the next step will not, then keeps it and sets the
+/// next checkpoint (2r + 1, within the cap); `true` where the game looped, was recorded and
+/// the lane refilled.
+#[inline(always)]
+fn checkpoint(
+    war: &War,
+    s: &mut WarScratch,
+    mem: &mut [u8],
+    games: &mut Games,
+    lane: usize,
+    a: &mut Arrays,
+    record: &mut dyn FnMut(u64, &GameResult<WarGame>),
+) -> bool {
+    let l = lane % 16;
+    let rounds = u64::from(a.rounds[l]);
+    if rounds < u64::from(a.due[l]) {
+        return false;
+    }
+    if let Some(cycle_len) = games.returned(lane, mem, a) {
+        games.looped(war, s, mem, lane, a, cycle_len, record);
+        return true;
+    }
+    games.save(lane, mem, a);
+    a.due[l] = (2 * rounds + 1).min(war.rules.max_rounds) as u32;
+    false
+}
+
+/// Readies lane `lane`'s hands for the next step: with the won pile (`WON_PILE`), an empty
+/// hand takes its won pile, shuffled by `rng`, player 1's first, where the other paths do it
+/// (before the next card is drawn); a tail past its buffer's [`limit`] is compacted to the
+/// buffer's start.
+#[inline(always)]
+fn tidy_hands<const ORDER: u8>(mem: &mut [u8], rng: &mut GameRng, lane: usize, a: &mut Arrays) {
+    let l = lane % 16;
+    let hands = [
+        (0, &mut a.pa[l], &mut a.ha[l], &mut a.qa[l]),
+        (1, &mut a.pb[l], &mut a.hb[l], &mut a.qb[l]),
+    ];
+    for (p, head, hand_end, tail) in hands {
+        let start = base(lane, p);
+        if ORDER == WON_PILE && *head == *hand_end {
+            let buf = &mut mem[start as usize..(start + HAND) as usize];
+            let pile = Cursor::span((*head - start) as usize, (*tail - start) as usize);
+            pile.shuffle(buf, rng);
+            *hand_end = *tail;
         }
-        let hands = [
-            (0, &mut a.pa[l], &mut a.ha[l], &mut a.qa[l]),
-            (1, &mut a.pb[l], &mut a.hb[l], &mut a.qb[l]),
-        ];
-        for (p, head, hand_end, tail) in hands {
-            let start = base(lane, p);
-            if ORDER == WON_PILE && *head == *hand_end {
-                // An empty hand takes its won pile, shuffled (player 1's first), where the
-                // other paths do it: before the next card is drawn.
-                let buf = &mut mem[start as usize..(start + HAND) as usize];
-                let pile = Cursor::span((*head - start) as usize, (*tail - start) as usize);
-                pile.shuffle(buf, &mut games.rng[lane]);
-                *hand_end = *tail;
+        if *tail > limit(lane, p) {
+            mem.copy_within(*head as usize..*tail as usize, start as usize);
+            let moved = *head - start;
+            *tail -= moved;
+            if ORDER == WON_PILE {
+                // Kept for the won pile only (stale, and possibly below `moved`, else).
+                *hand_end -= moved;
             }
-            if *tail > limit(lane, p) {
-                mem.copy_within(*head as usize..*tail as usize, start as usize);
-                let moved = *head - start;
-                *tail -= moved;
-                if ORDER == WON_PILE {
-                    // Kept for the won pile only (stale, and possibly below `moved`, else).
-                    *hand_end -= moved;
-                }
-                *head = start;
-            }
+            *head = start;
         }
     }
 }
