@@ -4,6 +4,8 @@
 //! Each option's reader of its text is here too, shared by both faces, so they accept and
 //! refuse the same values in the same words.
 
+pub mod search;
+
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,192 @@
+//! What a search (`search bmn`, and `--reaching`) is asked to do, as plain data: built from the
+//! command line's flags, whose defaults are stated here, or read through serde from the typed
+//! API's JSON (the Python package's `search` keywords), each number as a number and read as the
+//! flag reads it.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::json::number;
+use crate::estimate::MaxHours;
+use crate::games::bmn::search::plan::{Method, DEFAULT_BASES};
+use crate::games::bmn::search::reaching::DEFAULT_MAX_POSITIONS;
+use crate::stats::summary::grouped;
+use crate::term::progress::When;
+use crate::term::stdout::Print;
+
+/// What `search` is asked to do. Its JSON (serde) is what the typed API's callers give (the
+/// Python package's `search` keywords), each number as a number, read as the flag reads it;
+/// the command line's flags take their defaults from [`SearchConfig::default`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    /// Deals played in all (split evenly among the walkers); `None`: [`DEFAULT_DEALS`], or
+    /// with `minutes` as many as the time allows.
+    #[serde(deserialize_with = "deals")]
+    pub deals: Option<u64>,
+    /// Play for this many minutes, in batches of deals on every walker.
+    #[serde(deserialize_with = "minutes")]
+    pub minutes: Option<f64>,
+    /// Independent walkers.
+    #[serde(deserialize_with = "walkers")]
+    pub walkers: u32,
+    /// Base seed: walker w draws from (seed, w).
+    #[serde(deserialize_with = "seed")]
+    pub seed: u64,
+    /// Worker threads (`None`: every core).
+    #[serde(deserialize_with = "super::json::threads")]
+    pub threads: Option<u32>,
+    /// The longest deals kept.
+    #[serde(deserialize_with = "keep")]
+    pub keep: usize,
+    /// Where search.json and best.txt go.
+    pub out: PathBuf,
+    /// What is printed when done.
+    #[serde(skip)]
+    pub print: Print,
+    /// How progress is shown.
+    #[serde(skip)]
+    pub progress: When,
+    /// The bound on the estimated time (`--max-hours`).
+    #[serde(with = "super::json::max_hours")]
+    pub max_hours: MaxHours,
+    /// Search for cycles instead of long games (`--loops`).
+    pub loops: bool,
+    /// The deal to search around (`--from`): every walker's climb starts from it, or (with
+    /// `--loops`) the cycle it enters is the seed.
+    pub from: Option<String>,
+    /// How to look for long games (`--method`): the climb, plain sampling, or sampling and
+    /// backward joining.
+    pub method: Method,
+    /// With `--method record`: the longest games sampled that are joined from.
+    #[serde(deserialize_with = "bases")]
+    pub bases: usize,
+    /// The census of cycles instead (`--census`).
+    pub census: bool,
+}
+
+impl Default for SearchConfig {
+    /// The command line's defaults: [`DEFAULT_DEALS`] deals on 16 walkers from seed 0, every
+    /// core, the 10 longest kept, the climb, [`DEFAULT_BASES`] bases for a join, the run
+    /// options' bound on the estimated time; no output folder (a search refuses none).
+    fn default() -> SearchConfig {
+        SearchConfig {
+            deals: None,
+            minutes: None,
+            walkers: 16,
+            seed: 0,
+            threads: None,
+            keep: 10,
+            out: PathBuf::new(),
+            print: Print::Text,
+            progress: When::Auto,
+            max_hours: MaxHours::DEFAULT,
+            loops: false,
+            from: None,
+            method: Method::Climb,
+            bases: DEFAULT_BASES,
+            census: false,
+        }
+    }
+}
+
+/// A whole number from JSON, `min` to `max`, as `name` takes it.
+fn whole<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    min: u64,
+    max: u64,
+) -> Result<Option<u64>, D::Error> {
+    let read = |t: &str| {
+        t.parse::<u64>()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| format!("expected a whole number from {min} to {}", grouped(max)))
+    };
+    number(d, read)
+}
+
+fn deals<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    number(d, |t| crate::settings::parse_count(t, "deals"))
+}
+
+/// `minutes` read from JSON: a number (the plan refuses one that is no time).
+fn minutes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    number(d, |t| t.parse::<f64>().map_err(|e| e.to_string()))
+}
+
+fn walkers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = whole(d, 1, MAX_WALKERS.into())?;
+    Ok(n.map_or(SearchConfig::default().walkers, |n| n as u32))
+}
+
+fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    Ok(number(d, super::parse_seed)?.unwrap_or(0))
+}
+
+fn keep<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let n = whole(d, 1, MAX_KEEP as u64)?;
+    Ok(n.map_or(SearchConfig::default().keep, |n| n as usize))
+}
+
+fn bases<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let n = whole(d, 1, MAX_BASES as u64)?;
+    Ok(n.map_or(DEFAULT_BASES, |n| n as usize))
+}
+
+/// The most walkers a search takes.
+pub const MAX_WALKERS: u32 = 65536;
+/// The most deals a search keeps.
+pub const MAX_KEEP: u32 = 10_000;
+/// The most bases a join starts from.
+pub const MAX_BASES: u32 = 1_000_000;
+
+/// What `search bmn --reaching` is asked to do. Its JSON (serde) is what the typed API's callers
+/// give (the Python package's `search(reaching=DEAL, ...)`), each number as a number.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReachingConfig {
+    /// The deal whose cycle is walked, as `play bmn --deal` reads it.
+    #[serde(rename = "reaching")]
+    pub deal: String,
+    /// The most positions held at once.
+    #[serde(deserialize_with = "max_positions")]
+    pub max_positions: u64,
+    /// Give up after this many minutes.
+    #[serde(deserialize_with = "minutes")]
+    pub minutes: Option<f64>,
+    /// Where reaching.json and deals.txt go.
+    pub out: PathBuf,
+    /// What is printed when done.
+    #[serde(skip)]
+    pub print: Print,
+    /// How progress is shown.
+    #[serde(skip)]
+    pub progress: When,
+}
+
+impl Default for ReachingConfig {
+    /// No deal (the walk refuses it), [`DEFAULT_MAX_POSITIONS`], no time bound, the summary
+    /// printed, progress where a terminal shows it.
+    fn default() -> ReachingConfig {
+        ReachingConfig {
+            deal: String::new(),
+            max_positions: DEFAULT_MAX_POSITIONS,
+            minutes: None,
+            out: PathBuf::new(),
+            print: Print::Text,
+            progress: When::Auto,
+        }
+    }
+}
+
+/// `max_positions` read from JSON: a whole number of at least 1.
+fn max_positions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let read = |t: &str| {
+        t.parse::<u64>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| "expected a whole number of at least 1".to_string())
+    };
+    Ok(number(d, read)?.unwrap_or(DEFAULT_MAX_POSITIONS))
+}
