@@ -416,7 +416,17 @@ fn deal_of(o: &WarSettings, preset: DealOrder, suits: u32) -> Result<DealOrder, 
         Some("shuffled") => DealOrder::Shuffled,
         Some("even") => DealOrder::Even,
         Some("bryer") => DealOrder::Bryer,
-        _ => preset,
+        None => preset,
+        Some(hands) if hands.contains('/') => preset,
+        // The command line's parser refuses any other text; settings read as JSON (the typed
+        // API, Python) are checked here, or a typo would deal as the preset does, silently.
+        Some(other) => {
+            return Err(usage_of![
+                setting("deal", format!("{other:?}")),
+                ": ",
+                parse_deal_setting(other).err().unwrap_or_default(),
+            ])
+        }
     };
     if deal == DealOrder::Even && suits % 2 == 1 {
         return Err(usage_of![
