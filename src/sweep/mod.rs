@@ -87,6 +87,13 @@ impl Sweep {
                 " is not for sweeps; shard each rule set's `simulate` instead",
             ]);
         }
+        // An axis with no values makes no rule set: a sweep of nothing, whose charts have no
+        // point to draw (plotters looked for their range forever).
+        if let Some((name, _)) = axes.iter().find(|a| a.1.is_empty()) {
+            return Err(usage!(
+                "sweep {game}: {name} lists no values; list at least one"
+            ));
+        }
         let count = axes
             .iter()
             .try_fold(1u64, |n, a| n.checked_mul(a.1.len() as u64));

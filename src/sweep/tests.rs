@@ -96,6 +96,19 @@ fn nothing_listed_is_one_rule_set() {
     assert_eq!(labels(&p), ["as given"]);
 }
 
+/// An axis of no values, which only a caller of the API can give, is refused: its sweep of
+/// no rule set hung drawing charts of no point (found by an attack).
+#[test]
+fn an_axis_of_no_values_is_refused() {
+    let run = RunConfig {
+        out: Some("unused".into()),
+        ..RunConfig::default()
+    };
+    let axes = vec![("faces".to_string(), Vec::new())];
+    let e = Sweep::new("snap", axes, run, 10, |_, _| unreachable!()).unwrap_err();
+    assert!(e.to_string().contains("faces lists no values"), "{e}");
+}
+
 #[test]
 fn a_sweeps_progress_weighs_each_rule_set_by_its_estimated_cost() {
     // 20,000 games each: a rule set estimated at 0.2 s and one at 2 s (its games never end
