@@ -496,3 +496,21 @@ def test_search_refuses_what_it_cannot_do_by_keyword(tmp_path):
         warsim.search("bmn", out=tmp_path / "d", deals="many")
     assert not os.path.exists(tmp_path / "w")
 
+
+
+def test_what_the_command_line_refuses_python_refuses_by_keyword(tmp_path):
+    # Found by an attack: each ran, ignoring a keyword or dealing as the preset deals, and
+    # recorded a command the command line refuses.
+    with pytest.raises(ValueError, match="deal=\"evne\""):
+        warsim.simulate("war", games=10, deal="evne")
+    with pytest.raises(ValueError, match="flawless"):
+        warsim.exact("war", flawless=True, threads=2)
+    with pytest.raises(ValueError, match="census"):
+        warsim.search("bmn", out=tmp_path / "c", census=True, loops=True, ranks=4, suits=2)
+    assert not os.path.exists(tmp_path / "c")
+    with pytest.raises(ValueError, match="svg.*out=DIR"):
+        warsim.simulate("war", games=10, svg=True)
+    for bad in (True, -1, 2**70, 1.0, "5"):
+        with pytest.raises(ValueError, match="max_rule_sets="):
+            warsim.sweep("war", out=tmp_path / "s", games=10, war_down=[1, 2], max_rule_sets=bad)
+    assert not os.path.exists(tmp_path / "s")

@@ -104,6 +104,28 @@ pub fn words(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<String>> {
     Ok(args)
 }
 
+/// A keyword that takes a whole number (`max_rule_sets`, `replay`'s `game`): a Python or numpy
+/// integer from 0 to 2^64 − 1, `None` for none; a bool, a float, a negative or larger number is
+/// a `ValueError` naming the keyword (pyo3's own conversion took `True` as 1 and raised
+/// `OverflowError` or `TypeError` naming nothing).
+pub fn whole(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match json_of(value)? {
+        serde_json::Value::Number(n) if !value.is_instance_of::<pyo3::types::PyFloat>() => {
+            n.as_u64().map(Some).ok_or_else(|| {
+                bad(
+                    name,
+                    value,
+                    &format!("expected a whole number from 0 to {}", u64::MAX),
+                )
+            })
+        }
+        _ => Err(bad(name, value, "expected a whole number")),
+    }
+}
+
 /// A typed value (a game's settings, a game's `play` arguments) filled from Python's keyword
 /// arguments through serde, no command line built or parsed: the JSON object of its defaults,
 /// each keyword a field set on it, the whole read back by `read` after each, so an error names
