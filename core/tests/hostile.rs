@@ -267,3 +267,30 @@ fn positions_and_hands_given_to_beggar_my_neighbour_are_checked() {
     let hands = [deck[..26].to_vec(), deck[26..].to_vec()];
     assert!(game.play_hands(&hands, go).is_ok());
 }
+
+/// A deal named as no deal (a typo, read from JSON where no command-line parser checked it)
+/// is refused, not dealt as the preset deals.
+#[test]
+fn a_deal_no_deal_is_named_is_refused() {
+    for text in ["evne", "sorted", "", "shuffled,even"] {
+        let settings = WarSettings {
+            deal: Some(text.to_string()),
+            ..WarSettings::default()
+        };
+        let e = War::from_settings(&settings)
+            .map(drop)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("deal") && e.contains("expected shuffled or even"),
+            "{text:?}: {e}"
+        );
+    }
+    for text in ["shuffled", "even", "bryer"] {
+        let settings = WarSettings {
+            deal: Some(text.to_string()),
+            ..WarSettings::default()
+        };
+        assert!(War::from_settings(&settings).is_ok(), "{text}");
+    }
+}

@@ -82,6 +82,7 @@ def test_defaults_are_the_command_line_defaults():
     (dict(honor=0), "honor"),
     (dict(detect_loops=1), "detect_loops"),
     (dict(foo=1), "no option foo"),
+    (dict(out=""), "out is empty"),
 ])
 def test_bad_arguments_raise_value_error_naming_the_parameter(kwargs, names):
     with pytest.raises(ValueError) as e:
@@ -495,4 +496,43 @@ def test_search_refuses_what_it_cannot_do_by_keyword(tmp_path):
     with pytest.raises(ValueError, match="expected a number"):
         warsim.search("bmn", out=tmp_path / "d", deals="many")
     assert not os.path.exists(tmp_path / "w")
+
+
+
+def test_what_the_command_line_refuses_python_refuses_by_keyword(tmp_path):
+    # Found by an attack: each ran, ignoring a keyword or dealing as the preset deals, and
+    # recorded a command the command line refuses.
+    with pytest.raises(ValueError, match="deal=\"evne\""):
+        warsim.simulate("war", games=10, deal="evne")
+    with pytest.raises(ValueError, match="flawless"):
+        warsim.exact("war", flawless=True, threads=2)
+    with pytest.raises(ValueError, match="census"):
+        warsim.search("bmn", out=tmp_path / "c", census=True, loops=True, ranks=4, suits=2)
+    assert not os.path.exists(tmp_path / "c")
+    with pytest.raises(ValueError, match="svg.*out=DIR"):
+        warsim.simulate("war", games=10, svg=True)
+    for bad in (True, -1, 2**70, 1.0, "5"):
+        with pytest.raises(ValueError, match="max_rule_sets="):
+            warsim.sweep("war", out=tmp_path / "s", games=10, war_down=[1, 2], max_rule_sets=bad)
+    assert not os.path.exists(tmp_path / "s")
+
+
+def test_lists_numpy_floats_and_none_mean_what_they_say(tmp_path):
+    np = pytest.importorskip("numpy")
+    # A list for play's positional field is its items; None is the keyword left out.
+    assert warsim.play("rps", throws=["r", "r", "s"]) == warsim.play("rps", "r", "r", "s")
+    with pytest.raises(ValueError, match="no option deals"):
+        warsim.search("bmn", out=tmp_path / "r", reaching="--J-/K-QQ-AAKJ-", ranks=7, suits=2,
+                      deals=100)
+    basin = warsim.search("bmn", out=tmp_path / "b", reaching=None, deals=4000, walkers=2,
+                          ranks=7, suits=2)
+    assert "best" in basin, basin.keys()
+    # A numpy float of any width is a number.
+    r = warsim.simulate("shotgun", games=1000, precision=np.float32(5.0), max_games=2000)
+    assert r.summary["games"] >= 1000
+    # A list in a sweep is its values, each whole: two rule sets, not one of "13,12".
+    s = warsim.sweep("war", out=tmp_path / "s", games=200, ranks=13, suits=2,
+                     p1_cards=["13", "12"])
+    names = [r["name"] for r in s["rule_sets"]]
+    assert names == ["ranks-13_suits-2_p1-cards-13", "ranks-13_suits-2_p1-cards-12"], names
 

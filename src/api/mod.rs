@@ -37,6 +37,19 @@ pub fn simulate(session: &Session, game: &Setup, run: &RunConfig) -> Result<()> 
 /// `flawless`, War's flawless game computed instead.
 pub fn exact(session: &Session, game: &Setup, run: &RunConfig, flawless: bool) -> Result<()> {
     if flawless {
+        // The command line's flags conflict; a caller of the API is told so too, rather than
+        // have them ignored and its files record a command the command line refuses.
+        for (given, name) in [(run.threads.is_some(), "threads"), (run.svg, "svg")] {
+            if given {
+                return Err(warsim_core::usage_of![
+                    "exact: ",
+                    warsim_core::error::setting_alone("flawless"),
+                    " computes one probability: it takes no ",
+                    warsim_core::error::setting_alone(name),
+                ]
+                .into());
+            }
+        }
         game.run(exacts::FlawlessGame { run, session })
     } else {
         game.run(exacts::Exact { run, session })
@@ -100,6 +113,7 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
 /// `--method`), written into `config.out`.
 pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<()> {
     has_out(&config.out)?;
+    census_alone(config)?;
     crate::search::run(session, &game.game()?, config)
 }
 
@@ -107,6 +121,23 @@ pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Re
 pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -> Result<()> {
     has_out(&config.out)?;
     crate::reaching::run(session, &game.game()?, config)
+}
+
+/// Refuses a census with what the command line's `--census` conflicts with (`--loops`,
+/// `--keep`), which it would ignore.
+fn census_alone(config: &SearchConfig) -> Result<(), crate::error::UsageError> {
+    let keep = config.keep != SearchConfig::default().keep;
+    for (given, name) in [(config.loops, "loops"), (keep, "keep")] {
+        if config.census && given {
+            return Err(warsim_core::usage_of![
+                "search: ",
+                warsim_core::error::setting_alone("census"),
+                " takes no ",
+                warsim_core::error::setting_alone(name),
+            ]);
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a search with no output folder: a search writes one.
@@ -268,6 +299,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// What the command line's flags refuse together, the API refuses too (found by an attack:
+    /// `exact(flawless=True, threads=2)` and `search(census=True, loops=True)` ran, ignoring
+    /// one, and recorded a command the command line refuses), before anything is written.
+    #[test]
+    fn conflicting_options_are_refused_as_the_command_line_refuses_them() {
+        let dir = PrivateDir::new("warsim-api").unwrap();
+        let out = dir.path().join("run");
+        let (session, _) = hosted(&["exact", "war"]);
+        let war = serde_json::to_value(crate::games::war::WarSettings::default()).unwrap();
+        let game = Setup::from_json("war", &war).unwrap();
+        for run in [
+            RunConfig {
+                threads: Some(2),
+                ..quiet_run(&out, 1)
+            },
+            RunConfig {
+                svg: true,
+                ..quiet_run(&out, 1)
+            },
+        ] {
+            let e = exact(&session, &game, &run, true).unwrap_err();
+            assert!(
+                e.downcast_ref::<crate::error::UsageError>().is_some(),
+                "{e:#}"
+            );
+            assert!(e.to_string().contains("flawless"), "{e}");
+        }
+        let bmn = serde_json::to_value(crate::games::bmn::BmnSettings::default()).unwrap();
+        let bmn = SearchGame::from_json("bmn", &bmn).unwrap();
+        for config in [
+            SearchConfig {
+                loops: true,
+                ..SearchConfig::default()
+            },
+            SearchConfig {
+                keep: 5,
+                ..SearchConfig::default()
+            },
+        ] {
+            let config = SearchConfig {
+                census: true,
+                out: out.clone(),
+                print: Print::Nothing,
+                ..config
+            };
+            let e = search(&session, &bmn, &config).unwrap_err();
+            assert!(e.to_string().contains("census"), "{e}");
+        }
+        assert!(!out.exists());
     }
 
     /// The JSON of game `name`'s `play` arguments at their defaults.

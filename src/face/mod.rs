@@ -138,6 +138,13 @@ macro_rules! games {
                 Err(no_game(name))
             }
 
+            /// The game's name.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $($(#[$only])* SimulateGame::$game(_) => <$game as Game>::NAME,)+
+                }
+            }
+
             /// Sets the flags `matches` holds (a sweep's value of one flag, parsed alone),
             /// leaving every other flag as it is.
             pub fn update(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {

@@ -104,6 +104,28 @@ pub fn words(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<String>> {
     Ok(args)
 }
 
+/// A keyword that takes a whole number (`max_rule_sets`, `replay`'s `game`): a Python or numpy
+/// integer from 0 to 2^64 − 1, `None` for none; a bool, a float, a negative or larger number is
+/// a `ValueError` naming the keyword (pyo3's own conversion took `True` as 1 and raised
+/// `OverflowError` or `TypeError` naming nothing).
+pub fn whole(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match json_of(value)? {
+        serde_json::Value::Number(n) if !value.is_instance_of::<pyo3::types::PyFloat>() => {
+            n.as_u64().map(Some).ok_or_else(|| {
+                bad(
+                    name,
+                    value,
+                    &format!("expected a whole number from 0 to {}", u64::MAX),
+                )
+            })
+        }
+        _ => Err(bad(name, value, "expected a whole number")),
+    }
+}
+
 /// A typed value (a game's settings, a game's `play` arguments) filled from Python's keyword
 /// arguments through serde, no command line built or parsed: the JSON object of its defaults,
 /// each keyword a field set on it, the whole read back by `read` after each, so an error names
@@ -165,7 +187,16 @@ impl Fields {
         if value.is_none() {
             return Ok(());
         }
-        let given = json_of(value)?;
+        // A list for a field that is one (play's throws, piles, moves) is its items' texts.
+        let list = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
+        let given = match self.object.get(key) {
+            Some(serde_json::Value::Array(_)) if list => serde_json::Value::Array(
+                (value.try_iter()?)
+                    .map(|v| Ok(serde_json::Value::String(v?.str()?.to_string())))
+                    .collect::<PyResult<_>>()?,
+            ),
+            _ => json_of(value)?,
+        };
         self.put(key, given).map_err(|why| bad(key, value, &why))
     }
 
@@ -294,7 +325,9 @@ pub fn no_game(game: &str) -> PyErr {
 /// `"13,13"`), anything else as `str()`.
 fn json_of(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     use serde_json::Value;
-    if value.is_instance_of::<pyo3::types::PyBool>() {
+    // numpy's bools (`np.True_`) are no Python bool, yet bools all the same.
+    let numpy_bool = (value.get_type().name()).is_ok_and(|n| n.to_string().starts_with("bool"));
+    if value.is_instance_of::<pyo3::types::PyBool>() || numpy_bool {
         return Ok(Value::Bool(value.is_truthy()?));
     }
     if let Ok(n) = value.extract::<i64>() {
@@ -303,9 +336,9 @@ fn json_of(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     if let Ok(n) = value.extract::<u64>() {
         return Ok(n.into());
     }
-    if value.is_instance_of::<pyo3::types::PyFloat>() {
-        // `math.inf` is its text, `inf`, where a setting takes it (`max_hours`).
-        let x: f64 = value.extract()?;
+    // A float, numpy's of any width too (what converts to one; a string does not); `math.inf`
+    // is its text, `inf`, where a setting takes it (`max_hours`).
+    if let Ok(x) = value.extract::<f64>() {
         return Ok(serde_json::Number::from_f64(x)
             .map_or_else(|| Value::String(x.to_string()), Value::Number));
     }
@@ -343,9 +376,8 @@ pub fn sweep_of(
             base.set(&key, &value)?;
             continue;
         }
-        let text = value_text(&value)?;
         let values =
-            axis_values(game, &base, &key, &text).map_err(|why| bad(&key, &value, &why))?;
+            axis_values(game, &base, &key, &value).map_err(|why| bad(&key, &value, &why))?;
         let long = crate::error::flag(&key).split_off(2);
         axes.push((long, values));
         keys.push(key);
@@ -366,12 +398,26 @@ pub fn sweep_of(
 /// The values of setting `key` that `text` lists: `all` of its fixed list, the value whole if
 /// the setting takes it so, else the text split at `;` (if it holds one) or `,`; each value
 /// checked by the setting.
-fn axis_values(game: &str, base: &Fields, key: &str, text: &str) -> Result<Vec<String>, String> {
+fn axis_values(
+    game: &str,
+    base: &Fields,
+    key: &str,
+    value: &Bound<'_, PyAny>,
+) -> Result<Vec<String>, String> {
     let takes = |v: &str| {
         base.clone()
             .put(key, serde_json::Value::String(v.to_string()))
     };
-    let values: Vec<String> = if text == "all" && takes("all").is_err() {
+    let text = value_text(value).map_err(|e| e.to_string())?;
+    let text = text.as_str();
+    let listed = value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>();
+    let values: Vec<String> = if listed {
+        // A list is its values, each whole: `p1_cards=["13", "12"]` is two rule sets.
+        (value.try_iter().map_err(|e| e.to_string())?)
+            .map(|v| Ok(v?.str()?.to_string()))
+            .collect::<PyResult<_>>()
+            .map_err(|e| e.to_string())?
+    } else if text == "all" && takes("all").is_err() {
         let long = crate::error::flag(key).split_off(2);
         let choices = crate::list::games()
             .map_err(|e| e.to_string())?

@@ -46,6 +46,19 @@ fn of_dirs(command: &str, dirs: &[PathBuf], out: Option<&PathBuf>, svg: bool) ->
         .collect()
 }
 
+/// Refuses `svg=True` without `out=`, as the command line refuses `--svg` without `--out`: the
+/// SVG files would go into the scratch folder and be removed, and the call would record a
+/// command the command line refuses.
+fn svg_needs_out(config: &api::RunConfig) -> PyResult<()> {
+    let quiet = api::RunConfig {
+        print: Print::Text,
+        ..config.clone()
+    };
+    quiet
+        .check_outputs()
+        .map_err(|e| super::to_python(e.into()))
+}
+
 /// Game `game` with the settings of keyword arguments `rules`; `what` names the call.
 fn setup(game: &str, what: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Setup> {
     let fields = args::settings(game, what, rules)?;
@@ -70,6 +83,7 @@ pub fn simulate<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
     let (mut config, run, rules) = args::run_keywords(py, "simulate", kwargs)?;
+    svg_needs_out(&config)?;
     let setup = setup(game, &format!("simulate({game:?})"), Some(&rules))?;
     let kept = config.out.clone();
     let (dir, scratch) = target(kept.clone())?;
@@ -94,6 +108,7 @@ pub fn exact<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let (mut config, run, rules) = args::run_keywords(py, "exact", kwargs)?;
+    svg_needs_out(&config)?;
     let setup = setup(game, &format!("exact({game:?})"), Some(&rules))?;
     let kept = config.out.clone();
     let (dir, scratch) = target(kept.clone())?;
@@ -150,7 +165,12 @@ pub fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
 /// default its longest, which must end as the run says; `game=I` any other.
 #[pyfunction]
 #[pyo3(signature = (dir, /, *, game=None))]
-pub fn replay(py: Python<'_>, dir: PathBuf, game: Option<u64>) -> PyResult<Py<PyAny>> {
+pub fn replay(
+    py: Python<'_>,
+    dir: PathBuf,
+    game: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let game = args::whole("game", game)?;
     let text = interruptible(py, Vec::new(), |_| {
         Ok(serde_json::to_string(&api::replay(&dir, game)?)?)
     })?;
@@ -165,9 +185,10 @@ pub fn replay(py: Python<'_>, dir: PathBuf, game: Option<u64>) -> PyResult<Py<Py
 pub fn sweep<'py>(
     py: Python<'py>,
     game: &str,
-    max_rule_sets: Option<u64>,
+    max_rule_sets: Option<&Bound<'py, PyAny>>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
+    let max_rule_sets = args::whole("max_rule_sets", max_rule_sets)?;
     let (config, run, settings) = args::run_keywords(py, "sweep", kwargs)?;
     let out = config.out.clone();
     let max = max_rule_sets.unwrap_or(crate::sweep::MAX_RULE_SETS);
@@ -281,7 +302,9 @@ pub fn search<'py>(
 ) -> PyResult<Py<PyAny>> {
     let what = format!("search({game:?})");
     let mut rules = args::settings_fields(game, &what)?;
-    let reaching = options.is_some_and(|o| o.contains("reaching").unwrap_or(false));
+    let reaching = options
+        .and_then(|o| o.get_item("reaching").ok().flatten())
+        .is_some_and(|v| !v.is_none());
     let mut fields = if reaching {
         args::Fields::of::<api::ReachingConfig>(&what)
     } else {
@@ -291,6 +314,9 @@ pub fn search<'py>(
     for (key, value) in options.into_iter().flat_map(|o| o.iter()) {
         let key: String = key.extract()?;
         let key = key.trim_end_matches('_');
+        if value.is_none() {
+            continue;
+        }
         match rules.has(key) {
             true => rules.set(key, &value)?,
             false => fields.set(key, &value)?,

@@ -38,7 +38,6 @@ mod target;
 use crate::error::UsageError;
 use crate::model::reader;
 use crate::sim::engine::{Cancel, Cancelled};
-use crate::usage;
 use exchange::*;
 use lock::Lock;
 use target::*;

@@ -4,6 +4,8 @@
 //! leftovers of killed runs told apart from a user's files.
 
 use super::*;
+use warsim_core::error::{setting, setting_alone};
+use warsim_core::usage_of;
 
 /// `--out` taken apart: the folder it names, its parent (absolute, symbolic links resolved)
 /// and its last component.
@@ -20,7 +22,7 @@ impl Target {
     pub(super) fn resolve(out: &Path, created: &mut Vec<PathBuf>) -> Result<Target> {
         let given = out.display();
         if out.as_os_str().is_empty() {
-            return Err(usage!("--out is empty; name a directory").into());
+            return Err(usage_of![setting_alone("out"), " is empty; name a directory"].into());
         }
         // `./a//b/` is `a/b`: `.` components and repeated or trailing slashes say nothing.
         let tidy: PathBuf = out
@@ -38,10 +40,13 @@ impl Target {
             // A file on the way cannot hold a folder: the path given is wrong, a usage error
             // (exit 2) that names the file.
             let on_a_file = || {
-                usage!(
-                    "--out {given}: cannot create it: {} or a folder above it is a file, not a \
+                out_error(
+                    &given,
+                    format!(
+                        ": cannot create it: {} or a folder above it is a file, not a \
                      folder",
-                    parent.display()
+                        parent.display()
+                    ),
                 )
             };
             match make_parents(&parent, created) {
@@ -59,34 +64,41 @@ impl Target {
         } else {
             // `.` or `..` inside: the folder it names must exist to say which one it is.
             let real = fs::canonicalize(out).map_err(|e| {
-                usage!("--out {given}: cannot tell which folder this is ({e}); spell it out")
+                out_error(
+                    &given,
+                    format!(": cannot tell which folder this is ({e}); spell it out"),
+                )
             })?;
             let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
-                return Err(usage!("--out {given} is the root folder; name a folder in it").into());
+                return Err(out_error(&given, " is the root folder; name a folder in it").into());
             };
             (parent.to_path_buf(), name.to_os_string(), real.clone())
         };
         let name = name
             .into_string()
-            .map_err(|_| usage!("--out {given}: the folder name is not UTF-8"))?;
+            .map_err(|_| out_error(&given, ": the folder name is not UTF-8"))?;
         if name.len() > NAME_ROOM {
-            return Err(usage!(
-                "--out {given}: the folder name is {} bytes; at most {NAME_ROOM} leave room for \
+            return Err(out_error(
+                &given,
+                format!(
+                    ": the folder name is {} bytes; at most {NAME_ROOM} leave room for \
                  its staging folder",
-                name.len()
+                    name.len()
+                ),
             )
             .into());
         }
         let full = parent.join(&name).as_os_str().len() + 64;
         if full > libc::PATH_MAX as usize {
-            return Err(usage!("--out {given}: the path is too long for this system").into());
+            return Err(out_error(&given, ": the path is too long for this system").into());
         }
         // Replacing the working folder (or one around it) would leave the shell that started
         // warsim in a deleted folder.
         let here = std::env::current_dir().ok();
         if here.is_some_and(|h| h.starts_with(parent.join(&name))) {
-            return Err(usage!(
-                "--out {given} is the current folder or holds it; name it from outside"
+            return Err(out_error(
+                &given,
+                " is the current folder or holds it; name it from outside",
             )
             .into());
         }
@@ -155,10 +167,12 @@ pub(super) fn check_inputs(
         } else {
             continue;
         };
-        return Err(usage!(
-            "--out {} {how} {}, which this command reads; write elsewhere",
-            shown.display(),
-            input.display()
+        return Err(out_error(
+            &shown.display(),
+            format!(
+                " {how} {}, which this command reads; write elsewhere",
+                input.display()
+            ),
         ));
     }
     Ok(())
@@ -173,21 +187,23 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
         return Ok(());
     };
     if meta.file_type().is_symlink() {
-        return Err(usage!(
-            "--out {s} is a symbolic link; name the folder it points to, or a new one"
+        return Err(out_error(
+            &s,
+            " is a symbolic link; name the folder it points to, or a new one",
         ));
     }
     if !meta.is_dir() {
-        return Err(usage!("--out {s} exists and is not a directory"));
+        return Err(out_error(&s, " exists and is not a directory"));
     }
     if is_mount_point(target, &meta) {
-        return Err(usage!(
-            "--out {s} is a mount point, which cannot be replaced by a rename; name a folder \
-             inside it"
+        return Err(out_error(
+            &s,
+            " is a mount point, which cannot be replaced by a rename; name a folder \
+             inside it",
         ));
     }
     check_owner(target, &meta, shown)?;
-    let entries = listing(target).map_err(|e| usage!("--out {s}: cannot read it ({e})"))?;
+    let entries = listing(target).map_err(|e| out_error(&s, format!(": cannot read it ({e})")))?;
     if entries.is_empty() {
         return Ok(());
     }
@@ -199,16 +215,20 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
     }
     match marked {
         Some(k) if k != kind => {
-            return Err(usage!(
-                "--out {s} holds the output of {}; `warsim {}` replaces only its own kind of \
+            return Err(out_error(
+                &s,
+                format!(
+                    " holds the output of {}; `warsim {}` replaces only its own kind of \
                  output: name a new or empty directory",
-                k.writer(),
-                kind.name()
+                    k.writer(),
+                    kind.name()
+                ),
             ))
         }
         None if has_marker => {
-            return Err(usage!(
-                "--out {s}: its {MARKER} is not a warsim marker; name a new or empty directory"
+            return Err(out_error(
+                &s,
+                format!(": its {MARKER} is not a warsim marker; name a new or empty directory"),
             ))
         }
         _ => {}
@@ -258,15 +278,18 @@ fn check_owner(target: &Path, meta: &fs::Metadata, shown: &Path) -> Result<(), U
     let around = target.parent().and_then(|p| fs::metadata(p).ok());
     if let Some(p) = around {
         if p.mode() & libc::S_ISVTX != 0 && meta.uid() != euid && p.uid() != euid {
-            return Err(usage!(
-                "--out {s} belongs to user {} in a folder where only an entry's owner may replace \
+            return Err(out_error(
+                &s,
+                format!(
+                    " belongs to user {} in a folder where only an entry's owner may replace \
                  it (the sticky bit, as in /tmp); name a folder of your own",
-                meta.uid()
+                    meta.uid()
+                ),
             ));
         }
     }
     let path = CString::new(target.as_os_str().as_bytes())
-        .map_err(|_| usage!("--out {s}: the path holds a NUL byte"))?;
+        .map_err(|_| out_error(&s, ": the path holds a NUL byte"))?;
     // SAFETY: a NUL-terminated path that outlives the call; faccessat only reads it.
     let writable = unsafe {
         libc::faccessat(
@@ -277,10 +300,13 @@ fn check_owner(target: &Path, meta: &fs::Metadata, shown: &Path) -> Result<(), U
         )
     } == 0;
     if !writable {
-        return Err(usage!(
-            "--out {s} belongs to user {} and this user may not write into it, so cannot replace \
+        return Err(out_error(
+            &s,
+            format!(
+                " belongs to user {} and this user may not write into it, so cannot replace \
              it; name a folder of your own",
-            meta.uid()
+                meta.uid()
+            ),
         ));
     }
     Ok(())
@@ -306,9 +332,12 @@ pub(super) fn held(s: std::path::Display, names: &[String]) -> UsageError {
     if names.len() > SHOWN {
         list.push_str(&format!(" and {} more", names.len() - SHOWN));
     }
-    usage!(
-        "--out {s} holds what warsim did not write there ({list}); warsim replaces only an \
+    out_error(
+        &s,
+        format!(
+            " holds what warsim did not write there ({list}); warsim replaces only an \
          empty folder or its own output of the same kind: name a new or empty directory"
+        ),
     )
 }
 
@@ -466,4 +495,12 @@ pub(super) fn remove_leftovers(t: &Target) {
 
 pub(super) fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An error about `--out` (the setting `out`) `shown`: the setting, then `rest`.
+fn out_error(
+    shown: &dyn std::fmt::Display,
+    rest: impl Into<warsim_core::error::Piece>,
+) -> UsageError {
+    usage_of![setting("out", shown), rest.into()]
 }

@@ -87,6 +87,13 @@ impl Sweep {
                 " is not for sweeps; shard each rule set's `simulate` instead",
             ]);
         }
+        // An axis with no values makes no rule set: a sweep of nothing, whose charts have no
+        // point to draw (plotters looked for their range forever).
+        if let Some((name, _)) = axes.iter().find(|a| a.1.is_empty()) {
+            return Err(usage!(
+                "sweep {game}: {name} lists no values; list at least one"
+            ));
+        }
         let count = axes
             .iter()
             .try_fold(1u64, |n, a| n.checked_mul(a.1.len() as u64));
@@ -111,11 +118,17 @@ impl Sweep {
                 " is missing (a sweep writes a directory)",
             ]);
         }
-        let rule_sets = product(&axes)
+        let rule_sets: Vec<(RuleSet, SimulateGame)> = product(&axes)
             .into_iter()
             .map(|(set, at)| Ok((build(&set, &at)?, set)))
             .map(|r: Result<_, UsageError>| r.map(|(g, set)| (set, g)))
             .collect::<Result<_, _>>()?;
+        if let Some((_, g)) = rule_sets.iter().find(|(_, g)| g.name() != game) {
+            return Err(usage!(
+                "sweep {game}: a rule set of {} is no rule set of {game}",
+                g.name()
+            ));
+        }
         Ok(Sweep {
             game: game.to_string(),
             axes,

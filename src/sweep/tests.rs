@@ -96,6 +96,19 @@ fn nothing_listed_is_one_rule_set() {
     assert_eq!(labels(&p), ["as given"]);
 }
 
+/// An axis of no values, which only a caller of the API can give, is refused: its sweep of
+/// no rule set hung drawing charts of no point (found by an attack).
+#[test]
+fn an_axis_of_no_values_is_refused() {
+    let run = RunConfig {
+        out: Some("unused".into()),
+        ..RunConfig::default()
+    };
+    let axes = vec![("faces".to_string(), Vec::new())];
+    let e = Sweep::new("snap", axes, run, 10, |_, _| unreachable!()).unwrap_err();
+    assert!(e.to_string().contains("faces lists no values"), "{e}");
+}
+
 #[test]
 fn a_sweeps_progress_weighs_each_rule_set_by_its_estimated_cost() {
     // 20,000 games each: a rule set estimated at 0.2 s and one at 2 s (its games never end
@@ -103,4 +116,21 @@ fn a_sweeps_progress_weighs_each_rule_set_by_its_estimated_cost() {
     assert_eq!(cost_weights(&[0.2, 2.0], 20_000), [10_000, 100_000]);
     // A game estimated at under a nanosecond still moves the bar.
     assert_eq!(cost_weights(&[1e-9], 1_000_000), [1]);
+}
+
+/// A sweep's rule sets are games of the sweep's game: a typed caller cannot label snap's runs
+/// as War's.
+#[test]
+fn a_sweep_of_another_games_rule_sets_is_refused() {
+    let snap = SimulateGame::from_json(
+        "snap",
+        &serde_json::to_value(crate::games::snap::SnapSettings::default()).unwrap(),
+    )
+    .unwrap();
+    let run = RunConfig {
+        out: Some("unused".into()),
+        ..RunConfig::default()
+    };
+    let e = Sweep::new("war", Vec::new(), run, 10, |_, _| Ok(snap.clone())).unwrap_err();
+    assert!(e.to_string().contains("no rule set of war"), "{e}");
 }

@@ -6,8 +6,9 @@
 use serde::Serialize;
 
 use super::rules::{
-    DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarRules, WarSettings, WonPile,
-    BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK, MAX_PLAYERS,
+    parse_deal_setting, DealOrder, DetectLoops, Pickup, Preset, Ranks, ShortWar, WarRules,
+    WarSettings, WonPile, BRYER_MAX_ROUNDS, CLASSIC_MAX_ROUNDS, DETECTING_MAX_ROUNDS, MAX_DECK,
+    MAX_PLAYERS,
 };
 use crate::error::{setting, setting_alone, UsageError};
 use crate::games::cards::Card;
@@ -146,9 +147,22 @@ fn deal_of(o: &WarSettings, fixed: &WarSettings, suits: u32) -> Result<DealOrder
         Some("bryer") => Some(DealOrder::Bryer),
         _ => None,
     };
+    // The command line's parser refuses any other text; settings read as JSON (the typed API,
+    // Python) are checked here, or a typo would deal as the preset does, silently.
+    if let Some(other) = o
+        .deal
+        .as_deref()
+        .filter(|d| !d.contains('/') && named(o).is_none())
+    {
+        let mut pieces = vec![setting("deal", format!("{other:?}")), ": ".into()];
+        if let Err(e) = parse_deal_setting(other) {
+            pieces.extend(e.pieces().iter().cloned());
+        }
+        return Err(UsageError::of(pieces));
+    }
     let deal = named(o)
         .or_else(|| named(fixed))
-        .expect("a preset fixes the deal");
+        .unwrap_or(DealOrder::Shuffled);
     if deal == DealOrder::Even && suits % 2 == 1 {
         return Err(usage_of![
             setting("deal", "even"),
