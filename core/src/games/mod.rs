@@ -317,6 +317,15 @@ pub fn cap_unless_default(max_rounds: u64, default: u64) -> String {
     }
 }
 
+/// The refusal of `exact` for game `game` whose deck of `cards` cards has more than 10^38 deals
+/// (more than a count of them holds): every game with an `exact` says it alike.
+pub fn too_many_deals(game: &'static str, cards: usize) -> UsageError {
+    crate::usage_of![
+        Op::Exact.of(game),
+        format!(": a deck of {cards} cards has more than 10^38 deals; use "),
+        Op::Simulate,
+    ]
+}
 /// Checks a `max_rounds` value: every game needs at least one round (`unit` names it).
 pub fn check_max_rounds(max_rounds: u64, unit: &str) -> Result<u64, UsageError> {
     if max_rounds == 0 {

@@ -44,7 +44,7 @@ use super::arrange;
 use super::cards::shuffle;
 use super::{check_max_rounds, Game, GameResult, GameStats};
 use crate::error::setting;
-use crate::error::{Op, UsageError};
+use crate::error::UsageError;
 use crate::stats::count::{add_to, Overflow};
 use crate::usage_of;
 use play::play_from;
@@ -535,16 +535,8 @@ impl Game for Bmn {
     /// BMN draws nothing after the deal: every arrangement of the deck's demands, the first
     /// half to player 1.
     fn deal_count(&self) -> Result<u128, UsageError> {
-        arrange::arrangements(&self.counts).ok_or_else(|| {
-            usage_of![
-                Op::Exact.of(Self::NAME),
-                format!(
-                    ": a deck of {} cards has more than 10^38 deals; use ",
-                    self.deck.len()
-                ),
-                Op::Simulate,
-            ]
-        })
+        arrange::arrangements(&self.counts)
+            .ok_or_else(|| crate::games::too_many_deals(Self::NAME, self.deck.len()))
     }
 
     fn play_deal_number(&self, i: u64, s: &mut BmnScratch) -> Option<GameResult<BmnGame>> {

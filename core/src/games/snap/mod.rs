@@ -21,7 +21,7 @@ use super::cards::{shuffle, Card, Pile};
 use super::cycle::{Deterministic, LoopDetector};
 use super::{check_max_rounds, Game, GameResult, Outcome, Trace};
 use crate::error::setting;
-use crate::error::{Op, UsageError};
+use crate::error::UsageError;
 use crate::usage;
 use crate::usage_of;
 
@@ -479,16 +479,8 @@ impl Game for Snap {
 
     /// Snap draws nothing after the deal: every arrangement of the deck, dealt in order.
     fn deal_count(&self) -> Result<u128, UsageError> {
-        arrange::arrangements(&self.counts).ok_or_else(|| {
-            usage_of![
-                Op::Exact.of(Self::NAME),
-                format!(
-                    ": a deck of {} cards has more than 10^38 deals; use ",
-                    self.deck.len()
-                ),
-                Op::Simulate,
-            ]
-        })
+        arrange::arrangements(&self.counts)
+            .ok_or_else(|| crate::games::too_many_deals(Self::NAME, self.deck.len()))
     }
 
     fn play_deal_number(&self, i: u64, s: &mut SnapScratch) -> Option<GameResult> {

@@ -423,16 +423,9 @@ impl Game for War {
         }
         let rest = self.fixed_hands.as_ref().map(|h| h[1].as_slice());
         let space = DealSpace::of(&self.rules, &self.deck, rest)?;
-        space.count().ok_or_else(|| {
-            usage_of![
-                Op::Exact.of(Self::NAME),
-                format!(
-                    ": a deck of {} cards has more than 10^38 deals; use ",
-                    self.deck.len()
-                ),
-                Op::Simulate,
-            ]
-        })
+        space
+            .count()
+            .ok_or_else(|| crate::games::too_many_deals(Self::NAME, self.deck.len()))
     }
 
     /// The chain answers the uncapped game over every deal and plays no games, so a cap, a
