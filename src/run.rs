@@ -90,19 +90,24 @@ pub fn estimate<G: Game>(
 /// saying by how much and how to run it anyway.
 pub fn check_bound(what: Vec<Piece>, e: &Estimate, max: MaxHours) -> Result<()> {
     if max.refuses(e.seconds) {
-        let mut pieces = what;
-        pieces.extend([
-            format!(" would take {e}, over the ").into(),
-            setting_alone("max_hours"),
-            format!(" bound of {max}; ask for less, or raise the bound with ").into(),
-            setting("max_hours", "H"),
-            " (`".into(),
-            setting("max_hours", "none"),
-            "` lifts it)".into(),
-        ]);
-        return Err(UsageError::of(pieces).into());
+        return Err(over_bound(what, &format!(" would take {e}, over the "), max).into());
     }
     Ok(())
+}
+
+/// `what`, then `over` (` would take 2 h, over the `), then the `--max-hours` bound `max`
+/// and how to run it anyway: the refusal of everything the bound holds.
+pub fn over_bound(mut what: Vec<Piece>, over: &str, max: MaxHours) -> UsageError {
+    what.extend([
+        over.into(),
+        setting_alone("max_hours"),
+        format!(" bound of {max}; ask for less, or raise the bound with ").into(),
+        setting("max_hours", "H"),
+        " (`".into(),
+        setting("max_hours", "none"),
+        "` lifts it)".into(),
+    ]);
+    UsageError::of(what)
 }
 
 /// The games a run planned as `info` plays, for messages: `100,000 games`, or with

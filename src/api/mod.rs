@@ -20,6 +20,10 @@ pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
 pub use crate::session::{Session, Signals};
 pub use crate::sweep::Sweep;
+pub use load::{load, Loaded};
+
+use warsim_core::error::{setting, setting_alone, UsageError};
+use warsim_core::usage_of;
 
 use crate::face::{self, GameCli, PlayIo, PlayReport, WithGame, WithGameType};
 use crate::store::Kind;
@@ -37,19 +41,9 @@ pub fn simulate(session: &Session, game: &Setup, run: &RunConfig) -> Result<()> 
 /// `flawless`, War's flawless game computed instead.
 pub fn exact(session: &Session, game: &Setup, run: &RunConfig, flawless: bool) -> Result<()> {
     if flawless {
-        // The command line's flags conflict; a caller of the API is told so too, rather than
-        // have them ignored and its files record a command the command line refuses.
-        for (given, name) in [(run.threads.is_some(), "threads"), (run.svg, "svg")] {
-            if given {
-                return Err(warsim_core::usage_of![
-                    "exact: ",
-                    warsim_core::error::setting_alone("flawless"),
-                    " computes one probability: it takes no ",
-                    warsim_core::error::setting_alone(name),
-                ]
-                .into());
-            }
-        }
+        let given = [(run.threads.is_some(), "threads"), (run.svg, "svg")];
+        let takes = " computes one probability: it takes no ";
+        alone("exact", "flawless", takes, &given)?;
         game.run(exacts::FlawlessGame { run, session })
     } else {
         game.run(exacts::Exact { run, session })
@@ -96,8 +90,6 @@ pub fn compare(session: &Session, c: &Compare) -> Result<()> {
     crate::compare::run(session, c)
 }
 
-pub use load::{load, Loaded};
-
 /// `replay`: game `index` of the run in `dir` (its longest by default) played again.
 pub fn replay(dir: &Path, index: Option<u64>) -> Result<Replayed> {
     crate::replay::replayed(dir, index)
@@ -113,7 +105,15 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
 /// `--method`), written into `config.out`.
 pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<()> {
     has_out(&config.out)?;
-    census_alone(config)?;
+    if config.census {
+        let keep = config.keep != SearchConfig::default().keep;
+        alone(
+            "search",
+            "census",
+            " takes no ",
+            &[(config.loops, "loops"), (keep, "keep")],
+        )?;
+    }
     crate::search::run(session, &game.game()?, config)
 }
 
@@ -123,29 +123,32 @@ pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -
     crate::reaching::run(session, &game.game()?, config)
 }
 
-/// Refuses a census with what the command line's `--census` conflicts with (`--loops`,
-/// `--keep`), which it would ignore.
-fn census_alone(config: &SearchConfig) -> Result<(), crate::error::UsageError> {
-    let keep = config.keep != SearchConfig::default().keep;
-    for (given, name) in [(config.loops, "loops"), (keep, "keep")] {
-        if config.census && given {
-            return Err(warsim_core::usage_of![
-                "search: ",
-                warsim_core::error::setting_alone("census"),
-                " takes no ",
-                warsim_core::error::setting_alone(name),
-            ]);
-        }
+/// Refuses setting `name` of `command` asked with one of `others` (each with whether it was
+/// given), which the command line's flag conflicts with: a caller of the API is told so too,
+/// rather than have one ignored and its files record a command the command line refuses.
+fn alone(
+    command: &str,
+    name: &'static str,
+    takes: &str,
+    others: &[(bool, &'static str)],
+) -> Result<(), UsageError> {
+    match others.iter().find(|(given, _)| *given) {
+        Some(&(_, other)) => Err(usage_of![
+            format!("{command}: "),
+            setting_alone(name),
+            takes,
+            setting_alone(other),
+        ]),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Refuses a search with no output folder: a search writes one.
-fn has_out(out: &Path) -> Result<(), crate::error::UsageError> {
+fn has_out(out: &Path) -> Result<(), UsageError> {
     if out.as_os_str().is_empty() {
-        return Err(warsim_core::usage_of![
+        return Err(usage_of![
             "search: ",
-            warsim_core::error::setting("out", "DIR"),
+            setting("out", "DIR"),
             " is missing (a search writes a directory)",
         ]);
     }

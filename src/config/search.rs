@@ -32,7 +32,7 @@ pub struct SearchConfig {
     #[serde(deserialize_with = "walkers")]
     pub walkers: u32,
     /// Base seed: walker w draws from (seed, w).
-    #[serde(deserialize_with = "seed")]
+    #[serde(deserialize_with = "super::json::seed")]
     pub seed: u64,
     /// Worker threads (`None`: every core).
     #[serde(deserialize_with = "super::json::threads")]
@@ -91,7 +91,7 @@ impl Default for SearchConfig {
     }
 }
 
-/// A whole number from JSON, `min` to `max`, as `name` takes it.
+/// A whole number from JSON, `min` to `max`; `None` for `null`.
 fn whole<'de, D: serde::Deserializer<'de>>(
     d: D,
     min: u64,
@@ -118,10 +118,6 @@ fn minutes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Err
 fn walkers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     let n = whole(d, 1, MAX_WALKERS.into())?;
     Ok(n.map_or(SearchConfig::default().walkers, |n| n as u32))
-}
-
-fn seed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    Ok(number(d, super::parse_seed)?.unwrap_or(0))
 }
 
 fn keep<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {

@@ -1,6 +1,7 @@
-//! Python's keyword arguments as the command line's options: the run options typed and checked
-//! by the command line's own parsers, the rule options handed to the game's own option checks,
-//! and every error a `ValueError` that names the Python parameter, not the command-line flag.
+//! Python's keyword arguments as the typed API's values, through serde: the run options as
+//! fields of [`RunConfig`] (each number read by the flag's own reader), a game's settings and
+//! `play` arguments as fields of their structs ([`Fields`]), a sweep's axes; and every error a
+//! `ValueError` that names the Python parameter, not the command-line flag.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -51,17 +52,22 @@ pub fn run_keywords<'py>(
         .map_err(|e| PyValueError::new_err(format!("{command}: {e}")))?;
     config.print = Print::Nothing;
     config.progress = When::Never;
-    let mut words = Vec::new();
-    for o in options.iter().filter(|o| o.name != "out") {
-        let flag = crate::error::flag(&o.name);
-        match &value[&o.name] {
-            serde_json::Value::Bool(true) => words.push(flag),
-            serde_json::Value::String(t) => words.extend([flag, t.clone()]),
-            serde_json::Value::Number(n) => words.extend([flag, n.to_string()]),
-            _ => {}
-        }
-    }
+    let words = (options.iter().filter(|o| o.name != "out"))
+        .flat_map(|o| flag_words(&o.name, &value[&o.name]))
+        .collect();
     Ok((config, words, rest))
+}
+
+/// Field `name` set to `value` as command-line words: `true` the switch alone, a string or a
+/// number the flag and its text, anything else (`null`, `false`) nothing.
+fn flag_words(name: &str, value: &serde_json::Value) -> Vec<String> {
+    let flag = crate::error::flag(name);
+    match value {
+        serde_json::Value::Bool(true) => vec![flag],
+        serde_json::Value::String(t) => vec![flag, t.clone()],
+        serde_json::Value::Number(n) => vec![flag, n.to_string()],
+        _ => Vec::new(),
+    }
 }
 
 /// A Python value as one command-line value: a list or tuple as a comma list (`;` between
@@ -244,20 +250,12 @@ impl Fields {
     /// output of a call records as the command that makes it again.
     pub fn changed_words<T: Default + serde::Serialize>(&self, skip: &[&str]) -> Vec<String> {
         let defaults = serde_json::to_value(T::default()).unwrap_or_default();
-        let mut words = Vec::new();
-        for (key, value) in &self.object {
-            if skip.contains(&key.as_str()) || defaults.get(key) == Some(value) {
-                continue;
-            }
-            let flag = crate::error::flag(key);
-            match value {
-                serde_json::Value::Bool(true) => words.push(flag),
-                serde_json::Value::String(t) => words.extend([flag, t.clone()]),
-                serde_json::Value::Number(n) => words.extend([flag, n.to_string()]),
-                _ => {}
-            }
-        }
-        words
+        (self.object.iter())
+            .filter(|(key, value)| {
+                !skip.contains(&key.as_str()) && defaults.get(key.as_str()) != Some(value)
+            })
+            .flat_map(|(key, value)| flag_words(key, value))
+            .collect()
     }
 }
 

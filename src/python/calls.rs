@@ -59,6 +59,40 @@ fn svg_needs_out(config: &api::RunConfig) -> PyResult<()> {
         .map_err(|e| super::to_python(e.into()))
 }
 
+/// A run of `command` (`simulate`, `exact`) asked from Python: its run options, writing into the
+/// caller's `out=` or a private scratch folder that is read back (and removed with
+/// `scratch`), its game, and the command line it records.
+struct Planned {
+    config: api::RunConfig,
+    setup: Setup,
+    dir: PathBuf,
+    scratch: Option<crate::store::private::PrivateDir>,
+    command: Vec<String>,
+}
+
+/// The run of `command` on `game` that keyword arguments `kwargs` ask for.
+fn planned(
+    py: Python<'_>,
+    command: &str,
+    game: &str,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Planned> {
+    let (mut config, run, rules) = args::run_keywords(py, command, kwargs)?;
+    svg_needs_out(&config)?;
+    let setup = setup(game, &format!("{command}({game:?})"), Some(&rules))?;
+    let kept = config.out.clone();
+    let (dir, scratch) = target(kept.clone())?;
+    config.out = Some(dir.clone());
+    let command = call(command, game, words(Some(&rules))?, run, kept.as_ref());
+    Ok(Planned {
+        config,
+        setup,
+        dir,
+        scratch,
+        command,
+    })
+}
+
 /// Game `game` with the settings of keyword arguments `rules`; `what` names the call.
 fn setup(game: &str, what: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Setup> {
     let fields = args::settings(game, what, rules)?;
@@ -82,16 +116,10 @@ pub fn simulate<'py>(
     game: &str,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
-    let (mut config, run, rules) = args::run_keywords(py, "simulate", kwargs)?;
-    svg_needs_out(&config)?;
-    let setup = setup(game, &format!("simulate({game:?})"), Some(&rules))?;
-    let kept = config.out.clone();
-    let (dir, scratch) = target(kept.clone())?;
-    config.out = Some(dir.clone());
-    let command = call("simulate", game, words(Some(&rules))?, run, kept.as_ref());
-    interruptible(py, command, |session| {
-        api::simulate(session, &setup, &config)?;
-        Run::read(&dir, scratch.is_none())
+    let p = planned(py, "simulate", game, kwargs)?;
+    interruptible(py, p.command, |session| {
+        api::simulate(session, &p.setup, &p.config)?;
+        Run::read(&p.dir, p.scratch.is_none())
     })
 }
 
@@ -107,13 +135,13 @@ pub fn exact<'py>(
     flawless: bool,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let (mut config, run, rules) = args::run_keywords(py, "exact", kwargs)?;
-    svg_needs_out(&config)?;
-    let setup = setup(game, &format!("exact({game:?})"), Some(&rules))?;
-    let kept = config.out.clone();
-    let (dir, scratch) = target(kept.clone())?;
-    config.out = Some(dir.clone());
-    let mut command = call("exact", game, words(Some(&rules))?, run, kept.as_ref());
+    let Planned {
+        config,
+        setup,
+        dir,
+        scratch,
+        mut command,
+    } = planned(py, "exact", game, kwargs)?;
     if flawless {
         command.push("--flawless".into());
     }

@@ -20,8 +20,7 @@ use crate::session::Session;
 use crate::sim::pilot::Measured;
 use crate::stats::summary::grouped;
 use crate::term::progress::Progress;
-use warsim_core::error::{setting, setting_alone};
-use warsim_core::usage_of;
+use warsim_core::error::setting;
 
 pub(crate) mod replay;
 
@@ -81,21 +80,8 @@ const PILOT_SALT: u64 = 0x5EA2_C4E5_7171_0700;
 fn bound(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Result<()> {
     if let (None, Some(m)) = (cfg.deals, cfg.minutes) {
         if cfg.max_hours.refuses(m * 60.0) {
-            return Err(usage_of![
-                "search bmn: ",
-                setting("minutes", m),
-                " is over the ",
-                setting_alone("max_hours"),
-                format!(
-                    " bound of {}; ask for less, or raise the bound with ",
-                    cfg.max_hours
-                ),
-                setting("max_hours", "H"),
-                " (`",
-                setting("max_hours", "none"),
-                "` lifts it)",
-            ]
-            .into());
+            let what = vec!["search bmn: ".into(), setting("minutes", m)];
+            return Err(crate::run::over_bound(what, " is over the ", cfg.max_hours).into());
         }
         return Ok(());
     }

@@ -4,6 +4,7 @@
 //! leftovers of killed runs told apart from a user's files.
 
 use super::*;
+use std::ffi::OsString;
 use warsim_core::error::{setting, setting_alone};
 use warsim_core::usage_of;
 
@@ -20,88 +21,11 @@ impl Target {
     /// Spells out `--out`: `DIR/.` is DIR, `a/../b` is b; the root and names that no rename
     /// can use are refused. `created` receives the parent folders made on the way.
     pub(super) fn resolve(out: &Path, created: &mut Vec<PathBuf>) -> Result<Target> {
-        let given = out.display();
         if out.as_os_str().is_empty() {
             return Err(usage_of![setting_alone("out"), " is empty; name a directory"].into());
         }
-        // `./a//b/` is `a/b`: `.` components and repeated or trailing slashes say nothing.
-        let tidy: PathBuf = out
-            .components()
-            .filter(|c| !matches!(c, Component::CurDir))
-            .collect();
-        let plain = tidy
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::RootDir));
-        let (parent, name, shown) = if let (true, Some(name)) = (plain, tidy.file_name()) {
-            let parent = match tidy.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            // A file on the way cannot hold a folder: the path given is wrong, a usage error
-            // (exit 2) that names the file.
-            let on_a_file = || {
-                out_error(
-                    &given,
-                    format!(
-                        ": cannot create it: {} or a folder above it is a file, not a \
-                     folder",
-                        parent.display()
-                    ),
-                )
-            };
-            match make_parents(&parent, created) {
-                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return Err(on_a_file().into()),
-                made => made.with_context(|| {
-                    format!("--out {given}: cannot create {}", parent.display())
-                })?,
-            }
-            let real = fs::canonicalize(&parent)
-                .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
-            if !real.is_dir() {
-                return Err(on_a_file().into());
-            }
-            (real, name.to_os_string(), tidy.clone())
-        } else {
-            // `.` or `..` inside: the folder it names must exist to say which one it is.
-            let real = fs::canonicalize(out).map_err(|e| {
-                out_error(
-                    &given,
-                    format!(": cannot tell which folder this is ({e}); spell it out"),
-                )
-            })?;
-            let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
-                return Err(out_error(&given, " is the root folder; name a folder in it").into());
-            };
-            (parent.to_path_buf(), name.to_os_string(), real.clone())
-        };
-        let name = name
-            .into_string()
-            .map_err(|_| out_error(&given, ": the folder name is not UTF-8"))?;
-        if name.len() > NAME_ROOM {
-            return Err(out_error(
-                &given,
-                format!(
-                    ": the folder name is {} bytes; at most {NAME_ROOM} leave room for \
-                 its staging folder",
-                    name.len()
-                ),
-            )
-            .into());
-        }
-        let full = parent.join(&name).as_os_str().len() + 64;
-        if full > libc::PATH_MAX as usize {
-            return Err(out_error(&given, ": the path is too long for this system").into());
-        }
-        // Replacing the working folder (or one around it) would leave the shell that started
-        // warsim in a deleted folder.
-        let here = std::env::current_dir().ok();
-        if here.is_some_and(|h| h.starts_with(parent.join(&name))) {
-            return Err(out_error(
-                &given,
-                " is the current folder or holds it; name it from outside",
-            )
-            .into());
-        }
+        let (parent, name, shown) = locate(out, created)?;
+        let name = checked_name(out, &parent, name)?;
         Ok(Target {
             shown,
             parent,
@@ -116,6 +40,99 @@ impl Target {
     pub(super) fn sibling(&self, what: &str) -> PathBuf {
         self.parent.join(format!(".{}{what}", self.name))
     }
+}
+
+/// Where `out` is: its parent folder (made if missing, symbolic links resolved), its last
+/// component, and the path as messages show it. `created` receives the parent folders made.
+fn locate(out: &Path, created: &mut Vec<PathBuf>) -> Result<(PathBuf, OsString, PathBuf)> {
+    let given = out.display();
+    // `./a//b/` is `a/b`: `.` components and repeated or trailing slashes say nothing.
+    let tidy: PathBuf = out
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    let plain = tidy
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::RootDir));
+    let (parent, name, shown) = if let (true, Some(name)) = (plain, tidy.file_name()) {
+        let parent = match tidy.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        // A file on the way cannot hold a folder: the path given is wrong, a usage error
+        // (exit 2) that names the file.
+        let on_a_file = || {
+            out_error(
+                &given,
+                format!(
+                    ": cannot create it: {} or a folder above it is a file, not a \
+                 folder",
+                    parent.display()
+                ),
+            )
+        };
+        match make_parents(&parent, created) {
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return Err(on_a_file().into()),
+            made => {
+                made.with_context(|| format!("--out {given}: cannot create {}", parent.display()))?
+            }
+        }
+        let real = fs::canonicalize(&parent)
+            .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
+        if !real.is_dir() {
+            return Err(on_a_file().into());
+        }
+        (real, name.to_os_string(), tidy.clone())
+    } else {
+        // `.` or `..` inside: the folder it names must exist to say which one it is.
+        let real = fs::canonicalize(out).map_err(|e| {
+            out_error(
+                &given,
+                format!(": cannot tell which folder this is ({e}); spell it out"),
+            )
+        })?;
+        let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
+            return Err(out_error(&given, " is the root folder; name a folder in it").into());
+        };
+        (parent.to_path_buf(), name.to_os_string(), real.clone())
+    };
+    Ok((parent, name, shown))
+}
+
+/// The folder name `name` of `out` (in `parent`) if a set can take it: UTF-8, with room for its
+/// staging folder beside it, a path the system takes, and not the working folder or one
+/// around it.
+fn checked_name(out: &Path, parent: &Path, name: OsString) -> Result<String> {
+    let given = out.display();
+    let name = name
+        .into_string()
+        .map_err(|_| out_error(&given, ": the folder name is not UTF-8"))?;
+    if name.len() > NAME_ROOM {
+        return Err(out_error(
+            &given,
+            format!(
+                ": the folder name is {} bytes; at most {NAME_ROOM} leave room for \
+                 its staging folder",
+                name.len()
+            ),
+        )
+        .into());
+    }
+    let full = parent.join(&name).as_os_str().len() + 64;
+    if full > libc::PATH_MAX as usize {
+        return Err(out_error(&given, ": the path is too long for this system").into());
+    }
+    // Replacing the working folder (or one around it) would leave the shell that started
+    // warsim in a deleted folder.
+    let here = std::env::current_dir().ok();
+    if here.is_some_and(|h| h.starts_with(parent.join(&name))) {
+        return Err(out_error(
+            &given,
+            " is the current folder or holds it; name it from outside",
+        )
+        .into());
+    }
+    Ok(name)
 }
 
 /// Creates `dir` and its missing ancestors one at a time, recording each one made.
@@ -219,7 +236,7 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
                 &s,
                 format!(
                     " holds the output of {}; `warsim {}` replaces only its own kind of \
-                 output: name a new or empty directory",
+                     output: name a new or empty directory",
                     k.writer(),
                     kind.name()
                 ),
@@ -240,12 +257,23 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
         let all: Vec<String> = entries.iter().map(shown_entry).collect();
         return Err(held(s, &all));
     }
+    let theirs = not_ours(target, kind, &entries);
+    if theirs.is_empty() {
+        Ok(())
+    } else {
+        Err(held(s, &theirs))
+    }
+}
+
+/// The entries of the set of `kind` in `target` that warsim did not write there, as messages
+/// show them: anything but its marker, its files, and (a sweep's) its rule-set folders.
+fn not_ours(target: &Path, kind: Kind, entries: &[(String, bool)]) -> Vec<String> {
     let rule_sets = if kind == Kind::Sweep {
         sweep_folders(target)
     } else {
         Vec::new()
     };
-    let theirs: Vec<String> = entries
+    entries
         .iter()
         .filter(|(name, is_dir)| {
             let ours = if *is_dir {
@@ -256,12 +284,7 @@ pub(super) fn check_target(target: &Path, shown: &Path, kind: Kind) -> Result<()
             !ours
         })
         .map(shown_entry)
-        .collect();
-    if theirs.is_empty() {
-        Ok(())
-    } else {
-        Err(held(s, &theirs))
-    }
+        .collect()
 }
 
 /// Refuses a folder this user could not replace at the commit, so that the run is refused

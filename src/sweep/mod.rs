@@ -120,8 +120,7 @@ impl Sweep {
         }
         let rule_sets: Vec<(RuleSet, SimulateGame)> = product(&axes)
             .into_iter()
-            .map(|(set, at)| Ok((build(&set, &at)?, set)))
-            .map(|r: Result<_, UsageError>| r.map(|(g, set)| (set, g)))
+            .map(|(set, at)| build(&set, &at).map(|g| (set, g)))
             .collect::<Result<_, _>>()?;
         if let Some((_, g)) = rule_sets.iter().find(|(_, g)| g.name() != game) {
             return Err(usage!(
