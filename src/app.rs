@@ -22,16 +22,21 @@ pub fn name_engine_path() {
 pub fn run(cli: Cli) -> Result<()> {
     let session = Session::command_line();
     match cli.command {
-        Command::Simulate { run, game } => api::simulate(&session, &game, &RunConfig::from(&run)),
-        Command::Merge(args) => api::merge(
-            &session,
-            &api::Merge {
+        Command::Simulate { run, game } => {
+            let config = RunConfig::from(&run);
+            config.check_outputs()?;
+            let (run, written) = api::simulate_into(&session, &game, &config)?;
+            run.print(config.print, written.as_deref())
+        }
+        Command::Merge(args) => {
+            let merge = api::Merge {
                 dirs: args.dirs,
-                out: args.out,
-                print: args.print.print(),
+                out: Some(args.out),
                 svg: args.svg.svg,
-            },
-        ),
+            };
+            let (run, written) = api::merge_into(&session, &merge)?;
+            run.print(args.print.print(), written.as_deref())
+        }
         Command::Sweep { help, game, args } => match game {
             Some(game) if !help && !args.iter().any(|a| a == "--help" || a == "-h") => {
                 api::sweep(&session, &sweep::from_args(&game, &args)?)
@@ -40,7 +45,9 @@ pub fn run(cli: Cli) -> Result<()> {
         },
         Command::Exact { run, game } => {
             let config = RunConfig::from(&run);
-            api::exact(&session, &game.into(), &config, run.flawless)
+            config.check_outputs()?;
+            let (answer, written) = api::exact_into(&session, &game.into(), &config, run.flawless)?;
+            answer.print(config.print, written.as_deref())
         }
         Command::Search { search, game } => search_run(&session, search, &game),
         Command::Compare {

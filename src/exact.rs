@@ -3,24 +3,21 @@
 //! tallies and output files as `simulate`: game i is deal number i of the game's enumeration
 //! ([`Game::deal_count`], [`Game::play_deal_number`]).
 
-use std::io::Write;
-
 use anyhow::Result;
 use serde_json::{json, Map, Value};
 
 use crate::config::RunConfig;
-use crate::export::answer::Answer;
 use crate::face::{GameCli, WithGame};
 use crate::games::{ChainSolution, Game};
 use crate::model::report::{RunInfo, Timing};
 use crate::session::Session;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
-use crate::stats::summary::{grouped, grouped_in, percent};
+use crate::stats::summary::{grouped, percent};
 use crate::store::{Kind, OutputSet};
 use crate::term::progress::Progress;
-use crate::term::stdout::Print;
-use crate::{export, run, usage};
+use crate::value::{Answer, Run, Solved};
+use crate::{run, usage};
 use warsim_core::error::setting_alone;
 use warsim_core::usage_of;
 
@@ -35,12 +32,15 @@ pub struct Exact<'a> {
     pub session: &'a Session,
 }
 
-impl WithGame for Exact<'_> {
-    type Output = Result<()>;
+/// What `exact` found, and the output set begun in the run's `out` (when it has one) before
+/// the work, for its caller to write.
+pub type Found = (Answer, Option<OutputSet>);
 
-    fn with<G: GameCli>(self, game: G) -> Result<()> {
+impl WithGame for Exact<'_> {
+    type Output = Result<Found>;
+
+    fn with<G: GameCli>(self, game: G) -> Result<Found> {
         let (opts, session) = (self.run, self.session);
-        opts.check_outputs()?;
         // The command line's `exact` has none of these options; a library caller's RunConfig
         // may still hold them, and would otherwise have them ignored without a word.
         for (given, name) in [
@@ -65,7 +65,7 @@ impl WithGame for Exact<'_> {
         let deals = match game.deal_count() {
             Ok(n) => n,
             Err(e) => match game.solve_chain(session.cancel()) {
-                Some(solution) => return chain(&game, &solution?, opts, (out, session)),
+                Some(solution) => return Ok((chain(&game, &solution?, session)?, out)),
                 None => return Err(e.into()),
             },
         };
@@ -96,18 +96,13 @@ impl WithGame for Exact<'_> {
             note: None,
         };
         info.exact = Some(crate::model::summary::every_deal(&tally));
-        let made = session.provenance();
-        export::run::finish(&info, &tally, &timing, out, (opts.print, opts.svg), made)
+        let run = Run::new(info, tally, timing, session.provenance())?;
+        Ok((Answer::Run(run), out))
     }
 }
 
-/// Prints (and with `--out` writes as chain.json) the solution of a game's Markov chain.
-fn chain<G: Game>(
-    game: &G,
-    c: &ChainSolution,
-    opts: &RunConfig,
-    (out, session): (Option<OutputSet>, &Session),
-) -> Result<()> {
+/// The solution of a game's Markov chain, as chain.json states it.
+fn chain<G: Game>(game: &G, c: &ChainSolution, session: &Session) -> Result<Answer> {
     let outcomes: Map<String, Value> = c
         .outcomes
         .iter()
@@ -150,26 +145,24 @@ fn chain<G: Game>(
             format!("{p:.12} ({})", percent(*p, 6)),
         )
     }));
-    let answer = Answer {
-        doc: &doc,
-        file: "chain.json",
-        rows,
-    };
-    finish_doc(&answer, out, opts, |stdout| {
-        writeln!(
-            stdout,
+    let parts: Vec<String> = (c.outcomes.iter())
+        .map(|(o, p)| format!("{} {p:.12}", o.name()))
+        .collect();
+    let lines = vec![
+        format!(
             "{} deals, {} positions; expected rounds {:.12}",
             grouped(c.deals as u64),
             grouped(c.states as u64),
             c.mean_rounds
-        )?;
-        let parts: Vec<String> = c
-            .outcomes
-            .iter()
-            .map(|(o, p)| format!("{} {p:.12}", o.name()))
-            .collect();
-        writeln!(stdout, "outcomes  {}", parts.join("  "))
-    })
+        ),
+        format!("outcomes  {}", parts.join("  ")),
+    ];
+    Ok(Answer::Solved(Solved {
+        doc,
+        file: "chain.json",
+        rows,
+        lines,
+    }))
 }
 
 /// `exact war --flawless`: the probability of the flawless game ([`Flawless`]), computed, not
@@ -182,9 +175,9 @@ pub struct FlawlessGame<'a> {
 }
 
 impl WithGame for FlawlessGame<'_> {
-    type Output = Result<()>;
+    type Output = Result<Found>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<()> {
+    fn with<G: GameCli>(self, game: G) -> Result<Found> {
         let (opts, session) = (self.run, self.session);
         let Some(war) = game.flawless() else {
             return Err(usage_of![
@@ -238,23 +231,23 @@ impl WithGame for FlawlessGame<'_> {
             format!("{:e}", f.probability()),
         ));
         rows.push(("one game in".into(), one_in(f.one_in())));
-        let answer = Answer {
-            doc: &doc,
+        let mut lines = Vec::new();
+        let fraction = f.fraction();
+        if fraction.len() <= 120 {
+            lines.push(format!("probability  {fraction}"));
+        }
+        lines.push(format!(
+            "             {:e}, 1 in {}",
+            f.probability(),
+            one_in(f.one_in())
+        ));
+        let solved = Solved {
+            doc,
             file: "flawless.json",
             rows,
+            lines,
         };
-        finish_doc(&answer, out, opts, |stdout| {
-            let fraction = f.fraction();
-            if fraction.len() <= 120 {
-                writeln!(stdout, "probability  {fraction}")?;
-            }
-            writeln!(
-                stdout,
-                "             {:e}, 1 in {}",
-                f.probability(),
-                one_in(f.one_in())
-            )
-        })
+        Ok((Answer::Solved(solved), out))
     }
 }
 
@@ -270,39 +263,4 @@ fn one_in(x: f64) -> String {
     } else {
         format!("{x:.6e}")
     }
-}
-
-/// Writes a solved answer (its document, report.html and README.md) into the output set, if
-/// any, and prints it as asked: JSON, Markdown, or its description and the lines of `text`,
-/// then where it was written.
-fn finish_doc(
-    answer: &Answer,
-    out: Option<OutputSet>,
-    opts: &RunConfig,
-    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<()> {
-    let written = out.is_some();
-    if let Some(set) = out {
-        answer.write(set)?;
-    }
-    let doc = answer.doc;
-    if opts.print == Print::Json {
-        crate::term::stdout::print_json(doc)?;
-    } else if opts.print == Print::Markdown {
-        crate::term::stdout::write_all(answer.markdown().as_bytes())?;
-    } else if opts.print == Print::Text {
-        let game = doc["game"].as_str().unwrap_or("");
-        let mut stdout = crate::term::stdout::out();
-        writeln!(
-            stdout,
-            "{game} — {}",
-            grouped_in(doc["description"].as_str().unwrap_or(""))
-        )?;
-        text(&mut stdout)?;
-        if let Some(dir) = opts.out.as_deref().filter(|_| written) {
-            writeln!(stdout, "{}", answer.written(dir))?;
-        }
-        stdout.flush()?;
-    }
-    Ok(())
 }

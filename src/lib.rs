@@ -14,11 +14,12 @@
 //! `compare` in [`compare`], `replay` in [`replay`],
 //! `play` in [`play`], `search` in [`search`] (with `--reaching` in [`reaching`]); `games` is
 //! [`list`]; `completions` and `manpage` are generated from [`cli`] in [`app`] itself. What the
-//! commands make flows one way: [`model`] is the run (its description, statistics, summary.json
-//! and the one reader of a run folder), [`export`] writes its files, one per format, [`charts`]
-//! draws them, [`store`] commits them as one all-or-nothing set, and [`term`] prints the summary
-//! and the progress. `python`
-//! (feature `python`) is the Python extension module over the same commands. The binary is
+//! commands make flows one way: `simulate`, `merge` and `exact` return [`value`]s (a run, an
+//! answer), which the faces write and print; [`model`] is the run (its description,
+//! statistics, summary.json and the one reader of a run folder), [`export`] writes its files,
+//! one per format, [`charts`] draws them, [`store`] commits them as one all-or-nothing set,
+//! and [`term`] prints the summary and the progress. `python` (feature `python`) is the Python
+//! extension module over the same commands. The binary is
 //! `main.rs` over [`app`]. Only the commands, `store`, `export` and `term` touch files, stdin,
 //! stdout or stderr.
 #![warn(missing_docs)]
@@ -50,6 +51,7 @@ pub mod session;
 pub mod store;
 pub mod sweep;
 pub mod term;
+pub mod value;
 
 pub use warsim_core::{cancel, games, rng, settings, sim, stats, usage};
 

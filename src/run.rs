@@ -280,10 +280,11 @@ pub fn play<G: Game>(
             let (tally, stop) = precision::simulate(
                 game, opts.seed, &target, head, threads, &inc, &planned, cancel,
             )?;
-            info = RunInfo {
-                precision: Some(PrecisionJson::new(&target, &stop)),
-                ..RunInfo::new(game, opts.seed, stop.games, Shard::WHOLE)?
-            };
+            // The run as planned, now of the games it played: nothing of its description
+            // is made again, so a field added to it reaches this run's summary too.
+            info.games_total = stop.games;
+            info.range = Shard::WHOLE.range(stop.games);
+            info.precision = Some(PrecisionJson::new(&target, &stop));
             tally
         }
         None => {

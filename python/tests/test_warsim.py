@@ -51,12 +51,27 @@ def test_same_seed_same_files_as_the_command_line(game, tmp_path):
     assert r.to_svg().startswith("<svg")
 
 
-def test_without_out_nothing_is_left_behind(tmp_path):
-    before = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
+def test_without_out_no_file_is_made(tmp_path, monkeypatch):
+    # A run without out= is a value in memory: its summary, histogram and charts come from it,
+    # and the temporary folder stays empty and untouched.
+    empty = tmp_path / "tmp"
+    empty.mkdir()
+    touched = empty.stat().st_mtime_ns
+    monkeypatch.setenv("TMPDIR", str(empty))
     r = warsim.simulate("shotgun", games=2000)
     assert r.out is None and r.summary["games"] == 2000
-    after = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
-    assert not [f for f in after - before if f.startswith("warsim-")]
+    assert int(r.histogram["count"].sum()) == 2000
+    assert r.to_png()[:8] == b"\x89PNG\r\n\x1a\n" and r.to_svg("survival").startswith("<svg")
+    # exact's answers, played or solved, and a merge of shards are values too.
+    e = warsim.exact("war", ranks=3, suits=2, pickup="p1-first")
+    assert e.out is None and e.summary["exact"]["deals"] == 90
+    assert abs(warsim.exact("war", ranks=2, suits=2)["mean_rounds"] - 8 / 3) < 1e-12
+    assert warsim.exact("war", flawless=True, ranks=4, suits=2)["probability"] == "1/14"
+    assert list(empty.iterdir()) == [] and empty.stat().st_mtime_ns == touched
+    shards = [warsim.simulate("shotgun", games=2000, shard=f"{k}/2", out=tmp_path / f"s{k}").out
+              for k in range(2)]
+    assert warsim.merge(shards).histogram_csv == r.histogram_csv
+    assert list(empty.iterdir()) == [] and empty.stat().st_mtime_ns == touched
 
 
 def test_defaults_are_the_command_line_defaults():

@@ -2,9 +2,11 @@
 //! the command line ([`crate::app`]) and the Python package (`python`) adapt, neither building
 //! nor parsing an argument list for the other. A game comes as a [`Setup`]: its name and its
 //! settings struct ([`crate::games::Game::Settings`]), typed; the run options as a
-//! [`RunConfig`]. Each function writes what the command writes and prints what `print` asks;
-//! a usage error ([`crate::error::UsageError`]) names settings, which each front end says in its
-//! own words.
+//! [`RunConfig`]. `simulate` and `merge` return the run as a value ([`Run`]), which writes
+//! nothing and prints nothing until a consumer asks ([`Run::write`], [`Run::print`]); the
+//! other commands still write what the command writes and print what `print` asks. A usage
+//! error ([`crate::error::UsageError`]) names settings, which each front end says in its own
+//! words.
 
 mod load;
 
@@ -20,26 +22,108 @@ pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
 pub use crate::session::{Session, Signals};
 pub use crate::sweep::Sweep;
-pub use load::{load, Loaded};
+pub use crate::value::{Answer, Loaded, Run, Solved};
+pub use load::load;
 
 use warsim_core::error::{setting, setting_alone, UsageError};
 use warsim_core::usage_of;
 
+use crate::exact::Found;
 use crate::face::{self, GameCli, PlayIo, PlayReport, WithGame, WithGameType};
-use crate::store::Kind;
+use crate::store::{Kind, OutputSet};
 use crate::term::progress::Progress;
-use crate::term::stdout::Print;
-use crate::{exact as exacts, export, merge as merges, model, run as runs, usage};
+use crate::{exact as exacts, merge as merges, model, run as runs, usage};
 
-/// `simulate`: plays the run `run` asks of game `game`, writes its set into `run.out` and prints
-/// its summary as `run.print` says.
-pub fn simulate(session: &Session, game: &Setup, run: &RunConfig) -> Result<()> {
-    game.run(Simulate { run, session })
+/// `simulate`: plays the run `run` asks of game `game` and returns it; nothing is written or
+/// printed (`run`'s `out`, `print` and `svg` are its consumers', [`simulate_into`]).
+pub fn simulate(session: &Session, game: &Setup, run: &RunConfig) -> Result<Run> {
+    Simulation::new(game, run)?.play(session)
+}
+
+/// `simulate` as the command line and Python run it: the run's outputs checked, the run planned,
+/// its output set begun in `run.out` (when given) before a game is played, then played and
+/// written there; gives the run and the folder written.
+pub fn simulate_into(
+    session: &Session,
+    game: &Setup,
+    run: &RunConfig,
+) -> Result<(Run, Option<PathBuf>)> {
+    let simulation = Simulation::new(game, run)?;
+    let set = begin(session, run.out.as_deref(), Kind::Simulate, &[])?;
+    let played = simulation.play(session)?;
+    let written = write(set, |set| played.write(set, run.svg))?;
+    Ok((played, written))
+}
+
+/// Begins the output set of `kind` in `out`, if any, so that a target that cannot take it is
+/// refused before the work.
+fn begin(
+    session: &Session,
+    out: Option<&Path>,
+    kind: Kind,
+    inputs: &[PathBuf],
+) -> Result<Option<OutputSet>> {
+    out.map(|o| session.begin(o, kind, inputs)).transpose()
+}
+
+/// Writes into `set`, if any, with `write`; gives the folder written.
+fn write(
+    set: Option<OutputSet>,
+    write: impl FnOnce(OutputSet) -> Result<()>,
+) -> Result<Option<PathBuf>> {
+    let Some(set) = set else {
+        return Ok(None);
+    };
+    let target = set.dir().target().to_path_buf();
+    write(set)?;
+    Ok(Some(target))
+}
+
+/// A simulation planned and checked, not yet played: its game built from its settings and
+/// what it will play, so that every refusal comes before an output set is begun.
+pub struct Simulation {
+    planned: Box<dyn Planned>,
+}
+
+impl Simulation {
+    /// Builds game `game` and plans the run `run` asks of it, refusing bad settings and
+    /// options.
+    pub fn new(game: &Setup, run: &RunConfig) -> Result<Simulation> {
+        let planned = game.run(Plan { run })?;
+        Ok(Simulation { planned })
+    }
+
+    /// Plays it (its pilot first, which refuses a run over `max_hours`) under `session`.
+    pub fn play(self, session: &Session) -> Result<Run> {
+        self.planned.play(session)
+    }
 }
 
 /// `exact`: every distinct deal of `game` played once (or its Markov chain solved); with
-/// `flawless`, War's flawless game computed instead.
-pub fn exact(session: &Session, game: &Setup, run: &RunConfig, flawless: bool) -> Result<()> {
+/// `flawless`, War's flawless game computed instead. Nothing is written or printed.
+pub fn exact(session: &Session, game: &Setup, run: &RunConfig, flawless: bool) -> Result<Answer> {
+    let run = RunConfig {
+        out: None,
+        ..run.clone()
+    };
+    Ok(found(session, game, &run, flawless)?.0)
+}
+
+/// `exact` as the command line and Python run it: its output set begun in `run.out` (when
+/// given) before the work, then written there; gives the answer and the folder written.
+pub fn exact_into(
+    session: &Session,
+    game: &Setup,
+    run: &RunConfig,
+    flawless: bool,
+) -> Result<(Answer, Option<PathBuf>)> {
+    let (answer, set) = found(session, game, run, flawless)?;
+    let written = write(set, |set| answer.write(set, run.svg))?;
+    Ok((answer, written))
+}
+
+/// `exact`'s answer, and its output set begun in `run.out`.
+fn found(session: &Session, game: &Setup, run: &RunConfig, flawless: bool) -> Result<Found> {
     if flawless {
         let given = [(run.threads.is_some(), "threads"), (run.svg, "svg")];
         let takes = " computes one probability: it takes no ";
@@ -60,25 +144,44 @@ pub fn sweep(session: &Session, sweep: &Sweep) -> Result<()> {
 pub struct Merge {
     /// The shards' directories.
     pub dirs: Vec<PathBuf>,
-    /// Where the merged run goes.
-    pub out: PathBuf,
-    /// What is printed when it is written.
-    pub print: Print,
+    /// Where the merged run goes, if it is written.
+    pub out: Option<PathBuf>,
     /// Whether the charts are also written as SVG.
     pub svg: bool,
 }
 
-/// `merge`: the shards in `m.dirs`, of the game the first one names, added exactly.
-pub fn merge(session: &Session, m: &Merge) -> Result<()> {
-    let first = m
-        .dirs
+/// `merge`: the shards in `dirs`, of the game the first one names, added exactly; the whole
+/// run is returned, nothing written.
+pub fn merge(session: &Session, dirs: &[PathBuf]) -> Result<Run> {
+    let name = game_of_shards(dirs)?;
+    merge_as(session, dirs, &name)
+}
+
+/// `merge` as the command line and Python run it: the output set begun in `m.out` (when
+/// given, and none of the shards), the shards added, the run written there; gives the run and
+/// the folder written.
+pub fn merge_into(session: &Session, m: &Merge) -> Result<(Run, Option<PathBuf>)> {
+    let name = game_of_shards(&m.dirs)?;
+    let set = begin(session, m.out.as_deref(), Kind::Merge, &m.dirs)?;
+    let run = merge_as(session, &m.dirs, &name)?;
+    let written = write(set, |set| run.write(set, m.svg))?;
+    Ok((run, written))
+}
+
+/// The game the first of the shards `dirs` names.
+fn game_of_shards(dirs: &[PathBuf]) -> Result<String> {
+    let first = dirs
         .first()
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
-    let name = model::load::game_of(first)?;
-    face::by_name(&name, MergeOf { m, session }).unwrap_or_else(|| {
+    Ok(model::load::game_of(first)?)
+}
+
+/// The shards `dirs` added as runs of game `name`.
+fn merge_as(session: &Session, dirs: &[PathBuf], name: &str) -> Result<Run> {
+    face::by_name(name, MergeOf { dirs, session }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
-            first.display(),
+            dirs[0].display(),
             face::names().join(", ")
         )
         .into())
@@ -155,58 +258,69 @@ fn has_out(out: &Path) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// `simulate`, for game type `G`.
-struct Simulate<'a> {
-    run: &'a RunConfig,
-    session: &'a Session,
+/// A simulation of game `G` planned: the game, what it plays, and the options asked.
+struct PlannedRun<G> {
+    game: G,
+    info: model::report::RunInfo,
+    run: RunConfig,
 }
 
-impl WithGame for Simulate<'_> {
-    type Output = Result<()>;
+/// A [`PlannedRun`] of any game.
+trait Planned {
+    fn play(self: Box<Self>, session: &Session) -> Result<Run>;
+}
 
-    fn with<G: GameCli>(self, game: G) -> Result<()> {
-        let (opts, session) = (self.run, self.session);
-        opts.check_outputs()?;
-        let info = runs::plan(&game, opts)?;
-        let out = opts
-            .out
-            .as_deref()
-            .map(|o| session.begin(o, Kind::Simulate, &[]))
-            .transpose()?;
-        let head = runs::guard(&game, opts, &info, session.cancel())?;
+impl<G: GameCli> Planned for PlannedRun<G> {
+    fn play(self: Box<Self>, session: &Session) -> Result<Run> {
+        let PlannedRun { game, info, run } = *self;
+        let head = runs::guard(&game, &run, &info, session.cancel())?;
         let bar = Progress::after(
             info.range.end - info.range.start,
-            &session.show(opts.progress),
+            &session.show(run.progress),
             std::time::Duration::from_secs_f64(head.seconds),
         );
         let with = runs::PlayWith {
-            threads: runs::threads(opts),
+            threads: runs::threads(&run),
             progress: &bar,
             slot: runs::Slot::ALONE,
             cancel: session.cancel(),
         };
-        let (info, tally, timing) = runs::play(&game, opts, info, head, with)?;
+        let (info, tally, timing) = runs::play(&game, &run, info, head, with)?;
         bar.finish();
-        let made = session.provenance();
-        export::run::finish(&info, &tally, &timing, out, (opts.print, opts.svg), made)
+        Run::new(info, tally, timing, session.provenance())
+    }
+}
+
+/// Plans a simulation of game type `G`.
+struct Plan<'a> {
+    run: &'a RunConfig,
+}
+
+impl WithGame for Plan<'_> {
+    type Output = Result<Box<dyn Planned>>;
+
+    fn with<G: GameCli>(self, game: G) -> Result<Box<dyn Planned>> {
+        let info = runs::plan(&game, self.run)?;
+        Ok(Box::new(PlannedRun {
+            game,
+            info,
+            run: self.run.clone(),
+        }))
     }
 }
 
 /// `merge`, for game type `G`.
 struct MergeOf<'a> {
-    m: &'a Merge,
+    dirs: &'a [PathBuf],
     session: &'a Session,
 }
 
 impl WithGameType for MergeOf<'_> {
-    type Output = Result<()>;
+    type Output = Result<Run>;
 
-    fn with<G: GameCli>(self) -> Result<()> {
-        let m = self.m;
-        let out = self.session.begin(&m.out, Kind::Merge, &m.dirs)?;
-        let (info, tally, timing) = merges::merge::<G>(&m.dirs)?;
-        let made = self.session.provenance();
-        export::run::finish(&info, &tally, &timing, Some(out), (m.print, m.svg), made)
+    fn with<G: GameCli>(self) -> Result<Run> {
+        let (info, tally, timing) = merges::merge::<G>(self.dirs)?;
+        Run::new(info, tally, timing, self.session.provenance())
     }
 }
 
@@ -217,6 +331,7 @@ mod tests {
     use super::*;
     use crate::cancel::{Cancel, Cancelled};
     use crate::store::private::PrivateDir;
+    use crate::term::stdout::Print;
 
     fn hosted(command: &[&str]) -> (Session, Cancel) {
         let cancel = Cancel::default();
@@ -247,13 +362,44 @@ mod tests {
         settings["copies"] = 2.into();
         let game = Setup::from_json("snap", &settings).unwrap();
         let (session, _) = hosted(&["simulate", "snap", "--faces", "3", "--copies", "2"]);
-        simulate(&session, &game, &quiet_run(&out, 500)).unwrap();
+        simulate_into(&session, &game, &quiet_run(&out, 500)).unwrap();
         let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
         assert!(
             summary.contains("\"command\": \"warsim simulate snap --faces 3 --copies 2\""),
             "{summary}"
         );
         assert!(summary.contains("\"games\": 500"), "{summary}");
+    }
+
+    /// `simulate` returns the run and writes nothing; the run's texts are those of the set
+    /// that `simulate_into` writes for the same game and options, and its statistics are those
+    /// the summary states.
+    #[test]
+    fn a_simulation_is_a_value_that_its_set_writes() {
+        let dir = PrivateDir::new("warsim-api").unwrap();
+        let out = dir.path().join("run");
+        let game = Setup::from_json("rps", &serde_json::json!({"players": 3, "max_rounds": 100}));
+        let game = game.unwrap();
+        let (session, _) = hosted(&["simulate", "rps", "--players", "3"]);
+        let config = RunConfig {
+            out: None,
+            ..quiet_run(&out, 2_000)
+        };
+        let run = simulate(&session, &game, &config).unwrap();
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+        let (written, at) = simulate_into(&session, &game, &quiet_run(&out, 2_000)).unwrap();
+        assert_eq!(at.as_deref(), Some(out.as_path()));
+        let file = |name: &str| std::fs::read_to_string(out.join(name)).unwrap();
+        assert_eq!(run.histogram_csv(), file("histogram.csv"));
+        assert_eq!(written.summary_json(), file("summary.json"));
+        let summary: serde_json::Value = serde_json::from_str(run.summary_json()).unwrap();
+        let rounds = run.rounds().unwrap();
+        assert_eq!(run.games(), 2_000);
+        assert_eq!(summary["rounds"]["mean"], serde_json::json!(rounds.mean));
+        assert_eq!(summary["rounds"]["ci95"], serde_json::json!(rounds.ci95));
+        assert_eq!(run.charts(), vec!["histogram", "survival"]);
+        let png = run.chart("histogram", "png").unwrap();
+        assert_eq!(png, std::fs::read(out.join("histogram.png")).unwrap());
     }
 
     /// A host's cancelled session plays nothing and writes nothing.
@@ -264,7 +410,7 @@ mod tests {
         let game = Setup::from_json("rps", &serde_json::json!({"players": 3, "max_rounds": 100}));
         let (session, cancel) = hosted(&["simulate", "rps"]);
         cancel.set();
-        let e = simulate(&session, &game.unwrap(), &quiet_run(&out, 100_000)).unwrap_err();
+        let e = simulate_into(&session, &game.unwrap(), &quiet_run(&out, 100_000)).unwrap_err();
         assert!(e.downcast_ref::<Cancelled>().is_some(), "{e:#}");
         assert!(!out.exists());
     }

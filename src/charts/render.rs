@@ -41,6 +41,9 @@ pub enum Sink<'a> {
     File(&'a Path),
     /// An SVG document appended to a string, for a page that inlines its charts.
     Svg(&'a mut String),
+    /// A PNG file's bytes, the same as [`Sink::File`] writes, appended to a buffer: a run held
+    /// in memory (Python's) draws its charts without a file.
+    Png(&'a mut Vec<u8>),
 }
 
 /// What takes a chart once it is made: a [`Sink`] renders it; the chart tests record what it
@@ -65,24 +68,31 @@ pub fn render(chart: &impl Chart, sink: Sink<'_>) -> Result<()> {
             std::fs::write(path, svg(chart, size)?)
                 .with_context(|| format!("cannot write {}", path.display()))
         }
-        Sink::File(path) => {
-            let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
-            let backend = Glyphs::new(BitMapBackend::with_buffer(&mut pixels, size), FONT)?;
-            chart.draw(backend.into_drawing_area())?;
-            write_png(path, &pixels, size)
-                .with_context(|| format!("cannot write {}", path.display()))
-        }
+        Sink::File(path) => std::fs::write(path, png(chart, size)?)
+            .with_context(|| format!("cannot write {}", path.display())),
         Sink::Svg(out) => {
             out.push_str(&svg(chart, size)?);
+            Ok(())
+        }
+        Sink::Png(out) => {
+            out.extend(png(chart, size)?);
             Ok(())
         }
     }
 }
 
-/// Writes RGB pixels as a PNG file, encoded as plotters' own file backend encoded it (through
+/// `chart` as a PNG file's bytes.
+fn png(chart: &impl Chart, size: (u32, u32)) -> Result<Vec<u8>> {
+    let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    let backend = Glyphs::new(BitMapBackend::with_buffer(&mut pixels, size), FONT)?;
+    chart.draw(backend.into_drawing_area())?;
+    encode_png(&pixels, size)
+}
+
+/// RGB pixels as a PNG file's bytes, encoded as plotters' own file backend encoded it (through
 /// the `image` crate, with its defaults: fast compression, adaptive filters), so every PNG is
 /// byte for byte what it was; the `png` crate alone is a fraction of `image` to build.
-fn write_png(path: &Path, rgb: &[u8], (w, h): (u32, u32)) -> Result<()> {
+fn encode_png(rgb: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, w, h);
     encoder.set_color(png::ColorType::Rgb);
@@ -93,8 +103,7 @@ fn write_png(path: &Path, rgb: &[u8], (w, h): (u32, u32)) -> Result<()> {
     let mut writer = encoder.write_header()?;
     writer.write_image_data(rgb)?;
     writer.finish()?;
-    std::fs::write(path, bytes)?;
-    Ok(())
+    Ok(bytes)
 }
 
 /// `chart` as an SVG document, its text set as the PNG's ([`svg_text`]).

@@ -1,9 +1,11 @@
-//! The files of an answer computed rather than played (`exact`'s Markov chain, `exact war
-//! --flawless`): its JSON document as the scripts read it, and for a person a report.html and a
+//! An answer computed rather than played (`exact`'s Markov chain, `exact war --flawless`) and
+//! its files: its JSON document as the scripts read it, and for a person a report.html and a
 //! README.md that state it as the other runs' do (what ran, the answer in readable numbers, the
-//! method), never a dump of the JSON.
+//! method), never a dump of the JSON; and its lines on the terminal.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
 
 use anyhow::Result;
 use serde_json::Value;
@@ -13,18 +15,23 @@ use super::readme::MARKER_LINE;
 use crate::model::summary::Provenance;
 use crate::stats::summary::grouped_in;
 use crate::store::OutputSet;
+use crate::term::stdout::{self, Print};
 
-/// A computed answer: the JSON document written as `file`, and its figures as rows.
-pub struct Answer<'a> {
+/// A computed answer: the JSON document written as `file`, its figures as rows, and the lines
+/// the terminal shows under its description.
+#[derive(Clone, Debug)]
+pub struct Solved {
     /// The document (game, description, ..., method, provenance).
-    pub doc: &'a Value,
+    pub doc: Value,
     /// Its file name (`chain.json`, `flawless.json`).
     pub file: &'static str,
     /// The answer's figures, (what, value), as a reader reads them.
     pub rows: Vec<(String, String)>,
+    /// What the terminal prints of it under its game and description.
+    pub lines: Vec<String>,
 }
 
-impl Answer<'_> {
+impl Solved {
     fn text(&self, key: &str) -> String {
         grouped_in(self.doc[key].as_str().unwrap_or(""))
     }
@@ -106,18 +113,41 @@ impl Answer<'_> {
 
     /// Writes the document, report.html and README.md into `set` and commits it.
     pub fn write(&self, set: OutputSet) -> Result<()> {
-        set.dir().write_json(self.file, self.doc)?;
+        set.dir().write_json(self.file, &self.doc)?;
         set.dir().write("report.html", self.page().as_bytes())?;
         set.dir().write("README.md", self.readme().as_bytes())?;
         set.commit()
     }
 
     /// The line the terminal prints once the set is written into `out`.
-    pub fn written(&self, out: &std::path::Path) -> String {
+    pub fn written(&self, out: &Path) -> String {
         format!(
             "written   {}/ ({}, report.html, README.md)",
             out.display(),
             self.file
         )
+    }
+
+    /// Prints the answer as `print` asks: JSON, Markdown, or its game and description, its
+    /// lines, then the folder `written` where its set was written.
+    pub fn print(&self, print: Print, written: Option<&Path>) -> Result<()> {
+        match print {
+            Print::Nothing => {}
+            Print::Json => stdout::print_json(&self.doc)?,
+            Print::Markdown => stdout::write_all(self.markdown().as_bytes())?,
+            Print::Text => {
+                let mut out = stdout::out();
+                let game = self.doc["game"].as_str().unwrap_or("");
+                writeln!(out, "{game} — {}", self.text("description"))?;
+                for line in &self.lines {
+                    writeln!(out, "{line}")?;
+                }
+                if let Some(dir) = written {
+                    writeln!(out, "{}", self.written(dir))?;
+                }
+                out.flush()?;
+            }
+        }
+        Ok(())
     }
 }

@@ -1,8 +1,9 @@
-//! A run's output set: summary.json, the CSV files, the charts, report.html and README.md
-//! written into the set and committed whole ([`write_set`]), then the summary printed as asked
-//! ([`finish`]).
+//! A run's output set: its summary made once ([`summarize`]), summary.json, the CSV files, the
+//! charts, report.html and README.md written into the set and committed whole ([`write_set`]),
+//! and the summary printed as asked ([`print`]).
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
@@ -201,37 +202,42 @@ fn group_rows<S: GameStats>(r: &Report<S>) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The end of every run: the output set written into `out` (if any, its charts also as SVG with
-/// `svg`), then the summary on stdout as `print` says; `made` is its provenance.
-pub fn finish<S: GameStats>(
+/// The summary of the run `info` played as `tally` in `timing`, made by `made`, with the bytes
+/// of its histogram.csv, which the summary describes: made once, so the files, the terminal and
+/// a value held in memory carry the same summary, date included.
+pub fn summarize<S: GameStats>(
     info: &RunInfo,
     tally: &Tally<S>,
     timing: &Timing,
-    out: Option<OutputSet>,
-    (print, svg): (Print, bool),
     made: Provenance,
-) -> Result<()> {
+) -> Result<(Summary<S::Json>, Vec<u8>)> {
     let report = Report::new(info, tally);
     let histogram = csv::histogram(&report)?;
-    // Made once: the file and stdout carry the same summary, date included.
     let summary = report.summary(timing, &histogram, made);
-    let target = out.as_ref().map(|s| s.dir().target().to_path_buf());
-    if let Some(set) = out {
-        write_set(set, &report, &summary, &histogram, svg)?;
-    }
+    Ok((summary, histogram))
+}
+
+/// Prints the run `r` (its `summary`, played in `timing`) on stdout as `print` says, naming
+/// the folder `written` where its set was written; a failure to print says that the set is in
+/// place.
+pub fn print<S: GameStats>(
+    r: &Report<S>,
+    summary: &Summary<S::Json>,
+    timing: &Timing,
+    print: Print,
+    written: Option<&Path>,
+) -> Result<()> {
     let print = || -> Result<()> {
         let mut stdout = stdout::out();
         match print {
             Print::Nothing => return Ok(()),
-            Print::Json => return stdout::print_json(&summary),
-            Print::Markdown => {
-                write!(stdout, "{}", table::markdown(&table::rows(&report, timing)))?
-            }
+            Print::Json => return stdout::print_json(summary),
+            Print::Markdown => write!(stdout, "{}", table::markdown(&table::rows(r, timing)))?,
             Print::Text => {
-                write!(stdout, "{}", text::summary(&report, timing))?;
-                if let Some(dir) = &target {
+                write!(stdout, "{}", text::summary(r, timing))?;
+                if let Some(dir) = written {
                     // The game's own table, if it writes one (War's quit.csv with --quit-stats).
-                    let table = report.tally.stats.table().map(|t| t.file);
+                    let table = r.tally.stats.table().map(|t| t.file);
                     let table = table.map(|f| format!("{f}, ")).unwrap_or_default();
                     writeln!(
                         stdout,
@@ -246,16 +252,15 @@ pub fn finish<S: GameStats>(
         Ok(())
     };
     // The set is in place whatever happens to stdout: say so.
-    match &target {
+    match written {
         Some(dir) => print().with_context(|| {
             format!(
                 "{} was written in full; cannot print its summary",
                 dir.display()
             )
-        })?,
-        None => print()?,
+        }),
+        None => print(),
     }
-    Ok(())
 }
 
 #[cfg(test)]

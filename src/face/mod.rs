@@ -17,7 +17,9 @@ use crate::games::Game;
 pub use play_io::{LineSink, PlayIo, PlayReport};
 
 /// A game as the command line offers it.
-pub trait GameCli: Game<Settings: clap::Args + clap::FromArgMatches + Clone + Debug> {
+pub trait GameCli:
+    Game<Settings: clap::Args + clap::FromArgMatches + Clone + Debug> + 'static
+{
     /// What `simulate GAME` plays, in a line (its help and `warsim games`).
     const ABOUT: &'static str;
     /// What `play GAME` does, in a line.

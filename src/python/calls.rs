@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use super::args::{self, words};
 use super::run::Run;
-use super::{interruptible, json_loads, target};
+use super::{interruptible, json_loads};
 use crate::api::{self, Setup};
 use crate::face::PlayIo;
 use crate::model::reader::{read_text, MAX_JSON_BYTES, MAX_SET_JSON_BYTES};
@@ -59,14 +59,11 @@ fn svg_needs_out(config: &api::RunConfig) -> PyResult<()> {
         .map_err(|e| super::to_python(e.into()))
 }
 
-/// A run of `command` (`simulate`, `exact`) asked from Python: its run options, writing into the
-/// caller's `out=` or a private scratch folder that is read back (and removed with
-/// `scratch`), its game, and the command line it records.
+/// A run of `command` (`simulate`, `exact`) asked from Python: its run options, its game, and
+/// the command line it records.
 struct Planned {
     config: api::RunConfig,
     setup: Setup,
-    dir: PathBuf,
-    scratch: Option<crate::store::private::PrivateDir>,
     command: Vec<String>,
 }
 
@@ -77,18 +74,19 @@ fn planned(
     game: &str,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Planned> {
-    let (mut config, run, rules) = args::run_keywords(py, command, kwargs)?;
+    let (config, run, rules) = args::run_keywords(py, command, kwargs)?;
     svg_needs_out(&config)?;
     let setup = setup(game, &format!("{command}({game:?})"), Some(&rules))?;
-    let kept = config.out.clone();
-    let (dir, scratch) = target(kept.clone())?;
-    config.out = Some(dir.clone());
-    let command = call(command, game, words(Some(&rules))?, run, kept.as_ref());
+    let command = call(
+        command,
+        game,
+        words(Some(&rules))?,
+        run,
+        config.out.as_ref(),
+    );
     Ok(Planned {
         config,
         setup,
-        dir,
-        scratch,
         command,
     })
 }
@@ -118,8 +116,8 @@ pub fn simulate<'py>(
 ) -> PyResult<Run> {
     let p = planned(py, "simulate", game, kwargs)?;
     interruptible(py, p.command, |session| {
-        api::simulate(session, &p.setup, &p.config)?;
-        Run::read(&p.dir, p.scratch.is_none())
+        let (run, written) = api::simulate_into(session, &p.setup, &p.config)?;
+        Ok(Run::of(run, written))
     })
 }
 
@@ -138,28 +136,20 @@ pub fn exact<'py>(
     let Planned {
         config,
         setup,
-        dir,
-        scratch,
         mut command,
     } = planned(py, "exact", game, kwargs)?;
     if flawless {
         command.push("--flawless".into());
     }
-    let answer = if flawless {
-        "flawless.json"
-    } else {
-        "chain.json"
-    };
     let done = interruptible(py, command, |session| {
-        api::exact(session, &setup, &config, flawless)?;
-        if dir.join(answer).exists() {
-            return Ok(Err(read_text(&dir, answer, MAX_JSON_BYTES)?));
+        match api::exact_into(session, &setup, &config, flawless)? {
+            (api::Answer::Run(run), written) => Ok(Ok(Run::of(run, written))),
+            (api::Answer::Solved(solved), _) => Ok(Err(serde_json::to_string(&solved.doc)?)),
         }
-        Run::read(&dir, scratch.is_none()).map(Ok)
     })?;
     match done {
         Ok(run) => Ok(Py::new(py, run)?.into_any()),
-        Err(chain) => json_loads(py, &chain),
+        Err(answer) => json_loads(py, &answer),
     }
 }
 
@@ -169,16 +159,10 @@ pub fn exact<'py>(
 #[pyo3(signature = (dirs, /, *, out=None, svg=false))]
 pub fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
     let command = of_dirs("merge", &dirs, out.as_ref(), svg);
-    let (dir, scratch) = target(out)?;
-    let merge = api::Merge {
-        dirs,
-        out: dir.clone(),
-        print: Print::Nothing,
-        svg,
-    };
+    let merge = api::Merge { dirs, out, svg };
     interruptible(py, command, |session| {
-        api::merge(session, &merge)?;
-        Run::read(&dir, scratch.is_none())
+        let (run, written) = api::merge_into(session, &merge)?;
+        Ok(Run::of(run, written))
     })
 }
 

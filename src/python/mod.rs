@@ -1,8 +1,8 @@
 //! The extension module `warsim._warsim` (the `python` feature, built by maturin): typed
-//! functions over the same run layer as the command line ([`RunConfig`], the games' own
-//! option checks, the output sets), so a run from Python writes the files the command line
-//! writes, byte for byte, and nothing is printed. The Python package (`python/warsim`) adds
-//! only pandas and the notebook's display.
+//! functions over the same API as the command line ([`crate::api`]), whose runs come back as
+//! values held in memory: a call writes a file only where `out=` asks, and then the files the
+//! command line writes, byte for byte; nothing is printed. The Python package (`python/warsim`)
+//! adds only pandas and the notebook's display.
 //!
 //! Long calls release the GIL and play on a worker thread while this thread looks for signals
 //! every 50 ms: Ctrl-C sets the run's [`Cancel`], which the engine sees before its next chunk
@@ -14,7 +14,6 @@ mod args;
 mod calls;
 mod run;
 
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,7 +28,6 @@ use crate::error::{one_line, UsageError};
 use crate::list;
 use crate::session::Session;
 use crate::sim::engine::Cancel;
-use crate::store::private::PrivateDir;
 use crate::term::progress;
 use run::Run;
 
@@ -150,19 +148,6 @@ pub(crate) fn to_python(e: anyhow::Error) -> PyErr {
         PyValueError::new_err(text)
     } else {
         PyRuntimeError::new_err(format!("{e:#}"))
-    }
-}
-
-/// Where a call writes: the user's `out=`, or `run` in a private folder ([`PrivateDir`],
-/// removed when dropped) that is read back.
-pub(crate) fn target(out: Option<PathBuf>) -> PyResult<(PathBuf, Option<PrivateDir>)> {
-    match out {
-        Some(o) => Ok((o, None)),
-        None => {
-            let s =
-                PrivateDir::new("warsim-py").map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-            Ok((s.path().join("run"), Some(s)))
-        }
     }
 }
 

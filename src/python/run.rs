@@ -1,5 +1,6 @@
-//! `warsim.Run`: a run read back from its folder by the API's [`load`](crate::api::load), whose
-//! charts are drawn by the same code as the command line's files.
+//! `warsim.Run`: a run held in memory, as the API returned it ([`crate::api::Run`]) or as read
+//! back from its folder by the API's [`load`](crate::api::load), whose charts are drawn, when
+//! asked, by the same code as the command line's files.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -9,9 +10,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::api::Loaded;
+use crate::value::Loaded;
 
-/// A run of warsim: its summary.json and histogram.csv as written, and its charts.
+/// A run of warsim: its summary.json and histogram.csv as the command line writes them, and its
+/// charts.
 #[pyclass(frozen, module = "warsim._warsim")]
 pub struct Run {
     loaded: Mutex<Box<dyn Loaded>>,
@@ -23,14 +25,23 @@ pub struct Run {
 impl Run {
     /// Reads the run in `dir`; `keep` says whether `dir` stays (the user's `out=`).
     pub fn read(dir: &Path, keep: bool) -> Result<Run> {
-        let loaded = crate::api::load(dir)?;
+        let out = keep.then(|| dir.to_path_buf());
+        Ok(Run::held(crate::api::load(dir)?, out))
+    }
+
+    /// The run `run`, written into `out` or nowhere.
+    pub fn of(run: crate::api::Run, out: Option<PathBuf>) -> Run {
+        Run::held(Box::new(run), out)
+    }
+
+    fn held(loaded: Box<dyn Loaded>, out: Option<PathBuf>) -> Run {
         let (summary_json, histogram_csv) = loaded.texts();
-        Ok(Run {
+        Run {
             loaded: Mutex::new(loaded),
             summary_json,
             histogram_csv,
-            out: keep.then(|| dir.to_path_buf()),
-        })
+            out,
+        }
     }
 
     fn chart(&self, name: &str, ext: &str) -> PyResult<Vec<u8>> {

@@ -122,11 +122,11 @@ impl<S: Default> GameResult<S> {
 /// A game's own statistics over many games, beyond rounds and outcomes (War: wars per game and
 /// their depths). Integer tallies only, so merging is exact and order-free; every rendering of
 /// them (JSON, CSV, text) lives here, with the game, never in a generic layer.
-pub trait GameStats: Clone + Debug + Default + PartialEq + Send {
+pub trait GameStats: Clone + Debug + Default + PartialEq + Send + Sync {
     /// What one game reports.
     type PerGame: Copy + Debug + Default + PartialEq + Send;
     /// Its part of summary.json (flattened into the summary object), written and read back.
-    type Json: Serialize + DeserializeOwned + Debug;
+    type Json: Serialize + DeserializeOwned + Debug + Send + Sync;
 
     /// Counts one game.
     fn record(&mut self, game: &Self::PerGame);
