@@ -7,6 +7,8 @@ use anyhow::{Context, Result};
 
 use crate::api::{self, RunConfig, Session};
 use crate::cli::{Cli, Command};
+use crate::error::Interrupted;
+use crate::stats::summary::grouped;
 use crate::term::stdout::Print;
 use crate::{play, sweep};
 
@@ -26,7 +28,13 @@ pub fn run(cli: Cli) -> Result<()> {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
             let (run, written) = api::simulate_into(&session, &game, &config)?;
-            run.print(config.print, written.as_deref())
+            run.print(config.print, written.as_deref())?;
+            stopped(&run, written.as_deref())
+        }
+        Command::Resume { dir, progress } => {
+            let (run, written) = api::resume(&session, &dir, progress.progress)?;
+            run.print(Print::Text, Some(&written))?;
+            stopped(&run, Some(&written))
         }
         Command::Merge(args) => {
             let merge = api::Merge {
@@ -71,6 +79,32 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Manpage { out_dir: None } => crate::term::stdout::write_all(&manpage()?),
         Command::Manpage { out_dir: Some(dir) } => manual_pages(&dir),
     }
+}
+
+/// A run stopped by an interrupt, written in `written` as it was: said on stderr, exit status
+/// 130 ([`Interrupted`]); `Ok` for a run that played every game.
+fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
+    let info = run.info();
+    if !info.stopped() {
+        return Ok(());
+    }
+    let asked = info.planned_end() - info.range.start;
+    let at = written.map_or_else(String::new, |d| {
+        format!(
+            " and wrote them into {}/ (summary.json says \"stopped\": true; `warsim resume {}` \
+             plays the rest)",
+            d.display(),
+            d.display()
+        )
+    });
+    Err(Interrupted(format!(
+        "interrupted: the run stopped after {} of the {} games asked{at}; every figure above \
+         is over those {}",
+        grouped(run.games()),
+        grouped(asked),
+        grouped(run.games())
+    ))
+    .into())
 }
 
 /// `search GAME`: its flags as the typed configuration of the mode they ask for.

@@ -1,6 +1,6 @@
 //! The command line's definitions: the commands `simulate`, `exact`, `sweep`, `search`,
-//! `compare`, `merge`, `replay`, `games`, `completions`, `manpage` and `play`, their options,
-//! help and value parsers. What each command does is in [`crate::app`]. The games, their
+//! `compare`, `merge`, `resume`, `replay`, `games`, `completions`, `manpage` and `play`, their
+//! options, help and value parsers. What each command does is in [`crate::app`]. The games, their
 //! subcommands and rule options come from [`crate::face`], so no game is defined here
 //! (only named in examples); `sweep` takes its options as text and reads them against `simulate GAME`'s in
 //! [`crate::sweep`].
@@ -138,6 +138,21 @@ pub enum Command {
     /// Add the outputs of the shards of one run (`simulate --shard K/N --out DIR`) exactly.
     #[command(after_help = "Example: warsim merge shard0 shard1 shard2 --out merged")]
     Merge(MergeArgs),
+    /// Play the rest of a run that an interrupt stopped, into its own folder.
+    #[command(
+        after_help = "A `simulate --out DIR` run stopped by Ctrl-C or SIGTERM writes the games it \
+        finished, marked \"stopped\": true; resume plays the others (game i is (seed, i) alone) \
+        and writes the whole run into DIR, the same histogram as a run in one go.\n\n\
+        Example:\n  warsim resume out/war"
+    )]
+    Resume {
+        /// The stopped run's directory.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        #[command(flatten)]
+        #[allow(missing_docs)]
+        progress: ProgressArg,
+    },
     /// Play one game of a run again, any game: by default its longest, which ends as the run
     /// says.
     #[command(
@@ -613,88 +628,5 @@ pub struct RunOption {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    /// The run options' defaults are stated once, in `RunConfig::default` and
-    /// `SearchConfig::default`: a command line that gives no option asks for exactly those.
-    #[test]
-    fn the_flags_defaults_are_the_configs() {
-        let Cli { command } = Cli::try_parse_from(["warsim", "simulate", "war"]).unwrap();
-        let Command::Simulate { run, .. } = command else {
-            panic!("not simulate")
-        };
-        let json = |c: RunConfig| serde_json::to_value(c).unwrap();
-        assert_eq!(json(RunConfig::from(&run)), json(RunConfig::default()));
-        let argv = ["warsim", "search", "bmn"];
-        let Cli { command } = Cli::try_parse_from(argv).unwrap();
-        let Command::Search { search, .. } = command else {
-            panic!("not search")
-        };
-        let d = SearchConfig::default();
-        assert_eq!(
-            (search.walkers, search.keep, search.bases, search.seed.seed),
-            (d.walkers, d.keep as u32, d.bases as u32, d.seed)
-        );
-        assert_eq!(search.max_hours.max_hours, d.max_hours);
-    }
-
-    /// A separator stands between groups of three digits only: `1,5` is no number of games.
-    #[test]
-    fn games_take_separators_in_groups_of_three_only() {
-        for (text, n) in [
-            ("1000000", 1_000_000),
-            ("1,000,000", 1_000_000),
-            ("1_000", 1000),
-        ] {
-            assert_eq!(parse_games(text), Ok(n), "{text}");
-        }
-        assert_eq!(parse_games("12,345"), Ok(12_345));
-        assert_eq!(parse_games("1e6"), Ok(1_000_000));
-        for bad in [
-            "1,5",
-            "1,5e3",
-            "1,0000",
-            ",100",
-            "100,",
-            "1__000",
-            "1_5",
-            "1,000_000x",
-            "0",
-            "0,001",
-            "10.000",
-            "1.0",
-        ] {
-            assert!(
-                parse_games(bad).is_err(),
-                "{bad} was read as {:?}",
-                parse_games(bad)
-            );
-        }
-        assert!(parse_games("1,5").unwrap_err().contains("groups of three"));
-    }
-
-    #[test]
-    fn cli_definition_is_valid() {
-        Cli::command().debug_assert();
-    }
-
-    /// The module docs name every command the command line has.
-    #[test]
-    fn the_module_docs_name_every_command() {
-        let docs: String = include_str!("cli.rs")
-            .lines()
-            .filter_map(|l| l.strip_prefix("//!"))
-            .collect();
-        let cmd = Cli::command();
-        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
-        assert!(names.len() >= 10, "{names:?}");
-        for name in names {
-            assert!(
-                docs.contains(&format!("`{name}`")),
-                "src/cli.rs's docs lack `{name}`"
-            );
-        }
-    }
-}
+#[path = "cli_tests.rs"]
+mod tests;

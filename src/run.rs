@@ -245,6 +245,9 @@ pub struct PlayWith<'a> {
     pub slot: Slot,
     /// Stops it before its next chunk of games.
     pub cancel: &'a Cancel,
+    /// Whether a stopped run keeps the games it played (a run stopped by an interrupt that
+    /// writes what it has) rather than fail as [`Cancelled`](crate::cancel::Cancelled).
+    pub keeps: bool,
 }
 
 /// Plays the run `info` (from [`plan`]) with `with`, going on from `head` (the first games of
@@ -261,6 +264,7 @@ pub fn play<G: Game>(
         progress,
         slot,
         cancel,
+        keeps,
     } = with;
     let start = Instant::now();
     let Head {
@@ -289,9 +293,19 @@ pub fn play<G: Game>(
         }
         None => {
             let rest = info.range.start + head.games..info.range.end;
-            head.merge(engine::simulate(
-                game, opts.seed, rest, threads, &inc, cancel,
-            )?)?
+            let (tally, end) = match keeps {
+                true => engine::simulate_until(game, opts.seed, rest, threads, &inc, cancel)?,
+                false => {
+                    let end = rest.end;
+                    (
+                        engine::simulate(game, opts.seed, rest, threads, &inc, cancel)?,
+                        end,
+                    )
+                }
+            };
+            // A stopped run holds the first games of its slice (`RunInfo::stopped`).
+            info.range.end = end;
+            head.merge(tally)?
         }
     };
     let timing = Timing {

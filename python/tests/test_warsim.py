@@ -551,3 +551,28 @@ def test_lists_numpy_floats_and_none_mean_what_they_say(tmp_path):
     names = [r["name"] for r in s["rule_sets"]]
     assert names == ["ranks-13_suits-2_p1-cards-13", "ranks-13_suits-2_p1-cards-12"], names
 
+
+
+def test_resume_plays_the_rest_of_a_run_an_interrupt_stopped(tmp_path):
+    import signal
+
+    args = ["simulate", "war", "--games", "300000", "--threads", "1", "--max-hours", "none"]
+    for pause in (0.6, 0.3, 0.15, 1.2, 2.4):
+        out = tmp_path / f"run{pause}"
+        child = subprocess.Popen([BINARY, *args, "--out", str(out)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        time.sleep(pause)
+        child.send_signal(signal.SIGINT)
+        _, said = child.communicate(timeout=60)
+        if child.returncode == 130 and "warsim resume" in said:
+            break
+    else:
+        pytest.fail("no run was stopped part way")
+    stopped = warsim.load(out)
+    assert stopped.summary["run"]["stopped"] is True and stopped.summary["games"] < 300_000
+    r = warsim.resume(out)
+    whole = warsim.simulate("war", games=300_000, threads=1)
+    assert r.out == out and r.histogram_csv == whole.histogram_csv
+    assert "stopped" not in r.summary["run"] and warsim.load(out).histogram_csv == r.histogram_csv
+    with pytest.raises(ValueError, match="holds every game"):
+        warsim.resume(out)

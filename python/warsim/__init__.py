@@ -24,7 +24,8 @@ from . import _warsim
 
 __version__ = _warsim.__version__
 __all__ = [
-    "simulate", "exact", "merge", "load", "replay", "sweep", "compare", "play", "command",
+    "simulate", "exact", "merge", "load", "resume", "replay", "sweep", "compare", "play",
+    "command",
     "games",
     "Result", "show_progress",
 ]
@@ -187,6 +188,7 @@ simulate = _signed(_warsim.simulate, "simulate")
 exact = _signed(_warsim.exact, "exact", own=[("flawless", False)])
 merge = _returns_result(_warsim.merge)
 load = _returns_result(_warsim.load)
+resume = _returns_result(_warsim.resume)
 replay = _warsim.replay
 sweep = _signed(_warsim.sweep, "sweep", own=[("max_rule_sets", None)], required=("out",))
 compare = _warsim.compare

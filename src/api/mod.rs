@@ -9,6 +9,7 @@
 //! words.
 
 mod load;
+mod resume;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,7 @@ pub use crate::session::{Session, Signals};
 pub use crate::sweep::Sweep;
 pub use crate::value::{Answer, Loaded, Run, Solved};
 pub use load::load;
+pub use resume::resume;
 
 use warsim_core::error::{setting, setting_alone, UsageError};
 use warsim_core::usage_of;
@@ -279,11 +281,22 @@ impl<G: GameCli> Planned for PlannedRun<G> {
             &session.show(run.progress),
             std::time::Duration::from_secs_f64(head.seconds),
         );
+        // Where warsim answers the signals and the run is written, the first interrupt stops
+        // the games and the set is written of those played, marked stopped (`warsim resume`
+        // plays the rest); a run to a precision decides from all its games, and stops as
+        // before, writing nothing.
+        let keeps =
+            session.signals() == Signals::Own && run.out.is_some() && run.precision.is_none();
+        let stop = match keeps {
+            true => session.search_stop(),
+            false => session.cancel().clone(),
+        };
         let with = runs::PlayWith {
             threads: runs::threads(&run),
             progress: &bar,
             slot: runs::Slot::ALONE,
-            cancel: session.cancel(),
+            cancel: &stop,
+            keeps,
         };
         let (info, tally, timing) = runs::play(&game, &run, info, head, with)?;
         bar.finish();

@@ -302,21 +302,35 @@ fn span<J>(dir: &Path, v: &Summary<J>) -> Result<(Range<u64>, Option<Shard>), Us
             v.run.games_total
         ));
     }
-    let Some(s) = &v.run.shard else {
-        return Ok((range, None));
+    let shard = match &v.run.shard {
+        Some(s) => Some(
+            s.parse::<Shard>()
+                .map_err(|e| usage!("{d}: run.shard {e}"))?,
+        ),
+        None => None,
     };
-    let shard = s
-        .parse::<Shard>()
-        .map_err(|e| usage!("{d}: run.shard {e}"))?;
-    if shard.range(v.run.games_total) != range {
+    let planned = shard.map_or(0..v.run.games_total, |s| s.range(v.run.games_total));
+    // A stopped run holds the first games of its slice; any other, all of them (a run with
+    // no shard may hold any games: an older merge of a part of a run).
+    let holds = match (v.run.stopped, shard) {
+        (true, _) => range.start == planned.start && range.end < planned.end,
+        (false, Some(_)) => range == planned,
+        (false, None) => true,
+    };
+    if !holds {
+        let slice = shard.map_or_else(|| "run".to_string(), |s| format!("shard {s}"));
+        let is = match v.run.stopped {
+            true => "says it stopped, so holds some of its first games, not",
+            false => "is not",
+        };
         return Err(usage!(
-            "{d}: shard {shard} of {} games is not games {}..{}",
+            "{d}: {slice} of {} games {is} games {}..{}",
             v.run.games_total,
             range.start,
             range.end
         ));
     }
-    Ok((range, Some(shard)))
+    Ok((range, shard))
 }
 
 /// The histogram.csv of `folder`, which must be the one summary `v` describes (its digest).

@@ -85,7 +85,20 @@ impl RunInfo {
             first_game: self.range.start,
             end_game: self.range.end,
             shard: self.shard.map(|s| s.to_string()),
+            stopped: self.stopped(),
         }
+    }
+
+    /// One past the last game the run was asked to play: its shard's end, or all its games.
+    pub fn planned_end(&self) -> u64 {
+        self.shard
+            .map_or(self.games_total, |s| s.range(self.games_total).end)
+    }
+
+    /// Whether the run was stopped before it played every game it was asked: it holds the
+    /// first games of its slice, `range`, and `warsim resume` plays the rest.
+    pub fn stopped(&self) -> bool {
+        self.range.end < self.planned_end()
     }
 }
 

@@ -320,6 +320,11 @@ pub struct RunSpan {
     pub end_game: u64,
     /// `K/N`, or `null` for a whole run (or a complete merge).
     pub shard: Option<String>,
+    /// Whether the run was stopped (an interrupt) before it played all the games it was asked:
+    /// it holds games `first_game..end_game`, the first of its slice, and every figure is over
+    /// those games; absent for a run that played them all.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
 }
 
 /// The `loops` object.

@@ -173,6 +173,19 @@ pub fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
     interruptible(py, Vec::new(), |_| Run::read(&dir, true))
 }
 
+/// Plays the rest of the run in folder `dir`, which an interrupt stopped (its summary says
+/// `"stopped": true`), writes the whole run there and returns it: the same histogram as the
+/// run played in one go. Ctrl-C stops it, leaving the stopped run as it was.
+#[pyfunction]
+pub fn resume(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
+    let command = vec!["resume".to_string(), dir.display().to_string()];
+    interruptible(py, command, |session| {
+        let never = crate::term::progress::When::Never;
+        let (run, written) = api::resume(session, &dir, never)?;
+        Ok(Run::of(run, Some(written)))
+    })
+}
+
 /// Plays one game of the run in folder `dir` again (`warsim replay DIR --json`, as a dict): by
 /// default its longest, which must end as the run says; `game=I` any other.
 #[pyfunction]

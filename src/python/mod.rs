@@ -240,6 +240,7 @@ fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(calls::exact, m)?)?;
     m.add_function(wrap_pyfunction!(calls::merge, m)?)?;
     m.add_function(wrap_pyfunction!(calls::load, m)?)?;
+    m.add_function(wrap_pyfunction!(calls::resume, m)?)?;
     m.add_function(wrap_pyfunction!(calls::replay, m)?)?;
     m.add_function(wrap_pyfunction!(calls::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(calls::compare, m)?)?;

@@ -297,6 +297,7 @@ impl Playing<'_> {
                     progress: self.progress,
                     slot: run::Slot { offset, weight },
                     cancel: self.session.cancel(),
+                    keeps: false,
                 },
                 dir: &dir,
                 made: self.session.provenance(),

@@ -48,6 +48,35 @@ pub fn simulate<G: Game>(
     )
 }
 
+/// [`simulate`], but a run that `stop` stops keeps what it played: every game a thread had
+/// claimed is finished and counted, so the games played are the first of `range`, and their
+/// end is returned beside their tally (`range.end` when none was stopped). What stops it
+/// stops it between claims ([`CLAIM_TIME`]).
+pub fn simulate_until<G: Game>(
+    game: &G,
+    seed: u64,
+    range: Range<u64>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &Cancel,
+) -> anyhow::Result<(Tally<G::Stats>, u64)> {
+    check_range(&range)?;
+    let start = range.start;
+    let claims = Claims::new(range);
+    let tally = play_claims(
+        game,
+        &claims,
+        threads,
+        progress,
+        (stop, Stopped::Keep),
+        &|games, scratch, record| {
+            game.play_range(seed, games, scratch, record);
+            Ok(())
+        },
+    )?;
+    Ok((tally, start + claims.claimed()))
+}
+
 /// Plays distinct deals `range` of `game` (`exact`): game `i` is deal number `i` of the
 /// game's enumeration ([`Game::play_deal_number`]), with no randomness. Same claims and merge
 /// as [`simulate`], so the tally does not depend on the threads either. A range past the
@@ -105,6 +134,15 @@ type PlayChunk<'a, G> = dyn Fn(
     + Sync
     + 'a;
 
+/// What a stopped run gives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stopped {
+    /// [`Cancelled`]: the run's games are lost.
+    Cancel,
+    /// The tally of the games played, every claimed game finished.
+    Keep,
+}
+
 /// Plays the games of `range` with `chunk(games, scratch, record)` on `threads` threads until
 /// `cancel` is set or a thread fails: each thread claims the next games of the range (see
 /// [`Claims`]), keeps one tally, and the threads' tallies are merged by adding integers at the
@@ -117,11 +155,25 @@ fn play_each<G: Game>(
     cancel: &Cancel,
     chunk: &PlayChunk<'_, G>,
 ) -> anyhow::Result<Tally<G::Stats>> {
+    let claims = Claims::new(range);
+    let stop = (cancel, Stopped::Cancel);
+    play_claims(game, &claims, threads, progress, stop, chunk)
+}
+
+/// Plays the games of `claims` as [`play_each`] does; once `stop` is set, each thread finishes
+/// its claim and stops, with the run [`Cancelled`] or its games kept as `stopped` says.
+fn play_claims<G: Game>(
+    game: &G,
+    claims: &Claims,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    (stop, stopped): (&Cancel, Stopped),
+    chunk: &PlayChunk<'_, G>,
+) -> anyhow::Result<Tally<G::Stats>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    let claims = Claims::new(range);
     let players = game.players();
     // A failed thread's error is the run's; the others stop at their next claim.
     let failed = AtomicBool::new(false);
@@ -130,8 +182,11 @@ fn play_each<G: Game>(
         let mut tally = Tally::new(players);
         let mut size = 1;
         loop {
-            if cancel.is_set() {
-                return Err(Cancelled.into());
+            if stop.is_set() {
+                return match stopped {
+                    Stopped::Cancel => Err(Cancelled.into()),
+                    Stopped::Keep => Ok(tally),
+                };
             }
             let Some(games) = claims
                 .next(size)
@@ -205,6 +260,12 @@ impl Claims {
         let lo = self.range.start + from;
         Some(lo..lo + size.min(len - from))
     }
+
+    /// Games claimed so far: once the threads have stopped, the games played, which are the
+    /// first of the range.
+    fn claimed(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
 }
 
 #[cfg(test)]
@@ -257,5 +318,37 @@ mod tests {
         assert_eq!((one.games, games, first), (20_000, 20_000, 1));
         let (three, games, first) = run(3);
         assert_eq!((three, games, first), (one, 20_000, 1));
+    }
+
+    /// A run stopped part way keeps the first games of its range, every one finished: its
+    /// tally is a run of exactly those games, on any number of threads.
+    #[test]
+    fn a_stopped_run_keeps_its_first_games_whole() {
+        let game = crate::games::shotgun::Shotgun::new(crate::games::shotgun::ShotgunRules {
+            mix: [1.0 / 3.0; 3],
+            max_rounds: 1_000_000,
+        })
+        .unwrap();
+        for (threads, after) in [(1, 1), (2, 5_000), (3, 50_000)] {
+            let stop = Cancel::default();
+            let done = AtomicU64::new(0);
+            let progress = |n| {
+                if done.fetch_add(n, Ordering::Relaxed) + n >= after {
+                    stop.set();
+                }
+            };
+            let (kept, end) =
+                simulate_until(&game, 7, 100..1_000_100, threads, &progress, &stop).unwrap();
+            assert!(
+                end > 100 && end < 1_000_100,
+                "{threads} threads: stopped at {end}"
+            );
+            assert_eq!(kept.games, end - 100);
+            let whole = simulate(&game, 7, 100..end, 1, &|_| {}, &Cancel::default());
+            assert_eq!(kept, whole.unwrap());
+        }
+        let all = simulate_until(&game, 7, 0..3_000, 2, &|_| {}, &Cancel::default());
+        let (all, end) = all.unwrap();
+        assert_eq!((all.games, end), (3_000, 3_000));
     }
 }
