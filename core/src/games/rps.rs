@@ -286,8 +286,8 @@ pub fn parse_shape(t: &str, position: usize) -> Result<Shape, UsageError> {
 }
 
 /// Exact expected throws to eliminate down to one winner from n players, for n = 0..=max:
-/// E[1] = 0, and for n ≥ 2 with p_k = 3·C(n, k)/3^n the chance that exactly k players win,
-/// E[n] = (1 + Σ_{k=1}^{n−1} p_k E[k]) / (1 − p_0), p_0 = 1 − Σ p_k.
+/// E\[1\] = 0, and for n ≥ 2 with p_k = 3·C(n, k)/3^n the chance that exactly k players win,
+/// E\[n\] = (1 + Σ_{k=1}^{n−1} p_k E\[k\]) / (1 − p_0), p_0 = 1 − Σ p_k.
 pub fn expected_rounds(max: usize) -> Vec<f64> {
     let mut e = vec![0.0; max + 1];
     for n in 2..=max {

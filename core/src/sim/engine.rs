@@ -13,7 +13,7 @@ use crate::stats::histogram::Tally;
 use crate::usage;
 
 /// The most games a thread claims at once (fast games; slow ones are claimed a few at a time,
-/// [`CLAIM_TIME`]). How the games are cut never changes a result: game `i` draws from its own
+/// `CLAIM_TIME`). How the games are cut never changes a result: game `i` draws from its own
 /// generator and tallies are merged by adding integers.
 pub const CHUNK: u64 = 4096;
 
@@ -25,7 +25,7 @@ pub use crate::cancel::{Cancel, Cancelled};
 /// Game `i` draws only from [`game_rng`](crate::rng::game_rng)`(seed, i)`; the threads'
 /// tallies are merged by adding integers; so the result is identical for every thread count,
 /// every cut into claims and every split into shards. `progress` is called with the number of
-/// games of each finished claim (about every [`CLAIM_TIME`] per thread, or every game).
+/// games of each finished claim (about every `CLAIM_TIME` per thread, or every game).
 pub fn simulate<G: Game>(
     game: &G,
     seed: u64,
@@ -51,7 +51,7 @@ pub fn simulate<G: Game>(
 /// [`simulate`], but a run that `stop` stops keeps what it played: every game a thread had
 /// claimed is finished and counted, so the games played are the first of `range`, and their
 /// end is returned beside their tally (`range.end` when none was stopped). What stops it
-/// stops it between claims ([`CLAIM_TIME`]).
+/// stops it between claims (`CLAIM_TIME`).
 pub fn simulate_until<G: Game>(
     game: &G,
     seed: u64,

@@ -433,7 +433,7 @@ pub enum Fate {
 
 /// Plays `start` forward for at most `max_tricks` tricks with Brent's algorithm (positions at
 /// the start of a trick are compared exactly), and says where it leads: the first half of
-/// [`find_cycle`], and all that the loop search needs of a try.
+/// `find_cycle`, and all that the loop search needs of a try.
 pub fn fate(start: &Position, max_tricks: u64) -> Fate {
     let mut saved = *start;
     let mut hare = *start;

@@ -17,8 +17,8 @@
 //! (`loop_from`, `cycle_len`) and in tricks. Only a card's demand matters to play, so hands are
 //! kept and compared as demands (0 for a card that demands nothing).
 //!
-//! Two engines play a deal and report the same game: [`play`] lays a card at a time (the
-//! reference, and `play bmn`'s trace), [`phase`] a phase at a time, with far fewer steps (the
+//! Two engines play a deal and report the same game: `play` lays a card at a time (the
+//! reference, and `play bmn`'s trace), `phase` a phase at a time, with far fewer steps (the
 //! speed of each: docs/bmn.md), for every deck it holds (the standard one included):
 //! `simulate`, `exact` and `search bmn` use it wherever it fits ([`Bmn::engine`]). `simulate`
 //! plays its games 8 at a time in AVX2 lanes (`lanes`, issue 52) where the CPU and the deck

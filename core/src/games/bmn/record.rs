@@ -182,7 +182,7 @@ fn sample_range(
 
 /// Plays games `0..cfg.deals` of `cfg.seed` on the current rayon pool and keeps the
 /// `cfg.keep` longest that end. `progress` hears the deals played after each batch (about
-/// [`BATCH_CHUNKS`] chunks) and may stop the run there, as may `cancel`; what was played is
+/// `BATCH_CHUNKS` chunks) and may stop the run there, as may `cancel`; what was played is
 /// then a whole number of chunks, `0..deals`, so the same run with `deals` of that number
 /// finds the same games.
 pub fn sample(
@@ -303,7 +303,7 @@ struct Entry {
 /// Walks backward from the position before the last trick of the game of `deck` (player 1
 /// leads), at most `cfg.max_positions` positions, and returns the deals whose game reaches
 /// the base game's positions and so is longer than it, each played forward again to check
-/// its cards and tricks. `progress` hears the positions expanded every [`JOIN_REPORT`] and may
+/// its cards and tricks. `progress` hears the positions expanded every `JOIN_REPORT` and may
 /// stop the walk, as may `cancel`.
 pub fn join(
     game: &Bmn,

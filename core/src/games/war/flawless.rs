@@ -100,7 +100,9 @@ impl Flawless {
         Flawless::of_until(ranks, suits, &Cancel::default()).expect("never cancelled")
     }
 
-    /// As [`Flawless::of`], stopped between two steps once `cancel` is set.
+    /// The flawless game of a `ranks` × `suits` deck, dealt into two hands of half the cards
+    /// each (`None` for an odd deck, which has no two equal hands), stopped between two steps
+    /// once `cancel` is set.
     pub fn of_until(
         ranks: u32,
         suits: u32,

@@ -46,7 +46,7 @@
 //!   `--honor`, `--by`, `--quit-stats` (two-player rules), and `exact war` (with or without
 //!   `--flawless`).
 //!
-//! A round plays on fixed buffers made once per worker ([`Seats`]), so no game allocates.
+//! A round plays on fixed buffers made once per worker (`Seats`), so no game allocates.
 
 use std::fmt::Write as _;
 

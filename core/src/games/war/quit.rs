@@ -372,7 +372,7 @@ impl QuitStats {
     }
 
     /// quit.png: player 1's share of wins against the cards held after t rounds, one line per
-    /// checkpoint. Card counts held in fewer than [`MIN_CHART_GAMES`] games are left out: their
+    /// checkpoint. Card counts held in fewer than `MIN_CHART_GAMES` games are left out: their
     /// intervals span most of the chart and hide the rest.
     pub fn chart(&self) -> Option<ShareChart> {
         if self.games == 0 {
