@@ -22,6 +22,7 @@ mod report;
 mod small_games;
 mod streams;
 mod sweep;
+mod terminal;
 mod trust;
 mod war;
 mod war_players;

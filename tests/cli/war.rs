@@ -546,3 +546,43 @@ fn the_terminal_names_quit_csv_only_when_it_is_written() {
     ]);
     assert!(!plain.contains("quit.csv"), "{plain}");
 }
+
+/// Given hands that are not the whole deck in equal halves say so in the title, beside the
+/// deck they are drawn from; the whole deck dealt evenly adds nothing. The result line says
+/// the wars in words.
+#[test]
+fn given_hands_are_titled_with_what_they_hold() {
+    let part = ok(&["play", "war", "--deal", "1 2 3/4 5"]);
+    assert_eq!(
+        part,
+        "war, the hands 1 2 3/4 5 (5 of the deck's 52 cards: 3 and 2): classic: 13×4 cards, 3 \
+         down, short war last-card, pickup shuffled, cap 100,000\n\
+         player 2 wins in round 5, with no war\n"
+    );
+    let whole = ok(&[
+        "play",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "2",
+        "--war-down",
+        "1",
+        "--pickup",
+        "p1-first",
+        "--deal",
+        "3 1 2/3 2 1",
+    ]);
+    assert!(whole.starts_with("war, the hands 3 1 2/3 2 1: "), "{whole}");
+    assert!(
+        whole.contains(", with 1 war (never two in a row)"),
+        "{whole}"
+    );
+    let uneven = ok(&[
+        "play", "war", "--ranks", "2", "--suits", "2", "--deal", "2 1 1/2",
+    ]);
+    assert!(
+        uneven.starts_with("war, the hands 2 1 1/2 (4 cards: 3 and 1): "),
+        "{uneven}"
+    );
+}
