@@ -154,3 +154,42 @@ fn jitsu_keeps_its_transcript_off_a_terminal() {
     let transcript = include_str!("jitsu_seed18.txt");
     assert_eq!(String::from_utf8(traced.stdout).unwrap(), transcript);
 }
+
+/// Ctrl-C during a run with its progress bar on a terminal: the message starts on a cleared
+/// line, so no tail of the bar (`eft` of `left`) is left beside it.
+#[test]
+fn an_interrupt_clears_the_progress_line_before_its_message() {
+    let dir = crate::util::Scratch::new("pty-interrupt");
+    let out = dir.path("out");
+    let (mut master, slave) = pty();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(crate::util::LONG_RUN)
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut shown = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = master.read(&mut buf) {
+            shown.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8_lossy(&shown).into_owned()
+    });
+    // The bar is drawn once the games have begun: give it a second.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let shown = reader.join().unwrap();
+    assert_eq!(status.code(), Some(130), "{shown:?}");
+    assert!(shown.contains(" games"), "no progress bar drawn: {shown:?}");
+    let last = shown.rsplit("\r\x1b[2K").next().unwrap();
+    assert_eq!(last, "interrupted; nothing written\r\n", "{shown:?}");
+    assert!(!out.exists());
+}
