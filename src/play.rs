@@ -28,6 +28,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
         let mut unread = io::sink();
         let report = game.play(&mut PlayIo {
             trace,
+            names: true,
             out: if person && !trace {
                 &mut unread
             } else {
@@ -58,6 +59,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
         let mut lines = JsonLines::new(&mut out);
         let report = game.play(&mut PlayIo {
             trace,
+            names: false,
             out: &mut lines,
             input: &mut input,
             input_echoed,
@@ -69,6 +71,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
     } else {
         game.play(&mut PlayIo {
             trace,
+            names: false,
             out: &mut io::sink(),
             input: &mut input,
             input_echoed,

@@ -289,6 +289,7 @@ mod tests {
             let mut out = Vec::new();
             let mut io = PlayIo {
                 trace: false,
+                names: false,
                 out: &mut out,
                 input: &mut std::io::empty(),
                 input_echoed: false,

@@ -100,6 +100,9 @@ pub fn players_words(players: &[u32]) -> String {
 pub struct PlayIo<'a> {
     /// Whether `--trace` asked for a trace.
     pub trace: bool,
+    /// Whether a trace names the cards (`K`, for the text a person reads) rather than writing
+    /// their compact codes (`12`, for `--json`, Python and files).
+    pub names: bool,
     /// Where trace lines (or an interactive game's transcript) go, one line at a time, as
     /// they are made: a trace of millions of rounds is never held in memory.
     pub out: &'a mut dyn Write,

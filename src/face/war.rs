@@ -143,11 +143,18 @@ impl GameCli for War {
         );
         let (seed, index) = (chosen.seed, chosen.replaying.index);
         let mut rng = io.game_rng(seed, index);
-        let (trace, cancel) = (io.trace, io.cancel);
+        let (trace, names, cancel) = (io.trace, io.names, io.cancel);
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
-        let game = play_chosen(chosen.rules, hands, chosen.dealt, &mut rng, tracer, cancel)?;
+        let game = play_chosen(
+            chosen.rules,
+            hands,
+            chosen.dealt,
+            &mut rng,
+            (tracer, names),
+            cancel,
+        )?;
         sink.finish()?;
         if let Some(dir) = &args.from {
             (chosen.replaying)
@@ -239,13 +246,14 @@ struct PlayedWar {
     eliminated: Option<Vec<(u32, u64)>>,
 }
 
-/// Plays the chosen game: given `hands`, a run's `dealt` hands, or the deal `rng` draws.
+/// Plays the chosen game: given `hands`, a run's `dealt` hands, or the deal `rng` draws; its
+/// trace, if any, names the cards if asked.
 fn play_chosen(
     rules: WarRules,
     hands: Option<&str>,
     dealt: Option<[Vec<Card>; 2]>,
     rng: &mut crate::rng::GameRng,
-    tracer: Option<Trace>,
+    tracer: (Option<Trace>, bool),
     cancel: &crate::cancel::Cancel,
 ) -> anyhow::Result<PlayedWar> {
     if rules.players > 2 {
@@ -263,7 +271,9 @@ fn play_chosen(
             War::play_deal(rules, [&hands[0], &hands[1]], rng, tracer, cancel)?
         }
         (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], rng, tracer, cancel)?,
-        (None, None) => War::new(rules)?.play_traced(rng, tracer, cancel)?,
+        (None, None) => {
+            (War::new(rules)?.with_card_names(tracer.1)).play_traced(rng, tracer.0, cancel)?
+        }
     };
     Ok(PlayedWar {
         result,
