@@ -112,10 +112,15 @@ fn chain<G: Game>(game: &G, c: &ChainSolution, session: &Session) -> Result<Answ
     // rules' cap, which no game met.
     let cap = format!("cap {}", grouped(game.max_rounds()));
     let description = game.describe().replace(&cap, "no round cap");
+    // So do the rules: `max_rounds` null, not the cap the rule set would give a played game.
+    let mut rules = serde_json::to_value(game.rules())?;
+    if let Some(cap) = rules.get_mut("max_rounds") {
+        *cap = Value::Null;
+    }
     let doc = json!({
         "game": G::NAME,
         "description": format!("{description}, every deal, solved as a Markov chain"),
-        "rules": serde_json::to_value(game.rules())?,
+        "rules": rules,
         "deals": u64::try_from(c.deals).unwrap_or(u64::MAX),
         "states": c.states,
         "outcomes": outcomes,

@@ -73,6 +73,9 @@ fn clap_exit(e: clap::Error) -> ExitCode {
             if let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidSubcommand) {
                 line.push_str(&offered(bad));
             }
+            if let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidArg) {
+                line.push_str(&not_exact(bad));
+            }
             let _ = writeln!(io::stderr(), "{line}");
             ExitCode::from(2)
         }
@@ -101,6 +104,35 @@ fn offered(bad: &str) -> String {
         .filter(|&n| n != "help")
         .collect();
     format!("; `{}` takes {}", path.join(" "), names.join(", "))
+}
+
+/// Why `exact GAME` refuses a run option of `simulate GAME` (`--games`, `--seed`, …): it plays
+/// every deal once, so there is nothing to count or seed; empty for any other command or
+/// argument. Read from the command-line definition, so it names no option by hand.
+fn not_exact(bad: &str) -> String {
+    let mut args = std::env::args().skip(1);
+    let cli = Cli::command();
+    let (Some(exact), Some(simulate)) = (
+        cli.find_subcommand("exact"),
+        cli.find_subcommand("simulate"),
+    ) else {
+        return String::new();
+    };
+    if args.next().as_deref() != Some("exact") {
+        return String::new();
+    }
+    let game = (args.find(|a| exact.find_subcommand(a).is_some())).unwrap_or_else(|| "GAME".into());
+    let flag = bad.split('=').next().unwrap_or(bad).trim_start_matches('-');
+    // Run options belong to `simulate`, rule options to `simulate GAME`.
+    let takes = |c: &clap::Command| c.get_arguments().any(|a| a.get_long() == Some(flag));
+    let takes = takes(simulate) || simulate.find_subcommand(&game).is_some_and(takes);
+    if !takes {
+        return String::new();
+    }
+    format!(
+        "; `exact` plays every deal of the deck once, so it takes no --{flag} (`warsim simulate \
+         {game} --{flag} ...` plays random deals)"
+    )
 }
 
 /// Whether file descriptor 1 was closed when the process started (`warsim ... >&-`).

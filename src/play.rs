@@ -1,6 +1,11 @@
 //! `play GAME`: runs the game's `play` command and prints its [`PlayReport`] as text or as one
 //! JSON object. A trace streams to stdout as the game makes it (as a JSON array of lines with
 //! `--json`), so a replay of millions of rounds is never held in memory.
+//!
+//! A stdout that is a terminal has a person reading it, so without `--trace` it gets the
+//! answer alone, in a sentence ([`PlayReport::words`]): not a seed document's bare answer
+//! (`1 2`) nor an interactive game's machine transcript, which a file or a pipe still gets
+//! byte for byte.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
@@ -19,22 +24,33 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
     // Ctrl-C ends the process: nothing is written that it could leave half done.
     let cancel = crate::cancel::Cancel::default();
     if !json {
-        let mut io = PlayIo {
+        let person = io::stdout().is_terminal();
+        let mut unread = io::sink();
+        let report = game.play(&mut PlayIo {
             trace,
-            out: &mut out,
+            names: true,
+            out: if person && !trace {
+                &mut unread
+            } else {
+                &mut out
+            },
             input: &mut input,
             input_echoed,
             prompt: &mut prompt,
             cancel: &cancel,
+        })?;
+        let (text, note) = if person && !report.words.is_empty() {
+            (&report.words, "")
+        } else {
+            (&report.text, report.note.as_str())
         };
-        let report = game.play(&mut io)?;
-        if !report.text.is_empty() {
-            writeln!(out, "{}", report.text)?;
+        if !text.is_empty() {
+            writeln!(out, "{text}")?;
         }
         out.flush()?;
-        if !report.note.is_empty() {
+        if !note.is_empty() {
             // A note is a courtesy: if stderr cannot take it, the answer on stdout still stands.
-            let _ = writeln!(io::stderr(), "{}", report.note);
+            let _ = writeln!(io::stderr(), "{note}");
         }
         return Ok(());
     }
@@ -43,6 +59,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
         let mut lines = JsonLines::new(&mut out);
         let report = game.play(&mut PlayIo {
             trace,
+            names: false,
             out: &mut lines,
             input: &mut input,
             input_echoed,
@@ -54,6 +71,7 @@ pub fn run(game: &PlayGame, json: bool, trace: bool) -> Result<()> {
     } else {
         game.play(&mut PlayIo {
             trace,
+            names: false,
             out: &mut io::sink(),
             input: &mut input,
             input_echoed,

@@ -202,7 +202,14 @@ fn given_deals_are_checked_before_they_are_played() {
     let none = &mut game_rng(0, 0);
     let cancel = Cancel::default();
     let play = |h1: &[u8], h2: &[u8]| {
-        War::play_deal(war_rules(), [h1, h2], &mut game_rng(0, 0), None, &cancel).map(drop)
+        War::play_deal(
+            war_rules(),
+            [h1, h2],
+            &mut game_rng(0, 0),
+            (None, false),
+            &cancel,
+        )
+        .map(drop)
     };
     assert!(play(&[0], &[2]).is_err(), "rank 0");
     assert!(play(&[14], &[2]).is_err(), "rank 14 of 13");
@@ -216,12 +223,12 @@ fn given_deals_are_checked_before_they_are_played() {
     three.players = 3;
     let hands = vec![vec![2u8], vec![3]];
     assert!(
-        multi::play(three.clone(), Some(&hands), none, None).is_err(),
+        multi::play(three.clone(), Some(&hands), none, (None, false)).is_err(),
         "2 hands of 3"
     );
     let hands = vec![vec![2u8], vec![3], vec![77]];
     assert!(
-        multi::play(three, Some(&hands), none, None).is_err(),
+        multi::play(three, Some(&hands), none, (None, false)).is_err(),
         "rank 77"
     );
     let game = bmn(13, 4, [1, 2, 3, 4]).unwrap();

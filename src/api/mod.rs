@@ -448,6 +448,7 @@ mod tests {
             let mut out = Vec::new();
             let mut io = PlayIo {
                 trace: false,
+                names: false,
                 out: &mut out,
                 input: &mut std::io::empty(),
                 input_echoed: false,

@@ -12,7 +12,7 @@ use crate::games::{Game, Outcome};
 use crate::stats::summary::{counted, grouped};
 
 impl GameCli for Bmn {
-    const ABOUT: &'static str = "Beggar-my-neighbour (1911 Britannica rules) on random deals";
+    const ABOUT: &'static str = "Beggar-my-neighbour (1911 Britannica rules)";
     const RULES: &'static str = "Rules: two players lay cards in turn onto a pile. J, Q, K and \
         A demand 1, 2, 3 and 4 cards from the other player; a penalty card laid while paying \
         passes a new demand back. A demand paid with no penalty card gives the whole pile to the \

@@ -94,6 +94,7 @@ fn play_smoke<G: GameCli>() -> Result<(), String> {
     let mut input: &[u8] = &b"1\n".repeat(1000);
     let report = game
         .play(&mut PlayIo {
+            names: false,
             trace: true,
             out: &mut out,
             input: &mut input,

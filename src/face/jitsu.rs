@@ -15,7 +15,8 @@ impl GameCli for Jitsu {
         the same or all different. More: docs/rules/jitsu.md (every rule point, with its \
         examples); to play: warsim play jitsu";
     const PLAY_ABOUT: &'static str = "Card-Jitsu against the computer: reads a hand position \
-        1..5 per round from stdin; stdout is the seed's transcript exactly, stderr labels it";
+        1..5 per round from stdin; stderr says the game in words, a file or pipe on stdout gets \
+        the seed's transcript exactly";
     const PLAY_HELP: Option<&'static str> = Some(interactive::HELP);
     const EXAMPLE: &'static [&'static str] = &["--strategy", "greedy"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["--seed", "3"];

@@ -1,9 +1,10 @@
 //! `play jitsu`, the interactive game. Stdout is the seed document's transcript, byte for byte:
 //! seven unlabelled lines a round (player 1's won cards, player 2's, the hand, the input, the
 //! two cards played, the result 1, 2 or 0) and a line naming the winner. That format is fixed
-//! by the seed, so whatever helps a person play goes to stderr, beside the prompts: a labelled
-//! view of the piles and the numbered hand before each round, and after it a line saying who
-//! played what and who took the round.
+//! by the seed and written for programs, so whatever helps a person play goes to stderr, beside
+//! the prompts, with every card by name: a labelled view of the piles and the numbered hand
+//! before each round, and after it a line saying who played what and who took the round. At a
+//! terminal `crate::play` keeps the transcript off stdout (the labels say it all in words).
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Read, Write};
@@ -26,15 +27,19 @@ pub struct PlayJitsu {
 pub const HELP: &str = "Card-Jitsu against the computer: you are player 1 and choose a card \
     of your hand each round by its position, 1 to 5, read from stdin; the computer plays a \
     random card.\n\n\
-    Stdout is the seed document's transcript, exactly: seven unlabelled lines a round (the \
-    cards won by player 1, as [FB4,SG10], those won by player 2, player 1's hand, the position \
-    entered, the card player 1 played, the computer's card, the round's result 1, 2 or 0), \
-    then one line naming the winner. Stderr labels it: before each prompt, your won cards, the \
-    computer's and your numbered hand; after each round, who played what and who took the \
-    round. Same seed and inputs, same transcript.\n\n\
-    A card is written element, colour, value: WO12 is Water, Orange, 12. Elements: F Fire, W \
-    Water, S Snow; colours: Y Yellow, O Orange, R Red, B Blue, G Green, P Purple; values 2 to \
-    12.";
+    Stderr says the game in words, every card by name (Water 12 orange): before each prompt, \
+    your won cards, the computer's and your numbered hand; after each round, who played what \
+    and who took the round.\n\n\
+    Stdout, when it is a file or a pipe, is the seed document's transcript, exactly, for \
+    programs: seven unlabelled lines a round (the cards won by player 1, as [FB4,SG10], those \
+    won by player 2, player 1's hand, the position entered, the card player 1 played, the \
+    computer's card, the round's result 1, 2 or 0), then one line naming the winner. At a \
+    terminal the transcript is left out (--trace shows it there too) and stdout names the \
+    winner alone. Same seed and inputs, same transcript. If the input ends before the game \
+    does, the game is abandoned: an error, exit status 2.\n\n\
+    The transcript writes a card element, colour, value: WO12 is Water, Orange, 12. Elements: \
+    F Fire, W Water, S Snow; colours: Y Yellow, O Orange, R Red, B Blue, G Green, P Purple; \
+    values 2 to 12.";
 
 /// Whitespace-separated tokens read lazily, so a terminal user gets each round's transcript
 /// before typing the next move.
@@ -62,6 +67,28 @@ const SHOWN_TOKEN: usize = 20;
 
 /// The elements' names, in the order of [`Card::element`].
 const ELEMENT_NAMES: [&str; 3] = ["Fire", "Water", "Snow"];
+
+/// The colours' names, in the order of [`Card::colour`] (the transcript's letters Y O R B G P).
+const COLOUR_NAMES: [&str; 6] = ["yellow", "orange", "red", "blue", "green", "purple"];
+
+/// A card by name, element, value and colour: `Water 12 orange` (the transcript's `WO12`).
+fn named(c: Card) -> String {
+    let element = ELEMENT_NAMES[usize::from(c.element())];
+    let colour = COLOUR_NAMES[usize::from(c.colour())];
+    format!("{element} {} {colour}", c.value())
+}
+
+/// Cards by name, separated by commas; `none` for no card.
+fn named_list(cards: &[Card]) -> String {
+    if cards.is_empty() {
+        return "none".into();
+    }
+    cards
+        .iter()
+        .map(|&c| named(c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 impl Tokens<'_> {
     /// The next token, `None` at the end of the input; a line longer than [`MAX_LINE`] or
@@ -121,13 +148,13 @@ fn cut(token: &str) -> (&str, &'static str) {
 /// The labelled view of the three lines of the transcript a round starts with.
 fn view(game: &Match) -> String {
     let hand: Vec<String> = (game.hand.0.iter().enumerate())
-        .map(|(i, c)| format!("{} {c}", i + 1))
+        .map(|(i, &c)| format!("{}: {}", i + 1, named(c)))
         .collect();
     format!(
-        "your won cards: {}, the computer's won cards: {}, your hand: {}",
-        list(&game.won[0]),
-        list(&game.won[1]),
-        hand.join("  ")
+        "your won cards: {}; the computer's won cards: {}; your hand: {}",
+        named_list(&game.won[0]),
+        named_list(&game.won[1]),
+        hand.join(", ")
     )
 }
 
@@ -159,19 +186,20 @@ fn outcome(r: &Round) -> String {
     };
     format!(
         "you played {}, the computer {} ({why}): {taker}",
-        r.p1, r.p2
+        named(r.p1),
+        named(r.p2)
     )
 }
 
-/// Asks for round `round`'s card until a hand position is read (`None`: the input ended, and
-/// the prompt says the game is abandoned); after [`MAX_REFUSED`] inputs in a row that are none,
-/// a usage error.
+/// Asks for round `round`'s card until a hand position is read. Input that ends first (Ctrl-D
+/// at a terminal) abandons the game: a usage error, since the game was given too few moves to
+/// finish, as is [`MAX_REFUSED`] inputs in a row that are no hand position.
 fn ask(
     input: &mut Tokens<'_>,
     prompt: &mut dyn Write,
     echoed: bool,
     round: u64,
-) -> anyhow::Result<Option<usize>> {
+) -> anyhow::Result<usize> {
     for _ in 0..MAX_REFUSED {
         write!(prompt, "round {round}, your card (1-5): ")?;
         prompt.flush()?;
@@ -187,14 +215,13 @@ fn ask(
             _ => writeln!(prompt)?,
         }
         let Some(token) = next? else {
-            writeln!(
-                prompt,
-                "input ended in round {round} before the game did; game abandoned"
-            )?;
-            return Ok(None);
+            return Err(usage!(
+                "stdin, round {round}: the input ended before the game did; game abandoned"
+            )
+            .into());
         };
         match token.parse::<usize>() {
-            Ok(k) if (1..=HAND).contains(&k) => return Ok(Some(k)),
+            Ok(k) if (1..=HAND).contains(&k) => return Ok(k),
             _ => writeln!(
                 prompt,
                 "{} is not a hand position; enter a number from 1 to 5",
@@ -211,8 +238,8 @@ fn ask(
 
 /// The interactive game: the seed's transcript (seven lines a round) to `io.out`; to
 /// `io.prompt` the labels, a prompt per round and a message per rejected input. When the
-/// input ends before the game does, the game is abandoned (outcome `abandoned`, no final
-/// line).
+/// input ends before the game does, the game is abandoned: a usage error, after the rounds
+/// played.
 pub fn play(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     let mut rng = io.game_rng(args.seed, 0);
     let mut game = Match::new(&mut rng);
@@ -225,7 +252,10 @@ pub fn play(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
     let out = &mut *io.out;
     writeln!(
         io.prompt,
-        "you are player 1, the computer player 2; stdout is the transcript, stderr labels it"
+        "you are player 1, the computer player 2: each round, pick a card of your hand by its \
+         number; Fire beats Snow, Snow beats Water, Water beats Fire, and the higher number \
+         wins between cards of one element; win three cards of three colours whose elements \
+         are all the same or all different"
     )?;
     for round in 1u64.. {
         writeln!(out, "{}", list(&game.won[0]))?;
@@ -234,14 +264,7 @@ pub fn play(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         // The player sees the hand before being asked; a reader gone ends the game here.
         out.flush()?;
         writeln!(io.prompt, "{}", view(&game))?;
-        let Some(choice) = ask(&mut input, &mut *io.prompt, io.input_echoed, round)? else {
-            return Ok(PlayReport::new(
-                Jitsu::NAME,
-                "abandoned".into(),
-                round - 1,
-                vec![1, 2],
-            ));
-        };
+        let choice = ask(&mut input, &mut *io.prompt, io.input_echoed, round)?;
         let (r, ended) = game.round(choice - 1, &mut rng);
         for line in [
             choice.to_string(),
@@ -261,7 +284,7 @@ pub fn play(args: &PlayJitsu, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
             writeln!(
                 io.prompt,
                 "{who} the game: {} holds a winning set",
-                list(&game.won[w])
+                named_list(&game.won[w])
             )?;
             let winner = Outcome::Player(w as u8);
             return Ok(
@@ -290,17 +313,18 @@ mod tests {
         };
         assert_eq!(
             outcome(&round("WR12", "FB3", 1)),
-            "you played WR12, the computer FB3 (Water beats Fire): you take the round"
+            "you played Water 12 red, the computer Fire 3 blue (Water beats Fire): you take the \
+             round"
         );
         assert_eq!(
             outcome(&round("WR3", "WB11", 2)),
-            "you played WR3, the computer WB11 (both Water, 11 beats 3): the computer takes \
-             the round"
+            "you played Water 3 red, the computer Water 11 blue (both Water, 11 beats 3): the \
+             computer takes the round"
         );
         assert_eq!(
             outcome(&round("SY7", "SG7", 0)),
-            "you played SY7, the computer SG7 (both Snow, both 7): a tie: nobody takes the \
-             round"
+            "you played Snow 7 yellow, the computer Snow 7 green (both Snow, both 7): a tie: \
+             nobody takes the round"
         );
     }
 }

@@ -14,7 +14,7 @@ use std::fmt::Debug;
 use clap::Subcommand;
 
 use crate::games::Game;
-pub use play_io::{LineSink, PlayIo, PlayReport};
+pub use play_io::{players_words, LineSink, PlayIo, PlayReport};
 
 /// A game as the command line offers it.
 pub trait GameCli:

@@ -36,6 +36,11 @@ pub struct PlayReport {
     /// (Snap's answers are the seed's: a loop and a stalemate print alike there).
     #[serde(skip)]
     pub note: String,
+    /// What a person reads at a terminal instead of `text` and `note`, where `text` is a seed
+    /// document's bare answer for programs (`1 2`): the same answer in a sentence. Empty:
+    /// `text` reads well as it is.
+    #[serde(skip)]
+    pub words: String,
 }
 
 impl PlayReport {
@@ -51,6 +56,7 @@ impl PlayReport {
             extra: serde_json::Map::new(),
             text: String::new(),
             note: String::new(),
+            words: String::new(),
         }
     }
 
@@ -67,6 +73,12 @@ impl PlayReport {
         self
     }
 
+    /// Sets the sentence a person reads at a terminal.
+    pub fn with_words(mut self, words: impl Into<String>) -> Self {
+        self.words = words.into();
+        self
+    }
+
     /// Sets the plain-text note for stderr.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = note.into();
@@ -74,10 +86,23 @@ impl PlayReport {
     }
 }
 
+/// Players in words: `player 2`, `players 1 and 3`, `players 1, 2 and 4`.
+pub fn players_words(players: &[u32]) -> String {
+    let shown: Vec<String> = players.iter().map(u32::to_string).collect();
+    match shown.split_last() {
+        None => "no player".into(),
+        Some((one, [])) => format!("player {one}"),
+        Some((last, rest)) => format!("players {} and {last}", rest.join(", ")),
+    }
+}
+
 /// What a `play` command reads and writes, so the games stay free of the process's I/O.
 pub struct PlayIo<'a> {
     /// Whether `--trace` asked for a trace.
     pub trace: bool,
+    /// Whether a trace names the cards (`K`, for the text a person reads) rather than writing
+    /// their compact codes (`12`, for `--json`, Python and files).
+    pub names: bool,
     /// Where trace lines (or an interactive game's transcript) go, one line at a time, as
     /// they are made: a trace of millions of rounds is never held in memory.
     pub out: &'a mut dyn Write,

@@ -1,9 +1,9 @@
 //! Rock-paper-scissors' command-line face: `simulate rps`'s rule flags and `play rps`, which
 //! names the winners of one throw as the seed document's examples do.
 
-use crate::face::{GameCli, PlayIo, PlayReport};
+use crate::face::{players_words, GameCli, PlayIo, PlayReport};
 pub use crate::games::rps::Elimination;
-use crate::games::rps::{parse_shape, winners_direct, MAX_PLAYERS};
+use crate::games::rps::{parse_shape, winners_direct, Shape, MAX_PLAYERS};
 use crate::games::Game;
 use crate::usage;
 
@@ -24,7 +24,7 @@ impl GameCli for Elimination {
         is thrown again. The last player left wins. More: docs/rules/rps.md (every \
         rule point, with its examples); one throw: warsim play rps r r s";
     const PLAY_ABOUT: &'static str =
-        "Rock-paper-scissors: the winners of one throw; prints their numbers or \"tie\"";
+        "Rock-paper-scissors: the winners of one throw; prints their numbers or \"draw\"";
     const EXAMPLE: &'static [&'static str] = &["--players", "4"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["r", "r", "s"];
     type PlayArgs = PlayRps;
@@ -45,16 +45,8 @@ impl GameCli for Elimination {
             .map(|(i, t)| parse_shape(t, i + 1))
             .collect::<Result<Vec<_>, _>>()?;
         if io.trace {
-            let names: Vec<String> = shapes
-                .iter()
-                .enumerate()
-                .map(|(i, &s)| {
-                    format!(
-                        "p{} {}",
-                        i + 1,
-                        ["paper", "rock", "scissors"][usize::from(s)]
-                    )
-                })
+            let names: Vec<String> = (shapes.iter().enumerate())
+                .map(|(i, &s)| format!("p{} {}", i + 1, SHAPE_NAMES[usize::from(s)]))
                 .collect();
             writeln!(io.out, "   1  {}", names.join("  "))?;
         }
@@ -64,18 +56,42 @@ impl GameCli for Elimination {
             .map(|i| i + 1)
             .collect();
         let text = match numbers.len() {
-            0 => "tie".to_string(),
+            0 => "draw".to_string(),
             _ => numbers
                 .iter()
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join(" "),
         };
+        let words = words(&shapes, &numbers);
         let (outcome, players) = match numbers.len() {
             0 => ("draw".to_string(), (1..=shapes.len() as u32).collect()),
             1 => (format!("p{}", numbers[0]), numbers),
             _ => ("winners".to_string(), numbers),
         };
-        Ok(PlayReport::new(<Self as Game>::NAME, outcome, 1, players).with_text(text))
+        Ok(PlayReport::new(<Self as Game>::NAME, outcome, 1, players)
+            .with_text(text)
+            .with_words(words))
     }
+}
+
+/// The shapes' names, in the order of [`Shape`]'s numbers (the seed's: paper 0, rock 1,
+/// scissors 2).
+const SHAPE_NAMES: [&str; 3] = ["paper", "rock", "scissors"];
+
+/// A throw's answer in a sentence: `players 1 and 2 win: rock beats scissors`, or a draw.
+fn words(shapes: &[Shape], winners: &[u32]) -> String {
+    let Some(&first) = winners.first() else {
+        return "draw: no decision (one shape thrown, or all three)".into();
+    };
+    let won = shapes[first as usize - 1];
+    let lost = (shapes.iter()).find(|&&s| s != won).copied().unwrap_or(won);
+    let verb = if won == 2 { "beat" } else { "beats" };
+    let win = if winners.len() == 1 { "wins" } else { "win" };
+    format!(
+        "{} {win}: {} {verb} {}",
+        players_words(winners),
+        SHAPE_NAMES[usize::from(won)],
+        SHAPE_NAMES[usize::from(lost)]
+    )
 }

@@ -23,12 +23,14 @@ impl GameCli for Shotgun {
         fire (f). A gun holds one shot; firing a loaded gun kills an opponent who is not \
         guarding; both killed in the same turn is a draw. More: docs/rules/shotgun.md (every \
         rule point, with its test cases); to adjudicate a game: warsim play shotgun 'rg fr'";
-    const PLAY_ABOUT: &'static str = "Shotgun War: who dies first; prints 1, 2, 0 (both) or none";
+    const PLAY_ABOUT: &'static str = "Shotgun War: who wins the given moves; prints the winner \
+        (1 or 2, the player who shot the other), 0 (both shot: a draw) or none (nobody shot)";
     const EXAMPLE: &'static [&'static str] = &["--mix", "1,2,3"];
     const PLAY_EXAMPLE: &'static [&'static str] = &["rg fr"];
     type PlayArgs = PlayShotgun;
 
-    /// Prints `1`, `2`, `0` (both died) or `none` (JSON outcome `none`, rounds = all turns).
+    /// Prints `1`, `2` (the winner), `0` (both died) or `none` (JSON outcome `none`, rounds =
+    /// all turns); at a terminal, a sentence saying the same.
     fn play_command(args: &PlayShotgun, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
         if args.moves.is_empty() {
             return Err(
@@ -48,12 +50,20 @@ impl GameCli for Shotgun {
         sink.finish()?;
         Ok(match result {
             Some((o, t)) => {
-                let text = match o {
-                    Outcome::Player(p) => (p + 1).to_string(),
-                    _ => "0".to_string(),
+                let (text, words) = match o {
+                    Outcome::Player(p) => (
+                        (p + 1).to_string(),
+                        format!(
+                            "player {} wins in turn {t}, shooting player {}",
+                            p + 1,
+                            2 - p
+                        ),
+                    ),
+                    _ => ("0".into(), format!("draw in turn {t}: both players shot")),
                 };
                 PlayReport::new(<Self as Game>::NAME, o.name(), t, o.two_players_left())
                     .with_text(text)
+                    .with_words(words)
             }
             None => PlayReport::new(
                 <Self as Game>::NAME,
@@ -61,7 +71,11 @@ impl GameCli for Shotgun {
                 turns.len() as u64,
                 vec![1, 2],
             )
-            .with_text("none"),
+            .with_text("none")
+            .with_words(format!(
+                "nobody shot in the {} given",
+                crate::stats::summary::counted(turns.len() as u64, "turn")
+            )),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Snap's command-line face: `simulate snap`'s rule flags and `play snap`, which plays given
 //! piles and answers as the seed document's I/O examples do.
 
-use crate::face::{GameCli, LineSink, PlayIo, PlayReport};
+use crate::face::{players_words, GameCli, LineSink, PlayIo, PlayReport};
 pub use crate::games::snap::Snap;
 use crate::games::snap::{play_deal, Deal, DEFAULT_MAX_ROUNDS};
 use crate::games::{check_max_rounds, Game, GameResult, Outcome, Trace};
@@ -35,7 +35,7 @@ impl Default for PlaySnap {
 }
 
 impl GameCli for Snap {
-    const ABOUT: &'static str = "Snap (a pair takes the common pile) on random deals";
+    const ABOUT: &'static str = "Snap: a pair takes the common pile";
     const RULES: &'static str = "Rules: players in turn play their top card onto a common pile; \
         a card equal to the one it lands on takes the pile (under the taker's pile, the pair at \
         the very bottom), and every player then holding no card is out. A player with no card \
@@ -62,7 +62,13 @@ impl GameCli for Snap {
         sink.finish()?;
         let players: Vec<u32> = in_game.iter().map(|&p| p as u32 + 1).collect();
         let text: Vec<String> = players.iter().map(u32::to_string).collect();
-        let note = ending_note(&result, &text.join(" "));
+        let note = ending_note(&result, &players_words(&players));
+        let words = match result.outcome {
+            Outcome::Player(_) => {
+                format!("{} wins in turn {}", players_words(&players), result.rounds)
+            }
+            _ => note.clone(),
+        };
         Ok(PlayReport::new(
             <Self as Game>::NAME,
             result.outcome.name(),
@@ -71,28 +77,30 @@ impl GameCli for Snap {
         )
         .with_cycle(result.cycle)
         .with_text(text.join(" "))
-        .with_note(note))
+        .with_note(note)
+        .with_words(words))
     }
 }
 
 /// How a game that nobody won ended, for `play snap`, whose answer (the players left) is the
-/// same for a loop and a stalemate; empty for a win, which the answer says whole.
+/// same for a loop and a stalemate; empty for a win, which the answer says whole. `players`
+/// are the players left in words ([`players_words`]).
 fn ending_note(result: &GameResult, players: &str) -> String {
     match (result.outcome, result.cycle) {
         (Outcome::Loop, Some(c)) => format!(
             "loop: the state after turn {} repeats the state after turn {} (cycle of {} turns); \
-             the game never ends, players {players} still in",
+             the game never ends, {players} still in",
             c.loop_from + c.cycle_len,
             c.loop_from,
             c.cycle_len
         ),
         (Outcome::Stalemate, _) => format!(
             "stalemate at turn {}: every card is in the common pile and no rotation makes a \
-             pair; players {players} still in",
+             pair; {players} still in",
             result.rounds
         ),
         (Outcome::Capped, _) => format!(
-            "capped: undecided after {} turns (--max-rounds); players {players} still in",
+            "capped: undecided after {} turns (--max-rounds); {players} still in",
             result.rounds
         ),
         _ => String::new(),

@@ -253,6 +253,7 @@ mod tests {
         let (mut out, mut prompt) = (Vec::new(), Vec::new());
         let report = game
             .play(&mut PlayIo {
+                names: false,
                 trace: true,
                 out: &mut out,
                 input: &mut std::io::empty(),

@@ -48,18 +48,40 @@ fn from_run(dir: &std::path::Path, game: Option<u64>) -> Result<FromRun, UsageEr
     Ok((part.info.seed, part.game.rules().clone(), replaying, hands))
 }
 
+/// How many cards given hands hold, where they are not the whole deck dealt evenly: ` (5 of
+/// the deck's 52 cards: 3 and 2)`, so that a title naming the deck (`13×4 cards`) does not
+/// pass for the game's; empty for the whole deck in equal hands.
+fn dealt_text(hands: &str, rules: &WarRules) -> Result<String, UsageError> {
+    let sizes: Vec<usize> = parse_hands(hands, rules)?.iter().map(Vec::len).collect();
+    let dealt: usize = sizes.iter().sum();
+    let deck = u64::from(rules.ranks) * u64::from(rules.suits);
+    let even = sizes.iter().all(|&n| n == sizes[0]);
+    let each = if even {
+        format!("{} each", sizes[0])
+    } else {
+        let shown: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        let (last, rest) = shown.split_last().expect("two hands or more");
+        format!("{} and {last}", rest.join(", "))
+    };
+    Ok(match (dealt as u64 == deck, even) {
+        (true, true) => String::new(),
+        (true, false) => format!(" ({dealt} cards: {each})"),
+        _ => format!(" ({dealt} of the deck's {deck} cards: {each})"),
+    })
+}
+
 /// Which game `play war` played and under which rules, as its text output's first line says
 /// it, so that a replay printed or saved says what it replays (`--json` has the same as keys:
-/// `index`, `seed`, `rules`).
+/// `index`, `seed`, `rules`); given hands are `(hands, dealt_text)`.
 fn played_text(
-    given_hands: Option<&str>,
+    given_hands: Option<(&str, String)>,
     r: &Replaying,
     seed: u64,
     from: Option<&std::path::Path>,
     rules: &str,
 ) -> String {
-    let which = if let Some(hands) = given_hands {
-        format!("the hands {hands}")
+    let which = if let Some((hands, dealt)) = given_hands {
+        format!("the hands {hands}{dealt}")
     } else if r.deal {
         format!("deal number {} of every deal", r.index)
     } else {
@@ -109,8 +131,11 @@ impl GameCli for War {
         let hands = args.rules.deal.as_deref().filter(|d| d.contains('/'));
         let chosen = choose(args, hands)?;
         let rules_json = serde_json::to_value(&chosen.rules)?;
+        let given = hands
+            .map(|h| Ok::<_, UsageError>((h, dealt_text(h, &chosen.rules)?)))
+            .transpose()?;
         let played = played_text(
-            hands,
+            given,
             &chosen.replaying,
             chosen.seed,
             args.from.as_deref(),
@@ -118,11 +143,18 @@ impl GameCli for War {
         );
         let (seed, index) = (chosen.seed, chosen.replaying.index);
         let mut rng = io.game_rng(seed, index);
-        let (trace, cancel) = (io.trace, io.cancel);
+        let (trace, names, cancel) = (io.trace, io.names, io.cancel);
         let mut sink = LineSink::new(&mut *io.out);
         let mut line = |l: String| sink.line(&l);
         let tracer: Option<Trace> = if trace { Some(&mut line) } else { None };
-        let game = play_chosen(chosen.rules, hands, chosen.dealt, &mut rng, tracer, cancel)?;
+        let game = play_chosen(
+            chosen.rules,
+            hands,
+            chosen.dealt,
+            &mut rng,
+            (tracer, names),
+            cancel,
+        )?;
         sink.finish()?;
         if let Some(dir) = &args.from {
             (chosen.replaying)
@@ -214,13 +246,14 @@ struct PlayedWar {
     eliminated: Option<Vec<(u32, u64)>>,
 }
 
-/// Plays the chosen game: given `hands`, a run's `dealt` hands, or the deal `rng` draws.
+/// Plays the chosen game: given `hands`, a run's `dealt` hands, or the deal `rng` draws; its
+/// trace, if any, names the cards if asked.
 fn play_chosen(
     rules: WarRules,
     hands: Option<&str>,
     dealt: Option<[Vec<Card>; 2]>,
     rng: &mut crate::rng::GameRng,
-    tracer: Option<Trace>,
+    tracer: (Option<Trace>, bool),
     cancel: &crate::cancel::Cancel,
 ) -> anyhow::Result<PlayedWar> {
     if rules.players > 2 {
@@ -238,13 +271,29 @@ fn play_chosen(
             War::play_deal(rules, [&hands[0], &hands[1]], rng, tracer, cancel)?
         }
         (None, Some(h)) => War::play_deal(rules, [&h[0], &h[1]], rng, tracer, cancel)?,
-        (None, None) => War::new(rules)?.play_traced(rng, tracer, cancel)?,
+        (None, None) => {
+            (War::new(rules)?.with_card_names(tracer.1)).play_traced(rng, tracer.0, cancel)?
+        }
     };
     Ok(PlayedWar {
         result,
         left: result.outcome.two_players_left(),
         eliminated: None,
     })
+}
+
+/// A game's wars in words: `with no war`, `with 18 wars (never two in a row)`, `with 2 wars
+/// (up to 2 in a row)`: `deepest` is the most wars one battle needed.
+fn wars_text(wars: u32, deepest: u32) -> String {
+    let in_a_row = match deepest {
+        0 => return "with no war".into(),
+        1 => "never two in a row".to_string(),
+        d => format!("up to {d} in a row"),
+    };
+    format!(
+        "with {} ({in_a_row})",
+        crate::stats::summary::counted(u64::from(wars), "war")
+    )
 }
 
 /// The report of a game played: its line (`played`, then the ending, the wars and, with three
@@ -266,10 +315,9 @@ fn report_of(game: &PlayedWar, played: &str) -> PlayReport {
     let mut report = PlayReport::new(War::NAME, o.name(), result.rounds, game.left.clone())
         .with_cycle(result.cycle)
         .with_text(format!(
-            "{played}\n{} ({}, deepest {}){out_text}",
+            "{played}\n{}, {}{out_text}",
             trace::ending_text(result),
-            crate::stats::summary::counted(u64::from(stats.wars), "war"),
-            stats.deepest
+            wars_text(stats.wars, stats.deepest)
         ));
     let extra = &mut report.extra;
     extra.insert("wars".into(), stats.wars.into());

@@ -291,6 +291,7 @@ pub fn play<'py>(
             &setup,
             &mut PlayIo {
                 trace,
+                names: false,
                 out: &mut lines,
                 input: &mut std::io::stdin().lock(),
                 input_echoed: std::io::IsTerminal::is_terminal(&std::io::stdin()),

@@ -227,8 +227,18 @@ pub fn stop_on_interrupt(cancel: &Cancel) {
     pending().stop = Some(cancel.clone());
 }
 
+/// Starts a message on a line of its own at a terminal: a progress bar's line, which the
+/// terminal's `^C` has already half overwritten, is cleared, so no tail of it (`eft` of `3 s
+/// left`) stays after a shorter message.
+fn fresh_line(err: &mut io::Stderr) {
+    if std::io::IsTerminal::is_terminal(&*err) {
+        let _ = write!(err, "\r\x1b[2K");
+    }
+}
+
 fn on_interrupt() {
     let mut p = pending();
+    fresh_line(&mut io::stderr());
     if let Some(stop) = p.stop.take().filter(|s| !s.is_set()) {
         stop.set();
         p.stop = Some(stop);
@@ -278,6 +288,8 @@ pub struct OutputSet {
     lock: Option<Lock>,
     /// The host's cancel ([`OutputSet::begin`]): once set, the set is not committed.
     cancel: Option<Cancel>,
+    /// What the set it replaces held, as the line saying so names it ([`described`]).
+    replacing: Option<String>,
 }
 
 /// A directory of a staged output set: the set's own, or one inside it ([`OutputSet::subdir`]).
@@ -360,8 +372,10 @@ impl OutputSet {
         let t = Target::resolve(out, created)?;
         let target = t.path();
         check_inputs(&target, &t.shown, inputs)?;
+        check_not_inside_a_set(&t)?;
         let lock = Lock::take(&t)?;
         check_target(&target, &t.shown, kind)?;
+        let replacing = described(&target, kind);
         remove_leftovers(&t);
         let staging = t.sibling(&format!("{STAGING}{}-{}", std::process::id(), nanos()));
         pending().dirs.push(staging.clone());
@@ -374,6 +388,7 @@ impl OutputSet {
             created: std::mem::take(created),
             lock: Some(lock),
             cancel: None,
+            replacing,
         };
         fs::create_dir(&set.root.staging)
             .with_context(|| format!("cannot write beside --out {}", t.shown.display()))?;
@@ -451,6 +466,11 @@ impl OutputSet {
         if let Some(old) = old {
             let _ = remove_marked(&old);
             pending().dirs.retain(|d| d != &old);
+            // The command line says what it replaced (another game's run, say), on stderr:
+            // stdout is the run's answer. A host (Python) was told by its own `out=`.
+            if let (None, Some(what)) = (&self.cancel, &self.replacing) {
+                let _ = writeln!(io::stderr(), "replaced {}/ ({what})", shown.display());
+            }
         }
         if let Some(parent) = target.parent() {
             let _ = File::open(parent).and_then(|d| d.sync_all());

@@ -164,6 +164,53 @@ fn make_parents(dir: &Path, created: &mut Vec<PathBuf>) -> io::Result<()> {
     Ok(())
 }
 
+/// Refuses an `out` inside an output set (`--out out/war/more` beside out/war's files): the
+/// set would hold a folder warsim did not write there, and refuse the next run into it.
+pub(super) fn check_not_inside_a_set(t: &Target) -> Result<(), UsageError> {
+    let Some(up) = (t.parent.ancestors()).position(|d| d.join(MARKER).exists()) else {
+        return Ok(());
+    };
+    let set = t.parent.ancestors().nth(up).unwrap_or(&t.parent);
+    // As the user named it (`out/war`), where `--out` spells it out that far.
+    let shown = (t.shown.parent())
+        .and_then(|p| p.ancestors().nth(up))
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(set);
+    let what = marker_kind(set).map_or("a warsim output set".to_string(), |k| {
+        format!("the output of {}", k.writer())
+    });
+    Err(out_error(
+        &t.shown.display(),
+        format!(
+            " is inside {}, which holds {what}; name a folder outside it",
+            shown.display()
+        ),
+    ))
+}
+
+/// What the set in `dir` holds, as `replaced out/ (simulate war, 30,000 games)` names it: the
+/// command that wrote it, its game and how many games (an `exact` set's deals); `None` for no
+/// set (an empty or absent folder).
+pub(super) fn described(dir: &Path, kind: Kind) -> Option<String> {
+    let kind = marker_kind(dir).unwrap_or(kind);
+    let file = (kind.main_files().iter()).find(|f| dir.join(f).is_file())?;
+    let mut words = kind.name().to_string();
+    let text = reader::read_text(dir, file, 1 << 24).ok();
+    let doc: Option<serde_json::Value> = text.and_then(|t| serde_json::from_str(&t).ok());
+    let field = |k: &str| doc.as_ref().and_then(|d| d.get(k).cloned());
+    if let Some(serde_json::Value::String(game)) = field("game") {
+        words.push_str(&format!(" {game}"));
+    }
+    if let Some(n) = field("games").and_then(|n| n.as_u64()) {
+        let unit = if kind == Kind::Exact { "deal" } else { "game" };
+        words.push_str(&format!(", {}", crate::stats::summary::counted(n, unit)));
+        if kind == Kind::Sweep {
+            words.push_str(" a rule set");
+        }
+    }
+    Some(words)
+}
+
 /// Refuses an `out` that is one of `inputs`, lies inside one, or holds one: writing it would
 /// replace or change a run being read.
 pub(super) fn check_inputs(

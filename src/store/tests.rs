@@ -170,9 +170,13 @@ fn a_sweep_replaces_its_rule_sets_but_not_a_run_put_beside_them() {
     sweep(&["a", "b"]).unwrap();
     sweep(&["a"]).unwrap();
     assert_eq!(names(&out), [MARKER, "a", "sweep.json"]);
-    let mine = begin(&out.join("mine")).unwrap();
+    // No set is begun inside another; a run moved in by hand is kept.
+    let inside = begin(&out.join("mine")).unwrap_err().to_string();
+    assert!(inside.contains("is inside"), "{inside}");
+    let mine = begin(&dir.join("mine")).unwrap();
     mine.dir().write("summary.json", b"{}").unwrap();
     mine.commit().unwrap();
+    fs::rename(dir.join("mine"), out.join("mine")).unwrap();
     let e = sweep(&["a"]).unwrap_err().to_string();
     assert!(e.contains("mine/"), "{e}");
     assert!(out.join("mine/summary.json").exists());

@@ -151,3 +151,17 @@ fn exact_flawless_refuses_what_it_does_not_compute() {
         assert!(err.contains(says), "{full:?}: {err}");
     }
 }
+
+/// A Markov-chain answer plays no game, so no cap: chain.json says so in its description and
+/// in its rules (`max_rounds` null), not a cap of 100,000 beside "no round cap".
+#[test]
+fn a_chain_answer_names_no_round_cap() {
+    let v = json(&ok(&[
+        "exact", "war", "--ranks", "3", "--suits", "2", "--json",
+    ]));
+    assert!(
+        v["description"].as_str().unwrap().contains("no round cap"),
+        "{v}"
+    );
+    assert_eq!(v["rules"]["max_rounds"], serde_json::Value::Null);
+}

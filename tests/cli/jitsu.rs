@@ -40,6 +40,36 @@ fn rule(a: &str, b: &str) -> u32 {
     }
 }
 
+/// A card as the labels name it, from the transcript's code: `WO12` is `Water 12 orange`.
+fn named(code: &str) -> String {
+    let (e, c, v) = card(code);
+    let element = match e {
+        'F' => "Fire",
+        'W' => "Water",
+        _ => "Snow",
+    };
+    let colour = match c {
+        'Y' => "yellow",
+        'O' => "orange",
+        'R' => "red",
+        'B' => "blue",
+        'G' => "green",
+        _ => "purple",
+    };
+    format!("{element} {v} {colour}")
+}
+
+/// A transcript's list line (`[FB4,SG10]`) as the labels name it: `Fire 4 blue, Snow 10
+/// green`, or `none`.
+fn named_list(line: &str) -> String {
+    let cards: Vec<String> = list(line).iter().map(|c| named(c)).collect();
+    if cards.is_empty() {
+        "none".into()
+    } else {
+        cards.join(", ")
+    }
+}
+
 /// Three cards of three colours, elements all equal or all different.
 fn has_set(pile: &[String]) -> bool {
     let cards: Vec<_> = pile.iter().map(|c| card(c)).collect();
@@ -154,20 +184,24 @@ fn check_labels(transcript: &str, labels: &str) {
     );
     for (k, round) in lines.chunks(7).take(views.len()).enumerate() {
         let hand: Vec<String> = (list(round[2]).iter().enumerate())
-            .map(|(i, c)| format!("{} {c}", i + 1))
+            .map(|(i, c)| format!("{}: {}", i + 1, named(c)))
             .collect();
         let view = format!(
-            "your won cards: {}, the computer's won cards: {}, your hand: {}",
-            round[0],
-            round[1],
-            hand.join("  ")
+            "your won cards: {}; the computer's won cards: {}; your hand: {}",
+            named_list(round[0]),
+            named_list(round[1]),
+            hand.join(", ")
         );
         assert_eq!(views[k], view, "round {}", k + 1);
         let taker = ["a tie: nobody takes", "you take", "the computer takes"];
         let (head, tail) = played[k].split_once(" (").unwrap();
         assert_eq!(
             head,
-            format!("you played {}, the computer {}", round[4], round[5])
+            format!(
+                "you played {}, the computer {}",
+                named(round[4]),
+                named(round[5])
+            )
         );
         let result: usize = round[6].parse().unwrap();
         assert!(
@@ -177,9 +211,10 @@ fn check_labels(transcript: &str, labels: &str) {
     }
 }
 
-/// Stdout is the seed's transcript byte for byte, as a build before the labels wrote it
-/// (jitsu_seed18.txt, with a refused input on the way); stderr labels every round of it, and
-/// --help says which stream is which.
+/// Stdout, a pipe here, is the seed's transcript byte for byte, as a build before the labels
+/// wrote it (jitsu_seed18.txt, with a refused input on the way); stderr labels every round of
+/// it with the cards by name, and --help says which stream is which.
+/// (tests/cli/terminal.rs: a terminal gets the labels alone.)
 #[test]
 fn stdout_is_the_transcript_and_stderr_labels_it() {
     let out = warsim_input(
@@ -192,27 +227,30 @@ fn stdout_is_the_transcript_and_stderr_labels_it() {
     let labels = String::from_utf8(out.stderr).unwrap();
     check_labels(&transcript, &labels);
     for line in [
-        "your won cards: [], the computer's won cards: [], your hand: 1 SB11  2 WR9  3 WY5  \
-         4 FG7  5 SY10",
+        "your won cards: none; the computer's won cards: none; your hand: 1: Snow 11 blue, \
+         2: Water 9 red, 3: Water 5 yellow, 4: Fire 7 green, 5: Snow 10 yellow",
         "round 1, your card (1-5): x",
         "\"x\" is not a hand position; enter a number from 1 to 5",
         "round 1, your card (1-5): 3",
-        "you played WY5, the computer FO3 (Water beats Fire): you take the round",
-        "you played FG7, the computer FY7 (both Fire, both 7): a tie: nobody takes the round",
+        "you played Water 5 yellow, the computer Fire 3 orange (Water beats Fire): you take \
+         the round",
+        "you played Fire 7 green, the computer Fire 7 yellow (both Fire, both 7): a tie: nobody \
+         takes the round",
         "you win the game: ",
     ] {
         assert!(labels.contains(line), "{line:?} not in\n{labels}");
     }
     let help = ok(&["play", "jitsu", "--help"]);
     assert!(
-        help.contains("Stdout is the seed document's transcript, exactly")
-            && help.contains("Stderr labels it"),
+        help.contains("the seed document's transcript, exactly")
+            && help.contains("Stderr says the game in words")
+            && help.contains("At a terminal the transcript is left out"),
         "{help}"
     );
 }
 
 #[test]
-fn same_seed_and_inputs_same_transcript_and_closed_input_ends_cleanly() {
+fn same_seed_and_inputs_same_transcript_and_closed_input_abandons_the_game() {
     let a = warsim_input(
         &["play", "jitsu", "--seed", "9"],
         "1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5",
@@ -222,10 +260,16 @@ fn same_seed_and_inputs_same_transcript_and_closed_input_ends_cleanly() {
         "1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5 1 2 3 4 5",
     );
     assert_eq!(a.stdout, b.stdout);
+    // Ctrl-D at a terminal ends the input as this does: the game is abandoned, exit 2.
     let short = warsim_input(&["play", "jitsu", "--seed", "9"], "1\n");
-    assert!(short.status.success());
+    assert_eq!(short.status.code(), Some(2));
     let err = String::from_utf8(short.stderr).unwrap();
-    assert!(err.contains("input ended in round 2"), "{err}");
+    assert!(
+        err.ends_with(
+            "\nerror: stdin, round 2: the input ended before the game did; game abandoned\n"
+        ),
+        "{err}"
+    );
     assert_eq!(
         String::from_utf8(short.stdout).unwrap().lines().count(),
         7 + 3

@@ -23,6 +23,7 @@ mod resume;
 mod small_games;
 mod streams;
 mod sweep;
+mod terminal;
 mod trust;
 mod war;
 mod war_players;

@@ -434,3 +434,65 @@ fn quiet_prints_nothing_and_needs_out() {
     let line = fails(2, &["simulate", "shotgun", "--quiet", "--json", "--out", o]);
     assert!(line.contains("--json"), "{line}");
 }
+
+/// A run option of `simulate` given to `exact` says why exact has none; another unknown option
+/// gets clap's line alone.
+#[test]
+fn exact_says_why_it_takes_no_games() {
+    let line = fails(2, &["exact", "war", "--games", "10"]);
+    assert_eq!(
+        line.trim_end(),
+        "error: unexpected argument '--games' found; `exact` plays every deal of the deck once, \
+         so it takes no --games (`warsim simulate war --games ...` plays random deals)"
+    );
+    assert!(fails(2, &["exact", "--seed", "3", "snap"]).contains("`warsim simulate snap --seed"));
+    let other = fails(2, &["exact", "war", "--bogus"]);
+    assert_eq!(
+        other.trim_end(),
+        "error: unexpected argument '--bogus' found"
+    );
+    assert!(!fails(2, &["simulate", "war", "--bogus"]).contains("exact"));
+}
+
+/// `exact --help` offers its games without saying they are played on random deals.
+#[test]
+fn exact_help_does_not_speak_of_random_deals() {
+    let help = ok(&["exact", "--help"]);
+    assert!(help.contains("snap") && help.contains("bmn"), "{help}");
+    assert!(!help.contains("random deals"), "{help}");
+}
+
+/// A bad `--reaching` deal is blamed on --reaching, not on --deal.
+#[test]
+fn a_bad_reaching_deal_names_reaching() {
+    let dir = Scratch::new("reaching-name");
+    let out = dir.path("out");
+    let line = fails(
+        2,
+        &[
+            "search",
+            "bmn",
+            "--reaching",
+            "JQKA",
+            "--out",
+            crate::util::s(&out),
+        ],
+    );
+    assert!(
+        line.starts_with("error: --reaching \"JQKA\": expected HAND1/HAND2"),
+        "{line}"
+    );
+    assert!(!line.contains("--deal"), "{line}");
+}
+
+/// `play shotgun --help` says it prints the winner, as it does.
+#[test]
+fn play_shotgun_help_says_it_prints_the_winner() {
+    let help = ok(&["play", "shotgun", "--help"]);
+    assert!(
+        help.starts_with("Shotgun War: who wins the given moves; prints the winner"),
+        "{help}"
+    );
+    assert!(!help.contains("dies first"), "{help}");
+    assert_eq!(ok(&["play", "shotgun", "rg fr"]), "1\n");
+}

@@ -188,3 +188,69 @@ fn svg_charts_are_written_beside_the_png_and_well_formed() {
     assert!(parsed.success(), "histogram.svg is not well-formed XML");
     assert!(std::fs::metadata(out.join("histogram.png")).unwrap().len() > 1000);
 }
+
+/// A run replacing an earlier set says, on stderr, what that set held; a first run says
+/// nothing.
+#[test]
+fn a_replaced_set_is_named() {
+    let dir = Scratch::new("replaced");
+    let out = dir.path("out");
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--quiet", "--out", s(&out)]);
+        let o = crate::util::warsim(&all);
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8(o.stderr).unwrap()
+    };
+    assert_eq!(run(&["simulate", "war", "--games", "30000"]), "");
+    assert_eq!(
+        run(&["simulate", "snap", "--games", "100"]),
+        format!("replaced {}/ (simulate war, 30,000 games)\n", s(&out))
+    );
+    assert_eq!(
+        run(&["simulate", "snap", "--games", "100"]),
+        format!("replaced {}/ (simulate snap, 100 games)\n", s(&out))
+    );
+}
+
+/// `--out` inside an output set is refused before anything is made there: the set would hold
+/// a folder warsim did not write, and refuse every later run into it.
+#[test]
+fn out_inside_a_set_is_refused() {
+    let dir = Scratch::new("inside");
+    let set = dir.path("set");
+    ok(&[
+        "simulate",
+        "rps",
+        "--games",
+        "100",
+        "--quiet",
+        "--out",
+        s(&set),
+    ]);
+    let before = listing(&set);
+    let inner = set.join("more/inner");
+    let line = fails(
+        2,
+        &["simulate", "rps", "--games", "100", "--out", s(&inner)],
+    );
+    assert_eq!(
+        line.trim_end(),
+        format!(
+            "error: --out {} is inside {}, which holds the output of `warsim simulate`; name a \
+             folder outside it",
+            s(&inner),
+            s(&set)
+        )
+    );
+    assert_eq!(listing(&set), before);
+    ok(&[
+        "simulate",
+        "rps",
+        "--games",
+        "100",
+        "--quiet",
+        "--out",
+        s(&set),
+    ]);
+}

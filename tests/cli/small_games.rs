@@ -33,9 +33,11 @@ fn play_shotgun_bad_moves_name_the_position() {
 }
 
 #[test]
-fn play_rps_prints_winners_or_tie() {
+fn play_rps_prints_winners_or_draw_as_json_names_it() {
     assert_eq!(ok(&["play", "rps", "r", "r", "s"]).trim(), "1 2");
-    assert_eq!(ok(&["play", "rps", "r", "p", "s"]).trim(), "tie");
+    assert_eq!(ok(&["play", "rps", "r", "p", "s"]).trim(), "draw");
+    let v = json(&ok(&["play", "rps", "r", "p", "s", "--json"]));
+    assert_eq!(v["outcome"], "draw");
     assert_eq!(ok(&["play", "rps", "p", "r"]).trim(), "1");
     let v = json(&ok(&["play", "rps", "s", "p", "p", "--json"]));
     assert_eq!(

@@ -474,7 +474,8 @@ fn deal_options_are_checked_and_named() {
         "winner-first",
         "--trace",
     ]);
-    assert!(text.contains("(2 leaves the game)"), "{text}");
+    // Rank 2, the card named 3, leaves the game.
+    assert!(text.contains("(3 leaves the game)"), "{text}");
 }
 
 /// `--quit-stats`: two shards merged are the unsharded run (the `quit` counts, quit.csv and
@@ -545,4 +546,85 @@ fn the_terminal_names_quit_csv_only_when_it_is_written() {
         s(&dir.path("plain")),
     ]);
     assert!(!plain.contains("quit.csv"), "{plain}");
+}
+
+/// Given hands that are not the whole deck in equal halves say so in the title, beside the
+/// deck they are drawn from; the whole deck dealt evenly adds nothing. The result line says
+/// the wars in words.
+#[test]
+fn given_hands_are_titled_with_what_they_hold() {
+    let part = ok(&["play", "war", "--deal", "1 2 3/4 5"]);
+    assert_eq!(
+        part,
+        "war, the hands 1 2 3/4 5 (5 of the deck's 52 cards: 3 and 2): classic: 13×4 cards, 3 \
+         down, short war last-card, pickup shuffled, cap 100,000\n\
+         player 2 wins in round 5, with no war\n"
+    );
+    let whole = ok(&[
+        "play",
+        "war",
+        "--ranks",
+        "3",
+        "--suits",
+        "2",
+        "--war-down",
+        "1",
+        "--pickup",
+        "p1-first",
+        "--deal",
+        "3 1 2/3 2 1",
+    ]);
+    assert!(whole.starts_with("war, the hands 3 1 2/3 2 1: "), "{whole}");
+    assert!(
+        whole.contains(", with 1 war (never two in a row)"),
+        "{whole}"
+    );
+    let uneven = ok(&[
+        "play", "war", "--ranks", "2", "--suits", "2", "--deal", "2 1 1/2",
+    ]);
+    assert!(
+        uneven.starts_with("war, the hands 2 1 1/2 (4 cards: 3 and 1): "),
+        "{uneven}"
+    );
+}
+
+/// A trace names a standard deck's cards (2 … 10, J, Q, K, A) for a person, and says that a
+/// deal given to play is written in ranks; `--json` keeps the ranks, and so does a deck of
+/// other ranks, which has no names.
+#[test]
+fn a_trace_names_the_cards_and_json_keeps_the_ranks() {
+    let args = [
+        "play",
+        "war",
+        "--honor",
+        "1",
+        "--pickup",
+        "winner-first",
+        "--deal",
+    ];
+    let deal = "7,1,1,1,5,9/7,4,4,4,6,10";
+    let text = ok(&[&args[..], &[deal, "--trace"]].concat());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "deal     p1 [8 2 2 2 6 10]  p2 [8 5 5 5 7 J]   (cards by name, 2 to A; a deal \
+             given to play is written in ranks, 1 to 13)",
+            "     1  p1: 8 (2 2 2) 6  p2: 8 (5 5 5) 7  war×1  -> p2 takes 9  (6 leaves the \
+             game)  [1 | 10]",
+            "     2  p1: 10  p2: J  -> p2 takes 1  (10 leaves the game)  game over: p2",
+        ]
+    );
+    let v = json(&ok(&[&args[..], &[deal, "--trace", "--json"]].concat()));
+    assert_eq!(
+        v["trace"][0],
+        "deal     p1 [7 1 1 1 5 9]  p2 [7 4 4 4 6 10]"
+    );
+    let small = ok(&[
+        "play", "war", "--ranks", "5", "--deal", "1 2/3 4", "--trace",
+    ]);
+    assert!(
+        small.starts_with("deal     p1 [1 2]  p2 [3 4]\n"),
+        "{small}"
+    );
 }

@@ -94,6 +94,9 @@ pub struct War {
     /// [`Path::LanesAvx2`], for the rule sets [`lanes::supports`], where the CPU has the
     /// features.
     lanes: bool,
+    /// Whether a trace names the cards (`K`) rather than writing their ranks (`12`)
+    /// ([`War::with_card_names`]).
+    card_names: bool,
 }
 
 /// One worker's buffers: the running game and the four more copies of it that Brent's
@@ -160,6 +163,7 @@ impl War {
             cursor_wars: cursor_war::fights_on_cursors(&rules),
             path: Path::Scalar,
             lanes: false,
+            card_names: false,
             rules,
             positions: (0..deck.len() as u16).collect(),
             deck,
@@ -222,19 +226,30 @@ impl War {
         self.path.lanes().filter(|_| self.lanes)
     }
 
+    /// The same game, its trace writing the cards by name (`2` … `10`, `J`, `Q`, `K`, `A`)
+    /// where the deck has a standard deck's 13 ranks and `on`, for a person to read; else by
+    /// rank (`1` … `13`), as `--deal` and JSON write them.
+    pub fn with_card_names(self, on: bool) -> War {
+        War {
+            card_names: on,
+            ..self
+        }
+    }
+
     /// Plays a given deal (top card first) to its end, with no randomness unless the pickup uses
     /// some; rules and hands are checked first ([`War::new`], [`check_dealt`]). With
-    /// `trace`, receives one line per round.
+    /// `trace`, receives one line per round, the cards by name if `names`
+    /// ([`War::with_card_names`]).
     pub fn play_deal<R: RngCore + ?Sized>(
         rules: WarRules,
         hands: [&[Card]; 2],
         rng: &mut R,
-        trace: Option<Trace>,
+        (trace, names): (Option<Trace>, bool),
         cancel: &Cancel,
     ) -> anyhow::Result<GameResult<WarGame>> {
         let rules = War::new(rules)?.rules;
         check_dealt(&hands, &rules)?;
-        let war = War::with_deck(rules, hands.concat());
+        let war = War::with_deck(rules, hands.concat()).with_card_names(names);
         let mut s = war.scratch();
         if let Some(d) = &mut s.multi {
             d.hare.set_hands(&hands.map(<[Card]>::to_vec));

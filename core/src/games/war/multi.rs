@@ -56,7 +56,7 @@ use super::detect::NoRandomness;
 use super::places::Places;
 use super::rules::{Pickup, ShortWar, WarRules};
 use super::stats::WarGame;
-use super::trace::{self, cards_text, Traced};
+use super::trace::{self, Traced};
 use super::War;
 use crate::error::UsageError;
 use crate::games::cards::{shuffle, Card, Pile};
@@ -456,7 +456,7 @@ impl Seats {
 
     /// One line of `play war --trace` for the round just played: each player's cards, level by
     /// level (a face-up card, then the cards laid face down after it in brackets).
-    fn trace_line(&self, round: u64, ended: Option<Outcome>) -> String {
+    fn trace_line(&self, war: &War, round: u64, ended: Option<Outcome>) -> String {
         let mut line = format!("{round:>6}  ");
         for p in 0..self.players() {
             if self.table[p].is_empty() {
@@ -467,9 +467,9 @@ impl Seats {
             for (g, &s) in ups.iter().enumerate() {
                 let e = ups.get(g + 1).map_or(self.table[p].len(), |&e| e as usize);
                 let (up, down) = self.table[p][s as usize..e].split_first().unwrap();
-                let _ = write!(line, " {up}");
+                let _ = write!(line, " {}", war.card_text(*up));
                 if !down.is_empty() {
-                    let _ = write!(line, " ({})", cards_text(down.iter().copied()));
+                    let _ = write!(line, " ({})", war.trace_cards(down.iter().copied()));
                 }
             }
             line.push_str("  ");
@@ -569,19 +569,19 @@ impl Traced for Seats {
         self.round(war, rng)
     }
 
-    fn round_line(&self, round: u64, ended: Option<Outcome>) -> String {
-        self.trace_line(round, ended)
+    fn round_line(&self, war: &War, round: u64, ended: Option<Outcome>) -> String {
+        self.trace_line(war, round, ended)
     }
 
     fn game_result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame> {
         self.result(ending, max_rounds)
     }
 
-    fn deal_line(&self) -> String {
+    fn deal_line(&self, war: &War) -> String {
         let hands: Vec<String> = (0..self.players())
-            .map(|p| format!("p{} [{}]", p + 1, cards_text(self.hands[p].iter())))
+            .map(|p| format!("p{} [{}]", p + 1, war.trace_cards(self.hands[p].iter())))
             .collect();
-        format!("deal     {}", hands.join("  "))
+        format!("deal     {}{}", hands.join("  "), war.names_note())
     }
 }
 
@@ -596,12 +596,13 @@ pub struct Played {
     pub eliminated: Vec<(u32, u64)>,
 }
 
-/// Plays one N-player game for `play war`: the given hands, or game `rng`'s deal.
+/// Plays one N-player game for `play war`: the given hands, or game `rng`'s deal; a trace
+/// names the cards if `names` ([`War::with_card_names`]).
 pub fn play<R: RngCore + ?Sized>(
     rules: WarRules,
     hands: Option<&[Vec<Card>]>,
     rng: &mut R,
-    trace: Option<Trace>,
+    (trace, names): (Option<Trace>, bool),
 ) -> Result<Played, UsageError> {
     let war = War::new(rules)?;
     let war = match hands {
@@ -610,7 +611,8 @@ pub fn play<R: RngCore + ?Sized>(
             War::with_deck(war.rules, h.concat())
         }
         None => war,
-    };
+    }
+    .with_card_names(names);
     let players = war.rules.players as usize;
     let mut d = LoopDetector::new(Seats::new(players, war.capacity));
     match hands {

@@ -500,7 +500,7 @@ mod tests {
             rules,
             [&hands[0], &hands[1]],
             &mut NoRng,
-            None,
+            (None, false),
             &Default::default(),
         )
         .unwrap()

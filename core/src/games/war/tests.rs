@@ -107,7 +107,7 @@ fn bryer_rounds_count_the_deciding_round_and_cap_at_2000() {
         bryer(),
         [&[2], &[1]],
         &mut NoRandomness,
-        None,
+        (None, false),
         &Default::default(),
     )
     .unwrap();
@@ -122,7 +122,7 @@ fn bryer_rounds_count_the_deciding_round_and_cap_at_2000() {
         rules,
         [&[1, 3], &[4, 2]],
         &mut NoRandomness,
-        None,
+        (None, false),
         &Default::default(),
     )
     .unwrap();
@@ -413,7 +413,7 @@ fn loops_agree_with_brute_force_on_every_small_deal() {
                     rules.clone(),
                     [h0, h1],
                     &mut NoRandomness,
-                    None,
+                    (None, false),
                     &Default::default(),
                 )
                 .unwrap();

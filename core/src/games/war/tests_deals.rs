@@ -55,7 +55,7 @@ fn honor_ends_a_game_whose_loser_has_no_card_left() {
         rules,
         [&[3], &[2]],
         &mut NoRandomness,
-        None,
+        (None, false),
         &Default::default(),
     )
     .unwrap();
@@ -187,7 +187,7 @@ fn exact_counts_every_distinct_deal_once_as_a_brute_force_does() {
                             rules.clone(),
                             [&order[..half], &order[half..]],
                             &mut NoRandomness,
-                            None,
+                            (None, false),
                             &Default::default(),
                         )
                         .unwrap();

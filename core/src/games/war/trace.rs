@@ -18,6 +18,39 @@ pub fn cards_text(cards: impl Iterator<Item = Card>) -> String {
     cards.map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// The names of a standard deck's 13 ranks, rank 1 first.
+const RANK_NAMES: [&str; 13] = [
+    "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+];
+
+impl War {
+    /// Card `c` as this game's trace writes it: its name where asked and the deck has 13
+    /// ranks ([`War::with_card_names`]), else its rank.
+    pub(super) fn card_text(&self, c: Card) -> String {
+        match RANK_NAMES.get(usize::from(c).wrapping_sub(1)) {
+            Some(name) if self.card_names && self.rules.ranks == 13 => (*name).to_string(),
+            _ => c.to_string(),
+        }
+    }
+
+    /// What a trace's deal line adds where it names the cards: the ranks that a deal given
+    /// to play is written in, since `2` names rank 1.
+    pub(super) fn names_note(&self) -> &'static str {
+        if self.card_names && self.rules.ranks == 13 {
+            "   (cards by name, 2 to A; a deal given to play is written in ranks, 1 to 13)"
+        } else {
+            ""
+        }
+    }
+
+    /// Cards as this game's trace writes them ([`War::card_text`]), separated by spaces.
+    pub(super) fn trace_cards(&self, cards: impl Iterator<Item = Card>) -> String {
+        (cards.map(|c| self.card_text(c)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// How a game ended, in words.
 pub fn ending_text(result: &GameResult<WarGame>) -> String {
     match (result.outcome, result.cycle) {
@@ -39,11 +72,11 @@ pub(super) trait Traced: Deterministic<Context = War> + Clone {
     /// Plays one round; the outcome if it decided the game.
     fn play_round<R: RngCore + ?Sized>(&mut self, war: &War, rng: &mut R) -> Option<Outcome>;
     /// The trace line of the round just played.
-    fn round_line(&self, round: u64, ended: Option<Outcome>) -> String;
+    fn round_line(&self, war: &War, round: u64, ended: Option<Outcome>) -> String;
     /// The game's result once it has ended as `ending`.
     fn game_result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame>;
     /// The trace's first line: the hands dealt.
-    fn deal_line(&self) -> String;
+    fn deal_line(&self, war: &War) -> String;
 }
 
 impl Traced for Position {
@@ -51,19 +84,20 @@ impl Traced for Position {
         self.round(war, rng)
     }
 
-    fn round_line(&self, round: u64, ended: Option<Outcome>) -> String {
-        self.trace_line(round, ended)
+    fn round_line(&self, war: &War, round: u64, ended: Option<Outcome>) -> String {
+        self.trace_line(war, round, ended)
     }
 
     fn game_result(&self, ending: Ending, max_rounds: u64) -> GameResult<WarGame> {
         self.result(ending, max_rounds)
     }
 
-    fn deal_line(&self) -> String {
+    fn deal_line(&self, war: &War) -> String {
         format!(
-            "deal     p1 [{}]  p2 [{}]",
-            cards_text(self.hands[0].iter()),
-            cards_text(self.hands[1].iter())
+            "deal     p1 [{}]  p2 [{}]{}",
+            war.trace_cards(self.hands[0].iter()),
+            war.trace_cards(self.hands[1].iter()),
+            war.names_note()
         )
     }
 }
@@ -82,7 +116,7 @@ pub(super) fn traced<P: Traced, R: RngCore + ?Sized>(
     sink: Trace,
 ) -> Option<GameResult<WarGame>> {
     let max = war.rules.max_rounds;
-    if sink(d.hare.deal_line()).is_break() {
+    if sink(d.hare.deal_line(war)).is_break() {
         return None;
     }
     if war.rules.detect_loops {
@@ -91,7 +125,7 @@ pub(super) fn traced<P: Traced, R: RngCore + ?Sized>(
         let mut flow = ControlFlow::Continue(());
         let replayed = d.replay(result.rounds, |p, round| {
             let ended = p.play_round(war, &mut NoRandomness);
-            flow = sink(p.round_line(round, ended));
+            flow = sink(p.round_line(war, round, ended));
             flow
         });
         // Brent's search may have played past the cap: the hare ends where the result counts.
@@ -110,7 +144,7 @@ pub(super) fn traced<P: Traced, R: RngCore + ?Sized>(
     let p = &mut d.hare;
     for round in 1..=max {
         let ended = p.play_round(war, rng);
-        let flow = sink(p.round_line(round, ended));
+        let flow = sink(p.round_line(war, round, ended));
         if let Some(outcome) = ended {
             return Some(p.game_result(
                 Ending::Ended {
@@ -130,7 +164,7 @@ pub(super) fn traced<P: Traced, R: RngCore + ?Sized>(
 
 impl Position {
     /// One line of `play war --trace` for the round just played (general path).
-    pub(super) fn trace_line(&self, round: u64, ended: Option<Outcome>) -> String {
+    pub(super) fn trace_line(&self, war: &War, round: u64, ended: Option<Outcome>) -> String {
         let mut line = format!("{round:>6}  ");
         for p in 0..2 {
             let _ = write!(line, "p{}:", p + 1);
@@ -138,9 +172,9 @@ impl Position {
                 let [s, e] = self.level_span(&self.table, p, level);
                 let cards = &self.table[p][s..e];
                 if let Some((up, down)) = cards.split_first() {
-                    let _ = write!(line, " {up}");
+                    let _ = write!(line, " {}", war.card_text(*up));
                     if !down.is_empty() {
-                        let _ = write!(line, " ({})", cards_text(down.iter().copied()));
+                        let _ = write!(line, " ({})", war.trace_cards(down.iter().copied()));
                     }
                 }
             }
@@ -156,7 +190,8 @@ impl Position {
             let _ = write!(line, "-> p{} takes {taken}  ", if b > a { 2 } else { 1 });
             if self.honored {
                 let lost = if b > a { a } else { b };
-                let _ = write!(line, "({} leaves the game)  ", lost.copied().unwrap_or(0));
+                let lost = war.card_text(lost.copied().unwrap_or(0));
+                let _ = write!(line, "({lost} leaves the game)  ");
             }
         }
         match ended {

@@ -149,7 +149,8 @@ impl Walk {
         minutes: Option<f64>,
     ) -> Result<Walk, UsageError> {
         check_minutes(minutes)?;
-        let hands = game.parse_deal(deal)?;
+        // The deal's reader names `deal`; here its text came from `reaching`.
+        let hands = (game.parse_deal(deal)).map_err(|e| e.renamed("deal", "reaching"))?;
         let walk = Walk {
             deal: deal.to_string(),
             hands,
