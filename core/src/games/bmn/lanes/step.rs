@@ -12,9 +12,9 @@ use super::Feed;
 /// of 1 to 4, so shifts by it give 0, and 0 when alternating.
 const BIG: i32 = 0x3FFF_FFFF;
 /// `ctw`: cards in bits 0–16, tricks from bit 17, who `x` is (1: player 2) in bit 31.
-const TRICK: u32 = 1 << 17;
-const WHO: u32 = 1 << 31;
-const CARDS: u32 = TRICK - 1;
+pub(super) const TRICK: u32 = 1 << 17;
+pub(super) const WHO: u32 = 1 << 31;
+pub(super) const CARDS: u32 = TRICK - 1;
 /// The most tricks after which a game leaves the lanes for the phase engine, which plays it
 /// again from its deal with Brent's loop detection ([`trick_cap`]): a game this long has 2^17
 /// cards of room (2,048 + 64 tricks of at most 52 cards).
@@ -31,7 +31,7 @@ pub(super) fn trick_cap(cards: u32) -> u32 {
     (16 * cards).min(MAX_TRICK_CAP)
 }
 /// Steps between two checks of the trick cap.
-const CAP_EVERY: u32 = 64;
+pub(super) const CAP_EVERY: u32 = 64;
 
 /// 8 games: masks of penalty cards read from the top (bit 63 the top card) for `x` (the
 /// player to lay), `y` and the pile (`qr`: its last card at the deck's base bit), 4 games a
