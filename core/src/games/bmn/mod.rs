@@ -233,7 +233,7 @@ pub struct Bmn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {
     /// Many games at a time in SIMD lanes, a phase of each per step (`lanes`): `simulate`'s
-    /// games, where the CPU has the lanes' features (AVX-512 F and CD for 16 games a step,
+    /// games, where the CPU has the lanes' features (AVX-512 F, CD and BW for 16 games a step,
     /// `lanes`; else AVX2 and BMI2 for 8, `lanes-avx2`) and the deck and cap fit the lanes
     /// (`lanes::fits`), unless the caller names another path (`engine_path`; the command
     /// line reads `WARSIM_PATH`); the phase engine plays single deals (`exact`, `search`,

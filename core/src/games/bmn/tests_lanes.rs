@@ -250,6 +250,6 @@ fn the_lanes_run_here_or_are_not_required() {
     assert!(
         unmet.is_empty(),
         "WARSIM_REQUIRE_PATHS asks for {unmet:?}: this CPU cannot run Beggar-my-neighbour's \
-         lanes there (lanes: AVX-512 F and CD; lanes-avx2: AVX2, BMI2 and POPCNT)"
+         lanes there (lanes: AVX-512 F, CD and BW; lanes-avx2: AVX2, BMI2 and POPCNT)"
     );
 }

@@ -15,14 +15,16 @@ use std::arch::x86_64::*;
 
 use super::deal::Dealt;
 use super::step::{trick_cap, Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
-use super::Feed;
+use super::{set_lanes, Feed};
 
-/// Whether this CPU runs these lanes: AVX-512 F and CD (`vplzcntq`) for the step, and what
-/// the AVX2 lanes need for the deal ([`super::available`]).
+/// Whether this CPU runs these lanes: AVX-512 F and CD (`vplzcntq`) for the step, BW for the
+/// deal's byte swaps ([`deal8_wide`](super::deal::deal8_wide)), and what the AVX2 lanes need
+/// ([`super::available`]).
 pub(super) fn available() -> bool {
     super::available()
         && is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512cd")
+        && is_x86_feature_detected!("avx512bw")
 }
 
 /// The games of a group, one a lane: penalty masks read from the top (bit 63 the top card) of
@@ -289,7 +291,7 @@ fn events(
     let mut ctw = [0u32; 16];
     // SAFETY: `ctw` holds 16 u32s, 64 bytes.
     unsafe { _mm512_storeu_si512(ctw.as_mut_ptr().cast(), g.ctw) };
-    for l in (0..16).filter(|l| ends.over >> l & 1 == 1) {
+    for l in set_lanes(u32::from(ends.over)) {
         let (v, out, yout) = (
             ctw[l],
             u32::from(ends.out >> l & 1),
@@ -306,7 +308,7 @@ fn events(
             },
         ));
     }
-    for l in (0..16).filter(|l| long >> l & 1 == 1) {
+    for l in set_lanes(u32::from(long)) {
         report(Report::Long(ids[l]));
     }
     let done = ends.over | long;
@@ -324,7 +326,7 @@ fn refill(
     feed: &mut Feed,
     k: &Shape,
 ) -> u16 {
-    for l in (0..16).filter(|l| free >> l & 1 == 1) {
+    for l in set_lanes(u32::from(free)) {
         if let Some((id, deal)) = feed.next() {
             ids[l] = id;
             g.refill(l, &deal, k.half);

@@ -25,7 +25,7 @@ mod step;
 
 use std::ops::Range;
 
-use deal::{deal8, of_deck, Dealt, Penalties};
+use deal::{deal8, deal8_wide, of_deck, Deal8, Dealt, Penalties};
 use step::Report;
 
 use super::{Bmn, BmnGame, BmnScratch, Width};
@@ -104,6 +104,18 @@ impl Feed<'_> {
     }
 }
 
+/// The lanes set in `m`, lowest first: one branch per lane set, not per lane (the work out of
+/// line when a game ends, where the lanes set are unpredictable).
+fn set_lanes(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
 /// The result of a game that ended in the lanes.
 fn result(e: step::Ended) -> GameResult<BmnGame> {
     GameResult {
@@ -129,20 +141,24 @@ pub(super) fn play_range(
         return crate::games::each_game(game, seed, range, s, record);
     }
     let pen = Penalties::of(game.deck());
+    let deal: Deal8 = match width {
+        Width::Avx512 => deal8_wide,
+        Width::Avx2 => deal8,
+    };
     let mut deck = game.deck().to_vec();
     let mut fill = |first: u64, out: &mut [Dealt]| {
         let mut one = |g: u64| {
             deck.copy_from_slice(game.deck());
             shuffle(&mut game_rng(seed, g), &mut deck);
-            // SAFETY: `available` said this CPU has BMI2 and POPCNT.
+            // SAFETY: `width.available()` said this CPU has BMI2 and POPCNT.
             unsafe { of_deck(&deck) }
         };
         let mut chunks = out.chunks_exact_mut(8);
         let mut g = first;
         for eight in &mut chunks {
-            // SAFETY: `available` said this CPU has AVX2, BMI2 and POPCNT.
-            let redo = unsafe { deal8(&pen, seed, g, eight) };
-            for l in (0..8).filter(|l| redo >> l & 1 == 1) {
+            // SAFETY: `width.available()` said this CPU has the dealer's features.
+            let redo = unsafe { deal(&pen, seed, g, eight) };
+            for l in set_lanes(redo) {
                 eight[l] = one(g + l as u64);
             }
             g += 8;
@@ -220,7 +236,7 @@ fn run(
     let pens = deck.iter().filter(|&&d| d > 0).count() as u32;
     let cards = deck.len() as u32;
     match width {
-        // SAFETY: the callers checked `width.available()`: AVX-512 F and CD, AVX2, BMI2 and
+        // SAFETY: the callers checked `width.available()`: AVX-512 F, CD and BW, AVX2, BMI2 and
         // POPCNT.
         Width::Avx512 => unsafe { avx512::run(&mut feed, cards, pens, report) },
         // SAFETY: the callers checked `width.available()`: AVX2, BMI2 and POPCNT.

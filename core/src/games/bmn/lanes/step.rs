@@ -6,7 +6,7 @@
 use std::arch::x86_64::*;
 
 use super::deal::Dealt;
-use super::Feed;
+use super::{set_lanes, Feed};
 
 /// The demand of an alternating phase ("no limit"): `BIG ^ d` is at least 64 for a demand
 /// of 1 to 4, so shifts by it give 0, and 0 when alternating.
@@ -374,7 +374,7 @@ fn events(
     let mut ctw = [0u32; 8];
     // SAFETY: `ctw` holds 8 u32s, 32 bytes.
     unsafe { _mm256_storeu_si256(ctw.as_mut_ptr().cast(), g.c.ctw) };
-    for l in (0..8).filter(|l| over >> l & 1 == 1) {
+    for l in set_lanes(over) {
         let (v, out, yout) = (ctw[l], r >> (8 + l) & 1, r >> (16 + l) & 1);
         // A player unable to lay loses (x, unless y is the one), and the pile taken by the
         // other is the last trick.
@@ -387,7 +387,7 @@ fn events(
             },
         ));
     }
-    for l in (0..8).filter(|l| long >> l & 1 == 1) {
+    for l in set_lanes(long) {
         report(Report::Long(ids[l]));
     }
     refill(g, ids, live & !(over | long), over | long, feed, k)
@@ -404,7 +404,7 @@ fn refill(
     feed: &mut Feed,
     k: &Shape,
 ) -> u32 {
-    for l in (0..8).filter(|l| free >> l & 1 == 1) {
+    for l in set_lanes(free) {
         if let Some((id, deal)) = feed.next() {
             ids[l] = id;
             g.refill(l, &deal, k.half);
