@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Beggar-my-neighbour deals per second on one thread, from CPU time (this machine is shared):
-# warsim's `simulate bmn` on each engine path this CPU runs (`lanes-avx2`, the default where the
-# CPU has AVX2 and BMI2; `phase`, by WARSIM_PATH=phase; `cards`, the card-by-card reference, by
+# warsim's `simulate bmn` on each engine path this CPU runs (`lanes`, the default where the CPU
+# has AVX-512 F, CD, BW and VBMI2; `lanes-avx2`, the default where it has AVX2 and BMI2 only,
+# by WARSIM_PATH=lanes-avx2 beside `lanes`; `phase`, by WARSIM_PATH=phase; `cards`, the
+# card-by-card reference, by
 # WARSIM_PATH=cards; a uniform shuffle per deal, loops detected exactly on every path), beside
 # two optional references, each built here into a temporary folder:
 #  - PEER_DIR, a git clone (or bare git directory) of github.com/acinnes/bmn, whose HEAD's CPU
@@ -14,7 +16,8 @@
 #    shuffle), through a small driver written below, with phase.h's AVX-512 hand_bits replaced
 #    by a portable loop (the only AVX-512 it uses), so it runs on any x86-64 CPU; and, where the
 #    CPU has AVX2 and BMI2, its AVX2 lanes with its vector dealer (`bmn_fast run avx2 vec`, the
-#    design warsim's lanes-avx2 path follows). Its AVX-512 lanes are timed by its own bench.sh.
+#    design warsim's lanes-avx2 path follows), and where it has the AVX-512 features its
+#    common.h asks for, its AVX-512 lanes (`bmn_fast run lanes vec`, beside warsim's `lanes`).
 # Runs alternate, REPS each, medians printed, each row against warsim's default path. E.g.
 # scripts/bmn-speed.sh 5 PEER_DIR C_REF_DIR > results/bmn-speed.txt
 # Usage: scripts/bmn-speed.sh [REPS=5] [PEER_DIR] [C_REF_DIR] [SECONDS=6]   ("" skips one)
@@ -101,6 +104,12 @@ C
     cengines+=(avx2)
     echo "reference: issue 52's C reference, its AVX2 lanes (lanes_avx2.h, bmn_fast run avx2 vec:" \
       "its vector dealer, warsim's deals), gcc $(gcc -dumpversion) -O3 -march=native"
+    # Its AVX-512 lanes, built only where the CPU has every feature common.h's HAVE_AVX512 names.
+    if (for f in avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512_vbmi2 \
+      avx512_vpopcntdq gfni; do grep -qw "$f" /proc/cpuinfo || exit 1; done); then
+      cengines+=(lanes)
+      echo "reference: issue 52's C reference, its AVX-512 lanes (lanes.h, bmn_fast run lanes vec)"
+    fi
   fi
 else
   echo "reference: the C reference not given (scripts/bmn-speed.sh $reps PEER_DIR C_REF_DIR)"
@@ -126,19 +135,21 @@ peer() { # ENGINE -> its last count of deals over its CPU time (its own count is
     END { split(times, x, " "); if (s > 0) print n / (s * (x[2] + x[3]) / x[1]) }'
 }
 cref_rate() { # ENGINE SEED -> deals per CPU second of the C reference's engine
-  if [ "$1" = avx2 ]; then
-    "$work/bmn_fast" run avx2 vec "$games" "$2" | sed -n 's/.*deals_per_cpu_s \([0-9.]*\).*/\1/p'
+  if [ "$1" = avx2 ] || [ "$1" = lanes ]; then
+    "$work/bmn_fast" run "$1" vec "$games" "$2" | sed -n 's/.*deals_per_cpu_s \([0-9.]*\).*/\1/p'
   else
     "$work/cref" "$1" "$games" "$2" | cut -d' ' -f1
   fi
 }
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-# The lanes where this CPU runs them (the summary names the path that played).
+# The lanes where this CPU runs them (the summary names the path that played), widest first.
 paths=(phase cards)
-if WARSIM_PATH=lanes-avx2 "$warsim" simulate bmn --games 100 --threads 1 --json |
-  grep -q '"engine": *"lanes-avx2"'; then
-  paths=(lanes-avx2 phase cards)
-fi
+for p in lanes-avx2 lanes; do
+  if WARSIM_PATH=$p "$warsim" simulate bmn --games 100 --threads 1 --json |
+    grep -q "\"engine\": *\"$p\""; then
+    paths=("$p" "${paths[@]}")
+  fi
+done
 declare -A runs
 for r in $(seq "$reps"); do
   for e in "${paths[@]}"; do
@@ -172,6 +183,7 @@ done
 for e in "${cengines[@]}"; do
   case $e in
     avx2) row "C reference lanes_avx2.h (vector deal)" "c$e" ;;
+    lanes) row "C reference lanes.h, AVX-512 (vector deal)" "c$e" ;;
     *) row "C reference $e.h (scalar deal)" "c$e" ;;
   esac
 done

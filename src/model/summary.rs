@@ -154,7 +154,8 @@ pub struct Provenance {
     /// When it was written (UTC, ISO 8601).
     pub date: String,
     /// The engine path that played the games (War: `lanes`, `avx512`, `lanes-avx2` or
-    /// `scalar`), where the game has several; absent from a merge, whose shards may differ.
+    /// `scalar`; Beggar-my-neighbour: `lanes`, `lanes-avx2`, `phase` or `cards`), where the
+    /// game has several; absent from a merge, whose shards may differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
 }

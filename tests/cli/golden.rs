@@ -123,6 +123,30 @@ fn every_war_golden_case_is_unchanged_on_every_path() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The `simulate bmn` cases again on each other path: the AVX2 lanes, the phase engine and the
+/// card-by-card reference (the run above takes the AVX-512 lanes where the CPU has them, else
+/// the AVX2 lanes; a path the CPU lacks falls back to one it has).
+#[test]
+fn every_bmn_golden_case_is_unchanged_on_every_path() {
+    let bmn: Vec<_> = (cases().into_iter())
+        .filter(|(_, a)| a[0] == "simulate" && a[1] == "bmn")
+        .collect();
+    assert!(
+        bmn.len() >= 2,
+        "only {} simulate bmn golden cases",
+        bmn.len()
+    );
+    let failures: Vec<_> = ["lanes-avx2", "phase", "cards"]
+        .into_iter()
+        .flat_map(|path| {
+            differences(&bmn, Some(path))
+                .into_iter()
+                .map(move |f| format!("[{path}] {f}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn the_golden_comparison_can_fail() {
     let want = serde_json::json!({"rounds": {"mean": 1.5}, "games": 3});

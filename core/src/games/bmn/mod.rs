@@ -232,12 +232,13 @@ pub struct Bmn {
 /// The engine that plays a rule set's deals; both give the same game for every deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {
-    /// 8 games at a time in AVX2 lanes, a phase of each per step (`lanes`): `simulate`'s
-    /// games, where the CPU has AVX2 and BMI2 and the deck and cap fit the lanes
-    /// (`lanes::fits`), unless the caller names `phase` or `cards` (`engine_path`; the command
-    /// line reads `WARSIM_PATH`); the phase engine plays
-    /// single deals (`exact`, `search`, the games the lanes hand over).
-    Lanes,
+    /// Many games at a time in SIMD lanes, a phase of each per step (`lanes`): `simulate`'s
+    /// games, where the CPU has the lanes' features (AVX-512 F, CD and BW for 16 games a step,
+    /// `lanes`; else AVX2 and BMI2 for 8, `lanes-avx2`) and the deck and cap fit the lanes
+    /// (`lanes::fits`), unless the caller names another path (`engine_path`; the command
+    /// line reads `WARSIM_PATH`); the phase engine plays single deals (`exact`, `search`,
+    /// the games the lanes hand over).
+    Lanes(Width),
     /// A phase at a time ([`phase`]): every deck it holds ([`phase::fits`]).
     Phase,
     /// A card at a time ([`play`]): the reference, for the other decks, or when the
@@ -245,10 +246,29 @@ enum Engine {
     Cards,
 }
 
+/// Which vector instructions play the lanes: AVX-512, 16 games a step (`lanes/avx512.rs`), or
+/// AVX2, 8 games a step (`lanes/step.rs`). Both give every game the phase engine's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    Avx512,
+    Avx2,
+}
+
+impl Width {
+    /// The path's name in summary.json's provenance and `WARSIM_PATH`, as War's lanes are
+    /// named: `lanes` on AVX-512, `lanes-avx2`.
+    fn name(self) -> &'static str {
+        match self {
+            Width::Avx512 => "lanes",
+            Width::Avx2 => "lanes-avx2",
+        }
+    }
+}
+
 impl Engine {
     fn name(self) -> &'static str {
         match self {
-            Engine::Lanes => "lanes-avx2",
+            Engine::Lanes(w) => w.name(),
             Engine::Phase => "phase",
             Engine::Cards => "cards",
         }
@@ -287,8 +307,7 @@ impl Bmn {
             Some("cards") => Engine::Cards,
             _ if !phase::fits(&deck) => Engine::Cards,
             Some("phase") => Engine::Phase,
-            _ if lanes_fit(&deck, rules.max_rounds) => Engine::Lanes,
-            _ => Engine::Phase,
+            name => lanes_for(name, &deck, rules.max_rounds).map_or(Engine::Phase, Engine::Lanes),
         };
         Bmn {
             rules,
@@ -358,14 +377,20 @@ impl Bmn {
     }
 }
 
-/// Whether this CPU runs the lanes and they hold this deck under this card cap.
-fn lanes_fit(deck: &[u8], max_rounds: u64) -> bool {
+/// The lanes that play this deck under this card cap on this CPU, if any: those `named`
+/// (`lanes-avx2` forces AVX2 on a CPU with AVX-512, to time or check it), else the widest
+/// this CPU runs.
+fn lanes_for(named: Option<&str>, deck: &[u8], max_rounds: u64) -> Option<Width> {
     #[cfg(target_arch = "x86_64")]
-    if lanes::available() && lanes::fits(deck, max_rounds) {
-        return true;
+    if lanes::fits(deck, max_rounds) {
+        let widths = match named {
+            Some(name) if name == Width::Avx2.name() => &[Width::Avx2][..],
+            _ => &[Width::Avx512, Width::Avx2],
+        };
+        return widths.iter().copied().find(|w| w.available());
     }
-    let _ = (deck, max_rounds);
-    false
+    let _ = (named, deck, max_rounds);
+    None
 }
 
 /// The settings of `rules` that differ from the defaults, each with its value, in the order
@@ -557,8 +582,8 @@ impl Game for Bmn {
         record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
     ) {
         #[cfg(target_arch = "x86_64")]
-        if self.engine == Engine::Lanes {
-            return lanes::play_range(self, seed, range, s, record);
+        if let Engine::Lanes(width) = self.engine {
+            return lanes::play_range(self, width, seed, range, s, record);
         }
         super::each_game(self, seed, range, s, record);
     }
@@ -593,7 +618,8 @@ impl Game for Bmn {
         true
     }
 
-    /// `lanes-avx2`, `phase` or `cards` (the reference): the speed differs, never the games.
+    /// `lanes`, `lanes-avx2`, `phase` or `cards` (the reference): the speed differs, never the
+    /// games.
     fn engine(&self) -> Option<String> {
         Some(self.engine.name().to_string())
     }
@@ -604,7 +630,7 @@ impl Game for Bmn {
     /// 6.63 s on the phase engine (one thread, AMD EPYC, Zen 5, busy).
     fn exact_engine(&self) -> Option<String> {
         let engine = match self.engine {
-            Engine::Lanes => Engine::Phase,
+            Engine::Lanes(_) => Engine::Phase,
             e => e,
         };
         Some(engine.name().to_string())

@@ -446,7 +446,7 @@ fn the_phase_engine_gives_the_reference_game_on_small_decks_and_other_penalties(
         assert!(phase::fits(game.deck()), "{ranks}x{suits}");
         let engine = game.engine();
         assert!(
-            matches!(engine.as_deref(), Some("phase" | "lanes-avx2")),
+            matches!(engine.as_deref(), Some("phase" | "lanes" | "lanes-avx2")),
             "{engine:?}"
         );
         loops += random_deals_on_both_engines(&game, 3, deals(20_000));

@@ -1,8 +1,8 @@
-//! The AVX2 lanes (issue 52) against the card-by-card reference: every field of every game
-//! (cards, tricks, outcome, cycle) on random deals of the standard deck and of other decks the
-//! lanes hold, the published records and loops, and the same tally on 1 thread and 2. On a
-//! CPU without the lanes these tests say so on stderr and compare nothing, and fail where
-//! `WARSIM_REQUIRE_PATHS` names `lanes-avx2`.
+//! The lanes, AVX2 (issue 52) and AVX-512 (issue 62), against the card-by-card reference:
+//! every field of every game (cards, tricks, outcome, cycle) on random deals of the standard
+//! deck and of other decks the lanes hold, the published records and loops, and the same tally
+//! on 1 thread and 2. Lanes this CPU cannot run are named on stderr and not compared, and the
+//! run fails where `WARSIM_REQUIRE_PATHS` names them (`lanes`, `lanes-avx2`).
 
 use super::*;
 use crate::cancel::Cancel;
@@ -10,18 +10,25 @@ use crate::games::Outcome;
 use crate::rng::game_rng;
 use crate::stats::game::GameResult;
 
-/// Whether the lanes run here; if not, says so on stderr (the test then compares nothing).
-fn lanes_here(test: &str) -> bool {
-    let here = lanes::available();
-    if !here {
-        eprintln!("{test}: this CPU has no AVX2 and BMI2: the lanes-avx2 path is not compared");
+/// Both widths of lanes.
+const WIDTHS: [Width; 2] = [Width::Avx512, Width::Avx2];
+
+/// The lanes that run here; those that do not are named on stderr (the test then compares
+/// only the others, or nothing).
+fn widths_here(test: &str) -> Vec<Width> {
+    let (here, not): (Vec<Width>, Vec<Width>) = WIDTHS.iter().partition(|w| w.available());
+    for w in not {
+        eprintln!(
+            "{test}: this CPU cannot run the {} lanes: not compared",
+            w.name()
+        );
     }
     here
 }
 
-/// The game `rules` on each engine: the lanes, the reference.
-fn engines(rules: BmnRules) -> (Bmn, Bmn) {
-    let game = Bmn::new(rules).unwrap();
+/// The game `rules` on the lanes of `width`, and on the reference.
+fn engines(rules: &BmnRules, width: Width) -> (Bmn, Bmn) {
+    let game = Bmn::new(rules.clone()).unwrap();
     assert!(lanes::fits(game.deck(), game.rules.max_rounds));
     let cards = Bmn {
         engine: Engine::Cards,
@@ -29,31 +36,44 @@ fn engines(rules: BmnRules) -> (Bmn, Bmn) {
     };
     (
         Bmn {
-            engine: Engine::Lanes,
+            engine: Engine::Lanes(width),
             ..game
         },
         cards,
     )
 }
 
-/// Plays games `0..n` of seed `seed` in the lanes, checks each was reported once and is the
-/// reference's game in every field; returns how many looped.
-fn against_reference(rules: BmnRules, seed: u64, n: u64) -> u64 {
-    let (lanes, cards) = engines(rules);
-    let mut got: Vec<Option<GameResult<BmnGame>>> = vec![None; n as usize];
-    lanes.play_range(seed, 0..n, &mut lanes.scratch(), &mut |i, r| {
-        let slot = &mut got[i as usize];
-        assert!(slot.is_none(), "game {i} reported twice");
-        *slot = Some(*r);
-    });
+/// Plays games `0..n` of seed `seed` in each of the lanes `widths`, checks each game was
+/// reported once and is the reference's game in every field; returns how many looped.
+fn against_reference(rules: BmnRules, widths: &[Width], seed: u64, n: u64) -> u64 {
+    let (_, cards) = engines(&rules, Width::Avx2);
     let mut s = cards.scratch();
-    let mut loops = 0;
-    for (i, r) in got.into_iter().enumerate() {
-        let want = cards.play(&mut game_rng(seed, i as u64), &mut s);
-        assert_eq!(r, Some(want), "{:?} seed {seed} game {i}", cards.rules);
-        loops += u64::from(want.outcome == Outcome::Loop);
+    let want: Vec<GameResult<BmnGame>> = (0..n)
+        .map(|i| cards.play(&mut game_rng(seed, i), &mut s))
+        .collect();
+    for &width in widths {
+        let (lanes, _) = engines(&rules, width);
+        let mut got: Vec<Option<GameResult<BmnGame>>> = vec![None; n as usize];
+        lanes.play_range(seed, 0..n, &mut lanes.scratch(), &mut |i, r| {
+            let slot = &mut got[i as usize];
+            assert!(
+                slot.is_none(),
+                "game {i} reported twice on {}",
+                width.name()
+            );
+            *slot = Some(*r);
+        });
+        for (i, (r, want)) in got.into_iter().zip(&want).enumerate() {
+            assert_eq!(
+                r,
+                Some(*want),
+                "{:?} seed {seed} game {i} on {}",
+                cards.rules,
+                width.name()
+            );
+        }
     }
-    loops
+    (want.iter()).filter(|w| w.outcome == Outcome::Loop).count() as u64
 }
 
 /// A million in the release test run, fewer unoptimised.
@@ -67,20 +87,19 @@ fn deals(release: u64) -> u64 {
 
 #[test]
 fn the_lanes_give_the_reference_game_for_a_million_random_deals() {
-    if lanes_here("the_lanes_give_the_reference_game_for_a_million_random_deals") {
-        against_reference(
-            BmnRules::britannica(13, 4, [1, 2, 3, 4]),
-            7,
-            deals(1_000_000),
-        );
-    }
+    let widths = widths_here("the_lanes_give_the_reference_game_for_a_million_random_deals");
+    against_reference(
+        BmnRules::britannica(13, 4, [1, 2, 3, 4]),
+        &widths,
+        7,
+        deals(1_000_000),
+    );
 }
 
 #[test]
 fn the_lanes_give_the_reference_game_on_other_decks_and_hand_loops_over() {
-    if !lanes_here("the_lanes_give_the_reference_game_on_other_decks_and_hand_loops_over") {
-        return;
-    }
+    let widths =
+        widths_here("the_lanes_give_the_reference_game_on_other_decks_and_hand_loops_over");
     // (ranks, suits, demands of J Q K A): small decks where many games loop (handed to the
     // phase engine at the trick cap), demands of 0, a lone demanding rank, 16 penalty cards
     // and no plain card, Camicia's 40 cards, 48 cards, and odd penalty orders.
@@ -100,6 +119,7 @@ fn the_lanes_give_the_reference_game_on_other_decks_and_hand_loops_over() {
     for (ranks, suits, penalties) in decks {
         loops += against_reference(
             BmnRules::britannica(ranks, suits, penalties),
+            &widths,
             3,
             deals(20_000),
         );
@@ -113,9 +133,13 @@ fn the_lanes_give_the_reference_game_on_other_decks_and_hand_loops_over() {
 
 #[test]
 fn every_record_and_loop_replays_in_the_lanes() {
-    if !lanes_here("every_record_and_loop_replays_in_the_lanes") {
-        return;
+    for width in widths_here("every_record_and_loop_replays_in_the_lanes") {
+        records_and_loops(width);
     }
+}
+
+/// Every published record and two loops (handed over) in the lanes of `width`.
+fn records_and_loops(width: Width) {
     let game = Bmn::new(BmnRules::britannica(13, 4, [1, 2, 3, 4])).unwrap();
     let casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA";
     let deals: Vec<&str> = (tests::RECORDS.iter().map(|r| r.1))
@@ -127,15 +151,20 @@ fn every_record_and_loop_replays_in_the_lanes() {
         .collect();
     let mut got = vec![None; decks.len()];
     let deck_of = |i: u64, deck: &mut [u8]| deck.copy_from_slice(&decks[i as usize]);
-    lanes::play_decks(&game, 0..decks.len() as u64, &deck_of, &mut |i, r| {
-        got[i as usize] = Some(*r)
-    });
+    lanes::play_decks(
+        &game,
+        width,
+        0..decks.len() as u64,
+        &deck_of,
+        &mut |i, r| got[i as usize] = Some(*r),
+    );
     for ((who, _, cards, tricks), r) in tests::RECORDS.iter().zip(&got) {
         let r = r.unwrap();
         assert_eq!(
             (r.rounds, r.stats.tricks),
             (*cards, *tricks as u32),
-            "{who}"
+            "{who} on {}",
+            width.name()
         );
         assert!(matches!(r.outcome, Outcome::Player(_)), "{who}");
     }
@@ -153,6 +182,7 @@ fn every_record_and_loop_replays_in_the_lanes() {
     let mut got = None;
     lanes::play_decks(
         &forty,
+        width,
         0..1,
         &|_, d| d.copy_from_slice(&deck),
         &mut |_, r| got = Some(*r),
@@ -166,17 +196,17 @@ fn every_record_and_loop_replays_in_the_lanes() {
 
 #[test]
 fn the_lanes_give_the_same_tally_on_one_thread_and_two() {
-    if !lanes_here("the_lanes_give_the_same_tally_on_one_thread_and_two") {
-        return;
-    }
-    let (lanes, cards) = engines(BmnRules::britannica(13, 4, [1, 2, 3, 4]));
     let run = |game: &Bmn, threads| {
         let range = 5..5 + deals(100_000);
         crate::sim::engine::simulate(game, 11, range, threads, &|_| {}, &Cancel::default()).unwrap()
     };
-    let one = run(&lanes, 1);
-    assert_eq!(run(&lanes, 2), one);
-    assert_eq!(run(&cards, 1), one);
+    let rules = BmnRules::britannica(13, 4, [1, 2, 3, 4]);
+    let one = run(&engines(&rules, Width::Avx2).1, 1);
+    for width in widths_here("the_lanes_give_the_same_tally_on_one_thread_and_two") {
+        let (lanes, _) = engines(&rules, width);
+        assert_eq!(run(&lanes, 1), one, "{}", width.name());
+        assert_eq!(run(&lanes, 2), one, "{}", width.name());
+    }
 }
 
 #[test]
@@ -186,10 +216,11 @@ fn the_lanes_play_where_the_cpu_and_the_rules_allow() {
         rules.max_rounds = cap;
         Bmn::build(rules).engine
     };
-    let lanes = if lanes::available() && crate::games::engine_path::named().is_none() {
-        Engine::Lanes
-    } else {
-        game(13, 4, DEFAULT_MAX_ROUNDS)
+    // The widest lanes this CPU runs, unless WARSIM_PATH names another path.
+    let widest = WIDTHS.into_iter().find(|w| w.available());
+    let lanes = match (widest, crate::games::engine_path::named()) {
+        (Some(w), None) => Engine::Lanes(w),
+        _ => game(13, 4, DEFAULT_MAX_ROUNDS),
     };
     assert_eq!(game(13, 4, DEFAULT_MAX_ROUNDS), lanes);
     // `exact` plays its deals on the phase engine, and its summary says so.
@@ -207,15 +238,18 @@ fn the_lanes_play_where_the_cpu_and_the_rules_allow() {
     assert_eq!(game(4, 6, DEFAULT_MAX_ROUNDS), phase);
 }
 
-/// `.ci/run` requires the lanes (`WARSIM_REQUIRE_PATHS=lanes-avx2`, as War's AVX2 lanes are
-/// named), so a CI machine without AVX2 and BMI2 fails instead of comparing nothing.
+/// `.ci/run` requires the lanes its CPU has (`WARSIM_REQUIRE_PATHS=lanes-avx2,lanes`, as
+/// War's lanes are named), so a CI machine without them fails instead of comparing nothing.
 #[test]
 fn the_lanes_run_here_or_are_not_required() {
     let required = std::env::var("WARSIM_REQUIRE_PATHS").unwrap_or_default();
-    let wanted = required.split(',').any(|r| r.trim() == "lanes-avx2");
+    let here = widths_here("the_lanes_run_here_or_are_not_required");
+    let unmet: Vec<&str> = (required.split(',').map(str::trim))
+        .filter(|r| WIDTHS.iter().any(|w| w.name() == *r && !here.contains(w)))
+        .collect();
     assert!(
-        lanes_here("the_lanes_run_here_or_are_not_required") || !wanted,
-        "WARSIM_REQUIRE_PATHS asks for lanes-avx2: this CPU has no AVX2 and BMI2 for \
-         Beggar-my-neighbour's lanes"
+        unmet.is_empty(),
+        "WARSIM_REQUIRE_PATHS asks for {unmet:?}: this CPU cannot run Beggar-my-neighbour's \
+         lanes there (lanes: AVX-512 F, CD and BW; lanes-avx2: AVX2, BMI2 and POPCNT)"
     );
 }

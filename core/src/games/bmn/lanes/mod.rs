@@ -19,15 +19,16 @@
 //! game ends within the lanes only with a winner, and never near the card cap, which the
 //! lanes require to be at least [`MIN_CAP`] ([`fits`]).
 
+mod avx512;
 mod deal;
 mod step;
 
 use std::ops::Range;
 
-use deal::{deal8, of_deck, Dealt, Penalties};
+use deal::{deal8, deal8_wide, of_deck, Deal8, Dealt, Penalties};
 use step::Report;
 
-use super::{Bmn, BmnGame, BmnScratch};
+use super::{Bmn, BmnGame, BmnScratch, Width};
 use crate::games::cards::shuffle;
 use crate::games::{Game, GameResult, Outcome};
 use crate::rng::game_rng;
@@ -46,11 +47,22 @@ pub const MIN_CAP: u64 = 1 << 17;
 /// Games dealt ahead at a time.
 const AHEAD: usize = 256;
 
-/// Whether this CPU runs the lanes: AVX2, and BMI2's pext and pdep for the deal's queues.
+/// Whether this CPU runs the AVX2 lanes: AVX2, and BMI2's pext and pdep for the deal's queues
+/// (which the AVX-512 lanes share).
 pub fn available() -> bool {
     is_x86_feature_detected!("avx2")
         && is_x86_feature_detected!("bmi2")
         && is_x86_feature_detected!("popcnt")
+}
+
+impl Width {
+    /// Whether this CPU has every feature these lanes and their deal are compiled for.
+    pub fn available(self) -> bool {
+        match self {
+            Width::Avx512 => avx512::available(),
+            Width::Avx2 => available(),
+        }
+    }
 }
 
 /// Whether the lanes play this deck (demands in rank order) under the card cap `max_rounds`:
@@ -92,6 +104,18 @@ impl Feed<'_> {
     }
 }
 
+/// The lanes set in `m`, lowest first: one branch per lane set, not per lane (the work out of
+/// line when a game ends, where the lanes set are unpredictable).
+fn set_lanes(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
 /// The result of a game that ended in the lanes.
 fn result(e: step::Ended) -> GameResult<BmnGame> {
     GameResult {
@@ -102,34 +126,39 @@ fn result(e: step::Ended) -> GameResult<BmnGame> {
     }
 }
 
-/// Plays games `range` of the run with base `seed` ([`Game::play_range`]) in the lanes; the
-/// game's deck must [`fit`](fits) them. Without the CPU features ([`available`]), one at a
-/// time.
+/// Plays games `range` of the run with base `seed` ([`Game::play_range`]) in the lanes of
+/// `width`; the game's deck must [`fit`](fits) them. Without the CPU features
+/// ([`Width::available`]), one at a time.
 pub(super) fn play_range(
     game: &Bmn,
+    width: Width,
     seed: u64,
     range: Range<u64>,
     s: &mut BmnScratch,
     record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
 ) {
-    if !available() {
+    if !width.available() {
         return crate::games::each_game(game, seed, range, s, record);
     }
     let pen = Penalties::of(game.deck());
+    let deal: Deal8 = match width {
+        Width::Avx512 => deal8_wide,
+        Width::Avx2 => deal8,
+    };
     let mut deck = game.deck().to_vec();
     let mut fill = |first: u64, out: &mut [Dealt]| {
         let mut one = |g: u64| {
             deck.copy_from_slice(game.deck());
             shuffle(&mut game_rng(seed, g), &mut deck);
-            // SAFETY: `available` said this CPU has BMI2 and POPCNT.
+            // SAFETY: `width.available()` said this CPU has BMI2 and POPCNT.
             unsafe { of_deck(&deck) }
         };
         let mut chunks = out.chunks_exact_mut(8);
         let mut g = first;
         for eight in &mut chunks {
-            // SAFETY: `available` said this CPU has AVX2, BMI2 and POPCNT.
-            let redo = unsafe { deal8(&pen, seed, g, eight) };
-            for l in (0..8).filter(|l| redo >> l & 1 == 1) {
+            // SAFETY: `width.available()` said this CPU has the dealer's features.
+            let redo = unsafe { deal(&pen, seed, g, eight) };
+            for l in set_lanes(redo) {
                 eight[l] = one(g + l as u64);
             }
             g += 8;
@@ -143,19 +172,20 @@ pub(super) fn play_range(
         Report::Ended(i, e) => record(i, &result(e)),
         Report::Long(i) => record(i, &game.play(&mut game_rng(seed, i), s)),
     };
-    run(game, range, &mut fill, &mut report);
+    run(game, width, range, &mut fill, &mut report);
 }
 
 /// Plays deals `range` whose decks `deck_of(i, deck)` writes (tests: the published deals) in
-/// the lanes, the long ones on the phase engine.
+/// the lanes of `width`, the long ones on the phase engine.
 #[cfg(test)]
 pub(super) fn play_decks(
     game: &Bmn,
+    width: Width,
     range: Range<u64>,
     deck_of: &dyn Fn(u64, &mut [u8]),
     record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
 ) {
-    assert!(available(), "the lanes need AVX2 and BMI2");
+    assert!(width.available(), "this CPU has no {width:?} lanes");
     let mut deck = game.deck().to_vec();
     let mut fill = |first: u64, out: &mut [Dealt]| {
         for (g, d) in (first..).zip(out.iter_mut()) {
@@ -184,12 +214,13 @@ pub(super) fn play_decks(
             );
         }
     };
-    run(game, range, &mut fill, &mut report);
+    run(game, width, range, &mut fill, &mut report);
 }
 
-/// Plays the games `fill` deals for `range` in the lanes.
+/// Plays the games `fill` deals for `range` in the lanes of `width`.
 fn run(
     game: &Bmn,
+    width: Width,
     range: Range<u64>,
     fill: &mut dyn FnMut(u64, &mut [Dealt]),
     report: &mut dyn FnMut(Report),
@@ -203,6 +234,12 @@ fn run(
     };
     let deck = game.deck();
     let pens = deck.iter().filter(|&&d| d > 0).count() as u32;
-    // SAFETY: the callers checked `available`: AVX2, BMI2 and POPCNT.
-    unsafe { step::run(&mut feed, deck.len() as u32, pens, report) };
+    let cards = deck.len() as u32;
+    match width {
+        // SAFETY: the callers checked `width.available()`: AVX-512 F, CD and BW, AVX2, BMI2 and
+        // POPCNT.
+        Width::Avx512 => unsafe { avx512::run(&mut feed, cards, pens, report) },
+        // SAFETY: the callers checked `width.available()`: AVX2, BMI2 and POPCNT.
+        Width::Avx2 => unsafe { step::run(&mut feed, cards, pens, report) },
+    }
 }

@@ -6,15 +6,15 @@
 use std::arch::x86_64::*;
 
 use super::deal::Dealt;
-use super::Feed;
+use super::{set_lanes, Feed};
 
 /// The demand of an alternating phase ("no limit"): `BIG ^ d` is at least 64 for a demand
 /// of 1 to 4, so shifts by it give 0, and 0 when alternating.
 const BIG: i32 = 0x3FFF_FFFF;
 /// `ctw`: cards in bits 0–16, tricks from bit 17, who `x` is (1: player 2) in bit 31.
-const TRICK: u32 = 1 << 17;
-const WHO: u32 = 1 << 31;
-const CARDS: u32 = TRICK - 1;
+pub(super) const TRICK: u32 = 1 << 17;
+pub(super) const WHO: u32 = 1 << 31;
+pub(super) const CARDS: u32 = TRICK - 1;
 /// The most tricks after which a game leaves the lanes for the phase engine, which plays it
 /// again from its deal with Brent's loop detection ([`trick_cap`]): a game this long has 2^17
 /// cards of room (2,048 + 64 tricks of at most 52 cards).
@@ -31,7 +31,7 @@ pub(super) fn trick_cap(cards: u32) -> u32 {
     (16 * cards).min(MAX_TRICK_CAP)
 }
 /// Steps between two checks of the trick cap.
-const CAP_EVERY: u32 = 64;
+pub(super) const CAP_EVERY: u32 = 64;
 
 /// 8 games: masks of penalty cards read from the top (bit 63 the top card) for `x` (the
 /// player to lay), `y` and the pile (`qr`: its last card at the deck's base bit), 4 games a
@@ -374,7 +374,7 @@ fn events(
     let mut ctw = [0u32; 8];
     // SAFETY: `ctw` holds 8 u32s, 32 bytes.
     unsafe { _mm256_storeu_si256(ctw.as_mut_ptr().cast(), g.c.ctw) };
-    for l in (0..8).filter(|l| over >> l & 1 == 1) {
+    for l in set_lanes(over) {
         let (v, out, yout) = (ctw[l], r >> (8 + l) & 1, r >> (16 + l) & 1);
         // A player unable to lay loses (x, unless y is the one), and the pile taken by the
         // other is the last trick.
@@ -387,7 +387,7 @@ fn events(
             },
         ));
     }
-    for l in (0..8).filter(|l| long >> l & 1 == 1) {
+    for l in set_lanes(long) {
         report(Report::Long(ids[l]));
     }
     refill(g, ids, live & !(over | long), over | long, feed, k)
@@ -404,7 +404,7 @@ fn refill(
     feed: &mut Feed,
     k: &Shape,
 ) -> u32 {
-    for l in (0..8).filter(|l| free >> l & 1 == 1) {
+    for l in set_lanes(free) {
         if let Some((id, deal)) = feed.next() {
             ids[l] = id;
             g.refill(l, &deal, k.half);

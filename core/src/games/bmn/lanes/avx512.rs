@@ -1,0 +1,337 @@
+//! The AVX-512 step (issue 62): one phase of 16 games at once, with no branch, and the loop that
+//! steps them, reports the games that end and refills their lanes. The same phase as the AVX2
+//! step ([`super::step`], after the C reference's `q_step`), on twice the games: every count,
+//! demand queue and packed counter of the 16 games in the dword lanes of one 512-bit vector, and
+//! each penalty mask in two vectors of 8 qwords (games 0, 1, 4, 5, 8, 9, 12, 13 in `*l`, the
+//! others in `*h`, the order in which `vunpck{l,h}dq` widens dwords and `vshufps` narrows
+//! qwords). What AVX-512 adds to the AVX2 step: `vplzcntq` finds each hand's first penalty card
+//! (AVX2 converts to floats), mask registers choose the alternating or the paying phase's
+//! numbers and the games that swap, take or pop (AVX2 shifts by counts past the width and
+//! blends by vectors), and 32 registers hold a group's 15 vectors with the step's constants.
+//! The C reference's `lanes.h` keeps 8 games a step (counts in 256-bit vectors beside 8 qword
+//! masks); here a step plays 16, so the count work is shared by twice the games.
+
+use std::arch::x86_64::*;
+
+use super::deal::Dealt;
+use super::step::{trick_cap, Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
+use super::{set_lanes, Feed};
+
+/// Whether this CPU runs these lanes: AVX-512 F and CD (`vplzcntq`) for the step, BW for the
+/// deal's byte swaps ([`deal8_wide`](super::deal::deal8_wide)), and what the AVX2 lanes need
+/// ([`super::available`]).
+pub(super) fn available() -> bool {
+    super::available()
+        && is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512cd")
+        && is_x86_feature_detected!("avx512bw")
+}
+
+/// The games of a group, one a lane: penalty masks read from the top (bit 63 the top card) of
+/// `x` (the player to lay), `y` and the pile (`qr`: its last card at the deck's base bit); in
+/// dwords, the demand queues (hands: the top card's demand − 1 in bits 31–30; the pile: its
+/// last in bits 1–0), lengths, twice the penalty counts, the demand of a paying phase, and the
+/// packed counts `ctw` (cards in bits 0–16, tricks from bit 17, who `x` is in bit 31); and the
+/// games whose next phase alternates (the first of a trick).
+#[derive(Clone, Copy)]
+struct Group {
+    xpl: __m512i,
+    xph: __m512i,
+    ypl: __m512i,
+    yph: __m512i,
+    qrl: __m512i,
+    qrh: __m512i,
+    xn: __m512i,
+    yn: __m512i,
+    d: __m512i,
+    xq: __m512i,
+    yq: __m512i,
+    qq: __m512i,
+    xc: __m512i,
+    yc: __m512i,
+    ctw: __m512i,
+    alt: __mmask16,
+}
+
+/// The deck's numbers as vectors: cards, twice the penalty cards, `32 −` that (where the
+/// pile's queue goes under a taker's beside the payer's), and the pile's base bit
+/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length).
+#[derive(Clone, Copy)]
+struct Shape {
+    cards: __m512i,
+    pens2: __m512i,
+    qshift: __m512i,
+    base: __m512i,
+    half: i32,
+}
+
+/// How the games of a step ended: those that ended, those that ended with a player unable to
+/// lay, and those where that player is `y`.
+struct Ends {
+    over: u16,
+    out: u16,
+    yout: u16,
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn widen_lo(x: __m512i) -> __m512i {
+    _mm512_unpacklo_epi32(x, _mm512_setzero_si512())
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn widen_hi(x: __m512i) -> __m512i {
+    _mm512_unpackhi_epi32(x, _mm512_setzero_si512())
+}
+
+/// `m ? a : b` in each qword, `m` all ones or all zeros there.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn select(m: __m512i, a: __m512i, b: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi64::<0xCA>(m, a, b)
+}
+
+/// The 16 masks' leading zeros (64 for an empty one) in game order: the counts of `lo` and
+/// `hi` fit their qwords' low dwords.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd")]
+fn leading(lo: __m512i, hi: __m512i) -> __m512i {
+    _mm512_castps_si512(_mm512_shuffle_ps::<0x88>(
+        _mm512_castsi512_ps(_mm512_lzcnt_epi64(lo)),
+        _mm512_castsi512_ps(_mm512_lzcnt_epi64(hi)),
+    ))
+}
+
+/// One phase in each of the 16 games, as the AVX2 step ([`super::step`]) plays 8: `T1`, one
+/// past where the first penalty card falls (alternating: x lays at 0, 2, 4, …, y at 1, 3, …;
+/// paying: x alone); `L`, where a player has no card to lay; `E = min(demand, L)` when paying.
+/// A penalty card falls iff `T1 <= E`, and `min(T1, E)` cards are laid either way; then x and
+/// y swap if x laid the penalty card or y took the pile.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd")]
+fn step(g: &mut Group, k: &Shape) -> Ends {
+    let one = _mm512_set1_epi32(1);
+    let two = _mm512_set1_epi32(2);
+    let c64 = _mm512_set1_epi32(64);
+    let (alt, pay) = (g.alt, !g.alt);
+    let (xn, yn, xc, yc, d) = (g.xn, g.yn, g.xc, g.yc, g.d);
+    let (qr0l, qr0h, qq0) = (g.qrl, g.qrh, g.qq);
+    let lzx = leading(g.xpl, g.xph);
+    let lzy = leading(g.ypl, g.yph);
+    let tx = _mm512_add_epi32(lzx, one);
+    let tx1 = _mm512_mask_add_epi32(tx, alt, tx, lzx);
+    let ty1 = _mm512_add_epi32(_mm512_add_epi32(lzy, lzy), two);
+    let t1 = _mm512_mask_min_epu32(tx1, alt, tx1, ty1);
+    let ylt = _mm512_mask_cmplt_epu32_mask(alt, ty1, tx1);
+    let lx = _mm512_mask_add_epi32(xn, alt, xn, xn);
+    let ly = _mm512_add_epi32(_mm512_add_epi32(yn, yn), one);
+    let l = _mm512_mask_min_epu32(lx, alt, lx, ly);
+    let yout = _mm512_mask_cmplt_epu32_mask(alt, ly, lx);
+    let e = _mm512_mask_min_epu32(l, pay, l, d);
+    let payable = _mm512_mask_cmple_epu32_mask(pay, d, l);
+    let pen = _mm512_cmple_epu32_mask(t1, e);
+    let n = _mm512_min_epu32(t1, e);
+    let paid = payable & !pen;
+    let out = !(pen | paid);
+    // Cards laid: y lays every second card when alternating, none when paying.
+    let cy = _mm512_maskz_srli_epi32::<1>(alt, n);
+    let cx = _mm512_sub_epi32(n, cy);
+    let xpl = _mm512_sllv_epi64(g.xpl, widen_lo(cx));
+    let xph = _mm512_sllv_epi64(g.xph, widen_hi(cx));
+    let ypl = _mm512_sllv_epi64(g.ypl, widen_lo(cy));
+    let yph = _mm512_sllv_epi64(g.yph, widen_hi(cy));
+    let xn1 = _mm512_sub_epi32(xn, cx);
+    let yn1 = _mm512_sub_epi32(yn, cy);
+    // sw: x laid the penalty card or y took the pile; the qword masks as vectors.
+    let sw = (pen & !ylt) | paid;
+    let swv = _mm512_maskz_mov_epi32(sw, _mm512_set1_epi32(-1));
+    let (swl, swh) = (
+        _mm512_unpacklo_epi32(swv, swv),
+        _mm512_unpackhi_epi32(swv, swv),
+    );
+    let mut nxpl = select(swl, ypl, xpl);
+    let nypl = select(swl, xpl, ypl);
+    let mut nxph = select(swh, yph, xph);
+    let nyph = select(swh, xph, yph);
+    let mut nxq = _mm512_mask_blend_epi32(sw, g.xq, g.yq);
+    let mut nyq = _mm512_mask_blend_epi32(sw, g.yq, g.xq);
+    let mut xn2 = _mm512_mask_blend_epi32(sw, xn1, yn1);
+    let yn2 = _mm512_mask_blend_epi32(sw, yn1, xn1);
+    let mut xc2 = _mm512_mask_blend_epi32(sw, xc, yc);
+    let mut yc2 = _mm512_mask_blend_epi32(sw, yc, xc);
+    let mut ctw = _mm512_mask_xor_epi32(g.ctw, sw, g.ctw, _mm512_set1_epi32(WHO as i32));
+    // The penalty card (now y's): its demand off y's queue, onto the pile's; the next phase
+    // pays it (where no penalty card fell, the next phase alternates or the game is over).
+    let dq = _mm512_srli_epi32::<30>(nyq);
+    nyq = _mm512_mask_slli_epi32::<2>(nyq, pen, nyq);
+    yc2 = _mm512_mask_sub_epi32(yc2, pen, yc2, two);
+    g.d = _mm512_add_epi32(dq, one);
+    // An alternating phase starts a new pile: the old one shifted out by 64.
+    let kr = _mm512_mask_or_epi32(n, alt, n, c64);
+    g.qrl = _mm512_or_si512(_mm512_sllv_epi64(qr0l, widen_lo(kr)), k.base);
+    g.qrh = _mm512_or_si512(_mm512_sllv_epi64(qr0h, widen_hi(kr)), k.base);
+    g.qq = _mm512_or_si512(_mm512_maskz_slli_epi32::<2>(pay, qq0), dq);
+    ctw = _mm512_add_epi32(ctw, n);
+    // A demand paid: the taker (now x) puts the pile, as it stood before this phase's plain
+    // cards, under its hand (shifted past the width where nothing was paid: the qword masks
+    // would need the swap's conversion) and leads the next, alternating, phase.
+    let kp = _mm512_mask_or_epi32(xn, !paid, xn, c64);
+    nxpl = _mm512_or_si512(nxpl, _mm512_sllv_epi64(qr0l, widen_lo(kp)));
+    nxph = _mm512_or_si512(nxph, _mm512_sllv_epi64(qr0h, widen_hi(kp)));
+    let kq = _mm512_add_epi32(xc, k.qshift);
+    nxq = _mm512_mask_or_epi32(nxq, paid, nxq, _mm512_sllv_epi32(qq0, kq));
+    xn2 = _mm512_mask_sub_epi32(xn2, paid, k.cards, yn2);
+    xc2 = _mm512_mask_sub_epi32(xc2, paid, k.pens2, yc2);
+    ctw = _mm512_mask_add_epi32(ctw, paid, ctw, _mm512_set1_epi32(TRICK as i32));
+    g.alt = paid;
+    (g.xpl, g.xph, g.ypl, g.yph) = (nxpl, nxph, nypl, nyph);
+    (g.xq, g.yq, g.xn, g.yn, g.xc, g.yc, g.ctw) = (nxq, nyq, xn2, yn2, xc2, yc2, ctw);
+    let gone = _mm512_mask_testn_epi32_mask(paid, yn2, yn2);
+    Ends {
+        over: out | gone,
+        out,
+        yout,
+    }
+}
+
+impl Group {
+    /// Puts `deal` in lane `lane`: both hands of `half` cards, player 1 to lead an
+    /// alternating phase (which clears the pile), no card laid.
+    #[target_feature(enable = "avx512f")]
+    fn refill(&mut self, lane: usize, deal: &Dealt, half: i32) {
+        let m = 1u16 << lane;
+        self.xn = _mm512_mask_set1_epi32(self.xn, m, half);
+        self.yn = _mm512_mask_set1_epi32(self.yn, m, half);
+        self.xc = _mm512_mask_set1_epi32(self.xc, m, deal.xc as i32);
+        self.yc = _mm512_mask_set1_epi32(self.yc, m, deal.yc as i32);
+        self.xq = _mm512_mask_set1_epi32(self.xq, m, deal.xq as i32);
+        self.yq = _mm512_mask_set1_epi32(self.yq, m, deal.yq as i32);
+        self.ctw = _mm512_mask_set1_epi32(self.ctw, m, 0);
+        self.alt |= m;
+        let q = 1u8 << ((lane >> 2) * 2 + (lane & 1));
+        let (xp, yp) = (deal.xp as i64, deal.yp as i64);
+        if lane & 2 == 0 {
+            self.xpl = _mm512_mask_set1_epi64(self.xpl, q, xp);
+            self.ypl = _mm512_mask_set1_epi64(self.ypl, q, yp);
+        } else {
+            self.xph = _mm512_mask_set1_epi64(self.xph, q, xp);
+            self.yph = _mm512_mask_set1_epi64(self.yph, q, yp);
+        }
+    }
+}
+
+/// Plays every game `feed` deals in 16 lanes, handing each to `report`.
+#[target_feature(enable = "avx512f,avx512cd,avx2,bmi2,popcnt")]
+pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut(Report)) {
+    let cap = _mm512_set1_epi32((trick_cap(cards) * TRICK) as i32 - 1);
+    let k = Shape {
+        cards: _mm512_set1_epi32(cards as i32),
+        pens2: _mm512_set1_epi32(2 * pens as i32),
+        qshift: _mm512_set1_epi32(32 - 2 * pens as i32),
+        base: _mm512_set1_epi64(1 << (64 - cards)),
+        half: cards as i32 / 2,
+    };
+    let z = _mm512_setzero_si512();
+    let mut g = Group {
+        xpl: z,
+        xph: z,
+        ypl: z,
+        yph: z,
+        qrl: z,
+        qrh: z,
+        xn: z,
+        yn: z,
+        d: z,
+        xq: z,
+        yq: z,
+        qq: z,
+        xc: z,
+        yc: z,
+        ctw: z,
+        alt: 0,
+    };
+    let mut ids = [0u64; 16];
+    let mut live = refill(&mut g, &mut ids, 0, u16::MAX, feed, &k);
+    let mut steps = 0u32;
+    while live != 0 {
+        let ends = step(&mut g, &k);
+        let over = ends.over & live;
+        steps = steps.wrapping_add(1);
+        let long = if steps.is_multiple_of(CAP_EVERY) {
+            let t = _mm512_andnot_si512(_mm512_set1_epi32(WHO as i32), g.ctw);
+            live & !over & _mm512_cmpgt_epu32_mask(t, cap)
+        } else {
+            0
+        };
+        if over | long != 0 {
+            // A copy goes out of line, so that the loop keeps `g` in registers.
+            let (ended, mut t) = (Ends { over, ..ends }, g);
+            live = events(&mut t, &mut ids, live, &ended, long, feed, &k, report);
+            g = t;
+        }
+    }
+}
+
+/// Out of line, about once a game: reports the games that `ends` says ended and the `long`
+/// ones, and refills their lanes; returns the lanes still playing.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx2,bmi2,popcnt")]
+fn events(
+    g: &mut Group,
+    ids: &mut [u64; 16],
+    live: u16,
+    ends: &Ends,
+    long: u16,
+    feed: &mut Feed,
+    k: &Shape,
+    report: &mut dyn FnMut(Report),
+) -> u16 {
+    let mut ctw = [0u32; 16];
+    // SAFETY: `ctw` holds 16 u32s, 64 bytes.
+    unsafe { _mm512_storeu_si512(ctw.as_mut_ptr().cast(), g.ctw) };
+    for l in set_lanes(u32::from(ends.over)) {
+        let (v, out, yout) = (
+            ctw[l],
+            u32::from(ends.out >> l & 1),
+            u32::from(ends.yout >> l & 1),
+        );
+        // A player unable to lay loses (x, unless y is the one), and the pile taken by the
+        // other is the last trick.
+        report(Report::Ended(
+            ids[l],
+            Ended {
+                cards: v & CARDS,
+                tricks: (v >> 17 & 0x3FFF) + out,
+                winner: ((v >> 31) ^ (out & !yout & 1)) as u8,
+            },
+        ));
+    }
+    for l in set_lanes(u32::from(long)) {
+        report(Report::Long(ids[l]));
+    }
+    let done = ends.over | long;
+    refill(g, ids, live & !done, done, feed, k)
+}
+
+/// Puts the next deals of `feed` into the lanes `free`; returns the lanes then playing
+/// (`live` and those refilled).
+#[target_feature(enable = "avx512f,avx2,bmi2,popcnt")]
+fn refill(
+    g: &mut Group,
+    ids: &mut [u64; 16],
+    mut live: u16,
+    free: u16,
+    feed: &mut Feed,
+    k: &Shape,
+) -> u16 {
+    for l in set_lanes(u32::from(free)) {
+        if let Some((id, deal)) = feed.next() {
+            ids[l] = id;
+            g.refill(l, &deal, k.half);
+            live |= 1 << l;
+        }
+    }
+    live
+}
