@@ -244,7 +244,7 @@ fn on_interrupt() {
         p.stop = Some(stop);
         let _ = writeln!(
             io::stderr(),
-            "stopping: writing what was found so far (interrupt again to stop at once, \
+            "stopping: writing what is finished so far (interrupt again to stop at once, \
              writing nothing)"
         );
         return;

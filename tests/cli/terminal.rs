@@ -189,7 +189,12 @@ fn an_interrupt_clears_the_progress_line_before_its_message() {
     let shown = reader.join().unwrap();
     assert_eq!(status.code(), Some(130), "{shown:?}");
     assert!(shown.contains(" games"), "no progress bar drawn: {shown:?}");
+    // The run had played games: it writes them, marked stopped, and says so on a clean line.
     let last = shown.rsplit("\r\x1b[2K").next().unwrap();
-    assert_eq!(last, "interrupted; nothing written\r\n", "{shown:?}");
-    assert!(!out.exists());
+    assert!(
+        last.starts_with("interrupted: the run stopped after ") && last.ends_with("\r\n"),
+        "{shown:?}"
+    );
+    let summary = crate::util::json(&crate::util::read(&out, "summary.json"));
+    assert_eq!(summary["run"]["stopped"], true);
 }
