@@ -4,6 +4,7 @@
 use crate::games::Unit;
 use crate::games::{GameStats, Outcome};
 use crate::model::report::{tail_verdict, Report, Timing};
+use crate::stats::quantile::Bounds;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution, Share};
 
 /// One line of the summary table.
@@ -50,12 +51,22 @@ fn rounds_rows(d: &Distribution, unit: Unit, of: &str, exhaustive: bool) -> Vec<
     if let Some(sd) = d.sd {
         out.push(row(format!("sd{of}"), fixed(sd, 2), ""));
     }
-    out.push(row(format!("median{of}"), grouped(d.median), ""));
+    // Distribution-free intervals of the quantiles; a run of every deal has them exactly.
+    let ci = |b: Option<&Bounds>| {
+        b.filter(|_| !exhaustive)
+            .map_or_else(String::new, Bounds::text)
+    };
+    out.push(row(
+        format!("median{of}"),
+        grouped(d.median),
+        ci(d.median_ci95.as_ref()),
+    ));
     out.push(row(format!("min{of}"), grouped(d.min), ""));
     out.push(row(format!("max{of}"), grouped(d.max), ""));
     for (k, v) in &d.quantiles {
+        let b = d.quantiles_ci95.as_ref().and_then(|q| q.get(k));
         let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
-        out.push(row(format!("quantile {k}{of}"), v, ""));
+        out.push(row(format!("quantile {k}{of}"), v, ci(b)));
     }
     out
 }
@@ -175,12 +186,8 @@ fn tail_rows<S: GameStats>(r: &Report<S>) -> Vec<Row> {
             fixed(t.e_folding_ci95[1], 1)
         ),
     )];
-    if let Some(c) = &t.check {
-        out.push(row(
-            "tail: is it exponential?",
-            tail_verdict(c, info.exhaustive, info.unit),
-            "",
-        ));
+    if let Some(verdict) = tail_verdict(t, info.exhaustive, info.unit) {
+        out.push(row("tail: is it exponential?", verdict, ""));
     }
     out
 }

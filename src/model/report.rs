@@ -13,7 +13,6 @@ use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, percent, Distribution, Named, Share};
 use crate::stats::tail::{even_share, TailFit};
-use crate::stats::tail_check::TailCheck;
 
 /// What was run: everything `merge` needs to check that shards belong together.
 #[derive(Clone, Debug, PartialEq)]
@@ -206,7 +205,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             outcomes,
             finished,
             cycles: cycles.flatten(),
-            tail: TailFit::from_counts(&ended),
+            tail: TailFit::from_counts(&ended).map(|t| t.among(&ended, unended)),
             parity: even_share(&ended).map(|even| Parity { even }),
             groups,
         }
@@ -450,18 +449,41 @@ impl Curve {
         out
     }
 }
-/// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
-/// (for a sample; every deal of an exact run is no sample) and the share still going far out,
-/// observed beside fitted. The terminal, report.html and the survival chart say the same.
-pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
-    let far = format!(
-        "at {} {} still go, the fit says {}",
-        unit.count(c.far_rounds),
+/// Whether a fitted tail `t` is exponential, in words a reader cannot over-trust: the χ² test
+/// (for a sample; every deal of an exact run is no sample) and far out, the share of all games
+/// still going (as histogram.csv and the survival chart count them; with the games that end
+/// apart where some never do), then the share of the fitted games, observed beside fitted. The
+/// terminal, report.html and the survival chart say the same; `None` without a check.
+pub fn tail_verdict(t: &TailFit, exhaustive: bool, unit: Unit) -> Option<String> {
+    let c = t.check.as_ref()?;
+    let games = if exhaustive { "deal" } else { "game" };
+    let fitted = format!(
+        "of the {} fitted (beyond {}) {}, the fit says {}",
+        counted(t.games, games),
+        unit.count(t.from),
         percent(c.far_observed, 3),
         percent(c.far_fitted, 3)
     );
+    let at = unit.count(c.far_rounds);
+    let far = match (c.far_all, c.far_ended) {
+        (Some(all), Some(ended)) if all != ended => format!(
+            "at {at} {} of all {games}s still go (those that never end included; {} of the \
+             {games}s that end); {fitted}",
+            percent(all, 3),
+            percent(ended, 3)
+        ),
+        (Some(all), _) => format!(
+            "at {at} {} of all {games}s still go; {fitted}",
+            percent(all, 3)
+        ),
+        _ => format!(
+            "at {at} {} of the fitted {games}s still go, the fit says {}",
+            percent(c.far_observed, 3),
+            percent(c.far_fitted, 3)
+        ),
+    };
     if exhaustive {
-        return format!("fit: {far}");
+        return Some(format!("fit: {far}"));
     }
     let p = match c.p < 1e-4 {
         true => "p < 0.0001".to_string(),
@@ -471,7 +493,7 @@ pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
     // With millions of games the test tells apart departures too small to matter: within a
     // tenth far out, the tail is said to be nearly exponential, with the size of the miss.
     let off = c.far_observed / c.far_fitted - 1.0;
-    if c.exponential {
+    Some(if c.exponential {
         format!("exponential: the fit holds ({test}); {far}")
     } else if off.abs() < NEARLY {
         format!(
@@ -480,7 +502,7 @@ pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
         )
     } else {
         format!("NOT exponential ({test}): {far}; the rate only summarises it")
-    }
+    })
 }
 
 /// How far from the fit the share still going far out may be for a tail the χ² test tells

@@ -4,7 +4,10 @@ use std::fmt::Write as _;
 
 use crate::games::{GameStats, Outcome, Unit};
 use crate::model::report::{tail_verdict, Report, RunInfo, Timing};
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
+use crate::stats::quantile::Bounds;
+use crate::stats::summary::{
+    counted, fixed, grouped, grouped_in, percent, Distribution, QUANTILES,
+};
 
 /// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
 /// each group's games, mean rounds with its interval, median and outcome shares, so the
@@ -144,17 +147,41 @@ fn rounds_block(d: &Distribution, exhaustive: bool, unit: Unit, of: &str) -> Str
             fixed(d.mean, 0)
         ),
     };
+    // A run of every deal has its quantiles exactly: no interval.
+    let ci = |b: Option<&Bounds>| match b {
+        Some(b) if !exhaustive => format!(" ({})", b.text()),
+        _ => String::new(),
+    };
+    let median_ci = match d.median_ci95.as_ref() {
+        Some(b) if !exhaustive => format!(" (95% interval {})", b.text()),
+        _ => String::new(),
+    };
     let _ = writeln!(
         s,
-        "          min {}  median {}  max {}",
+        "          min {}  median {}{median_ci}  max {}",
         grouped(d.min),
         grouped(d.median),
         grouped(d.max)
     );
     let q: Vec<String> = (d.quantiles.iter())
-        .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
+        .map(|(k, v)| {
+            let b = d.quantiles_ci95.as_ref().and_then(|q| q.get(k));
+            let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
+            format!("{k} {v}{}", ci(b))
+        })
         .collect();
-    let _ = writeln!(s, "          {}", q.join("  "));
+    // With intervals, the quantiles below the median on one line and those above on the next.
+    let below = QUANTILES.iter().filter(|q| 2 * q.1 < q.2).count();
+    let split = if median_ci.is_empty() {
+        q.len()
+    } else {
+        below.min(q.len())
+    };
+    for part in [&q[..split], &q[split..]] {
+        if !part.is_empty() {
+            let _ = writeln!(s, "          {}", part.join("  "));
+        }
+    }
     s
 }
 
@@ -361,12 +388,8 @@ fn tail<S: GameStats>(s: &mut String, r: &Report<S>) {
             grouped(t.games)
         )
     };
-    if let Some(c) = &t.check {
-        let _ = writeln!(
-            s,
-            "          {}",
-            tail_verdict(c, info.exhaustive, info.unit)
-        );
+    if let Some(verdict) = tail_verdict(t, info.exhaustive, info.unit) {
+        let _ = writeln!(s, "          {verdict}");
     }
 }
 

@@ -20,6 +20,7 @@ mod processes;
 mod readers;
 mod report;
 mod small_games;
+mod stats;
 mod streams;
 mod sweep;
 mod trust;

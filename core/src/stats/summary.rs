@@ -5,6 +5,8 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
+use super::quantile::{self, Bounds};
+
 /// The quantiles reported besides the median, as (JSON key, numerator, denominator).
 pub const QUANTILES: [(&str, u64, u64); 7] = [
     ("p1", 1, 100),
@@ -38,6 +40,13 @@ pub struct Distribution {
     pub max: u64,
     /// Nearest-rank quantiles keyed as in [`QUANTILES`].
     pub quantiles: serde_json::Map<String, serde_json::Value>,
+    /// The median's distribution-free 95% interval ([`quantile::interval`]); absent from
+    /// summaries written before it was computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_ci95: Option<Bounds>,
+    /// Each quantile's, keyed as `quantiles`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantiles_ci95: Option<Named<Bounds>>,
 }
 
 /// The nearest-rank quantile `num/den` of `counts` (ascending values): the smallest value whose
@@ -86,6 +95,10 @@ impl Distribution {
             .iter()
             .map(|&(k, num, den)| (k.to_string(), nearest_rank(counts, num, den).into()))
             .collect();
+        let intervals = QUANTILES
+            .iter()
+            .map(|&(k, num, den)| (k.to_string(), quantile::interval(counts, num, den)))
+            .collect();
         Some(Distribution {
             n,
             mean,
@@ -96,6 +109,8 @@ impl Distribution {
             min: counts[0].0,
             max: counts[counts.len() - 1].0,
             quantiles,
+            median_ci95: Some(quantile::interval(counts, 1, 2)),
+            quantiles_ci95: Some(Named(intervals)),
         })
     }
 }

@@ -81,6 +81,26 @@ impl TailFit {
     }
 }
 
+impl TailFit {
+    /// The fit placed among the run's games: `ended` holds the counts it was fitted to (the
+    /// games that end) and `unended` the games that do not (loops, games stopped at the cap),
+    /// which are still going after any number of rounds. Records in the check how many of all
+    /// games and of the games that end are still going where it looks far out, so that no
+    /// reader takes the share of the fitted games (a tenth of the games that end) for theirs.
+    pub fn among(mut self, ended: &[(u64, u64)], unended: u64) -> TailFit {
+        if let Some(c) = self.check.as_mut() {
+            let n: u64 = ended.iter().map(|c| c.1).sum();
+            let beyond: u64 = (ended.iter())
+                .filter(|e| e.0 > c.far_rounds)
+                .map(|e| e.1)
+                .sum();
+            c.far_ended = Some(beyond as f64 / n.max(1) as f64);
+            c.far_all = Some((beyond + unended) as f64 / (n + unended).max(1) as f64);
+        }
+        self
+    }
+}
+
 /// The share of games of even length, with its interval.
 pub fn even_share(counts: &[(u64, u64)]) -> Option<Share> {
     let n: u64 = counts.iter().map(|c| c.1).sum();
@@ -203,6 +223,32 @@ mod tests {
                 "{fit:?}"
             );
         }
+    }
+
+    /// Far out, the fitted games' share is about ten times the share of all games (the fit
+    /// starts at the 90th percentile); games that never end are still going.
+    #[test]
+    fn far_shares_are_of_all_games_and_of_the_games_that_end() {
+        let counts = geometric(0.99, 1e6, 5_000);
+        let n: u64 = counts.iter().map(|c| c.1).sum();
+        let fit = TailFit::from_counts(&counts).unwrap().among(&counts, 0);
+        let c = fit.check.unwrap();
+        let beyond: u64 = counts
+            .iter()
+            .filter(|e| e.0 > c.far_rounds)
+            .map(|e| e.1)
+            .sum();
+        assert_eq!(c.far_all, Some(beyond as f64 / n as f64));
+        assert_eq!(c.far_ended, c.far_all);
+        assert!((c.far_observed * fit.games as f64 - beyond as f64).abs() < 1e-6);
+        assert!(
+            (c.far_observed / c.far_all.unwrap() - 10.0).abs() < 0.1,
+            "{c:?}"
+        );
+        let with_loops = TailFit::from_counts(&counts).unwrap().among(&counts, n);
+        let c = with_loops.check.unwrap();
+        assert_eq!(c.far_all, Some((beyond + n) as f64 / (2 * n) as f64));
+        assert_eq!(c.far_ended, Some(beyond as f64 / n as f64));
     }
 
     #[test]
