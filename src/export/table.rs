@@ -5,7 +5,7 @@ use crate::games::Unit;
 use crate::games::{GameStats, Outcome};
 use crate::model::report::{tail_verdict, Report, Timing};
 use crate::stats::quantile::Bounds;
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution, Share};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, Distribution, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,13 +26,9 @@ fn row(name: impl Into<String>, value: impl Into<String>, interval: impl Into<St
     }
 }
 
-/// A share as `12.345%` and its interval as `12.1% to 12.6%`.
+/// A share as `12.345%` and its interval as `12.100% to 12.600%`, as the terminal writes them.
 fn share(s: &Share) -> (String, String) {
-    (
-        s.text(),
-        // As the terminal writes shares: an upper bound of 0.0004% is not 0.000%.
-        format!("{} to {}", percent(s.ci95[0], 3), percent(s.ci95[1], 3)),
-    )
+    (s.text(), s.interval_text())
 }
 
 /// An interval of rounds: `994.018 to 1,007.307`.

@@ -143,3 +143,35 @@ fn quantile_intervals_cover_the_exact_quantiles() {
     assert!(bounded[..7].iter().all(|&b| b == 100), "{bounded:?}");
     assert_eq!(bounded[7], 0, "p99.9 of 2,000 games has no upper end");
 }
+
+/// `exact` says how many of how many deals never end, with the fraction in lowest terms only
+/// where it says more: `0 of the 113,400 deals`, never `0/1`.
+#[test]
+fn exact_counts_its_deals_as_counts() {
+    let text = ok(&[
+        "exact", "war", "--ranks", "5", "--suits", "2", "--pickup", "p1-first",
+    ]);
+    let line = text.lines().find(|l| l.starts_with("loops ")).unwrap();
+    assert_eq!(line, "loops     0 of the 113,400 deals never end (0.000%)");
+}
+
+/// One count is one text on one screen: a single capped game of 200,000 (as a share,
+/// 0.00050%) reads the same in the outcomes line and the capped line.
+#[test]
+fn one_count_reads_the_same_everywhere() {
+    let text = ok(&[
+        "simulate",
+        "war",
+        "--games",
+        "200000",
+        "--max-rounds",
+        "2600",
+        "--seed",
+        "1",
+    ]);
+    let capped = text.lines().find(|l| l.starts_with("capped ")).unwrap();
+    let outcomes = text.lines().find(|l| l.starts_with("outcomes ")).unwrap();
+    let share = capped.split(['(', ')']).nth(1).unwrap();
+    assert_eq!(share, "0.00050%", "{capped}");
+    assert!(outcomes.contains("capped 1 (0.00050%)"), "{outcomes}");
+}
