@@ -25,6 +25,12 @@ pub struct Run {
     pub game: String,
     /// Its rules, described.
     pub description: String,
+    /// Every rule setting, as its summary.json records them.
+    pub rules: serde_json::Value,
+    /// Its base seed.
+    pub seed: u64,
+    /// The game indices it covers.
+    pub span: std::ops::Range<u64>,
     /// Its games.
     pub games: u64,
     /// The mean rounds of all its games.
@@ -37,13 +43,17 @@ pub struct Run {
     pub curve: Curve,
 }
 
-/// The unit the runs share, or rounds where they count different things: the chart's axis
-/// names it.
-fn shared_unit(runs: &[Run]) -> Unit {
-    match runs.first() {
-        Some(r) if runs.iter().all(|s| s.unit == r.unit) => r.unit,
-        _ => Unit::ROUNDS,
+impl Run {
+    /// Its label on the chart and in the tables: the game and its rules.
+    pub fn label(&self) -> String {
+        format!("{} — {}", self.game, grouped_in(&self.description))
     }
+}
+
+/// The unit the runs share (`compare` refuses runs that count different things): the
+/// chart's axis names it.
+fn shared_unit(runs: &[Run]) -> Unit {
+    runs.first().map_or(Unit::ROUNDS, |r| r.unit)
 }
 
 /// compare.json.
@@ -51,7 +61,9 @@ fn shared_unit(runs: &[Run]) -> Unit {
 pub struct CompareJson {
     /// The runs, in the order given.
     pub runs: Vec<RunJson>,
-    /// Every pair of runs: their indices in `runs`, D and p.
+    /// How many pairs were tested: the number of tests Holm's adjustment accounts for.
+    pub pairs_tested: usize,
+    /// Every pair of runs: their indices in `runs`, D, p and Holm's adjusted p.
     pub ks: Vec<PairJson>,
     /// What compared them, when, and how it was called.
     pub provenance: Provenance,
@@ -66,6 +78,16 @@ pub struct RunJson {
     pub game: String,
     /// Its rules, described.
     pub description: String,
+    /// Every rule setting.
+    pub rules: serde_json::Value,
+    /// What its rounds count.
+    pub unit: String,
+    /// Its base seed.
+    pub seed: u64,
+    /// The first game index it covers.
+    pub first_game: u64,
+    /// One past the last.
+    pub end_game: u64,
     /// Its games.
     pub games: u64,
     /// The mean rounds of all its games.
@@ -81,8 +103,15 @@ pub struct PairJson {
     pub b: usize,
     /// The KS statistic D.
     pub d: f64,
-    /// Its p-value.
+    /// Its p-value, for this pair alone.
     pub p: f64,
+    /// Holm's step-down adjustment of `p` over all `pairs_tested` pairs: the p-value to read
+    /// when any pair's difference would be reported.
+    pub p_holm: f64,
+    /// How many deals both runs played (one game and deck, the same seed, game indices in
+    /// common: a sweep's rule sets share all of theirs): where any, the two samples are not
+    /// independent, as the KS test assumes.
+    pub shared_deals: u64,
 }
 
 /// Writes compare.json (`doc`), compare.csv, compare.png (and compare.svg with `svg`) and
@@ -93,12 +122,7 @@ pub fn write(dir: &Dir, doc: &CompareJson, runs: &[Run], svg: bool) -> Result<()
     let labels: Vec<(String, &Curve)> = runs
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            (
-                format!("{}: {}", i + 1, grouped_in(&r.description)),
-                &r.curve,
-            )
-        })
+        .map(|(i, r)| (format!("{}: {}", i + 1, r.label()), &r.curve))
         .collect();
     let lines = charts::Line::each(&labels);
     let title = format!("{} runs compared", runs.len());
@@ -141,21 +165,31 @@ pub fn print(doc: &CompareJson, out: &Path, print: Print) -> Result<()> {
             let mean = r.mean.map_or_else(|| "-".into(), |m| fixed(m, 3));
             writeln!(
                 stdout,
-                "run {}   {}  ({}, mean {mean}): {}",
+                "run {}   {}  ({}, seed {}, mean {mean} {}): {} — {}",
                 i + 1,
                 r.dir,
                 counted(r.games, "game"),
+                r.seed,
+                r.unit,
+                r.game,
                 grouped_in(&r.description)
             )?;
         }
+        writeln!(
+            stdout,
+            "pairs     {} tested (two-sample KS); Holm's p adjusts each for all of them",
+            grouped(doc.pairs_tested as u64)
+        )?;
         for p in &doc.ks {
             writeln!(
                 stdout,
-                "KS {} vs {}  D = {:.5}  {}",
+                "KS {} vs {}  D = {:.5}  {}  Holm {}{}",
                 p.a + 1,
                 p.b + 1,
                 p.d,
-                p_value(p.p)
+                p_value(p.p),
+                p_value(p.p_holm),
+                shared_note(p)
             )?;
         }
         writeln!(
@@ -166,6 +200,18 @@ pub fn print(doc: &CompareJson, out: &Path, print: Print) -> Result<()> {
         stdout.flush()?;
     }
     Ok(())
+}
+
+/// What a pair of runs that played the same deals must be read with.
+fn shared_note(p: &PairJson) -> String {
+    match p.shared_deals {
+        0 => String::new(),
+        n => format!(
+            "  ({} in common: same seed, shared game indices; the test assumes independent \
+             samples)",
+            counted(n, "deal")
+        ),
+    }
 }
 
 /// A p-value as a reader takes it in: plain decimals down to 0.001, then powers of ten
@@ -200,7 +246,8 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
             vec![
                 (i + 1).to_string(),
                 r.dir.display().to_string(),
-                grouped_in(&r.description),
+                r.label(),
+                r.seed.to_string(),
                 grouped(r.games),
                 r.mean.map_or_else(String::new, |m| fixed(m, 3)),
                 c.mean_text(),
@@ -213,7 +260,8 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
         &[
             "run",
             "folder",
-            "rules",
+            "game — rules",
+            "seed",
             "games",
             "mean rounds (all games)",
             "mean rounds of the games that end (95% interval)",
@@ -223,6 +271,11 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
         &rows,
     );
     page.heading("Kolmogorov–Smirnov tests, every pair");
+    page.paragraph(&format!(
+        "{} tested; Holm's p adjusts each pair's p for all of them (read it when reporting any \
+         difference among the runs).",
+        counted(doc.pairs_tested as u64, "pair")
+    ));
     let rows: Vec<Vec<String>> = doc
         .ks
         .iter()
@@ -231,10 +284,12 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
                 format!("{} vs {}", p.a + 1, p.b + 1),
                 format!("{:.5}", p.d),
                 format!("{:.3e}", p.p),
+                format!("{:.3e}", p.p_holm),
+                shared_note(p).trim().to_string(),
             ]
         })
         .collect();
-    page.table(&["pair", "D", "p"], &rows);
+    page.table(&["pair", "D", "p", "Holm's p", "note"], &rows);
     page.heading("Chart");
     page.chart("The runs' survival curves", chart);
     page.finish(title)
@@ -243,7 +298,16 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
 /// compare.csv: one row per pair of runs.
 fn pairs_csv(doc: &CompareJson) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
-    wtr.write_record(["run_a", "run_b", "games_a", "games_b", "ks_d", "ks_p"])?;
+    wtr.write_record([
+        "run_a",
+        "run_b",
+        "games_a",
+        "games_b",
+        "ks_d",
+        "ks_p",
+        "ks_p_holm",
+        "shared_deals",
+    ])?;
     for p in &doc.ks {
         let (a, b) = (&doc.runs[p.a], &doc.runs[p.b]);
         wtr.write_record([
@@ -253,6 +317,8 @@ fn pairs_csv(doc: &CompareJson) -> Result<Vec<u8>> {
             b.games.to_string(),
             p.d.to_string(),
             p.p.to_string(),
+            p.p_holm.to_string(),
+            p.shared_deals.to_string(),
         ])?;
     }
     Ok(wtr.into_inner().map_err(|e| e.into_error())?)

@@ -175,3 +175,72 @@ fn one_count_reads_the_same_everywhere() {
     assert_eq!(share, "0.00050%", "{capped}");
     assert!(outcomes.contains("capped 1 (0.00050%)"), "{outcomes}");
 }
+
+/// `compare` refuses runs whose lengths are different quantities (Beggar-my-neighbour's cards
+/// against War's rounds; War on two decks) in one line naming both, and records what it
+/// compares: each run's game, rules, seed and game indices, every pair's raw and Holm-adjusted
+/// p, how many pairs were tested, and which pairs played the same deals.
+#[test]
+fn compare_knows_what_it_compares() {
+    let dir = Scratch::new("compare-what");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path(name);
+        let mut args = vec!["simulate"];
+        args.extend(extra);
+        args.extend(["--games", "2000", "--quiet", "--out", s(&out)]);
+        ok(&args);
+        out
+    };
+    let war = run("war", &["war"]);
+    let bmn = run("bmn", &["bmn"]);
+    let small = run("small", &["war", "--ranks", "8"]);
+    let down1 = run("down1", &["war", "--war-down", "1"]);
+    let seed1 = run("seed1", &["war", "--seed", "1"]);
+    let out = dir.path("cmp");
+    for other in [&bmn, &small] {
+        let line = crate::util::fails(2, &["compare", s(&war), s(other), "--out", s(&out)]);
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(line.contains(s(&war)) && line.contains(s(other)), "{line}");
+        assert!(
+            line.contains("not the same game on the same deck"),
+            "{line}"
+        );
+        assert!(!out.exists());
+    }
+    let args = ["compare", s(&war), s(&down1), s(&seed1), "--out", s(&out)];
+    let text = ok(&args);
+    let v = json(&read(&out, "compare.json"));
+    assert_eq!(v["pairs_tested"], 3);
+    for (r, seed) in v["runs"].as_array().unwrap().iter().zip([0, 0, 1]) {
+        assert_eq!(r["game"], "war");
+        assert_eq!(r["seed"], seed);
+        assert_eq!(
+            (r["first_game"].as_u64(), r["end_game"].as_u64()),
+            (Some(0), Some(2000))
+        );
+        assert_eq!(r["rules"]["ranks"], 13);
+    }
+    let ks = v["ks"].as_array().unwrap();
+    let raw: Vec<f64> = ks.iter().map(|p| p["p"].as_f64().unwrap()).collect();
+    for (p, r) in ks.iter().zip(&raw) {
+        let holm = p["p_holm"].as_f64().unwrap();
+        assert!(holm >= *r && holm <= (3.0 * r).min(1.0) + 1e-12, "{p}");
+    }
+    // war and down1 played the same 2,000 deals (seed 0); seed1 shares none with either.
+    let shared: Vec<u64> = ks
+        .iter()
+        .map(|p| p["shared_deals"].as_u64().unwrap())
+        .collect();
+    assert_eq!(shared, [2000, 0, 0]);
+    assert!(text.contains("pairs     3 tested"), "{text}");
+    let first = text.lines().find(|l| l.starts_with("KS 1 vs 2")).unwrap();
+    assert!(
+        first.contains("Holm p") && first.contains("2,000 deals in common"),
+        "{first}"
+    );
+    assert!(text
+        .lines()
+        .filter(|l| l.starts_with("run "))
+        .all(|l| l.contains("war — ")));
+    assert!(read(&out, "report.html").contains("Holm"));
+}
