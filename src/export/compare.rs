@@ -44,9 +44,15 @@ pub struct Run {
 }
 
 impl Run {
-    /// Its label on the chart and in the tables: the game and its rules.
+    /// Its label on the chart and in the tables: the game, its rules and its seed (two runs
+    /// of one rule set differ in their seeds alone).
     pub fn label(&self) -> String {
-        format!("{} — {}", self.game, grouped_in(&self.description))
+        format!(
+            "{} — {} (seed {})",
+            self.game,
+            grouped_in(&self.description),
+            self.seed
+        )
     }
 }
 
