@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::export::compare::{self, CompareJson, PairJson, Run, RunJson};
+use crate::export::compare::{self, CompareJson, PairJson, PairedJson, Run, RunJson};
 use crate::face::{self, GameCli, WithGameType};
 use crate::model;
 use crate::model::report::Report;
+use crate::rng::game_rng;
 use crate::session::Session;
 use crate::stats::tail::{holm, Ks};
 use crate::store::Kind;
@@ -47,6 +48,7 @@ impl WithGameType for Load<'_> {
             rules: part.info.rules.clone(),
             seed: part.info.seed,
             span: part.info.range.clone(),
+            exhaustive: part.info.exhaustive,
             games: part.tally.games,
             mean: report.rounds.as_ref().map(|d| d.mean),
             unit: G::UNIT,
@@ -178,6 +180,49 @@ fn shared_deals(x: &Run, y: &Run) -> u64 {
     }
 }
 
+/// The lengths of games `range` of the run in `dir`, played again from its seed and rules
+/// (game i is dealt and played from (seed, i) alone), in index order.
+struct Lengths<'a> {
+    dir: &'a Path,
+    range: std::ops::Range<u64>,
+}
+
+impl WithGameType for Lengths<'_> {
+    type Output = Result<Vec<u64>>;
+    fn with<G: GameCli>(self) -> Result<Vec<u64>> {
+        let part = model::load::load::<G>(self.dir)?;
+        let (game, seed) = (&part.game, part.info.seed);
+        let mut scratch = game.scratch();
+        Ok(self
+            .range
+            .map(|i| game.play(&mut game_rng(seed, i), &mut scratch).rounds)
+            .collect())
+    }
+}
+
+/// The paired analysis of two runs over the deals both played, both re-played in lockstep
+/// (common random numbers: each deal's difference leaves out what the deal alone decides).
+fn paired(x: &Run, y: &Run) -> Result<Option<PairedJson>> {
+    let start = x.span.start.max(y.span.start);
+    let end = x.span.end.min(y.span.end);
+    if x.exhaustive || y.exhaustive || shared_deals(x, y) == 0 {
+        return Ok(None);
+    }
+    let lengths = |r: &Run| {
+        let name = r.game.clone();
+        face::by_name(
+            &name,
+            Lengths {
+                dir: &r.dir,
+                range: start..end,
+            },
+        )
+        .unwrap_or_else(|| Err(usage!("{}: no game {name:?}", r.dir.display()).into()))
+    };
+    let (a, b) = (lengths(x)?, lengths(y)?);
+    Ok(Some(PairedJson::new(start, end, &a, &b)))
+}
+
 /// Every pair of `runs` tested with the two-sample Kolmogorov–Smirnov test, with Holm's
 /// adjustment over all of them; runs that played the same deals said to.
 fn pairs(runs: &[Run]) -> Result<Vec<PairJson>> {
@@ -194,6 +239,7 @@ fn pairs(runs: &[Run]) -> Result<Vec<PairJson>> {
                 p: ks.p,
                 p_holm: ks.p,
                 shared_deals: shared_deals(x, y),
+                paired: paired(x, y)?,
             });
         }
     }

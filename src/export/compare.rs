@@ -13,7 +13,8 @@ use crate::charts::render::Sink;
 use crate::games::Unit;
 use crate::model::report::Curve;
 use crate::model::summary::Provenance;
-use crate::stats::summary::{counted, fixed, grouped, grouped_in};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct, Share};
+use crate::stats::tail_check::normal_two_sided;
 use crate::store::Dir;
 use crate::term::stdout::Print;
 
@@ -31,6 +32,9 @@ pub struct Run {
     pub seed: u64,
     /// The game indices it covers.
     pub span: std::ops::Range<u64>,
+    /// Whether it played every deal once (`exact`): its games are numbered deals, not drawn
+    /// from the seed, and are not re-played for a paired analysis.
+    pub exhaustive: bool,
     /// Its games.
     pub games: u64,
     /// The mean rounds of all its games.
@@ -118,6 +122,77 @@ pub struct PairJson {
     /// common: a sweep's rule sets share all of theirs): where any, the two samples are not
     /// independent, as the KS test assumes.
     pub shared_deals: u64,
+    /// Where the runs share deals: both re-played over them, deal by deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paired: Option<PairedJson>,
+}
+
+/// The paired analysis of two runs over the deals both played (games `first_game..end_game`):
+/// each deal's length under the first run's rules less its length under the second's.
+#[derive(Serialize)]
+pub struct PairedJson {
+    /// The first game index re-played.
+    pub first_game: u64,
+    /// One past the last.
+    pub end_game: u64,
+    /// The mean of the per-deal differences (a − b): over all the runs' games, exactly the
+    /// difference of their means, formed from integer sums.
+    pub mean_difference: f64,
+    /// Its 95% interval, mean ± 1.96·sd/√n of the differences.
+    pub ci95: Option<[f64; 2]>,
+    /// The half-width the same difference would have from two independent samples of these
+    /// sizes and spreads, √(se_a² + se_b²)·1.96: how much the shared deals narrow it.
+    pub unpaired_half_width: Option<f64>,
+    /// The deals on which the first run's game is longer, with the share's interval.
+    pub a_longer: Share,
+    /// Those on which the second's is.
+    pub b_longer: Share,
+    /// The paired test's p-value: mean difference over its standard error, two-sided normal.
+    pub p: Option<f64>,
+}
+
+impl PairedJson {
+    /// The analysis of lengths `a` and `b` of games `first..end`, deal by deal.
+    pub fn new(first: u64, end: u64, a: &[u64], b: &[u64]) -> PairedJson {
+        let n = a.len().min(b.len()) as u64;
+        let (mut sd, mut sd2) = (0i128, 0i128);
+        let (mut longer_a, mut longer_b) = (0u64, 0u64);
+        for (&x, &y) in a.iter().zip(b) {
+            let d = i128::from(x) - i128::from(y);
+            sd += d;
+            sd2 += d * d;
+            longer_a += u64::from(x > y);
+            longer_b += u64::from(y > x);
+        }
+        let nf = n.max(1) as f64;
+        let mean = sd as f64 / nf;
+        // Exact integers before the one division, as Distribution's variance.
+        let var = |s1: i128, s2: i128| {
+            (n >= 2).then(|| (n as i128 * s2 - s1 * s1) as f64 / (nf * (nf - 1.0)))
+        };
+        let se = var(sd, sd2).map(|v| (v.max(0.0) / nf).sqrt());
+        let sums = |v: &[u64]| {
+            (v.iter()).fold((0i128, 0i128), |(s1, s2), &x| {
+                (s1 + i128::from(x), s2 + i128::from(x) * i128::from(x))
+            })
+        };
+        let ((a1, a2), (b1, b2)) = (sums(a), sums(b));
+        let unpaired = var(a1, a2)
+            .zip(var(b1, b2))
+            .map(|(va, vb)| 1.96 * ((va + vb) / nf).sqrt());
+        PairedJson {
+            first_game: first,
+            end_game: end,
+            mean_difference: mean,
+            ci95: se.map(|se| [mean - 1.96 * se, mean + 1.96 * se]),
+            unpaired_half_width: unpaired,
+            a_longer: Share::new(longer_a, n.max(1)),
+            b_longer: Share::new(longer_b, n.max(1)),
+            p: se
+                .filter(|&se| se > 0.0)
+                .map(|se| normal_two_sided(mean / se)),
+        }
+    }
 }
 
 /// Writes compare.json (`doc`), compare.csv, compare.png (and compare.svg with `svg`) and
@@ -197,6 +272,13 @@ pub fn print(doc: &CompareJson, out: &Path, print: Print) -> Result<()> {
                 p_value(p.p_holm),
                 shared_note(p)
             )?;
+            if let Some(q) = &p.paired {
+                writeln!(
+                    stdout,
+                    "          {}",
+                    paired_text(p, q, &doc.runs[p.a].unit)
+                )?;
+            }
         }
         writeln!(
             stdout,
@@ -218,6 +300,45 @@ fn shared_note(p: &PairJson) -> String {
             counted(n, "deal")
         ),
     }
+}
+
+/// A count of deals with its share and interval: `1,352 (67.600%, 95% interval 65.517% to
+/// 69.616%)`.
+fn deals(s: &Share) -> String {
+    format!(
+        "{} ({}, 95% interval {})",
+        grouped(s.count),
+        pct(s.share),
+        s.interval_text()
+    )
+}
+
+/// The paired analysis of pair `p` in words: the mean difference deal by deal with its
+/// interval beside the unpaired one, which run's game is longer how often, and the test.
+fn paired_text(p: &PairJson, q: &PairedJson, unit: &str) -> String {
+    let (a, b) = (p.a + 1, p.b + 1);
+    let ci = match (q.ci95, q.unpaired_half_width) {
+        (Some([lo, hi]), Some(u)) => format!(
+            " (95% interval {} to {}, ±{}; from independent samples it would be ±{}, {:.2}× as \
+             wide)",
+            fixed(lo, 3),
+            fixed(hi, 3),
+            fixed((hi - lo) / 2.0, 3),
+            fixed(u, 3),
+            u / ((hi - lo) / 2.0).max(f64::MIN_POSITIVE)
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "paired over games {}..{} (the same deals, re-played): run {a} − run {b} = {} {unit} per \
+         deal{ci}; run {a} longer on {}, run {b} on {}; paired {}",
+        q.first_game,
+        q.end_game,
+        fixed(q.mean_difference, 3),
+        deals(&q.a_longer),
+        deals(&q.b_longer),
+        q.p.map_or_else(|| "test: none (no spread)".into(), p_value)
+    )
 }
 
 /// A p-value as a reader takes it in: plain decimals down to 0.001, then powers of ten
@@ -291,7 +412,10 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
                 format!("{:.5}", p.d),
                 format!("{:.3e}", p.p),
                 format!("{:.3e}", p.p_holm),
-                shared_note(p).trim().to_string(),
+                match &p.paired {
+                    Some(q) => paired_text(p, q, &doc.runs[p.a].unit),
+                    None => shared_note(p).trim().to_string(),
+                },
             ]
         })
         .collect();

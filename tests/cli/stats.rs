@@ -244,3 +244,47 @@ fn compare_knows_what_it_compares() {
         .all(|l| l.contains("war — ")));
     assert!(read(&out, "report.html").contains("Holm"));
 }
+
+/// Two rule sets of one sweep played the same deals: compare re-plays both in lockstep, and
+/// the mean of the per-deal differences is exactly the difference of the runs' means (their
+/// integer sums from histogram.csv), with an interval narrower than two independent samples'.
+#[test]
+fn compare_pairs_the_rule_sets_of_a_sweep_deal_by_deal() {
+    let dir = Scratch::new("compare-paired");
+    let sw = dir.path("sw");
+    ok(&[
+        "sweep",
+        "war",
+        "--war-down",
+        "1,3",
+        "--games",
+        "2000",
+        "--quiet",
+        "--out",
+        s(&sw),
+    ]);
+    let (a, b) = (sw.join("war-down-1"), sw.join("war-down-3"));
+    let out = dir.path("cmp");
+    let text = ok(&["compare", s(&a), s(&b), "--out", s(&out)]);
+    let v = json(&read(&out, "compare.json"));
+    let q = &v["ks"][0]["paired"];
+    let sum = |d: &std::path::Path| -> (u64, u64) {
+        read(d, "histogram.csv")
+            .lines()
+            .skip(1)
+            .fold((0, 0), |(s, n), l| {
+                let c: Vec<u64> = l.split(',').take(2).map(|x| x.parse().unwrap()).collect();
+                (s + c[0] * c[1], n + c[1])
+            })
+    };
+    let ((sa, n), (sb, _)) = (sum(&a), sum(&b));
+    let want = (sa as i128 - sb as i128) as f64 / n as f64;
+    assert_eq!(q["mean_difference"].as_f64().unwrap(), want, "{q}");
+    let ci = q["ci95"].as_array().unwrap();
+    let half = (ci[1].as_f64().unwrap() - ci[0].as_f64().unwrap()) / 2.0;
+    assert!(half < q["unpaired_half_width"].as_f64().unwrap(), "{q}");
+    let longer =
+        q["a_longer"]["count"].as_u64().unwrap() + q["b_longer"]["count"].as_u64().unwrap();
+    assert!(longer <= n);
+    assert!(text.contains("paired over games 0..2000"), "{text}");
+}

@@ -101,6 +101,12 @@ impl TailCheck {
     }
 }
 
+/// The two-sided p-value of a standard normal statistic `z`: P(|Z| ≥ |z|), which is the chance
+/// that a χ² of one degree of freedom exceeds z².
+pub fn normal_two_sided(z: f64) -> f64 {
+    gamma_q(0.5, z * z / 2.0)
+}
+
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms: 15 digits).
 fn ln_gamma(x: f64) -> f64 {
     const C: [f64; 9] = [
@@ -178,6 +184,7 @@ mod tests {
             assert!((q - p).abs() < 1e-4, "df {df} x {x}: {q}");
         }
         assert_eq!(gamma_q(2.0, 0.0), 1.0);
+        assert!((normal_two_sided(1.959_964) - 0.05).abs() < 1e-6);
         assert!(gamma_q(9.0, 5_000.0) < 1e-300);
     }
 
