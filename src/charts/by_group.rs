@@ -22,6 +22,8 @@ pub struct GroupPoint {
     pub group: u16,
     /// Player 1's share of the group's games.
     pub p1: Share,
+    /// A player's fair share of them: the games someone won, shared evenly.
+    pub fair: f64,
     /// Mean rounds and its 95% interval.
     pub mean: Option<(f64, Option<[f64; 2]>)>,
 }
@@ -63,11 +65,16 @@ impl Chart for ByGroup<'_> {
     where
         DB::ErrorType: 'static,
     {
-        let what = format!(
-            "per number of {}: player 1's share of wins and the mean rounds (95% intervals)",
+        let left = format!(
+            "per number of {}, with 95% intervals; left: player 1's wins as a share of all the \
+             group's games,",
             self.meaning
         );
-        let body = head(&root, self.title, &[self.rules, &what])?;
+        let right = format!(
+            "dashed an even share of the games someone won (fair); right: the {}",
+            self.population
+        );
+        let body = head(&root, self.title, &[self.rules, &left, &right])?;
         let (left, right) = body.split_horizontally(600);
         let last = self.groups.iter().map(|g| g.group).max().unwrap_or(0) as f64;
         let x = -0.5..last + 0.5;
@@ -98,18 +105,23 @@ impl ByGroup<'_> {
             .configure_mesh()
             .light_line_style(TRANSPARENT)
             .x_desc(self.meaning)
-            .y_desc("player 1 wins (%)")
+            .y_desc("player 1 wins (% of all the group's games)")
             .x_label_formatter(&whole)
             .y_label_formatter(&tick)
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .draw()?;
-        chart.draw_series(DashedLineSeries::new(
-            [(x.start, 50.0), (x.end, 50.0)],
-            6,
-            4,
-            BLACK.mix(0.4).stroke_width(1),
-        ))?;
+        // Fair is an even share of the games someone won: 50% for two players only where every
+        // game is won; where games loop (or are drawn) it is lower, group by group.
+        for g in self.groups {
+            let (gx, fair) = (f64::from(g.group), 100.0 * g.fair);
+            chart.draw_series(DashedLineSeries::new(
+                [(gx - 0.4, fair), (gx + 0.4, fair)],
+                6,
+                4,
+                BLACK.mix(0.5).stroke_width(2),
+            ))?;
+        }
         for g in self.groups {
             let gx = f64::from(g.group);
             let [lo, hi] = g.p1.ci95.map(|v| 100.0 * v);

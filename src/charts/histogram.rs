@@ -9,7 +9,7 @@ use super::layout::{place_labels, y_label_area, Mark, Rect};
 use super::render::{text_size, Chart, Target};
 use crate::games::{GameStats, Outcome};
 use crate::model::report::{Report, Unended};
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct, Distribution};
 
 const SIZE: (u32, u32) = (1200, 720);
 /// Bars drawn at most: wider bins beyond that keep each bar visible.
@@ -476,7 +476,7 @@ where
             )
         };
         side.draw(&above(grouped(n), 24))?;
-        side.draw(&above(percent(n as f64 / games.max(1) as f64, 3), 4))?;
+        side.draw(&above(pct(n as f64 / games.max(1) as f64), 4))?;
         let (_, axis) = px(x + 0.5, 0.0);
         side.draw(&Text::new(
             name,

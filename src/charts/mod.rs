@@ -186,6 +186,24 @@ fn legend_columns(entries: &[(String, LegendKey)], width: u32) -> usize {
     }
 }
 
+/// `text` as legend notes ([`LegendKey::Note`]) on a chart `width` wide, broken between words
+/// into lines that fit beside the samples' column, so a long sentence is read whole, not cut
+/// at the chart's edge.
+fn notes(text: &str, width: u32) -> Vec<(String, LegendKey)> {
+    let room = f64::from(width) - f64::from(SAMPLE_W) - 40.0;
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if text_size(&format!("{line} {word}"), LEGEND_PX).0 <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.into_iter().map(|l| (l, LegendKey::Note)).collect()
+}
+
 /// The height of the legend area below the plot.
 fn legend_height(entries: &[(String, LegendKey)], width: u32) -> u32 {
     let rows = entries.len().div_ceil(legend_columns(entries, width)) as u32;

@@ -80,14 +80,14 @@ impl RunChart {
                     .map(|g| super::GroupPoint {
                         group: g.group,
                         p1: g.share(Outcome::Player(0)),
-                        mean: g.rounds.as_ref().map(|d| (d.mean, d.ci95)),
+                        fair: g.fair_share(r.tally.players),
+                        mean: g.leading().map(|d| (d.mean, d.ci95)),
                     })
                     .collect();
                 let meaning = r.info.grouping.as_deref().unwrap_or("group");
-                let population = if r.unended().total() > 0 {
-                    format!("mean {} (all games)", r.info.unit.many)
-                } else {
-                    format!("mean {}", r.info.unit.many)
+                let population = match r.leading_ended() {
+                    Some(_) => format!("mean {} of the games that end", r.info.unit.many),
+                    None => format!("mean {}", r.info.unit.many),
                 };
                 let rules = &grouped_in(&r.info.description);
                 super::by_group(&title, rules, meaning, &population, &points, sink)

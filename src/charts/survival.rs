@@ -156,8 +156,8 @@ impl Survival<'_> {
                 ),
                 LegendKey::Fit,
             ));
-            if let Some(k) = &t.check {
-                entries.push((tail_verdict(k, exhaustive, self.unit), LegendKey::Note));
+            if let Some(verdict) = tail_verdict(t, exhaustive, self.unit) {
+                entries.extend(notes(&verdict, SIZE.0));
             }
         }
         entries

@@ -176,7 +176,7 @@ fn tail_cols<S: GameStats>(r: &Report<S>) -> [(String, String); 6] {
 
 /// Loop statistics (empty cells without loop detection: nothing was proven), and the games
 /// that end.
-fn loop_cols<S: GameStats>(r: &Report<S>) -> [(String, String); 5] {
+fn loop_cols<S: GameStats>(r: &Report<S>) -> [(String, String); 7] {
     let loops = r.info.detects_loops.then(|| r.share(Outcome::Loop));
     [
         (
@@ -194,6 +194,14 @@ fn loop_cols<S: GameStats>(r: &Report<S>) -> [(String, String); 5] {
         (
             "finished_mean".into(),
             optional(r.finished.as_ref().map(|f| f.mean)),
+        ),
+        (
+            "finished_ci95_lo".into(),
+            optional(r.finished.as_ref().and_then(|f| f.ci95.map(|c| c[0]))),
+        ),
+        (
+            "finished_ci95_hi".into(),
+            optional(r.finished.as_ref().and_then(|f| f.ci95.map(|c| c[1]))),
         ),
         (
             "finished_median".into(),

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::games::Unit;
 use crate::model::summary::Summary;
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct, Distribution};
 use crate::store::MARKER;
 
 /// What each file a run can write holds, in the order listed. The README lists the files the
@@ -113,7 +113,7 @@ pub fn readme<J>(s: &Summary<J>, unit: Unit, files: &[&str]) -> String {
                 ". {capital} of the {} that end ({}): {}; of all games, {} (a game that loops \
                  counts the {} its loop was found, a capped game the cap)",
                 counted(f.n, "game"),
-                percent(f.n as f64 / s.games as f64, 3),
+                pct(f.n as f64 / s.games as f64),
                 figures(f),
                 figures(d),
                 unit.one

@@ -14,7 +14,7 @@ use crate::model::pretty_json;
 use crate::model::report::{Report, RunInfo, Timing};
 use crate::model::summary::{Provenance, Summary};
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent};
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct};
 use crate::store::{Dir, OutputSet};
 use crate::term::stdout::{self, Print};
 use crate::term::text;
@@ -155,14 +155,19 @@ fn run_page<S: GameStats>(
             r.info.grouping.as_deref().unwrap_or("group")
         ));
         let rows = group_rows(r);
+        let mean = match r.leading_ended() {
+            Some(_) => format!("mean {} of the games that end", r.info.unit.many),
+            None => format!("mean {}", r.info.unit.many),
+        };
         page.table(
             &[
                 "group",
                 "games",
-                &format!("mean {}", r.info.unit.many),
+                &mean,
                 "95% interval",
-                "player 1 wins",
+                "player 1 wins (of all the group's games)",
                 "95% interval",
+                "fair share (the games won, shared evenly)",
             ],
             &rows,
         );
@@ -183,20 +188,18 @@ fn group_rows<S: GameStats>(r: &Report<S>) -> Vec<Vec<String>> {
         .iter()
         .map(|g| {
             let p1 = g.share(Outcome::Player(0));
-            let (mean, ci) = g
-                .rounds
-                .as_ref()
-                .map_or((String::new(), String::new()), |d| {
-                    let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
-                    (fixed(d.mean, 3), ci.unwrap_or_default())
-                });
+            let (mean, ci) = g.leading().map_or((String::new(), String::new()), |d| {
+                let ci = d.ci95.map(|[lo, hi]| table::interval(lo, hi));
+                (fixed(d.mean, 3), ci.unwrap_or_default())
+            });
             vec![
                 g.group.to_string(),
                 grouped(g.games),
                 mean,
                 ci,
-                percent(p1.share, 3),
-                format!("{:.3}% to {:.3}%", 100.0 * p1.ci95[0], 100.0 * p1.ci95[1]),
+                pct(p1.share),
+                p1.interval_text(),
+                pct(g.fair_share(r.tally.players)),
             ]
         })
         .collect()

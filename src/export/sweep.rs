@@ -16,7 +16,7 @@ use crate::games::Unit;
 use crate::model::report::Curve;
 use crate::model::summary::Provenance;
 use crate::model::sweep::RuleSet;
-use crate::stats::summary::{fixed, grouped, percent};
+use crate::stats::summary::{fixed, grouped, pct};
 use crate::store::Dir;
 use crate::term::stdout::Print;
 
@@ -101,7 +101,7 @@ fn side_by_side(results: &[SweepRow]) -> (Vec<String>, Vec<Vec<String>>) {
                 median,
                 s["shares"]["p1"]["share"]
                     .as_f64()
-                    .map_or_else(String::new, |p| percent(p, 3)),
+                    .map_or_else(String::new, pct),
                 // A rule set that never looks for loops (a shuffled pickup) found none to
                 // count: "—", as docs write it, not a count of 0.
                 match s["loops"] {

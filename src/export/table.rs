@@ -4,7 +4,8 @@
 use crate::games::Unit;
 use crate::games::{GameStats, Outcome};
 use crate::model::report::{tail_verdict, Report, Timing};
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution, Share};
+use crate::stats::quantile::Bounds;
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, Distribution, Share};
 
 /// One line of the summary table.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,13 +26,9 @@ fn row(name: impl Into<String>, value: impl Into<String>, interval: impl Into<St
     }
 }
 
-/// A share as `12.345%` and its interval as `12.1% to 12.6%`.
+/// A share as `12.345%` and its interval as `12.100% to 12.600%`, as the terminal writes them.
 fn share(s: &Share) -> (String, String) {
-    (
-        s.text(),
-        // As the terminal writes shares: an upper bound of 0.0004% is not 0.000%.
-        format!("{} to {}", percent(s.ci95[0], 3), percent(s.ci95[1], 3)),
-    )
+    (s.text(), s.interval_text())
 }
 
 /// An interval of rounds: `994.018 to 1,007.307`.
@@ -50,12 +47,22 @@ fn rounds_rows(d: &Distribution, unit: Unit, of: &str, exhaustive: bool) -> Vec<
     if let Some(sd) = d.sd {
         out.push(row(format!("sd{of}"), fixed(sd, 2), ""));
     }
-    out.push(row(format!("median{of}"), grouped(d.median), ""));
+    // Distribution-free intervals of the quantiles; a run of every deal has them exactly.
+    let ci = |b: Option<&Bounds>| {
+        b.filter(|_| !exhaustive)
+            .map_or_else(String::new, Bounds::text)
+    };
+    out.push(row(
+        format!("median{of}"),
+        grouped(d.median),
+        ci(d.median_ci95.as_ref()),
+    ));
     out.push(row(format!("min{of}"), grouped(d.min), ""));
     out.push(row(format!("max{of}"), grouped(d.max), ""));
     for (k, v) in &d.quantiles {
+        let b = d.quantiles_ci95.as_ref().and_then(|q| q.get(k));
         let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
-        out.push(row(format!("quantile {k}{of}"), v, ""));
+        out.push(row(format!("quantile {k}{of}"), v, ci(b)));
     }
     out
 }
@@ -175,12 +182,8 @@ fn tail_rows<S: GameStats>(r: &Report<S>) -> Vec<Row> {
             fixed(t.e_folding_ci95[1], 1)
         ),
     )];
-    if let Some(c) = &t.check {
-        out.push(row(
-            "tail: is it exponential?",
-            tail_verdict(c, info.exhaustive, info.unit),
-            "",
-        ));
+    if let Some(verdict) = tail_verdict(t, info.exhaustive, info.unit) {
+        out.push(row("tail: is it exponential?", verdict, ""));
     }
     out
 }

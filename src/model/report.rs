@@ -11,9 +11,8 @@ use super::summary::{
 use crate::games::{Game, GameStats, Outcome, Unit};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
-use crate::stats::summary::{counted, fixed, percent, Distribution, Named, Share};
+use crate::stats::summary::{counted, fixed, pct, Distribution, Named, Share};
 use crate::stats::tail::{even_share, TailFit};
-use crate::stats::tail_check::TailCheck;
 
 /// What was run: everything `merge` needs to check that shards belong together.
 #[derive(Clone, Debug, PartialEq)]
@@ -146,6 +145,9 @@ pub struct Group {
     pub games: u64,
     /// Their rounds.
     pub rounds: Option<Distribution>,
+    /// The rounds of its games that end (not loop or capped), where the run's do lead
+    /// ([`Report::leading_ended`]): the population the terminal and by.png give per group.
+    pub finished: Option<Distribution>,
     /// Games per outcome, every outcome the whole run shows.
     pub outcomes: Vec<(Outcome, u64)>,
 }
@@ -155,6 +157,23 @@ impl Group {
     pub fn share(&self, o: Outcome) -> Share {
         let n = self.outcomes.iter().find(|x| x.0 == o).map_or(0, |x| x.1);
         Share::new(n, self.games.max(1))
+    }
+
+    /// The rounds shown for the group: of its games that end where the run leads with those,
+    /// else of all its games.
+    pub fn leading(&self) -> Option<&Distribution> {
+        self.finished.as_ref().or(self.rounds.as_ref())
+    }
+
+    /// A player's fair share of the group's games: an even share of the games someone won
+    /// (not those that loop, were capped, drawn or stalled), so that a group where half the
+    /// games loop is measured against 25% for each of two players, not 50%.
+    pub fn fair_share(&self, players: usize) -> f64 {
+        let won: u64 = (self.outcomes.iter())
+            .filter(|o| matches!(o.0, Outcome::Player(_)))
+            .map(|o| o.1)
+            .sum();
+        won as f64 / (self.games.max(1) as f64 * players.max(1) as f64)
     }
 }
 
@@ -193,18 +212,30 @@ impl<'a, S: GameStats> Report<'a, S> {
         });
         let players = tally.players;
         let shown: &Vec<(Outcome, u64)> = &outcomes;
+        // As `leading_ended`: some games do not end, and some do.
+        let leads_ended = unended > 0 && finished.as_ref().is_some_and(|f| f.n > 0);
         let groups = tally
             .groups
             .iter()
             .enumerate()
             .filter_map(|(g, h)| {
                 let counts: Vec<(u64, u64)> = h.counts_where(|_| true).collect();
+                let ends = |s| {
+                    !matches!(
+                        Outcome::from_slot(s, players),
+                        Outcome::Loop | Outcome::Capped
+                    )
+                };
+                let ended: Vec<(u64, u64)> = h.counts_where(ends).collect();
                 let totals = h.outcome_totals();
                 let games: u64 = totals.iter().sum();
                 (games > 0).then(|| Group {
                     group: g as u16,
                     games,
                     rounds: Distribution::from_counts(&counts),
+                    finished: leads_ended
+                        .then(|| Distribution::from_counts(&ended))
+                        .flatten(),
                     outcomes: shown
                         .iter()
                         .map(|&(o, _)| (o, totals[o.slot(players)]))
@@ -219,7 +250,7 @@ impl<'a, S: GameStats> Report<'a, S> {
             outcomes,
             finished,
             cycles: cycles.flatten(),
-            tail: TailFit::from_counts(&ended),
+            tail: TailFit::from_counts(&ended).map(|t| t.among(&ended, unended)),
             parity: even_share(&ended).map(|even| Parity { even }),
             groups,
         }
@@ -336,6 +367,8 @@ impl<'a, S: GameStats> Report<'a, S> {
                         let json = GroupJson {
                             games: g.games,
                             rounds: g.rounds.clone(),
+                            finished_rounds: g.finished.clone(),
+                            fair_share: Some(g.fair_share(self.tally.players)),
                             outcomes: Named(
                                 g.outcomes.iter().map(|&(o, n)| (o.name(), n)).collect(),
                             ),
@@ -374,7 +407,7 @@ impl Unended {
     /// `2 loop (0.20%), 3 capped at the round cap (0.30%)`: the kinds that occur, apart, as
     /// shares of `games`; empty when every game ended.
     pub fn describe(self, games: u64) -> String {
-        let pct = |n: u64| percent(n as f64 / games.max(1) as f64, 3);
+        let pct = |n: u64| pct(n as f64 / games.max(1) as f64);
         let mut parts = Vec::new();
         if self.looping > 0 {
             parts.push(format!(
@@ -463,18 +496,38 @@ impl Curve {
         out
     }
 }
-/// Whether a fitted tail is exponential, in words a reader cannot over-trust: the χ² test
-/// (for a sample; every deal of an exact run is no sample) and the share still going far out,
-/// observed beside fitted. The terminal, report.html and the survival chart say the same.
-pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
-    let far = format!(
-        "at {} {} still go, the fit says {}",
-        unit.count(c.far_rounds),
-        percent(c.far_observed, 3),
-        percent(c.far_fitted, 3)
+/// Whether a fitted tail `t` is exponential, in words a reader cannot over-trust: the χ² test
+/// (for a sample; every deal of an exact run is no sample) and far out, the share of all games
+/// still going (as histogram.csv and the survival chart count them; with the games that end
+/// apart where some never do), then the share of the fitted games, observed beside fitted. The
+/// terminal, report.html and the survival chart say the same; `None` without a check.
+pub fn tail_verdict(t: &TailFit, exhaustive: bool, unit: Unit) -> Option<String> {
+    let c = t.check.as_ref()?;
+    let games = if exhaustive { "deal" } else { "game" };
+    let fitted = format!(
+        "of the {} fitted (beyond {}) {}, the fit says {}",
+        counted(t.games, games),
+        unit.count(t.from),
+        pct(c.far_observed),
+        pct(c.far_fitted)
     );
+    let at = unit.count(c.far_rounds);
+    let far = match (c.far_all, c.far_ended) {
+        (Some(all), Some(ended)) if all != ended => format!(
+            "at {at} {} of all {games}s still go (those that never end included; {} of the \
+             {games}s that end); {fitted}",
+            pct(all),
+            pct(ended)
+        ),
+        (Some(all), _) => format!("at {at} {} of all {games}s still go; {fitted}", pct(all)),
+        _ => format!(
+            "at {at} {} of the fitted {games}s still go, the fit says {}",
+            pct(c.far_observed),
+            pct(c.far_fitted)
+        ),
+    };
     if exhaustive {
-        return format!("fit: {far}");
+        return Some(format!("fit: {far}"));
     }
     let p = match c.p < 1e-4 {
         true => "p < 0.0001".to_string(),
@@ -484,7 +537,7 @@ pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
     // With millions of games the test tells apart departures too small to matter: within a
     // tenth far out, the tail is said to be nearly exponential, with the size of the miss.
     let off = c.far_observed / c.far_fitted - 1.0;
-    if c.exponential {
+    Some(if c.exponential {
         format!("exponential: the fit holds ({test}); {far}")
     } else if off.abs() < NEARLY {
         format!(
@@ -493,7 +546,7 @@ pub fn tail_verdict(c: &TailCheck, exhaustive: bool, unit: Unit) -> String {
         )
     } else {
         format!("NOT exponential ({test}): {far}; the rate only summarises it")
-    }
+    })
 }
 
 /// How far from the fit the share still going far out may be for a tail the χ² test tells

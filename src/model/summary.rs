@@ -16,10 +16,18 @@ pub struct GroupJson {
     pub games: u64,
     /// Their rounds.
     pub rounds: Option<Distribution>,
+    /// The rounds of the group's games that end, where some of the run's games do not (the
+    /// figure the terminal's table and by.png give).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_rounds: Option<Distribution>,
     /// Their outcomes.
     pub outcomes: Named<u64>,
     /// The share of each outcome, with its 95% interval.
     pub shares: Named<Share>,
+    /// A player's fair share of the group's games: the games someone won, shared evenly
+    /// ([`crate::model::report::Group::fair_share`]); absent from older summaries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair_share: Option<f64>,
 }
 
 /// How a run to a stated precision went.

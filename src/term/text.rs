@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use crate::games::{GameStats, Outcome, Unit};
 use crate::model::report::{tail_verdict, Report, RunInfo, Timing};
-use crate::stats::summary::{counted, fixed, grouped, grouped_in, percent, Distribution};
+use crate::stats::quantile::Bounds;
+use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct, Distribution, QUANTILES};
 
 /// The groups of a run that groups its games (`--by`), a row each: what the groups count, then
 /// each group's games, mean rounds with its interval, median and outcome shares, so the
@@ -23,15 +24,23 @@ fn groups_table<S: GameStats>(r: &Report<S>) -> Vec<String> {
         format!("{:>8}", "median"),
     ];
     head.extend(r.outcomes.iter().map(|(o, _)| format!("{:>9}", o.name())));
+    // Each figure's population: the games that end lead where some never do, as above.
+    let of = match r.leading_ended() {
+        Some(_) => format!(
+            "mean and median of each group's {} that end",
+            games_word(r.info)
+        ),
+        None => "mean and median of each group's games".into(),
+    };
     let mut lines = vec![
         format!(
-            "by        {}",
+            "by        {}: {of}; shares of all its games",
             r.info.grouping.as_deref().unwrap_or("group")
         ),
         format!("          {}", head.join(" ")),
     ];
     for g in &r.groups {
-        let (mean, median) = match &g.rounds {
+        let (mean, median) = match g.leading() {
             Some(d) => (
                 match d.ci95 {
                     Some([lo, hi]) if !r.info.exhaustive => {
@@ -144,22 +153,55 @@ fn rounds_block(d: &Distribution, exhaustive: bool, unit: Unit, of: &str) -> Str
             fixed(d.mean, 0)
         ),
     };
+    // A run of every deal has its quantiles exactly: no interval.
+    let ci = |b: Option<&Bounds>| match b {
+        Some(b) if !exhaustive => format!(" ({})", b.text()),
+        _ => String::new(),
+    };
+    let median_ci = match d.median_ci95.as_ref() {
+        Some(b) if !exhaustive => format!(" (95% interval {})", b.text()),
+        _ => String::new(),
+    };
     let _ = writeln!(
         s,
-        "          min {}  median {}  max {}",
+        "          min {}  median {}{median_ci}  max {}",
         grouped(d.min),
         grouped(d.median),
         grouped(d.max)
     );
     let q: Vec<String> = (d.quantiles.iter())
-        .map(|(k, v)| format!("{k} {}", v.as_u64().map_or_else(|| v.to_string(), grouped)))
+        .map(|(k, v)| {
+            let b = d.quantiles_ci95.as_ref().and_then(|q| q.get(k));
+            let v = v.as_u64().map_or_else(|| v.to_string(), grouped);
+            format!("{k} {v}{}", ci(b))
+        })
         .collect();
-    let _ = writeln!(s, "          {}", q.join("  "));
+    // With intervals, the quantiles below the median on one line and those above on the next.
+    let below = QUANTILES.iter().filter(|q| 2 * q.1 < q.2).count();
+    let split = if median_ci.is_empty() {
+        q.len()
+    } else {
+        below.min(q.len())
+    };
+    for part in [&q[..split], &q[split..]] {
+        if !part.is_empty() {
+            let _ = writeln!(s, "          {}", part.join("  "));
+        }
+    }
     s
 }
 
+/// What a run's games are called: every distinct deal once (`exact`), or games.
+fn games_word(info: &RunInfo) -> &'static str {
+    if info.exhaustive {
+        "deals"
+    } else {
+        "games"
+    }
+}
+
 fn percent_of(n: u64, of: u64) -> String {
-    percent(n as f64 / of.max(1) as f64, 3)
+    pct(n as f64 / of.max(1) as f64)
 }
 
 /// The summary of `r` as lines of text, a section at a time.
@@ -208,7 +250,7 @@ fn heading<S: GameStats>(s: &mut String, r: &Report<S>, timing: &Timing) {
         ", {:.2} s ({} {}/s)",
         timing.elapsed_s,
         grouped(rate as u64),
-        if info.exhaustive { "deals" } else { "games" }
+        games_word(info)
     );
 }
 
@@ -267,7 +309,7 @@ fn outcomes<S: GameStats>(s: &mut String, r: &Report<S>) {
             s,
             "capped    {} stopped at the round cap ({}): they did not end, nor are they loops",
             grouped(capped.count),
-            percent(capped.share, 4)
+            pct(capped.share)
         );
     }
 }
@@ -280,21 +322,28 @@ fn loops<S: GameStats>(s: &mut String, r: &Report<S>) {
     }
     let l = r.share(Outcome::Loop);
     let _ = if info.exhaustive {
+        // Of every deal, the exact share: `0 of the 90 deals`, the fraction in lowest terms
+        // only where it says more than the counts (`41/1050`).
+        let fraction = crate::stats::summary::fraction(l.count, r.games());
+        let exact = match l.count {
+            0 => String::new(),
+            k if fraction == format!("{k}/{}", r.games()) => String::new(),
+            _ => format!("{fraction}, "),
+        };
         writeln!(
             s,
-            "loops     {} of the deals never end ({}, {:.4}%)",
+            "loops     {} of the {} deals never end ({exact}{})",
             grouped(l.count),
-            crate::stats::summary::fraction(l.count, r.games()),
-            100.0 * l.share
+            grouped(r.games()),
+            pct(l.share)
         )
     } else {
         writeln!(
             s,
-            "loops     {} never end ({:.4}%, 95% interval {:.4}% to {:.4}%)",
+            "loops     {} never end ({}, 95% interval {})",
             grouped(l.count),
-            100.0 * l.share,
-            100.0 * l.ci95[0],
-            100.0 * l.ci95[1]
+            pct(l.share),
+            l.interval_text()
         )
     };
     if let Some(c) = &r.cycles {
@@ -361,12 +410,8 @@ fn tail<S: GameStats>(s: &mut String, r: &Report<S>) {
             grouped(t.games)
         )
     };
-    if let Some(c) = &t.check {
-        let _ = writeln!(
-            s,
-            "          {}",
-            tail_verdict(c, info.exhaustive, info.unit)
-        );
+    if let Some(verdict) = tail_verdict(t, info.exhaustive, info.unit) {
+        let _ = writeln!(s, "          {verdict}");
     }
 }
 
@@ -376,8 +421,9 @@ fn closing<S: GameStats>(s: &mut String, r: &Report<S>) {
     if let Some(p) = &r.parity {
         let _ = writeln!(
             s,
-            "parity    {:.2}% of the games that end last an even number of {}",
-            100.0 * p.even.share,
+            "parity    {} of the {} that end last an even number of {}",
+            pct(p.even.share),
+            games_word(info),
             info.unit.many
         );
     }

@@ -280,7 +280,7 @@ fn exact_output_reads_as_exact() {
         "deals 34,650",
         "p1 2329/5775 = 0.403290",
         "loop 41/1050 = 0.039048",
-        "1,353 of the deals never end (41/1050, 3.9048%)",
+        "1,353 of the 34,650 deals never end (41/1050, 3.905%)",
         "fitted to 3,054 deals",
         "longest   deal number 4483 (44 rounds)",
     ] {
@@ -335,7 +335,7 @@ fn compare_prints_p_values_readably() {
         "{text}"
     );
     assert!(
-        ks[1].starts_with("KS 1 vs 3") && ks[1].ends_with("p < 1e-300"),
+        ks[1].starts_with("KS 1 vs 3") && ks[1].contains("  p < 1e-300  Holm p < 1e-300"),
         "{text}"
     );
     assert!(
@@ -401,7 +401,10 @@ fn by_p1_top_prints_its_groups_on_the_terminal() {
     let by = v["by"].as_object().unwrap();
     assert_eq!(by.len(), 5, "{v}");
     let at = text
-        .find("\nby        top-rank cards player 1 is dealt\n")
+        .find(
+            "\nby        top-rank cards player 1 is dealt: mean and median of each group's games; \
+             shares of all its games\n",
+        )
         .unwrap_or_else(|| panic!("{text}"));
     let rows: Vec<Vec<&str>> = text[at..]
         .lines()

@@ -21,6 +21,7 @@ mod readers;
 mod report;
 mod resume;
 mod small_games;
+mod stats;
 mod streams;
 mod sweep;
 mod terminal;

@@ -374,7 +374,8 @@ fn the_rounds_a_reader_means_lead_and_are_named() {
     let text = ok(&["simulate", "war", "--games", "2000"]);
     let lead = text.lines().find(|l| l.starts_with("rounds ")).unwrap();
     assert!(lead.starts_with("rounds    mean"), "{text}");
-    assert!(!text.contains("all games "), "{text}");
+    // No block of all games (the tail verdict names all games' share far out).
+    assert!(!text.lines().any(|l| l.starts_with("all games ")), "{text}");
 }
 
 /// report.html writes a share's interval as the terminal does: no loop in 2,000 games still

@@ -3,6 +3,7 @@
 pub mod count;
 pub mod game;
 pub mod histogram;
+pub mod quantile;
 pub mod summary;
 pub mod tail;
 pub mod tail_check;

@@ -5,6 +5,8 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
+use super::quantile::{self, Bounds};
+
 /// The quantiles reported besides the median, as (JSON key, numerator, denominator).
 pub const QUANTILES: [(&str, u64, u64); 7] = [
     ("p1", 1, 100),
@@ -38,6 +40,13 @@ pub struct Distribution {
     pub max: u64,
     /// Nearest-rank quantiles keyed as in [`QUANTILES`].
     pub quantiles: serde_json::Map<String, serde_json::Value>,
+    /// The median's distribution-free 95% interval ([`quantile::interval`]); absent from
+    /// summaries written before it was computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_ci95: Option<Bounds>,
+    /// Each quantile's, keyed as `quantiles`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantiles_ci95: Option<Named<Bounds>>,
 }
 
 /// The nearest-rank quantile `num/den` of `counts` (ascending values): the smallest value whose
@@ -86,6 +95,10 @@ impl Distribution {
             .iter()
             .map(|&(k, num, den)| (k.to_string(), nearest_rank(counts, num, den).into()))
             .collect();
+        let intervals = QUANTILES
+            .iter()
+            .map(|&(k, num, den)| (k.to_string(), quantile::interval(counts, num, den)))
+            .collect();
         Some(Distribution {
             n,
             mean,
@@ -96,6 +109,8 @@ impl Distribution {
             min: counts[0].0,
             max: counts[counts.len() - 1].0,
             quantiles,
+            median_ci95: Some(quantile::interval(counts, 1, 2)),
+            quantiles_ci95: Some(Named(intervals)),
         })
     }
 }
@@ -130,23 +145,36 @@ impl Share {
 
     /// The count and its share as tables show them: `43,850 (43.850%)`.
     pub fn text(&self) -> String {
-        format!("{} ({})", grouped(self.count), percent(self.share, 3))
+        format!("{} ({})", grouped(self.count), pct(self.share))
+    }
+
+    /// Its interval as every output writes it: `43.124% to 44.499%`.
+    pub fn interval_text(&self) -> String {
+        format!("{} to {}", pct(self.ci95[0]), pct(self.ci95[1]))
     }
 }
 
+/// A share as every output writes it ([`percent`] with three decimals), so one count reads
+/// the same wherever it is printed: `1 of 200,000` is `0.00050%` in every line.
+pub fn pct(share: f64) -> String {
+    percent(share, 3)
+}
+
 /// `share` (0..=1) as a percentage with `decimals` decimals, or, for a share too close to 0% or
-/// 100% to tell from it there, with two significant digits of its distance from it: one game in
-/// ten million is `0.000010%`, never `0.00%`, which a reader takes for none, and all games but
-/// four of ten million `99.999960%`, never `100.000%`.
+/// 100% for them to show two significant digits of its distance from it, with two: one game in
+/// ten million is `0.000010%`, never `0.00%`, which a reader takes for none; one in 200,000 is
+/// `0.00050%`, never `0.001%`, twice as many; and all games but four of ten million
+/// `99.999960%`, never `100.000%`.
 pub fn percent(share: f64, decimals: usize) -> String {
     let p = 100.0 * share;
-    let shown = 0.5 * 10f64.powi(-(decimals as i32));
+    let two_digits = 10f64.powi(1 - decimals as i32);
     // The distance from the nearest end (0% or 100%) a share must keep in view.
     let gap = p.min(100.0 - p);
-    if gap <= 0.0 || gap >= shown || !p.is_finite() {
+    if gap <= 0.0 || gap >= two_digits || !p.is_finite() {
         return format!("{p:.decimals$}%");
     }
-    let digits = (-gap.log10()).ceil() as usize + 1;
+    // (Less a hair, so that a gap of 0.001 that floating point holds as 0.000999… is one.)
+    let digits = (-gap.log10() - 1e-9).ceil() as usize + 1;
     format!("{p:.digits$}%")
 }
 
@@ -304,12 +332,16 @@ mod tests {
         assert_eq!(percent(4e-7, 2), "0.000040%");
         assert_eq!(percent(1e-6, 3), "0.00010%");
         assert_eq!(percent(0.00004, 2), "0.0040%");
-        assert_eq!(percent(0.00005, 2), "0.01%");
-        assert_eq!(percent(0.0001, 2), "0.01%");
+        assert_eq!(percent(0.00005, 2), "0.0050%");
+        assert_eq!(percent(0.0001, 2), "0.010%");
+        assert_eq!(percent(0.001, 2), "0.10%");
         assert_eq!(percent(1.0, 2), "100.00%");
         assert_eq!(percent(0.9999996, 3), "99.999960%");
-        assert_eq!(percent(0.99999, 3), "99.999%");
+        assert_eq!(percent(0.99999, 3), "99.9990%");
         assert_eq!(percent(0.9999, 3), "99.990%");
+        // One count, one text: 1 game in 200,000.
+        assert_eq!(pct(1.0 / 200_000.0), "0.00050%");
+        assert_eq!(Share::new(1, 200_000).text(), "1 (0.00050%)");
     }
 
     #[test]

@@ -81,6 +81,26 @@ impl TailFit {
     }
 }
 
+impl TailFit {
+    /// The fit placed among the run's games: `ended` holds the counts it was fitted to (the
+    /// games that end) and `unended` the games that do not (loops, games stopped at the cap),
+    /// which are still going after any number of rounds. Records in the check how many of all
+    /// games and of the games that end are still going where it looks far out, so that no
+    /// reader takes the share of the fitted games (a tenth of the games that end) for theirs.
+    pub fn among(mut self, ended: &[(u64, u64)], unended: u64) -> TailFit {
+        if let Some(c) = self.check.as_mut() {
+            let n: u64 = ended.iter().map(|c| c.1).sum();
+            let beyond: u64 = (ended.iter())
+                .filter(|e| e.0 > c.far_rounds)
+                .map(|e| e.1)
+                .sum();
+            c.far_ended = Some(beyond as f64 / n.max(1) as f64);
+            c.far_all = Some((beyond + unended) as f64 / (n + unended).max(1) as f64);
+        }
+        self
+    }
+}
+
 /// The share of games of even length, with its interval.
 pub fn even_share(counts: &[(u64, u64)]) -> Option<Share> {
     let n: u64 = counts.iter().map(|c| c.1).sum();
@@ -140,6 +160,23 @@ impl Ks {
             p: kolmogorov_q((root + 0.12 + 0.11 / root) * d),
         })
     }
+}
+
+/// Holm's step-down adjustment of the p-values `p` of several tests: the k-th smallest is
+/// multiplied by (m − k + 1) for m tests, each kept at least its predecessor's and at most 1.
+/// Rejecting where the adjusted value is below α keeps the chance of any false rejection at
+/// most α, whatever the dependence between the tests (Holm, 1979).
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut out = vec![0.0; m];
+    let mut running = 0.0f64;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * p[i]).min(1.0));
+        out[i] = running;
+    }
+    out
 }
 
 /// Q(λ) = P(K > λ) for Kolmogorov's distribution: 2 Σ (−1)^(j−1) exp(−2j²λ²), or for small λ
@@ -205,6 +242,32 @@ mod tests {
         }
     }
 
+    /// Far out, the fitted games' share is about ten times the share of all games (the fit
+    /// starts at the 90th percentile); games that never end are still going.
+    #[test]
+    fn far_shares_are_of_all_games_and_of_the_games_that_end() {
+        let counts = geometric(0.99, 1e6, 5_000);
+        let n: u64 = counts.iter().map(|c| c.1).sum();
+        let fit = TailFit::from_counts(&counts).unwrap().among(&counts, 0);
+        let c = fit.check.unwrap();
+        let beyond: u64 = counts
+            .iter()
+            .filter(|e| e.0 > c.far_rounds)
+            .map(|e| e.1)
+            .sum();
+        assert_eq!(c.far_all, Some(beyond as f64 / n as f64));
+        assert_eq!(c.far_ended, c.far_all);
+        assert!((c.far_observed * fit.games as f64 - beyond as f64).abs() < 1e-6);
+        assert!(
+            (c.far_observed / c.far_all.unwrap() - 10.0).abs() < 0.1,
+            "{c:?}"
+        );
+        let with_loops = TailFit::from_counts(&counts).unwrap().among(&counts, n);
+        let c = with_loops.check.unwrap();
+        assert_eq!(c.far_all, Some((beyond + n) as f64 / (2 * n) as f64));
+        assert_eq!(c.far_ended, Some(beyond as f64 / n as f64));
+    }
+
     #[test]
     fn a_tail_too_thin_to_fit_says_nothing() {
         assert_eq!(TailFit::from_counts(&[(3, 100), (4, 5)]), None);
@@ -235,6 +298,17 @@ mod tests {
         // Identical: D = 0, p = 1.
         let same = Ks::new(&a10, &a10).unwrap();
         assert_eq!((same.d, same.p), (0.0, 1.0));
+    }
+
+    /// As R's `p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm")`: 0.03 0.06 0.06 0.02.
+    #[test]
+    fn holm_matches_r() {
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        for (got, want) in adjusted.iter().zip([0.03, 0.06, 0.06, 0.02]) {
+            assert!((got - want).abs() < 1e-12, "{adjusted:?}");
+        }
+        assert_eq!(holm(&[0.5, 0.9]), vec![1.0, 1.0]);
+        assert!(holm(&[]).is_empty());
     }
 
     #[test]

@@ -31,6 +31,17 @@ pub struct TailCheck {
     pub far_observed: f64,
     /// That share as the fit says.
     pub far_fitted: f64,
+    /// The share of all the run's games still going after `far_rounds`, as histogram.csv and
+    /// the survival chart count them: the games that end later, and every game that loops or
+    /// was stopped at the cap ([`TailFit::among`](super::tail::TailFit::among)). `far_observed`
+    /// is ten times larger where the fit starts at the 90th percentile; absent from summaries
+    /// written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub far_all: Option<f64>,
+    /// The share of the games that end (those the fit is to) still going after `far_rounds`:
+    /// `far_all` less the games that never end, the grey curve of a survival chart with loops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub far_ended: Option<f64>,
 }
 
 impl TailCheck {
@@ -84,8 +95,16 @@ impl TailCheck {
             far_rounds: from + far,
             far_observed: beyond as f64 / m as f64,
             far_fitted: survive(far),
+            far_all: None,
+            far_ended: None,
         })
     }
+}
+
+/// The two-sided p-value of a standard normal statistic `z`: P(|Z| ≥ |z|), which is the chance
+/// that a χ² of one degree of freedom exceeds z².
+pub fn normal_two_sided(z: f64) -> f64 {
+    gamma_q(0.5, z * z / 2.0)
 }
 
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms: 15 digits).
@@ -165,6 +184,7 @@ mod tests {
             assert!((q - p).abs() < 1e-4, "df {df} x {x}: {q}");
         }
         assert_eq!(gamma_q(2.0, 0.0), 1.0);
+        assert!((normal_two_sided(1.959_964) - 0.05).abs() < 1e-6);
         assert!(gamma_q(9.0, 5_000.0) < 1e-300);
     }
 
