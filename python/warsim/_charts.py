@@ -179,10 +179,17 @@ def survival(result, ax=None):
             off = abs(check["far_observed"] / check["far_fitted"] - 1)
             word = ("exponential" if check["exponential"] else
                     "nearly exponential" if off < 0.1 else "NOT exponential")
+            # As the command line says it: the share of all games still going far out (as the
+            # curve of all games shows it), then the share of the fitted games beside the fit.
+            fitted = (f"of the {tail['games']:,} fitted (beyond {start:,} {unit})"
+                      f" {100 * check['far_observed']:.3g}%, the fit says"
+                      f" {100 * check['far_fitted']:.3g}%")
+            share = check.get("far_all")
+            far = (f"{100 * share:.3g}% of all games still go; {fitted}" if share is not None
+                   else f"{fitted}")
             verdict = "\n" + word + (
-                f" (χ² {check['chi2']:.1f} on {check['df']} df, {p}): at {check['far_rounds']:,}"
-                f" {unit} {100 * check['far_observed']:.3f}% still go, the fit says"
-                f" {100 * check['far_fitted']:.3f}%")
+                f" (χ² {check['chi2']:.1f} on {check['df']} df, {p}):\nat {check['far_rounds']:,}"
+                f" {unit} {far}")
         ax.plot(ts, [beyond * math.exp(-tail["rate"] * (t - start)) for t in ts], "--",
                 color="#333333", label=f"fitted tail beyond {start:,} {unit}: e-folding "
                 f"{tail['e_folding_rounds']:,.1f} {unit}{verdict}")
