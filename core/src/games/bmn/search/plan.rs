@@ -314,7 +314,7 @@ fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64), UsageError> {
         let from = setting("from", format!("{deal:?}"));
         UsageError::of([loops_said(), vec![from, words.into()]].concat())
     };
-    match fate(&Position::dealt(&a, &b), MAX_TRICKS) {
+    match fate(&Position::fitted(&a, &b, 0), MAX_TRICKS) {
         Fate::Cycle(on, tricks) => Ok((on, tricks)),
         Fate::Ends(_) => Err(said(
             ": this deal's game ends; give a deal that never ends (its cycle seeds the search)"
