@@ -41,6 +41,7 @@ impl WithGame for Exact<'_> {
     fn with<G: GameCli>(self, game: G) -> Result<()> {
         let (opts, session) = (self.run, self.session);
         opts.check_outputs()?;
+        opts.check_values()?;
         // The command line's `exact` has none of these options; a library caller's RunConfig
         // may still hold them, and would otherwise have them ignored without a word.
         for (given, name) in [

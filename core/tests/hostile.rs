@@ -306,6 +306,38 @@ fn a_position_refuses_more_cards_than_its_rings_hold_and_a_third_leader() {
     }
 }
 
+/// A search's counts past what any face takes are refused by the plan itself, so a typed
+/// caller's `keep: usize::MAX` is not held as asked.
+#[test]
+fn a_search_plan_refuses_counts_past_their_bounds() {
+    use warsim_core::games::bmn::search::plan::{Plan, Settings, DEFAULT_BASES};
+    let game = bmn(13, 4, [1, 2, 3, 4]).unwrap();
+    let good = Settings {
+        deals: Some(100),
+        walkers: 4,
+        keep: 10,
+        bases: DEFAULT_BASES,
+        ..Settings::default()
+    };
+    assert!(Plan::of(&game, &good).is_ok());
+    type Change = fn(&mut Settings);
+    let cases: [(&str, Change); 4] = [
+        ("keep", |s| s.keep = usize::MAX),
+        ("keep", |s| s.keep = 10_001),
+        ("walkers", |s| s.walkers = u32::MAX),
+        ("bases", |s| s.bases = usize::MAX),
+    ];
+    for (name, change) in cases {
+        let mut s = good.clone();
+        change(&mut s);
+        let e = Plan::of(&game, &s).unwrap_err().to_string();
+        assert!(
+            e.contains(name) && e.contains("expected a whole number from 1 to"),
+            "{e}"
+        );
+    }
+}
+
 /// A deal named as no deal (a typo, read from JSON where no command-line parser checked it)
 /// is refused, not dealt as the preset deals.
 #[test]

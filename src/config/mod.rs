@@ -87,6 +87,22 @@ impl Default for RunConfig {
 }
 
 impl RunConfig {
+    /// Refuses a value no face's reader takes (a typed caller's `threads: Some(u32::MAX)` or
+    /// `games: Some(0)`): each is read again by its flag's own reader below, so a bound stated
+    /// there holds for the command line, JSON, Python and Rust alike. `run::plan` and `exact`
+    /// call it before anything is played.
+    pub fn check_values(&self) -> Result<(), UsageError> {
+        check_threads(self.threads)?;
+        if let Some(g) = self.games {
+            read_again("games", g, parse_games)?;
+        }
+        read_again("max_games", self.max_games, parse_games)?;
+        if let Some(h) = self.precision {
+            read_again("precision", h, parse_precision)?;
+        }
+        Ok(())
+    }
+
     /// Refuses output options that would do nothing: `--svg` writes SVG files into the output
     /// set, so without `--out` it would be ignored without a word; `--quiet` without `--out`
     /// would play the games and show nothing.
@@ -131,6 +147,23 @@ pub fn parse_precision(text: &str) -> Result<f64, String> {
 pub fn parse_seed(text: &str) -> Result<u64, String> {
     text.parse()
         .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
+}
+
+/// Refuses `value` of setting `name` unless `read`, its flag's reader, takes its text: how a
+/// typed value is held to the bound the text is.
+pub fn read_again<T: std::fmt::Display, U>(
+    name: &'static str,
+    value: T,
+    read: impl Fn(&str) -> Result<U, String>,
+) -> Result<(), UsageError> {
+    read(&value.to_string())
+        .map(drop)
+        .map_err(|e| usage_of![setting(name, &value), ": ", e])
+}
+
+/// Refuses `threads` that [`parse_threads`] would not read (a search's too).
+pub fn check_threads(threads: Option<u32>) -> Result<(), UsageError> {
+    threads.map_or(Ok(()), |t| read_again("threads", t, parse_threads))
 }
 
 /// `threads`: a whole number from 1 to [`MAX_THREADS`].
@@ -189,7 +222,7 @@ pub(crate) mod json {
         use super::*;
 
         pub fn serialize<S: Serializer>(h: &MaxHours, s: S) -> Result<S::Ok, S::Error> {
-            match h.0 {
+            match h.hours() {
                 Some(h) => s.serialize_f64(h),
                 None => s.serialize_str("none"),
             }
@@ -198,7 +231,7 @@ pub(crate) mod json {
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<MaxHours, D::Error> {
             match Value::deserialize(d)? {
                 Value::Null => Ok(MaxHours::DEFAULT),
-                Value::String(t) if t == "none" || t == "inf" => Ok(MaxHours(None)),
+                Value::String(t) if t == "none" || t == "inf" => Ok(MaxHours::NONE),
                 Value::Number(n) => MaxHours::parse(&n.to_string()).map_err(D::Error::custom),
                 _ => Err(D::Error::custom("expected a number")),
             }

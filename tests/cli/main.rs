@@ -19,6 +19,7 @@ mod precision;
 mod processes;
 mod readers;
 mod report;
+mod search_bounds;
 mod small_games;
 mod streams;
 mod sweep;
