@@ -124,3 +124,28 @@ fn search_options_past_the_command_lines_bounds_are_refused() {
     }
     assert!(!dir.exists());
 }
+
+/// Settings from JSON in the caller's words: the missing take their defaults (a missing field
+/// failed), a whole float is whole (`{"games": 1e3}` was refused as "a decimal point" by a
+/// message offering 1e6), and a refusal names the setting with no Rust type in it.
+#[test]
+fn settings_from_json_take_defaults_whole_floats_and_name_the_setting() {
+    for name in warsim::face::names() {
+        assert!(
+            Setup::from_json(name, &serde_json::json!({})).is_ok(),
+            "{name}"
+        );
+    }
+    let game = Setup::from_json("bmn", &serde_json::json!({"ranks": 7.0, "suits": 2})).unwrap();
+    let bmn = Setup::from_json("bmn", &serde_json::json!({"ranks": 7, "suits": 2})).unwrap();
+    assert_eq!(format!("{game:?}"), format!("{bmn:?}"));
+    let e = Setup::from_json("bmn", &serde_json::json!({"ranks": "13"})).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.starts_with("bmn: ranks: expected a whole number")
+            && e.ends_with("got the string \"13\""),
+        "{e}"
+    );
+    let run: RunConfig = serde_json::from_value(serde_json::json!({"games": 1e3})).unwrap();
+    assert_eq!(run.games, Some(1000));
+}

@@ -5,6 +5,7 @@
 //! refuse the same values in the same words.
 
 pub mod search;
+pub mod settings;
 
 use std::path::PathBuf;
 
@@ -192,8 +193,20 @@ pub(crate) mod json {
     ) -> Result<Option<T>, D::Error> {
         match Value::deserialize(d)? {
             Value::Null => Ok(None),
-            Value::Number(n) => parse(&n.to_string()).map(Some).map_err(D::Error::custom),
+            Value::Number(n) => parse(&text(&n)).map(Some).map_err(D::Error::custom),
             _ => Err(D::Error::custom("expected a number")),
+        }
+    }
+
+    /// A JSON number's text as a flag would be given it: a whole float (`1e3`, Python's
+    /// `1e6`, which JSON carries as `1000.0`) as its digits, since that is how people write
+    /// 10^8, and a whole-number reader would call the `.0` a decimal point.
+    pub fn text(n: &serde_json::Number) -> String {
+        match n.as_f64() {
+            Some(x) if n.is_f64() && x.fract() == 0.0 && x.abs() < 9.0e15 => {
+                format!("{}", x as i64)
+            }
+            _ => n.to_string(),
         }
     }
 
@@ -256,5 +269,31 @@ pub(crate) mod json {
                 _ => Err(D::Error::custom("expected \"K/N\"")),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A whole float (`1e3`, Python's `1e6`) is read as the whole number it is, as the flag
+    /// reads `1e6`; a fraction is still refused, and fractions still read where they mean one.
+    #[test]
+    fn whole_floats_read_as_whole_numbers() {
+        let read = |v: serde_json::Value| serde_json::from_value::<RunConfig>(v);
+        let run = read(serde_json::json!({"games": 1e3, "threads": 2.0, "max_games": 1e8}));
+        let run = run.unwrap();
+        assert_eq!(
+            (run.games, run.threads, run.max_games),
+            (Some(1000), Some(2), 100_000_000)
+        );
+        let e = read(serde_json::json!({"games": 1.5}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("decimal point"), "{e}");
+        assert!(read(serde_json::json!({"threads": 1e4})).is_err());
+        let run = read(serde_json::json!({"precision": 0.5, "max_hours": 2.0})).unwrap();
+        assert_eq!(run.precision, Some(0.5));
+        assert_eq!(run.max_hours, MaxHours::new(Some(2.0)).unwrap());
     }
 }
