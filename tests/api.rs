@@ -78,6 +78,14 @@ fn run_options_past_the_command_lines_bounds_are_refused() {
             want,
         );
     }
+    // What the command line's `exact` has no flag for is refused, not ignored.
+    let seeded = RunConfig {
+        seed: 5,
+        games: None,
+        ..quiet.clone()
+    };
+    let e = api::exact(&session(), &game, &seeded, false).unwrap_err();
+    refused(e, "exact rps: seed does not apply");
     assert!(!dir.exists());
     // A bound of NaN, or below 0, cannot be made.
     for h in [f64::NAN, -1.0, 0.0] {
