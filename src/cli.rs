@@ -425,7 +425,7 @@ pub struct SearchOptions {
     /// The census of cycles instead: a pool search over every cycle found and its basin (each
     /// position changed by one to three moves, tries in fixed rounds), every new cycle walked
     /// backward to its balanced deals; writes census.json, cycles.txt, deals.txt. --deals
-    /// counts the tries (rounded down to whole rounds of 4096 tries a walker).
+    /// bounds the tries: whole rounds of 4096 tries a walker, as many as fit (at least one).
     #[arg(long, global = true, conflicts_with_all = ["loops", "keep"])]
     pub census: bool,
     /// Search around this deal, HAND1/HAND2 as `play bmn --deal` reads it: every climb starts

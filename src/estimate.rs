@@ -23,24 +23,39 @@ pub const DEFAULT_MAX_HOURS: &str = "6";
 pub const LONG: f64 = 60.0;
 
 /// `--max-hours`: the longest estimate a run or sweep may have, or no bound (`none`, `inf`).
+/// Its hours are private, made only by [`MaxHours::new`] (or [`MaxHours::parse`], through it),
+/// so no face holds a bound of NaN (which bounded nothing) or below 0 (which refused everything).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MaxHours(pub Option<f64>);
+pub struct MaxHours(Option<f64>);
 
 impl MaxHours {
     /// The bound of a run that asks for none: [`DEFAULT_MAX_HOURS`].
     pub const DEFAULT: MaxHours = MaxHours(Some(6.0));
 
+    /// No bound.
+    pub const NONE: MaxHours = MaxHours(None);
+
+    /// A bound of `hours` (`None`, or infinite hours: no bound), which must be above 0.
+    pub fn new(hours: Option<f64>) -> Result<MaxHours, String> {
+        match hours {
+            None => Ok(MaxHours::NONE),
+            Some(h) if h > 0.0 => Ok(MaxHours(h.is_finite().then_some(h))),
+            Some(_) => Err("expected hours above 0, such as 6 or 0.5, or none".into()),
+        }
+    }
+
     /// `6`, `0.5`, `none` or `inf`.
     pub fn parse(text: &str) -> Result<MaxHours, String> {
         match text {
-            "none" | "inf" => Ok(MaxHours(None)),
-            _ => text
-                .parse::<f64>()
-                .ok()
-                .filter(|h| *h > 0.0)
-                .map(|h| MaxHours(h.is_finite().then_some(h)))
-                .ok_or_else(|| "expected hours above 0, such as 6 or 0.5, or none".into()),
+            "none" | "inf" => Ok(MaxHours::NONE),
+            // Text that is no number reads as NaN, which `new` refuses with the rest.
+            _ => MaxHours::new(Some(text.parse::<f64>().unwrap_or(f64::NAN))),
         }
+    }
+
+    /// The bound in hours, or `None` for no bound.
+    pub fn hours(self) -> Option<f64> {
+        self.0
     }
 
     /// Whether a run estimated at `seconds` breaks the bound.
@@ -249,6 +264,12 @@ mod tests {
         assert!(MaxHours(Some(1.0)).refuses(3600.5));
         assert!(!MaxHours(Some(1.0)).refuses(3600.0));
         assert!(!MaxHours(None).refuses(f64::INFINITY));
+        // The typed API's bound is made by `new`, which refuses what `parse` refuses.
+        for bad in [f64::NAN, -1.0, 0.0, f64::NEG_INFINITY] {
+            assert!(MaxHours::new(Some(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(MaxHours::new(Some(f64::INFINITY)), Ok(MaxHours::NONE));
+        assert_eq!(MaxHours::new(None), Ok(MaxHours::NONE));
     }
 
     #[test]

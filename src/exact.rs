@@ -41,12 +41,19 @@ impl WithGame for Exact<'_> {
 
     fn with<G: GameCli>(self, game: G) -> Result<Found> {
         let (opts, session) = (self.run, self.session);
-        // The command line's `exact` has none of these options; a library caller's RunConfig
-        // may still hold them, and would otherwise have them ignored without a word.
+        opts.check_values()?;
+        // The command line's `exact` has none of these options (only --threads, --out and
+        // --svg of the run options, [`crate::cli::run_options`]); a library caller's RunConfig
+        // may still hold them, and would otherwise have them ignored without a word (a seed
+        // the command line refuses was taken).
+        let defaults = RunConfig::default();
         for (given, name) in [
             (opts.games.is_some(), "games"),
             (opts.precision.is_some(), "precision"),
             (opts.shard.is_some(), "shard"),
+            (opts.seed != defaults.seed, "seed"),
+            (opts.max_games != defaults.max_games, "max_games"),
+            (opts.max_hours != defaults.max_hours, "max_hours"),
         ] {
             if given {
                 return Err(usage_of![

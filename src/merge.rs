@@ -2,14 +2,16 @@
 //!
 //! A shard's `summary.json` records the run it belongs to (game, rules, seed, total games) and
 //! the game indices it covers; its `histogram.csv` and `cycles.csv` hold the exact counts. Merge
-//! checks that the shards belong to one run, are disjoint and cover it whole before it adds
-//! anything, so a missing, duplicated or foreign shard is refused by name.
+//! checks that each shard's summary agrees with its own counts ([`figures::agree`]), that the
+//! shards belong to one run, are disjoint and cover it whole before it adds anything, so an
+//! edited, missing, duplicated or foreign shard is refused by name.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::error::UsageError;
 use crate::games::Game;
+use crate::model::figures;
 use crate::model::load::{game_of, load, Part};
 use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::Provenance;
@@ -26,6 +28,7 @@ pub fn merge<G: Game>(dirs: &[PathBuf]) -> Result<(RunInfo, Tally<G::Stats>, Tim
         .ok_or_else(|| usage!("merge needs at least one directory"))?;
     let first = load::<G>(first_dir)?;
     same_program(&first)?;
+    figures::agree(&first)?;
     let base = first.info.clone();
     let mut spans = vec![(base.range.clone(), first.dir)];
     let mut elapsed = first.elapsed_s;
@@ -79,6 +82,7 @@ fn read_shard<G: Game>(
     }
     let p = load::<G>(dir)?;
     same_program(&p)?;
+    figures::agree(&p)?;
     let i = &p.info;
     let what = if i.rules != base.rules {
         Some(format!("rules {} (expected {})", i.rules, base.rules))

@@ -51,7 +51,7 @@ pub fn most_games(opts: &RunConfig, info: &RunInfo) -> u64 {
 
 /// Whether a run needs an estimate: to keep `--max-hours`, or to be shown with the progress.
 pub fn wants_estimate(opts: &RunConfig) -> bool {
-    opts.max_hours.0.is_some() || opts.progress.shows()
+    opts.max_hours.hours().is_some() || opts.progress.shows()
 }
 
 /// Pilots the run planned as `info` for `budget` and estimates it. The pilot plays the first
@@ -170,6 +170,7 @@ pub fn guard<G: Game>(
 
 /// What a run will play, checked before anything is written.
 pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
+    opts.check_values()?;
     let shard = opts.shard.unwrap_or(Shard::WHOLE);
     if let Some(h) = opts.precision {
         if opts.shard.is_some() {

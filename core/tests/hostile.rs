@@ -275,6 +275,76 @@ fn positions_and_hands_given_to_beggar_my_neighbour_are_checked() {
     assert!(game.play_hands(&hands, go).is_ok());
 }
 
+/// A public `Position` is built only through its constructors, which refuse what its rings
+/// cannot hold: two 40-card hands lost cards at trick 18 and played on, 65 cards panicked on a
+/// slice index, and a leader of 7 (a public field then) panicked inside `trick`.
+#[test]
+fn a_position_refuses_more_cards_than_its_rings_hold_and_a_third_leader() {
+    use warsim_core::games::bmn::Position;
+    let refused =
+        |r: Result<Position, warsim_core::error::UsageError>| r.map(drop).unwrap_err().to_string();
+    for (a, b) in [(40, 40), (65, 0), (0, 65), (33, 32), (1000, 1000)] {
+        let (h1, h2) = (vec![0u8; a], vec![0u8; b]);
+        let e = refused(Position::dealt(&h1, &h2));
+        assert!(e.contains("at most 64 cards"), "{a}+{b}: {e}");
+    }
+    for leader in [2, 7, usize::MAX] {
+        let e = refused(Position::new(&[1, 0], &[0, 0], leader));
+        assert!(e.contains("player 1 or 2 to lead"), "{leader}: {e}");
+    }
+    // The largest position plays every trick with its 64 cards all held, none lost to the ring.
+    let deck: Vec<u8> = (0..64).map(|i| [0, 0, 1, 0, 2, 0, 3, 4][i % 8]).collect();
+    for leader in [0, 1] {
+        let mut p = Position::new(&deck[..32], &deck[32..], leader).unwrap();
+        assert_eq!(p.leader(), leader);
+        for _ in 0..10_000 {
+            let t = p.trick(u64::MAX);
+            let [h1, h2] = p.hands();
+            let mut held: Vec<u8> = h1.cards().chain(h2.cards()).collect();
+            held.sort_unstable();
+            let mut all = deck.clone();
+            all.sort_unstable();
+            assert_eq!(held, all);
+            assert!(p.leader() < 2);
+            if t.ended.is_some() {
+                break;
+            }
+        }
+    }
+}
+
+/// A search's counts past what any face takes are refused by the plan itself, so a typed
+/// caller's `keep: usize::MAX` is not held as asked.
+#[test]
+fn a_search_plan_refuses_counts_past_their_bounds() {
+    use warsim_core::games::bmn::search::plan::{Plan, Settings, DEFAULT_BASES};
+    let game = bmn(13, 4, [1, 2, 3, 4]).unwrap();
+    let good = Settings {
+        deals: Some(100),
+        walkers: 4,
+        keep: 10,
+        bases: DEFAULT_BASES,
+        ..Settings::default()
+    };
+    assert!(Plan::of(&game, &good).is_ok());
+    type Change = fn(&mut Settings);
+    let cases: [(&str, Change); 4] = [
+        ("keep", |s| s.keep = usize::MAX),
+        ("keep", |s| s.keep = 10_001),
+        ("walkers", |s| s.walkers = u32::MAX),
+        ("bases", |s| s.bases = usize::MAX),
+    ];
+    for (name, change) in cases {
+        let mut s = good.clone();
+        change(&mut s);
+        let e = Plan::of(&game, &s).unwrap_err().to_string();
+        assert!(
+            e.contains(name) && e.contains("expected a whole number from 1 to"),
+            "{e}"
+        );
+    }
+}
+
 /// A deal named as no deal (a typo, read from JSON where no command-line parser checked it)
 /// is refused, not dealt as the preset deals.
 #[test]

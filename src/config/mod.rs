@@ -5,6 +5,7 @@
 //! refuse the same values in the same words.
 
 pub mod search;
+pub mod settings;
 
 use std::path::PathBuf;
 
@@ -87,6 +88,22 @@ impl Default for RunConfig {
 }
 
 impl RunConfig {
+    /// Refuses a value no face's reader takes (a typed caller's `threads: Some(u32::MAX)` or
+    /// `games: Some(0)`): each is read again by its flag's own reader below, so a bound stated
+    /// there holds for the command line, JSON, Python and Rust alike. `run::plan` and `exact`
+    /// call it before anything is played.
+    pub fn check_values(&self) -> Result<(), UsageError> {
+        check_threads(self.threads)?;
+        if let Some(g) = self.games {
+            read_again("games", g, parse_games)?;
+        }
+        read_again("max_games", self.max_games, parse_games)?;
+        if let Some(h) = self.precision {
+            read_again("precision", h, parse_precision)?;
+        }
+        Ok(())
+    }
+
     /// Refuses output options that would do nothing: `--svg` writes SVG files into the output
     /// set, so without `--out` it would be ignored without a word; `--quiet` without `--out`
     /// would play the games and show nothing.
@@ -133,6 +150,23 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
+/// Refuses `value` of setting `name` unless `read`, its flag's reader, takes its text: how a
+/// typed value is held to the bound the text is.
+pub fn read_again<T: std::fmt::Display, U>(
+    name: &'static str,
+    value: T,
+    read: impl Fn(&str) -> Result<U, String>,
+) -> Result<(), UsageError> {
+    read(&value.to_string())
+        .map(drop)
+        .map_err(|e| usage_of![setting(name, &value), ": ", e])
+}
+
+/// Refuses `threads` that [`parse_threads`] would not read (a search's too).
+pub fn check_threads(threads: Option<u32>) -> Result<(), UsageError> {
+    threads.map_or(Ok(()), |t| read_again("threads", t, parse_threads))
+}
+
 /// `threads`: a whole number from 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<u32, String> {
     text.parse::<u32>()
@@ -159,8 +193,20 @@ pub(crate) mod json {
     ) -> Result<Option<T>, D::Error> {
         match Value::deserialize(d)? {
             Value::Null => Ok(None),
-            Value::Number(n) => parse(&n.to_string()).map(Some).map_err(D::Error::custom),
+            Value::Number(n) => parse(&text(&n)).map(Some).map_err(D::Error::custom),
             _ => Err(D::Error::custom("expected a number")),
+        }
+    }
+
+    /// A JSON number's text as a flag would be given it: a whole float (`1e3`, Python's
+    /// `1e6`, which JSON carries as `1000.0`) as its digits, since that is how people write
+    /// 10^8, and a whole-number reader would call the `.0` a decimal point.
+    pub fn text(n: &serde_json::Number) -> String {
+        match n.as_f64() {
+            Some(x) if n.is_f64() && x.fract() == 0.0 && x.abs() < 9.0e15 => {
+                format!("{}", x as i64)
+            }
+            _ => n.to_string(),
         }
     }
 
@@ -189,7 +235,7 @@ pub(crate) mod json {
         use super::*;
 
         pub fn serialize<S: Serializer>(h: &MaxHours, s: S) -> Result<S::Ok, S::Error> {
-            match h.0 {
+            match h.hours() {
                 Some(h) => s.serialize_f64(h),
                 None => s.serialize_str("none"),
             }
@@ -198,7 +244,7 @@ pub(crate) mod json {
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<MaxHours, D::Error> {
             match Value::deserialize(d)? {
                 Value::Null => Ok(MaxHours::DEFAULT),
-                Value::String(t) if t == "none" || t == "inf" => Ok(MaxHours(None)),
+                Value::String(t) if t == "none" || t == "inf" => Ok(MaxHours::NONE),
                 Value::Number(n) => MaxHours::parse(&n.to_string()).map_err(D::Error::custom),
                 _ => Err(D::Error::custom("expected a number")),
             }
@@ -223,5 +269,31 @@ pub(crate) mod json {
                 _ => Err(D::Error::custom("expected \"K/N\"")),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A whole float (`1e3`, Python's `1e6`) is read as the whole number it is, as the flag
+    /// reads `1e6`; a fraction is still refused, and fractions still read where they mean one.
+    #[test]
+    fn whole_floats_read_as_whole_numbers() {
+        let read = |v: serde_json::Value| serde_json::from_value::<RunConfig>(v);
+        let run = read(serde_json::json!({"games": 1e3, "threads": 2.0, "max_games": 1e8}));
+        let run = run.unwrap();
+        assert_eq!(
+            (run.games, run.threads, run.max_games),
+            (Some(1000), Some(2), 100_000_000)
+        );
+        let e = read(serde_json::json!({"games": 1.5}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("decimal point"), "{e}");
+        assert!(read(serde_json::json!({"threads": 1e4})).is_err());
+        let run = read(serde_json::json!({"precision": 0.5, "max_hours": 2.0})).unwrap();
+        assert_eq!(run.precision, Some(0.5));
+        assert_eq!(run.max_hours, MaxHours::new(Some(2.0)).unwrap());
     }
 }

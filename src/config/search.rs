@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::json::number;
 use crate::estimate::MaxHours;
 use crate::games::bmn::search::plan::{Method, DEFAULT_BASES};
+pub use crate::games::bmn::search::plan::{MAX_BASES, MAX_KEEP, MAX_WALKERS};
 use crate::games::bmn::search::reaching::DEFAULT_MAX_POSITIONS;
 use crate::stats::summary::grouped;
 use crate::term::progress::When;
@@ -129,13 +130,6 @@ fn bases<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     let n = whole(d, 1, MAX_BASES as u64)?;
     Ok(n.map_or(DEFAULT_BASES, |n| n as usize))
 }
-
-/// The most walkers a search takes.
-pub const MAX_WALKERS: u32 = 65536;
-/// The most deals a search keeps.
-pub const MAX_KEEP: u32 = 10_000;
-/// The most bases a join starts from.
-pub const MAX_BASES: u32 = 1_000_000;
 
 /// What `search bmn --reaching` is asked to do. Its JSON (serde) is what the typed API's callers
 /// give (the Python package's `search(reaching=DEAL, ...)`), each number as a number.

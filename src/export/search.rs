@@ -75,7 +75,7 @@ pub fn into_set(
     match stopped_after(report) {
         Some(after) => Err(Interrupted(format!(
             "interrupted: the search stopped after {after} and wrote what it found into {}/ \
-             (search.json says \"stopped\": true)",
+             ({json} says \"stopped\": true)",
             shown.out.display()
         ))
         .into()),

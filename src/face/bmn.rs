@@ -84,8 +84,8 @@ fn play(args: &PlayBmn, io: &mut PlayIo) -> anyhow::Result<PlayReport> {
             "trick {n:>5}  card {cards:>6}  p{} takes {:>2}  {}/{}",
             t.taker + 1,
             t.taken,
-            game.show(p.hands[0].cards()),
-            game.show(p.hands[1].cards()),
+            game.show(p.hands()[0].cards()),
+            game.show(p.hands()[1].cards()),
         ))
     };
     let played = game.play_hands(&hands, &mut line)?;

@@ -122,9 +122,10 @@ macro_rules! games {
                 }
             }
 
-            /// Game `name` with its settings `settings` (a JSON object of the game's settings
-            /// struct, every field given: what Python's keyword arguments become), read through
-            /// serde: a game chosen by name with no command line built or parsed.
+            /// Game `name` with its settings `settings` (a JSON object of some of the game's
+            /// settings, the others at their defaults: what Python's keyword arguments become),
+            /// read through serde ([`crate::config::settings::read`]): a game chosen by name
+            /// with no command line built or parsed.
             pub fn from_json(
                 name: &str,
                 settings: &serde_json::Value,
@@ -132,7 +133,7 @@ macro_rules! games {
                 $(
                     $(#[$only])*
                     if name == <$game as Game>::NAME {
-                        return serde_json::from_value(settings.clone())
+                        return crate::config::settings::read(settings)
                             .map(SimulateGame::$game)
                             .map_err(|e| crate::usage!("{name}: {e}"));
                     }
@@ -201,7 +202,7 @@ macro_rules! games {
                 $(
                     $(#[$only])*
                     if name == <$game as Game>::NAME {
-                        return serde_json::from_value(args.clone())
+                        return crate::config::settings::read(args)
                             .map(PlayGame::$game)
                             .map_err(|e| crate::usage!("play {name}: {e}"));
                     }
@@ -289,7 +290,7 @@ impl SearchGame {
                 <Bmn as Game>::NAME
             ));
         }
-        serde_json::from_value(settings.clone())
+        crate::config::settings::read(settings)
             .map(SearchGame::Bmn)
             .map_err(|e| crate::usage!("{name}: {e}"))
     }

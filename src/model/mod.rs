@@ -4,6 +4,7 @@
 //! folder committed anew while it is read is read as one run). Everything that writes or reads
 //! a run agrees on it here: the exporters, the charts, `merge`, `compare`, `replay`, Python.
 
+pub mod figures;
 pub mod load;
 pub mod reader;
 pub mod report;

@@ -65,7 +65,7 @@ fn flag_words(name: &str, value: &serde_json::Value) -> Vec<String> {
     match value {
         serde_json::Value::Bool(true) => vec![flag],
         serde_json::Value::String(t) => vec![flag, t.clone()],
-        serde_json::Value::Number(n) => vec![flag, n.to_string()],
+        serde_json::Value::Number(n) => vec![flag, crate::config::json::text(n)],
         _ => Vec::new(),
     }
 }
@@ -153,10 +153,12 @@ impl Fields {
     where
         T: Default + serde::Serialize + serde::de::DeserializeOwned,
     {
+        // As the typed API reads settings ([`crate::config::settings`]): whole floats whole,
+        // serde's words (`expected u32`) in the caller's.
         let read = |v: &serde_json::Value| {
-            serde_json::from_value::<T>(v.clone())
+            serde_json::from_value::<T>(crate::config::settings::whole(v))
                 .map(drop)
-                .map_err(|e| e.to_string())
+                .map_err(|e| crate::config::settings::in_words(&e.to_string()))
         };
         let object = match serde_json::to_value(T::default()) {
             Ok(serde_json::Value::Object(o)) => o,

@@ -1,7 +1,7 @@
 //! `search bmn`: the command's face over the searches of `warsim_core::games::bmn::search`
 //! (the record climb, `--loops`, `--census`, `--method sample` and `--method record`). Each
 //! runs in the same stages: its flags checked as the core's settings into a plan, its output
-//! set begun, its time foreseen and held to `--max-hours` (the climb and `--loops`), the core's
+//! set begun, its time foreseen and held to `--max-hours` (every mode, [`bound`]), the core's
 //! search run with progress shown and an interrupt (Ctrl-C, SIGTERM) as its cancel, then its
 //! set written and its summary printed ([`crate::export::search`]). A search for a time
 //! (`--minutes`) plays as many deals as the time allows, and search.json says how many (its
@@ -29,6 +29,7 @@ pub use crate::games::bmn::search::plan::{Method, DEFAULT_BASES, DEFAULT_DEALS};
 
 /// `search bmn`: plans the search, runs it, writes its set into `cfg.out` and prints it.
 pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
+    crate::config::check_threads(cfg.threads)?;
     let plan = Plan::of(game, &settings(cfg))?;
     let say = replay::Say::new(game.rules(), Some(cfg));
     let shown = Shown {
@@ -39,9 +40,7 @@ pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     into_set(session, &shown, &say, || {
         let stop = session.search_stop();
         let threads = crate::run::threads_or_cores(cfg.threads);
-        if plan.walks() {
-            bound(game, cfg, plan.total(), threads)?;
-        }
+        bound(game, cfg, &plan, threads)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
@@ -74,10 +73,13 @@ fn settings(cfg: &SearchConfig) -> Settings {
 /// Mixed into the seed of the search's pilot, so its deals are none of the walkers'.
 const PILOT_SALT: u64 = 0x5EA2_C4E5_7171_0700;
 
-/// Holds a climb or loop search of `deals` deals on `threads` threads to `--max-hours`: one
-/// for a time alone by that time, one for a number of deals by its estimate (and its time, if
-/// given), which it notes when long.
-fn bound(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Result<()> {
+/// Holds a search (every mode) on `threads` threads to `--max-hours`: one for a time alone by
+/// that time, one for a number of steps by its estimate (and its time, if given), which it
+/// notes when long. The estimate prices a step as a random deal played (a pilot on one thread):
+/// a climb's and a sample's step is one, and a try (of the loop search or the census) plays a
+/// changed position forward as a deal is played. What follows the steps is not priced: a
+/// record search's joins (at most `--bases`) and a census's basin walks.
+fn bound(game: &Bmn, cfg: &SearchConfig, plan: &Plan, threads: usize) -> Result<()> {
     if let (None, Some(m)) = (cfg.deals, cfg.minutes) {
         if cfg.max_hours.refuses(m * 60.0) {
             let what = vec!["search bmn: ".into(), setting("minutes", m)];
@@ -87,6 +89,7 @@ fn bound(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Result<(
     }
     // The core's pilot of random deals on one thread, times the deals to play over the
     // walkers the threads keep busy.
+    let deals = plan.total();
     let budget = crate::sim::pilot::BUDGET.as_secs_f64();
     let (games, rounds, seconds) = climb::pilot(game, cfg.seed ^ PILOT_SALT, deals, budget);
     let pilot = Measured {
@@ -95,7 +98,7 @@ fn bound(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Result<(
         seconds,
         open: None,
     };
-    let busy = threads.min(cfg.walkers as usize).max(1);
+    let busy = plan.busy(threads);
     // The pilot's deals are not the search's: all of them are still to play.
     let e = Estimate::run(pilot, None, deals.saturating_add(games), busy);
     let seconds = e.seconds - pilot.seconds;
@@ -104,10 +107,15 @@ fn bound(game: &Bmn, cfg: &SearchConfig, deals: u64, threads: usize) -> Result<(
         basis: Basis::PerDeal,
         ..e
     };
-    let asked = grouped(cfg.deals.unwrap_or(DEFAULT_DEALS));
+    // The climb and the loop search as asked; the census (whole rounds of tries) and
+    // sampling as planned.
+    let asked = match plan.walks() {
+        true => format!("{} deals", grouped(cfg.deals.unwrap_or(DEFAULT_DEALS))),
+        false => format!("{} {}", grouped(deals), plan.unit()),
+    };
     let planned = match cfg.minutes {
-        Some(m) => format!("search bmn: {asked} deals or {m} minutes"),
-        None => format!("search bmn: {asked} deals"),
+        Some(m) => format!("search bmn: {asked} or {m} minutes"),
+        None => format!("search bmn: {asked}"),
     };
     crate::run::check_bound(vec![planned.into()], &e, cfg.max_hours)?;
     if cfg.minutes.is_none() && e.seconds > crate::estimate::LONG {

@@ -56,13 +56,19 @@ impl Replays for Say<'_> {
             .from
             .as_deref()
             .map(|f| format!(" --from {}", quoted(f)));
-        if cfg.method != Method::Climb && !cfg.census {
-            line.push_str(&format!(" --method {}", cfg.method.name()));
+        // A record search stopped before its first join only sampled: its replay is that
+        // sampling (`--bases 1` would join a base and find other deals).
+        let method = match (cfg.method, bases, &cfg.from) {
+            (Method::Record, 0, None) => Method::Sample,
+            (m, ..) => m,
+        };
+        if method != Method::Climb && !cfg.census {
+            line.push_str(&format!(" --method {}", method.name()));
             match from {
                 Some(from) => line.push_str(&from),
                 None => line.push_str(&format!(" --deals {deals} --seed {}", cfg.seed)),
             }
-            if cfg.method == Method::Record && cfg.from.is_none() {
+            if method == Method::Record && cfg.from.is_none() {
                 line.push_str(&format!(" --bases {}", bases.max(1)));
             }
         } else {
@@ -97,5 +103,34 @@ fn quoted(deal: &str) -> String {
         shell_quote(deal)
     } else {
         format!("'{deal}'")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bmn::search::report::Replays;
+
+    /// A record search stopped while it sampled (no base joined) replays as the sampling it
+    /// was: `--bases 1` would join a base and find deals the stopped search did not.
+    #[test]
+    fn a_record_search_stopped_before_joining_replays_its_sampling() {
+        let rules = crate::games::bmn::BmnRules::britannica(13, 4, [1, 2, 3, 4]);
+        let cfg = SearchConfig {
+            method: Method::Record,
+            out: "o".into(),
+            ..SearchConfig::default()
+        };
+        let say = Say::new(&rules, Some(&cfg));
+        let line = say.search(5000, 0, 0.0);
+        assert!(
+            line.contains("--method sample --deals 5000 --seed 0") && !line.contains("--bases"),
+            "{line}"
+        );
+        let line = say.search(5000, 64, 0.0);
+        assert!(
+            line.contains("--method record --deals 5000 --seed 0 --bases 64"),
+            "{line}"
+        );
     }
 }

@@ -20,6 +20,7 @@ mod processes;
 mod readers;
 mod report;
 mod resume;
+mod search_bounds;
 mod small_games;
 mod stats;
 mod streams;

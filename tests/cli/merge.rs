@@ -212,6 +212,95 @@ fn histograms_that_are_not_the_summarys_are_refused() {
     ]);
 }
 
+/// A figure of a shard's summary edited on its own, every count still agreeing, is refused
+/// naming the file and the field: each figure the summary derives is made again from the
+/// shard's histogram, cycles and totals (a `wars.total` of 1 was added up as if true).
+#[test]
+fn figures_that_disagree_with_the_shards_own_counts_are_refused() {
+    let sh = shards("figures");
+    let c = &sh.war[2];
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 8] = [
+        ("wars-total", |v| v["wars"]["total"] = 1.into(), "wars.mean"),
+        (
+            "wars-mean",
+            |v| v["wars"]["mean"] = 1.5.into(),
+            "wars.mean is 1.5",
+        ),
+        (
+            "per-game",
+            |v| v["wars"]["battles_by_depth_per_game"]["1"] = 0.into(),
+            "wars.battles_by_depth_per_game.1",
+        ),
+        (
+            "rounds-mean",
+            |v| v["rounds"]["mean"] = 9.into(),
+            "rounds.mean",
+        ),
+        (
+            "quantile",
+            |v| v["rounds"]["quantiles"]["p99"] = 1.into(),
+            "rounds.quantiles.p99",
+        ),
+        (
+            "share",
+            |v| v["shares"]["p1"]["share"] = 0.9.into(),
+            "shares.p1.share",
+        ),
+        ("loops", |v| v["loops"]["count"] = 0.into(), "loops.count"),
+        ("added", |v| v["wars"]["note"] = "x".into(), "wars.note"),
+    ];
+    for (name, edit, want) in cases {
+        let bad = copy(&sh, c, name);
+        edit_json(&bad, edit);
+        refused(&sh, &bad, &format!("summary.json {want}"));
+    }
+    // The shard as written, numbers re-spelled (17 for 17.0) and keys reordered, merges.
+    let same = copy(&sh, c, "respelled");
+    let text = read(&same, "summary.json");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    std::fs::write(
+        same.join("summary.json"),
+        serde_json::to_string(&v).unwrap(),
+    )
+    .unwrap();
+    let out = sh.dir.path("respelled-merged");
+    ok(&[
+        "merge",
+        s(&sh.war[0]),
+        s(&sh.war[1]),
+        s(&same),
+        "--out",
+        s(&out),
+    ]);
+    // Beggar-my-neighbour's tricks, whose mean is the total's over the games.
+    let bmn: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let out = sh.dir.path(&format!("bmn{k}"));
+            let shard = format!("{k}/2");
+            ok(&[
+                "simulate",
+                "bmn",
+                "--games",
+                "200",
+                "--shard",
+                &shard,
+                "--out",
+                s(&out),
+            ]);
+            out
+        })
+        .collect();
+    edit_json(&bmn[1], |v| v["tricks"]["total"] = 7000.into());
+    let out = sh.dir.path("bmn-merged");
+    let line = fails(2, &["merge", s(&bmn[0]), s(&bmn[1]), "--out", s(&out)]);
+    assert!(
+        line.contains(s(&bmn[1])) && line.contains("summary.json tricks.mean"),
+        "{line}"
+    );
+    assert!(!out.exists());
+}
+
 /// `text` (a histogram.csv) with one game of the first row that `from` won moved to outcome
 /// `to` (its column added where absent), and the summary's outcome counts to match: a forger
 /// who keeps every count consistent.

@@ -19,10 +19,9 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use super::play::Position;
+use super::play::{check_fits, Position};
 use super::MAX_CARDS;
 use crate::error::UsageError;
-use crate::usage;
 
 /// A position at the start of a trick, compact for holding many: both hands' demands one after
 /// the other (top card first) and who leads.
@@ -50,14 +49,7 @@ impl Node {
     /// there is none: more than [`MAX_CARDS`] cards together (a deck's bound), or a leader
     /// other than player 1 or 2.
     pub fn new(hand1: &[u8], hand2: &[u8], leader: usize) -> Result<Node, UsageError> {
-        let cards = hand1.len() + hand2.len();
-        if cards > MAX_CARDS || leader > 1 {
-            return Err(usage!(
-                "a position holds at most {MAX_CARDS} cards and player 1 or 2 to lead, not \
-                 {cards} cards and player {} to lead",
-                leader.saturating_add(1)
-            ));
-        }
+        check_fits(hand1.len().saturating_add(hand2.len()), leader)?;
         Ok(Node::fitted(hand1, hand2, leader))
     }
 
@@ -103,9 +95,7 @@ impl Node {
 
     /// The position this node holds, to be played forward.
     pub fn position(&self) -> Position {
-        let mut p = Position::dealt(self.hand(0), self.hand(1));
-        p.leader = self.leader();
-        p
+        Position::fitted(self.hand(0), self.hand(1), self.leader())
     }
 
     /// The position after one trick, or `None` when the trick ends the game.

@@ -341,7 +341,7 @@ impl Bmn {
         if self.engine != Engine::Cards {
             return phase::play(&deck[..half], &deck[half..], self.rules.max_rounds);
         }
-        s.start = Position::dealt(&deck[..half], &deck[half..]);
+        s.start = Position::fitted(&deck[..half], &deck[half..], 0);
         play_from(s, self.rules.max_rounds, &mut |_, _, _| {
             ControlFlow::Continue(())
         })
@@ -358,7 +358,7 @@ impl Bmn {
     ) -> Result<Played, UsageError> {
         self.holds_deck(hands)?;
         let mut s = self.scratch();
-        s.start = Position::dealt(&hands[0], &hands[1]);
+        s.start = Position::fitted(&hands[0], &hands[1], 0);
         Ok(play_from(&mut s, self.rules.max_rounds, each))
     }
 
@@ -541,7 +541,7 @@ impl Game for Bmn {
     }
 
     fn scratch(&self) -> BmnScratch {
-        let empty = Position::dealt(&[], &[]);
+        let empty = Position::fitted(&[], &[], 0);
         BmnScratch {
             deck: self.deck.clone(),
             counts: Vec::with_capacity(self.counts.len()),

@@ -5,7 +5,9 @@
 use std::ops::ControlFlow;
 
 use super::MAX_CARDS;
+use crate::error::UsageError;
 use crate::games::{Cycle, Outcome};
+use crate::usage;
 
 const MASK: usize = MAX_CARDS - 1;
 
@@ -41,12 +43,28 @@ impl Hand {
 }
 
 /// A position at the start of a trick: both hands and who leads (the pile is empty).
+///
+/// Its fields are the crate's alone: the hands share one ring's worth of cards ([`MAX_CARDS`]
+/// in all, or a trick's pile would wrap over cards still held and lose them) and the leader is
+/// player 1 or 2 (or `trick` would index past the hands), which [`Position::new`] checks once.
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
-    /// Player 1's and player 2's hands.
-    pub hands: [Hand; 2],
-    /// Who leads (0-based).
-    pub leader: usize,
+    pub(super) hands: [Hand; 2],
+    pub(super) leader: usize,
+}
+
+/// Whether `cards` cards and `leader` (0-based) to lead make a position: at most [`MAX_CARDS`]
+/// cards together (a hand's ring) and player 1 or 2 to lead, what [`Position`] and the
+/// backward walk's nodes both hold.
+pub(super) fn check_fits(cards: usize, leader: usize) -> Result<(), UsageError> {
+    if cards > MAX_CARDS || leader > 1 {
+        return Err(usage!(
+            "a position holds at most {MAX_CARDS} cards and player 1 or 2 to lead, not \
+             {cards} cards and player {} to lead",
+            leader.saturating_add(1)
+        ));
+    }
+    Ok(())
 }
 
 /// What one trick did.
@@ -63,15 +81,41 @@ pub struct Trick {
 }
 
 impl Position {
-    /// The position of a deal, player 1 to lead.
-    pub fn dealt(hand1: &[u8], hand2: &[u8]) -> Position {
+    /// The position of a deal (each hand's demands, top card first), player 1 to lead, or why
+    /// there is none ([`Position::new`]).
+    pub fn dealt(hand1: &[u8], hand2: &[u8]) -> Result<Position, UsageError> {
+        Position::new(hand1, hand2, 0)
+    }
+
+    /// The position with these hands (top card first) and `leader` (0-based) to lead, or why
+    /// there is none: more than [`MAX_CARDS`] cards together, or a leader other than player 1
+    /// or 2.
+    pub fn new(hand1: &[u8], hand2: &[u8], leader: usize) -> Result<Position, UsageError> {
+        check_fits(hand1.len().saturating_add(hand2.len()), leader)?;
+        Ok(Position::fitted(hand1, hand2, leader))
+    }
+
+    /// [`Position::new`] of hands and a leader known to fit: a deal of a checked deck, or a
+    /// position played or walked to.
+    pub(super) fn fitted(hand1: &[u8], hand2: &[u8], leader: usize) -> Position {
+        debug_assert!(check_fits(hand1.len() + hand2.len(), leader).is_ok());
         let mut p = Position {
             hands: [Hand::EMPTY; 2],
-            leader: 0,
+            leader,
         };
         p.hands[0].set(hand1);
         p.hands[1].set(hand2);
         p
+    }
+
+    /// Player 1's and player 2's hands.
+    pub fn hands(&self) -> &[Hand; 2] {
+        &self.hands
+    }
+
+    /// Who leads (0-based).
+    pub fn leader(&self) -> usize {
+        self.leader
     }
 
     /// Whether both hands and the leader are the same (the hands' rings may start anywhere).

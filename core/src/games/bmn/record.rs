@@ -345,7 +345,7 @@ impl Base {
         if !matches!(base.outcome, Outcome::Player(_)) {
             return Err(JoinError::NoEnd(base.outcome));
         }
-        let mut p = Position::dealt(&deck[..half], &deck[half..]);
+        let mut p = Position::fitted(&deck[..half], &deck[half..], 0);
         let mut path = Vec::with_capacity(base.tricks as usize);
         let mut before = Vec::with_capacity(base.tricks as usize);
         let mut cards = 0u64;

@@ -117,7 +117,7 @@ fn joining_finds_every_longer_deal_of_a_small_deck() {
         if !matches!(p.outcome, Outcome::Player(_)) {
             continue;
         }
-        let mut pos = Position::dealt(&deck[..6], &deck[6..]);
+        let mut pos = Position::dealt(&deck[..6], &deck[6..]).unwrap();
         for _ in 1..p.tricks {
             pos.trick(u64::MAX);
         }
@@ -257,7 +257,7 @@ fn joining_from_collins_finds_7544_cards_and_from_kleber_5914() {
 }
 
 fn position(deck: &[u8]) -> Position {
-    Position::dealt(&deck[..deck.len() / 2], &deck[deck.len() / 2..])
+    Position::dealt(&deck[..deck.len() / 2], &deck[deck.len() / 2..]).unwrap()
 }
 
 /// The same position with the seats swapped (a deal found with player 2 to lead is written

@@ -10,7 +10,7 @@ fn standard() -> Bmn {
 fn play(game: &Bmn, deal: &str) -> Played {
     let [a, b] = game.parse_deal(deal).unwrap();
     let mut s = game.scratch();
-    s.start = Position::dealt(&a, &b);
+    s.start = Position::dealt(&a, &b).unwrap();
     play_from(&mut s, game.rules.max_rounds, &mut |_, _, _| {
         ControlFlow::Continue(())
     })
@@ -118,7 +118,7 @@ fn small() -> Bmn {
 #[test]
 fn a_demand_paid_with_plain_cards_gives_the_pile_to_its_claimant_in_the_order_laid() {
     // p1 lays J, p2 pays one plain card: p1 takes J then -, under its hand, and leads.
-    let mut p = Position::dealt(&[1, 0, 2, 3, 4], &[0, 4, 3, 2, 1]);
+    let mut p = Position::dealt(&[1, 0, 2, 3, 4], &[0, 4, 3, 2, 1]).unwrap();
     let t = p.trick(u64::MAX);
     assert_eq!((t.laid, t.taker, t.taken, t.ended), (2, 0, 2, None));
     assert_eq!(
@@ -131,7 +131,7 @@ fn a_demand_paid_with_plain_cards_gives_the_pile_to_its_claimant_in_the_order_la
 #[test]
 fn a_penalty_card_laid_while_paying_passes_a_new_demand_back() {
     // p1: Q; p2 pays with a plain card, then a J; p1 owes one and pays plain: p2 takes all.
-    let mut p = Position::dealt(&[2, 0, 0], &[0, 1, 0]);
+    let mut p = Position::dealt(&[2, 0, 0], &[0, 1, 0]).unwrap();
     let t = p.trick(u64::MAX);
     assert_eq!((t.laid, t.taker, t.taken), (4, 1, 4));
     assert_eq!(p.hands[1].cards().collect::<Vec<_>>(), vec![0, 2, 0, 1, 0]);
@@ -141,7 +141,7 @@ fn a_penalty_card_laid_while_paying_passes_a_new_demand_back() {
 #[test]
 fn without_a_demand_the_players_alternate_and_a_player_with_no_card_loses() {
     // Only plain cards: 1, 2, 1, 2, ... then p1 has none and p2 takes the pile and wins.
-    let mut p = Position::dealt(&[0, 0], &[0, 0]);
+    let mut p = Position::dealt(&[0, 0], &[0, 0]).unwrap();
     let t = p.trick(u64::MAX);
     assert_eq!((t.laid, t.taker, t.ended), (4, 1, Some(Outcome::Player(1))));
 }
@@ -149,11 +149,11 @@ fn without_a_demand_the_players_alternate_and_a_player_with_no_card_loses() {
 #[test]
 fn the_game_ends_when_the_taker_holds_every_card() {
     // p1 lays A, p2 pays with its last cards: p1 takes them and holds all.
-    let mut p = Position::dealt(&[4], &[0, 0, 0, 0]);
+    let mut p = Position::dealt(&[4], &[0, 0, 0, 0]).unwrap();
     let t = p.trick(u64::MAX);
     assert_eq!((t.laid, t.taker, t.ended), (5, 0, Some(Outcome::Player(0))));
     // Paying runs out of cards halfway: the claimant takes the pile and wins.
-    let mut p = Position::dealt(&[4], &[0, 0]);
+    let mut p = Position::dealt(&[4], &[0, 0]).unwrap();
     let t = p.trick(u64::MAX);
     assert_eq!((t.laid, t.taker, t.ended), (3, 0, Some(Outcome::Player(0))));
 }
@@ -333,7 +333,7 @@ fn every_position_written_reads_back_with_its_own_hands() {
 fn both_engines(game: &Bmn, deck: &[u8], max_rounds: u64) -> Played {
     let half = deck.len() / 2;
     let mut s = game.scratch();
-    s.start = Position::dealt(&deck[..half], &deck[half..]);
+    s.start = Position::dealt(&deck[..half], &deck[half..]).unwrap();
     let reference = play_from(&mut s, max_rounds, &mut |_, _, _| ControlFlow::Continue(()));
     let fast = phase::play(&deck[..half], &deck[half..], max_rounds);
     assert_eq!(

@@ -264,9 +264,7 @@ fn shake(p: &Position, rng: &mut crate::rng::GameRng, cards: &mut Vec<u8>) -> Po
     // Now the middle and the second block precede the first: put the second block first.
     let mid = j - i - a;
     cards[i..i + mid + b].rotate_left(mid);
-    let mut q = Position::dealt(&cards[..split], &cards[split..]);
-    q.leader = p.leader;
-    q
+    Position::fitted(&cards[..split], &cards[split..], p.leader)
 }
 
 /// A random position of `deck`: the cards shuffled, cut anywhere (each hand holding one card
@@ -277,9 +275,7 @@ fn random_position(deck: &[u8], rng: &mut crate::rng::GameRng, cards: &mut Vec<u
     cards.extend_from_slice(deck);
     shuffle(rng, cards);
     let split = 1 + bounded(rng, deck.len() as u32 - 1) as usize;
-    let mut p = Position::dealt(&cards[..split], &cards[split..]);
-    p.leader = bounded(rng, 2) as usize;
-    p
+    Position::fitted(&cards[..split], &cards[split..], bounded(rng, 2) as usize)
 }
 
 /// Names the cycles through `found` (in order), and counts and admits each one not known:
@@ -332,7 +328,7 @@ pub fn count(
         }
         // Too large a basin (or one the bound stopped): the cycle alone joins the pool.
         Err(_) => {
-            let mut p = Position::dealt(&a, &b);
+            let mut p = Position::fitted(&a, &b, 0);
             let mut on = Vec::new();
             for _ in 0..c.tricks {
                 on.push(p);

@@ -112,9 +112,7 @@ fn solve(
     if all != deck_sorted {
         return None;
     }
-    let mut p = Position::dealt(&hands[0], &hands[1]);
-    p.leader = leader;
-    Some(p)
+    Some(Position::fitted(&hands[0], &hands[1], leader))
 }
 
 /// Whether `p` is back after `tricks` tricks, no game having ended on the way.

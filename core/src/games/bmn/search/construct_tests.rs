@@ -13,7 +13,7 @@ fn standard() -> Bmn {
 
 fn on_cycle(game: &Bmn, deal: &str) -> (Position, u64) {
     let [a, b] = game.parse_deal(deal).unwrap();
-    match fate(&Position::dealt(&a, &b), MAX_TRICKS) {
+    match fate(&Position::dealt(&a, &b).unwrap(), MAX_TRICKS) {
         Fate::Cycle(on, t) => (on, t),
         _ => panic!("{deal} loops"),
     }

@@ -123,8 +123,11 @@ impl Grower {
             shuffle(rng, &mut self.cards);
             let n = self.cards.len() as u32;
             let split = 1 + bounded(rng, n - 1) as usize;
-            let mut p = Position::dealt(&self.cards[..split], &self.cards[split..]);
-            p.leader = bounded(rng, 2) as usize;
+            let p = Position::fitted(
+                &self.cards[..split],
+                &self.cards[split..],
+                bounded(rng, 2) as usize,
+            );
             return p;
         }
         // Mostly the top few sizes: the frontier is where growth happens.
@@ -157,9 +160,7 @@ impl Grower {
         let h = bounded(rng, 2) as usize;
         let at = bounded(rng, hands[h].len() as u32 + 1) as usize;
         hands[h].insert(at, card);
-        let mut q = Position::dealt(&hands[0], &hands[1]);
-        q.leader = p.leader;
-        q
+        Position::fitted(&hands[0], &hands[1], p.leader)
     }
 }
 

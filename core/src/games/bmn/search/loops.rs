@@ -140,9 +140,7 @@ pub fn perturb(p: &Position, rng: &mut GameRng, cards: &mut Vec<u8>) -> Position
         }
     }
     let split = split.clamp(1, cards.len() - 1);
-    let mut q = Position::dealt(&cards[..split], &cards[split..]);
-    q.leader = p.leader;
-    q
+    Position::fitted(&cards[..split], &cards[split..], p.leader)
 }
 
 /// One walker of the loop search: its generator, its pool of positions on cycles (the seeds'
@@ -191,8 +189,11 @@ impl<'a> LoopWalker<'a> {
             self.cards.extend_from_slice(self.game.deck());
             shuffle(rng, &mut self.cards);
             let split = 1 + bounded(rng, n as u32 - 1) as usize;
-            let mut p = Position::dealt(&self.cards[..split], &self.cards[split..]);
-            p.leader = bounded(rng, 2) as usize;
+            let p = Position::fitted(
+                &self.cards[..split],
+                &self.cards[split..],
+                bounded(rng, 2) as usize,
+            );
             return p;
         }
         let (mut p, tricks) = self.pool[bounded(rng, self.pool.len() as u32) as usize];

@@ -21,6 +21,13 @@ pub const DEFAULT_DEALS: u64 = 10_000_000;
 /// take about 8 ms each on one core).
 pub const DEFAULT_BASES: usize = 4096;
 
+/// The most walkers a search takes.
+pub const MAX_WALKERS: u32 = 65536;
+/// The most deals a search keeps.
+pub const MAX_KEEP: u32 = 10_000;
+/// The most bases a join starts from.
+pub const MAX_BASES: u32 = 1_000_000;
+
 /// How `search bmn` looks for long games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
@@ -125,6 +132,8 @@ impl Plan {
     /// `settings` checked for `game`: the mode they ask for, or what is wrong with them.
     pub fn of(game: &Bmn, settings: &Settings) -> Result<Plan, UsageError> {
         let s = settings;
+        check_bounds(s)?;
+        check_modes(s)?;
         let (from, mode) = if s.census {
             census(game, s)?
         } else if s.method != Method::Climb {
@@ -162,10 +171,79 @@ impl Plan {
     }
 
     /// Whether its walkers play a number of deals foreseen from a pilot of random deals (the
-    /// climb and the loop search): the others are bounded by their time alone.
+    /// climb and the loop search).
     pub fn walks(&self) -> bool {
         matches!(self.mode, Mode::Climb { .. } | Mode::Loops { .. })
     }
+
+    /// The threads of `threads` its steps keep busy: no more than its walkers (the climb, the
+    /// loop search and the census play walker by walker), or all of them (sampling).
+    pub fn busy(&self, threads: usize) -> usize {
+        let walkers = usize::try_from(self.settings.walkers).unwrap_or(usize::MAX);
+        match self.mode {
+            Mode::Record { .. } => threads.max(1),
+            _ => threads.min(walkers).max(1),
+        }
+    }
+}
+
+/// Refuses walkers, deals kept or bases past their bounds, whichever face asked: the command
+/// line's flags and the JSON readers take no more, and a typed caller's `keep: usize::MAX`
+/// would be held as asked. (Zero is each mode's to refuse, with what it needs.)
+fn check_bounds(s: &Settings) -> Result<(), UsageError> {
+    let counts = [
+        ("walkers", u64::from(s.walkers), MAX_WALKERS),
+        ("keep", u64::try_from(s.keep).unwrap_or(u64::MAX), MAX_KEEP),
+        (
+            "bases",
+            u64::try_from(s.bases).unwrap_or(u64::MAX),
+            MAX_BASES,
+        ),
+    ];
+    match counts.into_iter().find(|&(_, n, max)| n > u64::from(max)) {
+        Some((name, n, max)) => Err(usage_of![
+            Op::Search,
+            ": ",
+            setting(name, n),
+            format!(
+                ": expected a whole number from 1 to {}",
+                grouped(max.into())
+            )
+        ]),
+        None => Ok(()),
+    }
+}
+
+/// Refuses settings of one mode asked with another that would ignore them, naming both: a
+/// census looks for cycles, not long games, so it takes no `method`; `bases` (given other
+/// than its default) counts the joins of `method record` alone. Ignored, either would be
+/// missing from the replay line of a search that was run as if it had not been asked.
+fn check_modes(s: &Settings) -> Result<(), UsageError> {
+    if s.census && s.method != Method::Climb {
+        return Err(usage_of![
+            Op::Search,
+            ": ",
+            setting_alone("census"),
+            " counts the cycles its own walk finds; ",
+            setting("method", s.method.name()),
+            " searches for long games (drop one of them)"
+        ]);
+    }
+    if s.bases != DEFAULT_BASES && (s.census || s.method != Method::Record) {
+        return Err(usage_of![
+            Op::Search,
+            ": ",
+            setting("bases", s.bases),
+            " counts the longest games ",
+            setting("method", "record"),
+            " joins from; this search does not join (add ",
+            setting("method", "record"),
+            " or drop ",
+            setting_alone("bases"),
+            ")"
+        ]);
+    }
+    Ok(())
 }
 
 /// Refuses a `minutes` that is no time: every search is bounded by it.
@@ -314,7 +392,7 @@ fn seed_of(game: &Bmn, deal: &str) -> Result<(Position, u64), UsageError> {
         let from = setting("from", format!("{deal:?}"));
         UsageError::of([loops_said(), vec![from, words.into()]].concat())
     };
-    match fate(&Position::dealt(&a, &b), MAX_TRICKS) {
+    match fate(&Position::fitted(&a, &b, 0), MAX_TRICKS) {
         Fate::Cycle(on, tricks) => Ok((on, tricks)),
         Fate::Ends(_) => Err(said(
             ": this deal's game ends; give a deal that never ends (its cycle seeds the search)"
@@ -385,8 +463,23 @@ fn census(game: &Bmn, s: &Settings) -> Result<(Option<String>, Mode), UsageError
     check_minutes(s.minutes)?;
     let (from, seeds) = seeded(game, s)?;
     let per_round = u64::from(s.walkers) * ROUND_TRIES;
+    // `deals` bounds the tries: a census plays whole rounds, so fewer than one is refused,
+    // not rounded up to a round.
+    if let Some(d) = s.deals.filter(|&d| d < per_round) {
+        return Err(usage_of![
+            Op::Search,
+            ": ",
+            setting("deals", d),
+            " is less than one round of the census (",
+            setting("walkers", s.walkers),
+            format!(
+                " × {ROUND_TRIES} tries = {}); ask for at least that many, or fewer walkers",
+                grouped(per_round)
+            )
+        ]);
+    }
     let rounds = match (s.deals, s.minutes) {
-        (Some(d), _) => (d / per_round).max(1),
+        (Some(d), _) => d / per_round,
         (None, Some(_)) => u64::MAX,
         (None, None) => (DEFAULT_DEALS / per_round).max(1),
     };

@@ -19,7 +19,7 @@ fn standard() -> Bmn {
 
 fn position(game: &Bmn, deal: &str) -> Position {
     let [a, b] = game.parse_deal(deal).unwrap();
-    Position::dealt(&a, &b)
+    Position::dealt(&a, &b).unwrap()
 }
 
 /// A climbing walker plays the same deals in batches of any sizes as at once: the batches a
