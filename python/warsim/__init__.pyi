@@ -98,7 +98,7 @@ def sweep(game: Literal["war"], /, *, games: int | None = None, precision: float
 
 @overload
 def simulate(game: Literal["snap"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result:
-        """simulate snap: Snap (a pair takes the common pile) on random deals.
+        """simulate snap: Snap: a pair takes the common pile.
 
         players: Players
         faces: Different card faces
@@ -107,7 +107,7 @@ def simulate(game: Literal["snap"], /, *, games: int | None = None, precision: f
         """
 @overload
 def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
-        """exact snap: Snap (a pair takes the common pile) on random deals.
+        """exact snap: Snap: a pair takes the common pile.
 
         players: Players
         faces: Different card faces
@@ -117,7 +117,7 @@ def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | 
 @overload
 def sweep(game: Literal["snap"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
-        """sweep snap: Snap (a pair takes the common pile) on random deals.
+        """sweep snap: Snap: a pair takes the common pile.
 
         players: Players
         faces: Different card faces
@@ -196,7 +196,7 @@ def sweep(game: Literal["jitsu"], /, *, games: int | None = None, precision: flo
 
 @overload
 def simulate(game: Literal["bmn"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result:
-        """simulate bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
+        """simulate bmn: Beggar-my-neighbour (1911 Britannica rules).
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
         ranks: Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10]
@@ -206,7 +206,7 @@ def simulate(game: Literal["bmn"], /, *, games: int | None = None, precision: fl
         """
 @overload
 def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
-        """exact bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
+        """exact bmn: Beggar-my-neighbour (1911 Britannica rules).
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
         ranks: Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10]
@@ -217,7 +217,7 @@ def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | N
 @overload
 def sweep(game: Literal["bmn"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
         max_rule_sets: int | None = None, rules: Literal['britannica', 'camicia'] | Sequence[Literal['britannica', 'camicia']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
-        """sweep bmn: Beggar-my-neighbour (1911 Britannica rules) on random deals.
+        """sweep bmn: Beggar-my-neighbour (1911 Britannica rules).
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
         ranks: Ranks in the deck; the top four are J, Q, K and A [default: 13; camicia: 10]
