@@ -45,18 +45,25 @@ pub(crate) fn interruptible<T: Send>(
     let shared = Arc::new(progress::Shared::default());
     let session = Session::hosted(cancel.clone(), command, shared.clone());
     let mut shown = Shown::new();
+    // The worker says when it is done, so a short call returns at once rather than at the next
+    // of the 50 ms checks for signals (a worker that panics is seen at that check).
+    let done = (std::sync::Mutex::new(false), std::sync::Condvar::new());
     std::thread::scope(|s| {
-        let worker = s.spawn(|| work(&session));
+        let worker = s.spawn(|| {
+            let value = work(&session);
+            *done.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            done.1.notify_all();
+            value
+        });
         loop {
             shown.draw(py, &shared, false);
             let finished = py.detach(|| {
-                for _ in 0..10 {
-                    if worker.is_finished() {
-                        return true;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                false
+                let flag = done.0.lock().unwrap_or_else(|e| e.into_inner());
+                let wait = done
+                    .1
+                    .wait_timeout_while(flag, Duration::from_millis(50), |d| !*d);
+                let (flag, _) = wait.unwrap_or_else(|e| e.into_inner());
+                *flag || worker.is_finished()
             });
             if finished {
                 break;
