@@ -31,7 +31,7 @@ pub(crate) fn readers<'a>(run: &'a Path, merged: &'a Path) -> [Vec<&'a str>; 2] 
 }
 
 /// A sweep of two shotgun rule sets into `out`.
-fn small_sweep(out: &Path) {
+pub(crate) fn small_sweep(out: &Path) {
     ok(&[
         "sweep",
         "shotgun",

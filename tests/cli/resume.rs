@@ -111,17 +111,7 @@ fn resume_refuses_what_is_no_stopped_run_and_changes_nothing() {
     assert!(line.contains("summary.json"), "{line}");
     // Another command's folder, and no folder at all.
     let sweep = dir.path("sweep");
-    ok(&[
-        "sweep",
-        "shotgun",
-        "--mix",
-        "1,1,1;2,1,1",
-        "--games",
-        "500",
-        "--quiet",
-        "--out",
-        s(&sweep),
-    ]);
+    crate::nothing_lost::small_sweep(&sweep);
     fails(2, &["resume", s(&sweep)]);
     fails(2, &["resume", s(&dir.path("none"))]);
 }
