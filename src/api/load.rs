@@ -16,8 +16,14 @@ use crate::value::{chart_of, charts_of, Loaded};
 /// The run in folder `dir` (written by `simulate`, `exact` or `merge`), read and checked as
 /// `merge` reads a shard.
 pub fn load(dir: &Path) -> Result<Box<dyn Loaded>> {
+    of_folder(dir, Load(dir))
+}
+
+/// `task` done for the game type the run in folder `dir` names (`load`, `resume`); a game no
+/// list holds is a usage error naming the folder.
+pub(super) fn of_folder<R, T: WithGameType<Output = Result<R>>>(dir: &Path, task: T) -> Result<R> {
     let game = model::load::game_of(dir)?;
-    face::by_name(&game, Load(dir))
+    face::by_name(&game, task)
         .unwrap_or_else(|| Err(usage!("{}: no game {game:?}", dir.display()).into()))
 }
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::{Run, Session};
-use crate::face::{self, GameCli, WithGameType};
+use crate::face::{GameCli, WithGameType};
 use crate::model::report::Timing;
 use crate::model::{self, load::Part};
 use crate::run::threads_or_cores;
@@ -22,16 +22,12 @@ use crate::usage;
 /// stopped one; gives the run and `dir`. A run that is not stopped is refused, `dir` untouched.
 /// Stopped again, it is written as far as it got, still stopped.
 pub fn resume(session: &Session, dir: &Path, progress: When) -> Result<(Run, PathBuf)> {
-    let game = model::load::game_of(dir)?;
-    face::by_name(
-        &game,
-        Resume {
-            dir,
-            session,
-            progress,
-        },
-    )
-    .unwrap_or_else(|| Err(usage!("{}: no game {game:?}", dir.display()).into()))
+    let task = Resume {
+        dir,
+        session,
+        progress,
+    };
+    super::load::of_folder(dir, task)
 }
 
 /// `resume`, for game type `G`.

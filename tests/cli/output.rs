@@ -219,7 +219,7 @@ fn a_replaced_set_is_named() {
 fn out_inside_a_set_is_refused() {
     let dir = Scratch::new("inside");
     let set = dir.path("set");
-    ok(&[
+    let run = [
         "simulate",
         "rps",
         "--games",
@@ -227,7 +227,8 @@ fn out_inside_a_set_is_refused() {
         "--quiet",
         "--out",
         s(&set),
-    ]);
+    ];
+    ok(&run);
     let before = listing(&set);
     let inner = set.join("more/inner");
     let line = fails(
@@ -244,13 +245,5 @@ fn out_inside_a_set_is_refused() {
         )
     );
     assert_eq!(listing(&set), before);
-    ok(&[
-        "simulate",
-        "rps",
-        "--games",
-        "100",
-        "--quiet",
-        "--out",
-        s(&set),
-    ]);
+    ok(&run);
 }
