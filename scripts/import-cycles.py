@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Import circles between the top-level modules of each crate of the workspace.
+"""Import circles between the top-level modules of each crate of the workspace, and between
+its files.
 
 A module `a` imports `b` when a file under `a` names `crate::b` (in a `use` or a path), or
-reaches it through `super::`. Doc comments, comments and test code (a `#[cfg(test)]` module,
+reaches it through `super::`. A file imports another when it names a path into it (`crate::`,
+`super::` or `self::` paths, `use` groups included); a folder's mod.rs and the files below it
+are one family, whose paths to each other are the nesting, not imports. Doc comments, comments and test code (a `#[cfg(test)]` module,
 inline or in its own file) are not imports: tests may drive a module from above. Exits 1, naming the
 circle, when two modules import each other through any chain; 0 otherwise.
 Usage: scripts/import-cycles.py [SRC_DIR ...]  (default: src core/src)
@@ -74,6 +77,57 @@ def edges(src: Path, mods):
     return found
 
 
+def file_modules(src: Path, tests):
+    """Each non-test file of the crate by its module path (`games/war/mod.rs` is games/war)."""
+    files = {}
+    for path in src.rglob("*.rs"):
+        if path in tests:
+            continue
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] in ("mod", "lib", "main"):
+            parts = parts[:-1]
+        files[tuple(parts)] = path
+    return files
+
+
+def resolve(files, here, segments):
+    """The file a path from module `here` lands in: its longest prefix that is a file."""
+    if segments[0] == "crate":
+        base, rest = [], segments[1:]
+    else:
+        base, rest = list(here), segments
+        while rest and rest[0] in ("super", "self"):
+            base = base[:-1] if rest[0] == "super" else base
+            rest = rest[1:]
+    whole = base + rest
+    for k in range(len(whole), 0, -1):
+        if tuple(whole[:k]) in files:
+            return tuple(whole[:k])
+    return None
+
+
+PATH = re.compile(r"\b((?:crate|super|self)(?:::\w+)+)(?:::\{([^;{}]*)\})?")
+
+
+def file_edges(src: Path):
+    files = file_modules(src, test_files(src))
+    found = {m: set() for m in files}
+    for here, path in files.items():
+        for m in PATH.finditer(code(path.read_text())):
+            head = m.group(1).split("::")
+            paths = [head]
+            for item in (m.group(2) or "").split(","):
+                item = item.split(" as ")[0].strip()
+                if item and item != "self":
+                    paths.append(head + item.split("::"))
+            for segments in paths:
+                there = resolve(files, here, segments)
+                family = there and (there[: len(here)] == here or here[: len(there)] == there)
+                if there and not family:
+                    found[here].add(there)
+    return found
+
+
 def circles(graph):
     """The strongly connected groups of more than one module (Tarjan), each sorted."""
     index, low, on, stack, out = {}, {}, set(), [], []
@@ -131,6 +185,14 @@ def main():
             a = group[0]
             back = min((path(graph, b, a, within) for b in graph[a] & within), key=len)
             print(f"{src}: import circle: {' -> '.join([a] + back)}", file=sys.stderr)
+            bad = True
+        graph = file_edges(src)
+        for group in circles(graph):
+            within = set(group)
+            a = group[0]
+            back = min((path(graph, b, a, within) for b in graph[a] & within), key=len)
+            names = ["/".join(m) for m in [a] + back]
+            print(f"{src}: import circle among files: {' -> '.join(names)}", file=sys.stderr)
             bad = True
     sys.exit(1 if bad else 0)
 

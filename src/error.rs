@@ -1,7 +1,8 @@
 //! The one error type that means "the user asked for something that cannot be done" (exit 2).
 //!
 //! Everything else (I/O, a full disk) travels as an `anyhow::Error` with context and exits 1.
-//! `main` tells the two apart by downcasting.
+//! `main` tells the two apart with [`usage_in`]: a usage error raised here, or one the core
+//! returned inside its own [`Error`](warsim_core::error::Error).
 
 use warsim_core::error::Op;
 pub use warsim_core::error::UsageError;
@@ -53,12 +54,26 @@ pub fn with_keywords(e: &UsageError) -> String {
     e.render(setting, function)
 }
 
+/// The usage error `cause` is, whether this crate raised it or the core returned it inside its
+/// [`Error`](warsim_core::error::Error).
+pub fn usage_in<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a UsageError> {
+    cause
+        .downcast_ref::<UsageError>()
+        .or_else(|| cause.downcast_ref::<warsim_core::error::Error>()?.usage())
+}
+
+/// Whether `e` is bad usage or bad input (exit status 2; Python's `ValueError`): a usage error
+/// among its causes.
+pub fn is_usage(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| usage_in(cause).is_some())
+}
+
 /// An error and its causes on one line, as `{:#}` writes them, each usage error among them
 /// said by `say` (a face's way of naming settings).
 pub fn chain(e: &anyhow::Error, say: fn(&UsageError) -> String) -> String {
     let parts: Vec<String> = e
         .chain()
-        .map(|cause| match cause.downcast_ref::<UsageError>() {
+        .map(|cause| match usage_in(cause) {
             Some(u) => say(u),
             None => cause.to_string(),
         })

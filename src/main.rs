@@ -10,7 +10,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 use warsim::app::run;
 use warsim::cli::Cli;
-use warsim::error::{one_line, printable, Interrupted, UsageError};
+use warsim::error::{one_line, printable, Interrupted};
 
 fn main() -> ExitCode {
     warsim::app::name_engine_path();
@@ -36,11 +36,7 @@ fn exit(result: anyhow::Result<()>) -> ExitCode {
         let _ = writeln!(io::stderr(), "{}", printable(&i.0));
         return ExitCode::from(130);
     }
-    let code = if e.downcast_ref::<UsageError>().is_some() {
-        2
-    } else {
-        1
-    };
+    let code = if warsim::error::is_usage(&e) { 2 } else { 1 };
     // One printable line, whatever the error holds (a path may hold a line break or a
     // terminal escape). If stderr cannot take it, the exit status is all that is left to say it.
     let line = printable(&warsim::error::chain(&e, warsim::error::with_flags));

@@ -282,9 +282,13 @@ pub fn play<G: Game>(
                 max_games: opts.max_games.max(info.games_total),
             };
             let planned = |n: u64| progress.set_total(slot.offset + n.saturating_mul(slot.weight));
-            let (tally, stop) = precision::simulate(
-                game, opts.seed, &target, head, threads, &inc, &planned, cancel,
-            )?;
+            let watched = precision::Watched {
+                threads,
+                progress: &inc,
+                planned: &planned,
+                cancel,
+            };
+            let (tally, stop) = precision::simulate(game, opts.seed, &target, head, &watched)?;
             // The run as planned, now of the games it played: nothing of its description
             // is made again, so a field added to it reaches this run's summary too.
             info.games_total = stop.games;

@@ -23,10 +23,7 @@ fn out(name: &str) -> PathBuf {
 }
 
 fn refused(e: anyhow::Error, want: &str) {
-    assert!(
-        e.downcast_ref::<warsim::error::UsageError>().is_some(),
-        "not a usage error: {e:#}"
-    );
+    assert!(warsim::error::is_usage(&e), "not a usage error: {e:#}");
     assert!(e.to_string().contains(want), "want {want:?}: {e}");
 }
 

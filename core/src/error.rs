@@ -1,5 +1,6 @@
-//! The error that means "the rules or the input asked for something that cannot be done": the
-//! command crate prints it in one line and exits with status 2.
+//! What the core's calls fail with ([`Error`]), and the error among them that means "the rules
+//! or the input asked for something that cannot be done" ([`UsageError`]): the command crate
+//! prints that one in one line and exits with status 2.
 //!
 //! A message names the settings it is about as settings ([`Piece::Setting`]: the name of the
 //! settings struct's field and the value asked), and the operations it points to as operations
@@ -13,6 +14,7 @@ use std::fmt;
 /// its own way, the command line as its command (`exact war`, `use simulate`), Python as its
 /// function (`exact("war")`, `use simulate()`), so the core names no command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Op {
     /// Plays random games of a rule set and estimates its statistics.
     Simulate,
@@ -46,6 +48,7 @@ impl Op {
 
 /// One piece of a message: words, a setting with the value it was given, or an operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Piece {
     /// Words, as they are.
     Text(String),
@@ -178,6 +181,47 @@ impl fmt::Display for UsageError {
             None => n.to_string(),
         };
         f.write_str(&self.render(setting, op_words))
+    }
+}
+
+/// Every way a call of the core can fail, so a library user matches on kinds, not on text, and
+/// the core names no error crate of its own choosing in its signatures. More kinds may come:
+/// match with a wildcard arm.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The rules or the input ask for something that cannot be done: the caller's to mend.
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    /// The caller's [`Cancel`](crate::cancel::Cancel) stopped the work before it ended.
+    #[error(transparent)]
+    Cancelled(#[from] crate::cancel::Cancelled),
+    /// Counts that would pass 64 bits (only hand-edited tallies claim that many).
+    #[error(transparent)]
+    Overflow(#[from] crate::stats::count::Overflow),
+    /// Game `index` of an enumeration is not a deal the rules can play (a bug, not an input).
+    #[error("{game}: game {index} cannot be played")]
+    Unplayable {
+        /// The game's name ([`Game::NAME`](crate::games::Game::NAME)).
+        game: &'static str,
+        /// The game's index in its run.
+        index: u64,
+    },
+    /// The worker threads could not be started (the system refused them).
+    #[error("cannot start the worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// A result of the core: [`Error`] unless another error is named.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The usage error this is, if it is one: what a face renders in its own words.
+    pub fn usage(&self) -> Option<&UsageError> {
+        match self {
+            Error::Usage(u) => Some(u),
+            _ => None,
+        }
     }
 }
 

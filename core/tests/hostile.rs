@@ -168,15 +168,13 @@ fn a_precision_target_no_run_can_aim_for_is_refused() {
             max_games,
         };
         let head = engine::simulate(&game, 0, 0..head, 1, &|_| {}, &Cancel::default()).unwrap();
+        let cancel = Cancel::default();
         precision::simulate(
             &game,
             0,
             &target,
             head,
-            1,
-            &|_| {},
-            &|_| {},
-            &Cancel::default(),
+            &precision::Watched::quietly(1, &cancel),
         )
     };
     assert!(run(1.0, 10, 0, 0).is_err(), "max_games 0 (clamp panicked)");

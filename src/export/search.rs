@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use crate::error::Interrupted;
 use crate::games::bmn::search::climb::Found;
+use crate::games::bmn::search::header::{Listed, Replays};
 use crate::games::bmn::search::reaching::ReachingReport;
-use crate::games::bmn::search::report::{CensusReport, Listed, Replays, SearchReport};
+use crate::games::bmn::search::report::{CensusReport, SearchReport};
 use crate::model::summary::Provenance;
 use crate::session::Session;
 use crate::stats::summary::grouped;

@@ -149,7 +149,7 @@ fn written() -> PyErr {
 /// A failure as Python sees it: bad input a `ValueError` naming the keyword argument, any other
 /// failure (a full disk, say) a `RuntimeError`.
 pub(crate) fn to_python(e: anyhow::Error) -> PyErr {
-    if e.downcast_ref::<UsageError>().is_some() {
+    if crate::error::is_usage(&e) {
         // Every usage error names settings, which read as keyword arguments here.
         let text = crate::error::chain(&e, crate::error::with_keywords);
         PyValueError::new_err(text)

@@ -4,7 +4,7 @@
 
 use super::{Method, SearchConfig};
 use crate::face::bmn::rule_flags;
-use crate::games::bmn::search::report::Replays;
+use crate::games::bmn::search::header::Replays;
 use crate::games::bmn::{BmnRules, DEFAULT_MAX_ROUNDS};
 use crate::model::summary::shell_quote;
 
@@ -109,7 +109,7 @@ fn quoted(deal: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::bmn::search::report::Replays;
+    use crate::games::bmn::search::header::Replays;
 
     /// A record search stopped while it sampled (no base joined) replays as the sampling it
     /// was: `--bases 1` would join a base and find deals the stopped search did not.

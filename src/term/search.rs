@@ -4,11 +4,12 @@
 use std::path::Path;
 
 use crate::games::bmn::search::climb::Found;
+use crate::games::bmn::search::header::Listed;
 use crate::games::bmn::search::loops::{Cycle, MAX_TRICKS};
 use crate::games::bmn::search::plan::Method;
 use crate::games::bmn::search::reaching::ReachingReport;
+use crate::games::bmn::search::report::SearchReport;
 use crate::games::bmn::search::report::{CensusReport, ClimbReport, LoopsReport, RecordReport};
-use crate::games::bmn::search::report::{Listed, SearchReport};
 use crate::stats::summary::{counted, grouped};
 
 /// `3,580 cards, 500 tricks`, or a loop's `never ends: a 62-trick (440-card) cycle`.

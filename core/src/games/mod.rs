@@ -183,7 +183,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn solve_chain(
         &self,
         _cancel: &crate::cancel::Cancel,
-    ) -> Option<anyhow::Result<ChainSolution>> {
+    ) -> Option<crate::error::Result<ChainSolution>> {
         None
     }
 
@@ -241,6 +241,7 @@ pub trait Game: Send + Sync + Sized + 'static {
 /// The exact answer of an absorbing Markov chain over a game's positions (`exact` with a
 /// random pickup): averaged over the equally likely deals.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ChainSolution {
     /// Positions reachable from the deals.
     pub states: usize,

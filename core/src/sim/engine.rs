@@ -5,9 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
-
-use crate::error::UsageError;
+use crate::error::{Error, Result, UsageError};
 use crate::games::{Game, Result1};
 use crate::stats::histogram::Tally;
 use crate::usage;
@@ -33,7 +31,7 @@ pub fn simulate<G: Game>(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
-) -> anyhow::Result<Tally<G::Stats>> {
+) -> Result<Tally<G::Stats>> {
     check_range(&range)?;
     play_each(
         game,
@@ -59,7 +57,7 @@ pub fn simulate_until<G: Game>(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     stop: &Cancel,
-) -> anyhow::Result<(Tally<G::Stats>, u64)> {
+) -> Result<(Tally<G::Stats>, u64)> {
     check_range(&range)?;
     let start = range.start;
     let claims = Claims::new(range);
@@ -87,7 +85,7 @@ pub fn enumerate<G: Game>(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
-) -> anyhow::Result<Tally<G::Stats>> {
+) -> Result<Tally<G::Stats>> {
     check_range(&range)?;
     let deals = game.deal_count()?;
     if u128::from(range.end) > deals {
@@ -107,7 +105,10 @@ pub fn enumerate<G: Game>(
         cancel,
         &|games, scratch, record| {
             game.play_deal_range(games, scratch, record)
-                .map_err(|i| anyhow::anyhow!("{}: game {i} cannot be played", G::NAME))
+                .map_err(|index| Error::Unplayable {
+                    game: G::NAME,
+                    index,
+                })
         },
     )
 }
@@ -126,11 +127,7 @@ fn check_range(range: &Range<u64>) -> Result<(), UsageError> {
 
 /// How a claim is played: games `range` of the run with a worker's buffers, each result handed
 /// to the recorder with its index (in any order), or an error if a game cannot be played.
-type PlayChunk<'a, G> = dyn Fn(
-        Range<u64>,
-        &mut <G as Game>::Scratch,
-        &mut dyn FnMut(u64, &Result1<G>),
-    ) -> anyhow::Result<()>
+type PlayChunk<'a, G> = dyn Fn(Range<u64>, &mut <G as Game>::Scratch, &mut dyn FnMut(u64, &Result1<G>)) -> Result<()>
     + Sync
     + 'a;
 
@@ -154,7 +151,7 @@ fn play_each<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
     chunk: &PlayChunk<'_, G>,
-) -> anyhow::Result<Tally<G::Stats>> {
+) -> Result<Tally<G::Stats>> {
     let claims = Claims::new(range);
     let stop = (cancel, Stopped::Cancel);
     play_claims(game, &claims, threads, progress, stop, chunk)
@@ -169,15 +166,14 @@ fn play_claims<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
     (stop, stopped): (&Cancel, Stopped),
     chunk: &PlayChunk<'_, G>,
-) -> anyhow::Result<Tally<G::Stats>> {
+) -> Result<Tally<G::Stats>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+        .build()?;
     let players = game.players();
     // A failed thread's error is the run's; the others stop at their next claim.
     let failed = AtomicBool::new(false);
-    let worker = || -> anyhow::Result<Tally<G::Stats>> {
+    let worker = || -> Result<Tally<G::Stats>> {
         let mut scratch = game.scratch();
         let mut tally = Tally::new(players);
         let mut size = 1;

@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use super::engine::{self, Cancel, CHUNK};
-use crate::error::UsageError;
+use crate::error::{Result, UsageError};
 use crate::games::Game;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::Distribution;
@@ -75,22 +75,50 @@ pub fn half_width<S: crate::games::GameStats>(tally: &Tally<S>) -> Option<f64> {
     Distribution::from_counts(&counts)?.sem.map(|s| 1.96 * s)
 }
 
+/// How a run to a precision is played and watched: by how many threads, whom it tells, and
+/// what stops it. A struct, so the caller names each hook rather than passes them in order.
+#[derive(Clone, Copy)]
+pub struct Watched<'a> {
+    /// Threads that play the games.
+    pub threads: usize,
+    /// Told of finished games.
+    pub progress: &'a (dyn Fn(u64) + Sync),
+    /// Told of each new checkpoint: the number of games the run will have played if it stops
+    /// there.
+    pub planned: &'a dyn Fn(u64),
+    /// Stops the run when set.
+    pub cancel: &'a Cancel,
+}
+
+impl<'a> Watched<'a> {
+    /// On `threads` threads, telling no one, stopped by `cancel` alone.
+    pub fn quietly(threads: usize, cancel: &'a Cancel) -> Watched<'a> {
+        Watched {
+            threads,
+            progress: &|_| {},
+            planned: &|_| {},
+            cancel,
+        }
+    }
+}
+
 /// Plays games 0, 1, … of the run with base `seed` until `target` is met at a checkpoint or
 /// `max_games` are played, going on from `head`: games `0..head.games`, already played (a
 /// pilot's), no more than the first checkpoint, so every decision sees the same games.
-/// `progress` is told of finished games; `planned` of each new checkpoint, the number of games
-/// the run will have played if it stops there. A set `cancel` stops the run.
-#[allow(clippy::too_many_arguments)]
+/// `watched` says how ([`Watched`]).
 pub fn simulate<G: Game>(
     game: &G,
     seed: u64,
     target: &Target,
     head: Tally<G::Stats>,
-    threads: usize,
-    progress: &(dyn Fn(u64) + Sync),
-    planned: &dyn Fn(u64),
-    cancel: &Cancel,
-) -> anyhow::Result<(Tally<G::Stats>, Stop)> {
+    watched: &Watched<'_>,
+) -> Result<(Tally<G::Stats>, Stop)> {
+    let Watched {
+        threads,
+        progress,
+        planned,
+        cancel,
+    } = *watched;
     target.check()?;
     let first = target.checkpoints().next().unwrap_or(0);
     if head.games > first {
@@ -169,10 +197,7 @@ mod tests {
                 7,
                 &t,
                 Tally::new(game.players()),
-                threads,
-                &|_| {},
-                &|_| {},
-                &Cancel::default(),
+                &Watched::quietly(threads, &Cancel::default()),
             )
             .unwrap()
         };
@@ -219,10 +244,7 @@ mod tests {
                     seed,
                     t,
                     Tally::new(game.players()),
-                    2,
-                    &|_| {},
-                    &|_| {},
-                    &Cancel::default(),
+                    &Watched::quietly(2, &Cancel::default()),
                 )
                 .unwrap();
                 let counts: Vec<(u64, u64)> = tally.rounds.counts_where(|_| true).collect();

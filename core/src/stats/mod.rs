@@ -7,3 +7,4 @@ pub mod quantile;
 pub mod summary;
 pub mod tail;
 pub mod tail_check;
+pub mod words;

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::summary::grouped;
+use super::words::grouped;
 
 /// The chance each end may miss.
 const TAIL: f64 = 0.025;

@@ -6,6 +6,9 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::quantile::{self, Bounds};
+// How numbers are written lives in `words`, which the quantiles use too; the summary's callers
+// find it here beside the figures it writes.
+pub use super::words::{counted, fixed, fraction, grouped, grouped_in, pct, percent};
 
 /// The quantiles reported besides the median, as (JSON key, numerator, denominator).
 pub const QUANTILES: [(&str, u64, u64); 7] = [
@@ -20,6 +23,7 @@ pub const QUANTILES: [(&str, u64, u64); 7] = [
 
 /// Summary statistics of a distribution of whole numbers given as (value, count) pairs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Distribution {
     /// Number of observations.
     pub n: u64,
@@ -118,6 +122,7 @@ impl Distribution {
 /// A share k/n with its 95% Wilson score interval, which stays inside [0, 1] and is honest
 /// when k is 0 or n (where mean ± 1.96·se would claim no uncertainty at all).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Share {
     /// Number of games with the property.
     pub count: u64,
@@ -152,105 +157,6 @@ impl Share {
     pub fn interval_text(&self) -> String {
         format!("{} to {}", pct(self.ci95[0]), pct(self.ci95[1]))
     }
-}
-
-/// A share as every output writes it ([`percent`] with three decimals), so one count reads
-/// the same wherever it is printed: `1 of 200,000` is `0.00050%` in every line.
-pub fn pct(share: f64) -> String {
-    percent(share, 3)
-}
-
-/// `share` (0..=1) as a percentage with `decimals` decimals, or, for a share too close to 0% or
-/// 100% for them to show two significant digits of its distance from it, with two: one game in
-/// ten million is `0.000010%`, never `0.00%`, which a reader takes for none; one in 200,000 is
-/// `0.00050%`, never `0.001%`, twice as many; and all games but four of ten million
-/// `99.999960%`, never `100.000%`.
-pub fn percent(share: f64, decimals: usize) -> String {
-    let p = 100.0 * share;
-    let two_digits = 10f64.powi(1 - decimals as i32);
-    // The distance from the nearest end (0% or 100%) a share must keep in view.
-    let gap = p.min(100.0 - p);
-    if gap <= 0.0 || gap >= two_digits || !p.is_finite() {
-        return format!("{p:.decimals$}%");
-    }
-    // (Less a hair, so that a gap of 0.001 that floating point holds as 0.000999… is one.)
-    let digits = (-gap.log10() - 1e-9).ceil() as usize + 1;
-    format!("{p:.digits$}%")
-}
-
-/// Thousands separators, for titles and labels.
-pub fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// `x` with `decimals` decimals and thousands separators in its whole part (`1,908.222`), so a
-/// mean reads like the counts beside it.
-pub fn fixed(x: f64, decimals: usize) -> String {
-    let text = format!("{:.decimals$}", x.abs());
-    if !x.is_finite() {
-        return format!("{x}");
-    }
-    let (whole, rest) = text.split_at(text.find('.').unwrap_or(text.len()));
-    let sign = if x < 0.0 && text.bytes().any(|b| matches!(b, b'1'..=b'9')) {
-        "-"
-    } else {
-        ""
-    };
-    match whole.parse::<u64>() {
-        Ok(w) => format!("{sign}{}{rest}", grouped(w)),
-        Err(_) => format!("{x:.decimals$}"),
-    }
-}
-
-/// `text` with thousands separators in every whole number of five digits or more (`cap
-/// 10000000` becomes `cap 10,000,000`), for the terminal: a game's description is also a value
-/// of summary.json, which keeps the form runs were recorded with. Digits that belong to a
-/// decimal (`0.16667`) or touch a letter or another separator are left as they are.
-pub fn grouped_in(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            let ch = text[i..].chars().next().unwrap_or_default();
-            out.push(ch);
-            i += ch.len_utf8().max(1);
-            continue;
-        }
-        let end = bytes[i..]
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .map_or(bytes.len(), |k| i + k);
-        let at = |k: Option<usize>| k.and_then(|k| bytes.get(k)).copied();
-        // A letter or `_` touching the digits, or `.`/`,` between them and another digit.
-        let glued = |next: Option<u8>, beyond: Option<u8>| match next {
-            Some(b'.' | b',') => beyond.is_some_and(|b| b.is_ascii_digit()),
-            Some(b) => b.is_ascii_alphabetic() || b == b'_',
-            None => false,
-        };
-        let standalone = !glued(at(i.checked_sub(1)), at(i.checked_sub(2)))
-            && !glued(at(Some(end)), at(Some(end + 1)));
-        match text[i..end].parse::<u64>() {
-            Ok(n) if standalone && end - i >= 5 => out.push_str(&grouped(n)),
-            _ => out.push_str(&text[i..end]),
-        }
-        i = end;
-    }
-    out
-}
-
-/// `n` and a noun, grouped and in the right number: `1 game`, `2,000 games`.
-pub fn counted(n: u64, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{s}", grouped(n))
 }
 
 /// Values by name, in a fixed order: a JSON object whose keys keep that order.
@@ -292,16 +198,6 @@ impl<T> Named<T> {
     pub fn get(&self, key: &str) -> Option<&T> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
-}
-
-/// `k/n` in lowest terms.
-pub fn fraction(k: u64, n: u64) -> String {
-    let (mut a, mut b) = (k, n);
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    let g = a.max(1);
-    format!("{}/{}", k / g, n / g)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ const MIN_TAIL_GAMES: u64 = 30;
 /// (monotone) formula. A geometric tail is memoryless, so the fit does not depend on where
 /// beyond the bulk the threshold lies; the 90th percentile leaves 10% of the games to fit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TailFit {
     /// The threshold: the 90th percentile (nearest rank) of the games fitted.
     pub from: u64,
@@ -111,6 +112,7 @@ pub fn even_share(counts: &[(u64, u64)]) -> Option<Share> {
 /// The two-sample Kolmogorov–Smirnov statistic of two distributions given as exact counts,
 /// and its asymptotic p-value.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Ks {
     /// The largest distance between the two empirical distribution functions.
     pub d: f64,

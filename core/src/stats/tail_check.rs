@@ -12,6 +12,7 @@ pub const LEVEL: f64 = 0.01;
 
 /// The check of a fitted tail.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TailCheck {
     /// Pearson's χ² of the fitted games' excess rounds in bins about equally likely under the
     /// fit, each an even number of rounds wide.

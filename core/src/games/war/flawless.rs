@@ -26,7 +26,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::{DealOrder, War};
 use crate::cancel::{Cancel, Cancelled};
-use crate::error::{setting, setting_alone, Op};
+use crate::error::{setting, setting_alone, Op, Result};
 use crate::games::Game;
 use crate::usage_of;
 
@@ -35,10 +35,10 @@ impl War {
     /// two equal hands has the probability computed here.
     /// A set `cancel` stops the computation (seconds long for the largest decks) between two
     /// of its steps.
-    pub fn flawless(&self, cancel: &Cancel) -> anyhow::Result<Flawless> {
+    pub fn flawless(&self, cancel: &Cancel) -> Result<Flawless> {
         let r = &self.rules;
         if r.players > 2 {
-            return Err(anyhow::Error::from(usage_of![
+            return Err(crate::error::Error::from(usage_of![
                 Op::Exact.of(War::NAME),
                 " ",
                 setting_alone("flawless"),
@@ -79,6 +79,7 @@ impl War {
 
 /// The exact probability of the flawless game for one deck.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Flawless {
     /// Ranks in the deck.
     pub ranks: u32,

@@ -17,7 +17,7 @@ use super::rules::Pickup;
 use super::{NoRandomness, War};
 use crate::cancel::{Cancel, Cancelled};
 use crate::error::setting;
-use crate::error::{Op, UsageError};
+use crate::error::{Op, Result, UsageError};
 use crate::games::cards::Card;
 use crate::games::{ChainSolution, Game, Outcome};
 use crate::usage_of;
@@ -65,7 +65,7 @@ fn next_arrangement(v: &mut [Card]) -> bool {
 
 /// Solves the chain of `war` (shuffled pickup), or says why it cannot be solved here; a set
 /// `cancel` stops it within some thousands of deals or positions ([`Cancelled`]).
-pub fn solve(war: &War, cancel: &Cancel) -> anyhow::Result<ChainSolution> {
+pub fn solve(war: &War, cancel: &Cancel) -> Result<ChainSolution> {
     // The same rules with a fixed pickup order: the round is then played as it is, and the
     // winner's new bottom cards are rearranged in every order below.
     let mut fixed = war.rules.clone();

@@ -246,7 +246,7 @@ impl War {
         rng: &mut R,
         (trace, names): (Option<Trace>, bool),
         cancel: &Cancel,
-    ) -> anyhow::Result<GameResult<WarGame>> {
+    ) -> crate::error::Result<GameResult<WarGame>> {
         let rules = War::new(rules)?.rules;
         check_dealt(&hands, &rules)?;
         let war = War::with_deck(rules, hands.concat()).with_card_names(names);
@@ -448,7 +448,7 @@ impl Game for War {
     fn solve_chain(
         &self,
         cancel: &crate::cancel::Cancel,
-    ) -> Option<anyhow::Result<crate::games::ChainSolution>> {
+    ) -> Option<crate::error::Result<crate::games::ChainSolution>> {
         (self.rules.pickup == Pickup::Shuffled && self.rules.players == 2).then(|| {
             let r = &self.rules;
             let why = "the Markov chain that answers a shuffled pickup plays no games";

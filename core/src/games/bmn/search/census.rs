@@ -35,10 +35,6 @@ use crate::games::bmn::{Bmn, Position};
 use crate::games::cards::{bounded, shuffle};
 use crate::rng::game_rng;
 
-/// Tries per walker per round: about 5 ms of play, so a round of 16 walkers on 2 cores is
-/// some 40 ms and a census for a time stops within that of it.
-pub const ROUND_TRIES: u64 = 4096;
-
 /// What a census is asked to do.
 #[derive(Clone, Debug)]
 pub struct CensusConfig {
@@ -87,6 +83,7 @@ pub struct Counted {
 
 /// What a census found.
 #[derive(Clone, Debug, Default, Serialize)]
+#[non_exhaustive]
 pub struct Census {
     /// Every cycle: the seeds first, then in the order found (round, walker, try).
     pub cycles: Vec<Counted>,

@@ -8,6 +8,7 @@ use std::ops::ControlFlow;
 
 use super::*;
 use crate::games::bmn::search::loops::{canonical, CASELLA};
+use crate::games::bmn::search::plan::ROUND_TRIES;
 use crate::games::bmn::BmnRules;
 use crate::games::{Game, Outcome};
 

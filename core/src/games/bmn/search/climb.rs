@@ -257,6 +257,7 @@ pub fn longer_ancestors(game: &Bmn, best: &[Found]) -> Vec<Found> {
 
 /// What a climb found, merged over its walkers in walker order.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Climbed {
     /// The longest deals, then the longer ones backward play finds, `keep` of them.
     pub best: Vec<Found>,

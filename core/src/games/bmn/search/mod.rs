@@ -23,6 +23,7 @@ use crate::cancel::Cancel;
 pub mod census;
 pub mod climb;
 pub mod construct;
+pub mod header;
 pub mod insert;
 pub mod loops;
 pub mod plan;

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::header::{Header, Listed, Replays};
 use super::plan::check_minutes;
-use super::report::{Header, Listed, Replays};
 use crate::error::{setting, setting_alone, Op, UsageError};
 use crate::games::bmn::backward::{basin, Basin, BasinError, Node, Step};
 use crate::games::bmn::Bmn;
@@ -104,6 +104,7 @@ pub struct Walk {
 
 /// reaching.json: a cycle's basin and its balanced deals.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct ReachingReport {
     /// The game and the rules.
     #[serde(flatten)]

@@ -11,18 +11,18 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::census::{census, Census, CensusConfig, ROUND_TRIES};
+use super::census::{census, Census, CensusConfig};
 use super::climb::{self, Found, Walker, RESTART};
 use super::construct::{family_verdict, FamilyVerdict};
+use super::header::{Header, Listed, Replays};
 use super::insert::sixteen;
 use super::loops::{canonical, first_finds, standard, Cycle, LoopWalk, LoopWalker, MAX_TRICKS};
-use super::plan::{Method, Mode, Plan, Seeds};
+use super::plan::{Mode, Plan, Seeds, ROUND_TRIES};
 use super::reaching::ReachingReport;
 use super::{play_in_batches, Report};
 use crate::cancel::Cancel;
 use crate::games::bmn::record::{self, How, Long, RecordConfig, Stage};
-use crate::games::bmn::{Bmn, BmnRules};
-use crate::games::Game;
+use crate::games::bmn::Bmn;
 
 /// Positions a census's basin walk may hold: the 52-card basins known hold a few thousand.
 const CENSUS_POSITIONS: u64 = 1 << 20;
@@ -34,67 +34,6 @@ const JOIN_POSITIONS: u64 = 1 << 26;
 /// The share of a search for a time that sampling takes before joining (the joins take the
 /// rest, and stop when the time is up).
 const SAMPLE_SHARE: f64 = 0.95;
-
-/// How the face that runs a search writes the commands that play again what it found.
-pub trait Replays {
-    /// The command that plays `deal` under the search's rules, its card cap included.
-    fn deal(&self, deal: &str) -> String;
-    /// The command that plays `position` (on a cycle, or a deal entering one) under the
-    /// search's rules without a card cap: its loop is found exactly whatever the cap, while a
-    /// cap given to the search may be too short to play up to the loop's second turn.
-    fn cycle(&self, position: &str) -> String;
-    /// The command that plays the search again: `deals` of them (the tries, or the deals
-    /// sampled), `bases` joined, after a search of `hours`.
-    fn search(&self, deals: u64, bases: usize, hours: f64) -> String;
-}
-
-/// What every search's document opens with: the game, the search, its rules and its seed.
-#[derive(Clone, Debug, Serialize)]
-pub struct Header {
-    /// The game's name.
-    pub game: &'static str,
-    /// The search for cycles, if it is one: `loops` or `census`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<&'static str>,
-    /// The rules in words.
-    pub description: String,
-    /// The rules.
-    pub rules: BmnRules,
-    /// How sampling looked for long games.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub method: Option<Method>,
-    /// The base seed (a walk backward draws nothing).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
-    /// The deal the search started from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-}
-
-impl Header {
-    /// The header of a search of `game`, no more said.
-    pub fn of(game: &Bmn) -> Header {
-        Header {
-            game: Bmn::NAME,
-            mode: None,
-            description: game.describe(),
-            rules: game.rules().clone(),
-            method: None,
-            seed: None,
-            from: None,
-        }
-    }
-}
-
-/// A deal or cycle as a document lists it: what was found, and the command that plays it.
-#[derive(Clone, Debug, Serialize)]
-pub struct Listed<T> {
-    /// What was found.
-    #[serde(flatten)]
-    pub found: T,
-    /// The command that plays it ([`Replays`]).
-    pub replay: String,
-}
 
 /// What a search reports, one document a mode.
 #[derive(Debug, Serialize)]
@@ -149,6 +88,7 @@ impl SearchReport {
 
 /// search.json of a record climb.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct ClimbReport {
     /// The game, the rules, the seed and the deal started from.
     #[serde(flatten)]
@@ -181,6 +121,7 @@ pub struct ClimbReport {
 
 /// search.json of a loop search.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct LoopsReport {
     /// The game, the rules, the seed and the deal whose cycle seeded it.
     #[serde(flatten)]
@@ -215,6 +156,7 @@ pub struct LoopsReport {
 
 /// census.json.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct CensusReport {
     /// The game, the rules, the seed and the deal whose cycle seeded it.
     #[serde(flatten)]
@@ -246,6 +188,7 @@ pub struct CensusReport {
 
 /// search.json of sampling, or of sampling then joining.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct RecordReport {
     /// The game, the rules, the method, the seed and the deal joined from.
     #[serde(flatten)]
