@@ -12,13 +12,6 @@ use crate::stats::summary::grouped;
 use crate::term::stdout::Print;
 use crate::{play, sweep};
 
-/// Names the engine path the environment variable `WARSIM_PATH` asks for (tests and benchmarks
-/// time or check one path; results are the same on every path): the one place that reads it,
-/// called by each front end before it builds a game, since the core reads no environment.
-pub fn name_engine_path() {
-    crate::games::engine_path::name(std::env::var("WARSIM_PATH").ok());
-}
-
 /// Runs a parsed command line: each command's flags made into the typed values of [`api`],
 /// under the command line's one [`Session`].
 pub fn run(cli: Cli) -> Result<()> {

@@ -13,7 +13,6 @@ use warsim::cli::Cli;
 use warsim::error::{one_line, printable, Interrupted};
 
 fn main() -> ExitCode {
-    warsim::app::name_engine_path();
     if let Err(e) = stdout_open() {
         return exit(Err(e));
     }

@@ -53,6 +53,12 @@ pub fn simulate_into(
     let simulation = Simulation::new(game, run)?;
     let set = begin(session, run.out.as_deref(), Kind::Simulate, &[])?;
     let played = simulation.play(session)?;
+    if played.info().stopped() && played.games() == 0 {
+        // Stopped before its first game finished: no run to write, and the set dropped
+        // unwritten leaves what `out` held whole (a chart of no games cannot be drawn).
+        let nothing = "interrupted before the first game finished; nothing written";
+        return Err(crate::error::Interrupted(nothing.into()).into());
+    }
     let written = write(set, |set| played.write(set, run.svg))?;
     Ok((played, written))
 }

@@ -111,14 +111,14 @@ macro_rules! games {
         }
 
         impl SimulateGame {
-            /// Builds the game from its options (a usage error names a bad one) and hands it
-            /// to `task`.
+            /// Builds the game from its options (a usage error names a bad one), on the
+            /// engine path [`engine_path`] names, and hands it to `task`.
             pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
                 &self,
                 task: T,
             ) -> anyhow::Result<R> {
                 match self {
-                    $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_settings(o)?),)+
+                    $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_settings(o)?.on_engine(&engine_path())),)+
                 }
             }
 
@@ -298,9 +298,17 @@ impl SearchGame {
     /// The game its rule options describe, or a usage error naming the bad one.
     pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
         match self {
-            SearchGame::Bmn(o) => Bmn::from_settings(o),
+            SearchGame::Bmn(o) => Ok(Bmn::from_settings(o)?.on_engine(&engine_path())),
         }
     }
+}
+
+/// The engine path the environment variable `WARSIM_PATH` names (tests and benchmarks time or
+/// check one path; results are the same on every path): the one place that reads it, since the
+/// core reads no environment; each game built to be played is handed it
+/// ([`Game::on_engine`]).
+pub fn engine_path() -> crate::games::engine_path::EnginePath {
+    crate::games::engine_path::EnginePath::named(std::env::var("WARSIM_PATH").ok())
 }
 
 #[cfg(test)]

@@ -250,8 +250,10 @@ fn check_against_rules<G: Game>(
     v: &GameSummary<G>,
 ) -> Result<(G, RunInfo, bool), UsageError> {
     let d = dir.display();
+    // A run read back may be played on (`resume`, `compare`'s shared deals): on the path named.
     let game = crate::games::from_rules::<G>(&v.rules)
-        .map_err(|e| usage!("{d}: summary.json rules: {e}"))?;
+        .map_err(|e| usage!("{d}: summary.json rules: {e}"))?
+        .on_engine(&crate::face::engine_path());
     if v.players != game.players() || !(1..=MAX_PLAYERS).contains(&v.players) {
         return Err(usage!(
             "{d}: summary.json says {} players; its rules have {}",

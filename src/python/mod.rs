@@ -241,7 +241,6 @@ pub(crate) fn json_loads(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Python keeps its Ctrl-C (each call's session says so): warsim's handler would end the
     // interpreter.
-    app::name_engine_path();
     m.add_class::<Run>()?;
     m.add_function(wrap_pyfunction!(calls::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(calls::exact, m)?)?;

@@ -66,11 +66,12 @@ fn sigint_and_sigterm_leave_a_whole_set_and_nothing_else() {
         let dir = Scratch::new("sigint");
         let out = dir.path("out");
         let before = old_set(&out);
-        let mut child = long_run(&out);
+        let child = long_run(&out);
         wait_for_lock(&out);
         signal(&child, sig);
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(130), "{sig}");
+        let done = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(130), "{sig}: {said}");
         assert_eq!(listing(&dir.0), ["out"], "{sig}: leftovers beside --out");
         old_or_stopped(&out, &before, sig);
     }

@@ -221,6 +221,17 @@ pub trait Game: Send + Sync + Sized + 'static {
         self.engine()
     }
 
+    /// The same game on the engine path `path` names, where the game has a path of that name
+    /// (for tests and benchmarks that time or check one path: every path plays the same
+    /// games); otherwise, and by default, the game as it was built, on its fastest path.
+    fn on_engine(self, path: &engine_path::EnginePath) -> Self
+    where
+        Self: Sized,
+    {
+        let _ = path;
+        self
+    }
+
     /// Whether loop detection is on, so that loop statistics are reported.
     fn detects_loops(&self) -> bool {
         false

@@ -296,14 +296,20 @@ impl Bmn {
         super::checked(rules)
     }
 
-    /// The game for rules that passed those checks.
+    /// The game for rules that passed those checks, on the fastest engine for its deck.
     fn build(rules: BmnRules) -> Self {
+        Bmn::build_on(rules, None)
+    }
+
+    /// The game for rules that passed those checks, on the engine called `named` where it
+    /// can play the deck (`cards` always can; `phase`, `lanes-avx2` where the deck fits).
+    fn build_on(rules: BmnRules, named: Option<&str>) -> Self {
         let plain = rules.ranks - 4;
         let deck: Vec<u8> = (0..rules.suits)
             .flat_map(|_| std::iter::repeat_n(0, plain).chain(rules.penalties.0.iter().copied()))
             .collect();
         let counts = arrange::counts(deck.iter().copied(), 9);
-        let engine = match super::engine_path::named() {
+        let engine = match named {
             Some("cards") => Engine::Cards,
             _ if !phase::fits(&deck) => Engine::Cards,
             Some("phase") => Engine::Phase,
@@ -622,6 +628,14 @@ impl Game for Bmn {
     /// games.
     fn engine(&self) -> Option<String> {
         Some(self.engine.name().to_string())
+    }
+
+    /// On the engine named, where it can play the deck.
+    fn on_engine(self, path: &crate::games::engine_path::EnginePath) -> Self {
+        match path.name() {
+            Some(name) => Bmn::build_on(self.rules, Some(name)),
+            None => self,
+        }
     }
 
     /// `phase` or `cards`: `exact` plays its deals one at a time, since the lanes measured

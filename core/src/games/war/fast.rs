@@ -44,28 +44,14 @@ pub enum Path {
 }
 
 impl Path {
-    /// The fastest path this CPU runs, unless the caller named another
-    /// ([`engine_path`](crate::games::engine_path): `scalar`, `avx512`, `lanes` or
-    /// `lanes-avx2`, for tests and benchmarks; results are the same on every path).
-    pub fn detect() -> Path {
-        Path::named_path().unwrap_or(Path::Lanes).or_available()
-    }
-
-    /// Whether the caller named a path (one of [`Path::detect`]'s names; any other name is as
-    /// if none). Then that path plays every rule set it can
-    /// (tests and benchmarks time each path so); else a rule set the lanes measured slower on
-    /// this CPU's family plays on the path beside them ([`War::new`](super::War::new)).
-    pub fn named() -> bool {
-        Path::named_path().is_some()
-    }
-
-    /// The path the caller named, if it names one of War's.
-    fn named_path() -> Option<Path> {
-        match crate::games::engine_path::named() {
-            Some("scalar") => Some(Path::Scalar),
-            Some("avx512") => Some(Path::Avx512),
-            Some("lanes") => Some(Path::Lanes),
-            Some("lanes-avx2") => Some(Path::LanesAvx2),
+    /// The path called `name` (`scalar`, `avx512`, `lanes` or `lanes-avx2`, for tests and
+    /// benchmarks; results are the same on every path), if War has one of that name.
+    pub fn called(name: &str) -> Option<Path> {
+        match name {
+            "scalar" => Some(Path::Scalar),
+            "avx512" => Some(Path::Avx512),
+            "lanes" => Some(Path::Lanes),
+            "lanes-avx2" => Some(Path::LanesAvx2),
             _ => None,
         }
     }

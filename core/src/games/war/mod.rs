@@ -171,17 +171,16 @@ impl War {
             fixed_hands,
             deals,
         }
-        .on_path(Path::detect())
+        .on_path(Path::Lanes)
         .off_slower_lanes()
     }
 
     /// Plays these rules on the path beside the lanes where the lanes measured slower on this
-    /// CPU's family (`lanes::measured_slower`), unless the caller named the path.
+    /// CPU's family (`lanes::measured_slower`): the fastest path, where the caller named none.
     fn off_slower_lanes(self) -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(engine) = self.lane_engine() {
-            let lanes =
-                Path::named() || !lanes::measured_slower(engine, &self.rules, self.deck.len());
+            let lanes = !lanes::measured_slower(engine, &self.rules, self.deck.len());
             return War { lanes, ..self };
         }
         self
@@ -505,6 +504,14 @@ impl Game for War {
             return Ok(());
         }
         crate::games::each_deal(self, range, s, record)
+    }
+
+    /// On the path named: played there wherever it can, even where the lanes measured slower.
+    fn on_engine(self, path: &crate::games::engine_path::EnginePath) -> Self {
+        match path.name().and_then(Path::called) {
+            Some(named) => self.on_path(named),
+            None => self,
+        }
     }
 
     /// The path's name; `general rounds` where the rules keep the hot loop's blocks off
