@@ -12,7 +12,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 pythons=("$@")
 [ ${#pythons[@]} -gt 0 ] || pythons=(python3)
-python3 -c 'import maturin' 2>/dev/null ||
+command -v maturin >/dev/null ||
   python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore maturin
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,7 +23,7 @@ seconds() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv
 start=$EPOCHREALTIME
 # The clone builds into this checkout's target folder: its compiled dependencies are reused,
 # and the crate itself is compiled from the clone's sources.
-(cd "$work/clone" && CARGO_TARGET_DIR=$root/target python3 -m maturin build --release --quiet \
+(cd "$work/clone" && CARGO_TARGET_DIR=$root/target maturin build --release --quiet \
   --out "$work/dist")
 took=$(seconds "$start")
 wheel=$(ls "$work"/dist/warsim-*.whl)
