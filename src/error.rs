@@ -68,17 +68,52 @@ pub fn is_usage(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| usage_in(cause).is_some())
 }
 
-/// An error and its causes on one line, as `{:#}` writes them, each usage error among them
-/// said by `say` (a face's way of naming settings).
+/// An error and its causes on one line, as `{:#}` writes them, each usage error and
+/// [`Failure`] among them said by `say` (a face's way of naming settings).
 pub fn chain(e: &anyhow::Error, say: fn(&UsageError) -> String) -> String {
     let parts: Vec<String> = e
         .chain()
-        .map(|cause| match usage_in(cause) {
-            Some(u) => say(u),
-            None => cause.to_string(),
+        .map(|cause| {
+            let said = usage_in(cause).or_else(|| cause.downcast_ref::<Failure>().map(|f| &f.said));
+            match said {
+                Some(u) => say(u),
+                None => cause.to_string(),
+            }
         })
         .collect();
     parts.join(": ")
+}
+
+/// A failure that is not bad input (exit 1: a folder the system will not let warsim write)
+/// whose message names a setting, so each face says it its own way (`--out DIR: cannot lock
+/// it` here, `out=DIR: cannot lock it` in Python), with the system's error as its cause, which
+/// Python raises as the matching `OSError` (`PermissionError`).
+#[derive(Debug)]
+pub struct Failure {
+    said: UsageError,
+    cause: Option<anyhow::Error>,
+}
+
+impl Failure {
+    /// The failure `said`, caused by `cause` (the system's error, if any).
+    pub fn error(said: UsageError, cause: impl Into<Option<anyhow::Error>>) -> anyhow::Error {
+        let cause = cause.into();
+        Failure { said, cause }.into()
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&with_flags(&self.said))
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_ref()
+            .map(|c| c.as_ref() as &(dyn std::error::Error + 'static))
+    }
 }
 
 /// An error message as one printable line: a line break as `\n`, any other control character

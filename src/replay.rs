@@ -59,9 +59,7 @@ impl WithGameType for Replay<'_> {
     fn with<G: GameCli>(self) -> Result<Replayed> {
         let part = model::load::load::<G>(self.dir)?;
         let info = &part.info;
-        let replaying = part
-            .replaying(self.index)
-            .map_err(|e| usage!("replay {e}"))?;
+        let replaying = part.replaying(self.index).map_err(|e| e.after("replay "))?;
         let index = replaying.index;
         let game = &part.game;
         let mut scratch = game.scratch();
@@ -73,7 +71,7 @@ impl WithGameType for Replay<'_> {
         };
         replaying
             .check(self.dir, result.rounds)
-            .map_err(|e| usage!("replay {e}"))?;
+            .map_err(|e| e.after("replay "))?;
         Ok(Replayed {
             game: G::NAME.into(),
             description: game.describe(),

@@ -65,8 +65,8 @@ def test_without_out_no_file_is_made(tmp_path, monkeypatch):
     # exact's answers, played or solved, and a merge of shards are values too.
     e = warsim.exact("war", ranks=3, suits=2, pickup="p1-first")
     assert e.out is None and e.summary["exact"]["deals"] == 90
-    assert abs(warsim.exact("war", ranks=2, suits=2)["mean_rounds"] - 8 / 3) < 1e-12
-    assert warsim.exact("war", flawless=True, ranks=4, suits=2)["probability"] == "1/14"
+    assert abs(warsim.exact("war", ranks=2, suits=2).summary["mean_rounds"] - 8 / 3) < 1e-12
+    assert warsim.exact("war", flawless=True, ranks=4, suits=2).summary["probability"] == "1/14"
     assert list(empty.iterdir()) == [] and empty.stat().st_mtime_ns == touched
     shards = [warsim.simulate("shotgun", games=2000, shard=f"{k}/2", out=tmp_path / f"s{k}").out
               for k in range(2)]
@@ -320,11 +320,11 @@ def test_exact_gives_the_run_or_the_chain_and_writes_out(tmp_path):
     cli("exact", "war", "--ranks", 3, "--suits", 4, "--pickup", "p1-first", "--out", tmp_path / "c")
     assert (tmp_path / "c" / "histogram.csv").read_text() == e.histogram_csv
     chain = warsim.exact("war", ranks=2, suits=2, out=tmp_path / "chain")
-    assert abs(chain["mean_rounds"] - 8 / 3) < 1e-12
-    assert json.loads((tmp_path / "chain" / "chain.json").read_text()) == chain
+    assert abs(chain.summary["mean_rounds"] - 8 / 3) < 1e-12
+    assert json.loads((tmp_path / "chain" / "chain.json").read_text()) == chain.summary
     flawless = warsim.exact("war", flawless=True, ranks=4, suits=2)
-    assert flawless["probability"] == "1/14"
-    assert round(warsim.exact("war", flawless=True)["one_in"]) == 159_620_172
+    assert flawless.summary["probability"] == "1/14"
+    assert round(warsim.exact("war", flawless=True).summary["one_in"]) == 159_620_172
 
 
 def test_out_never_replaces_a_folder_of_the_users(tmp_path):
@@ -472,7 +472,7 @@ def test_replay_plays_a_game_of_a_run_again_as_the_command_line_does(tmp_path):
     warsim.simulate("war", games=2000, seed=7, out=out)
     assert warsim.replay(out) == json.loads(cli("replay", out, "--json"))
     assert warsim.replay(out, game=3) == json.loads(cli("replay", out, "--game", 3, "--json"))
-    with pytest.raises(ValueError, match="summary.json"):
+    with pytest.raises(FileNotFoundError, match="no such folder"):
         warsim.replay(tmp_path / "nothing")
 
 

@@ -10,7 +10,9 @@ whose files are the command line's to the byte, and charts drawn by the command 
 
 Rule options are keyword arguments named as on the command line with `_` for `-`
 (`war_down=1`, `pickup="p1-first"`); `warsim.games()` lists each game's, with their help.
-Bad input raises ValueError naming the argument.
+Bad input raises ValueError naming the argument; a folder that does not exist,
+FileNotFoundError; a folder the system will not let warsim write, the OSError of its errno
+(PermissionError); a required argument left out, TypeError.
 """
 
 import csv
@@ -27,7 +29,7 @@ __all__ = [
     "simulate", "exact", "merge", "load", "resume", "replay", "sweep", "compare", "play",
     "command",
     "games",
-    "Result", "show_progress",
+    "Result", "Document", "show_progress",
 ]
 
 
@@ -75,34 +77,102 @@ def _table(text):
     return pd.read_csv(io.StringIO(text))
 
 
+def _pandas(method):
+    """pandas, which `method` (a frame's maker) needs: an optional dependency of the package."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(
+            f"{method} returns a pandas DataFrame and needs pandas, which is not installed: "
+            "pip install pandas (or pip install 'warsim[notebook]')"
+        ) from None
+    return pandas
+
+
+def _frame(text, method):
+    """A CSV file's text (summary.csv, sweep.csv, compare.csv) as a pandas DataFrame."""
+    return _pandas(method).read_csv(io.StringIO(text))
+
+
+class Document(dict):
+    """A document a call wrote, as a dict (`sweep` its sweep.json, `compare` its compare.json),
+    with `out`, the folder written, and `to_frame()`, the document's table (sweep.csv: one row
+    per rule set; compare.csv: one row per pair of runs) as a pandas DataFrame."""
+
+    def __init__(self, doc, table, out):
+        super().__init__(doc)
+        self._table = table
+        self.out = out
+
+    def to_frame(self):
+        """The table written beside the document (sweep.csv, compare.csv), the command line's
+        file, as a pandas DataFrame (pandas is optional: ImportError without it)."""
+        return _frame(self._table, "to_frame()")
+
+
+def _document(value):
+    """The extension's (document, table, folder) as a Document."""
+    return Document(*value)
+
+
 class Result:
-    """A run: `summary` (summary.json as a dict), `histogram` (histogram.csv as a DataFrame:
-    rounds, count and a column per outcome), `histogram_csv` (its text, the command line's byte
-    for byte), `out` (the folder written, or None), `charts` (their names), and the charts as
-    the command line draws them: `to_png(chart)` bytes, `to_svg(chart)` text, shown by a
-    notebook (`_repr_png_`); `plot()` draws them with matplotlib from the run's counts."""
+    """What `simulate`, `exact`, `merge`, `load` and `resume` return. A run of games:
+    `summary` (summary.json as a dict), `histogram` (histogram.csv as a DataFrame: rounds,
+    count and a column per outcome), `histogram_csv` (its text, the command line's byte for
+    byte), `summary_frame()` (summary.csv as a DataFrame), `out` (the folder written, or None),
+    `charts` (their names), and the charts as the command line draws them: `to_png(chart)`
+    bytes, `to_svg(chart)` text, shown by a notebook (`_repr_png_`); `plot()` draws them with
+    matplotlib from the run's counts. `document` names the file `summary` is: "summary.json",
+    or, for an answer of `exact` solved without playing, "chain.json" or "flawless.json" (then
+    there is no histogram and no chart)."""
 
     def __init__(self, run):
         self._run = run
         self.summary = json.loads(run.summary_json)
+        self.document = "summary.json"
         self.histogram_csv = run.histogram_csv
         self.out = run.out
         self.charts = run.charts
 
+    @classmethod
+    def _solved(cls, value):
+        """The extension's (file, document, folder) of an answer solved without playing."""
+        self = cls.__new__(cls)
+        self._run = None
+        self.document, self.summary, self.out = value
+        self.histogram_csv = None
+        self.charts = []
+        return self
+
+    def _played(self, what):
+        if self._run is None:
+            raise ValueError(f"{what}: {self.document} is an answer solved without playing, "
+                             "which has no histogram and no chart; its figures are .summary")
+        return self._run
+
+    def summary_frame(self):
+        """The run's figures as a pandas DataFrame: summary.csv, the command line's file (one
+        row, then one per group of `by=`), or, for an answer solved without playing, its
+        document's figures in one row. pandas is optional: ImportError without it."""
+        if self._run is None:
+            doc = {k: v for k, v in self.summary.items() if k != "provenance"}
+            return _pandas("summary_frame()").json_normalize(doc)
+        return _frame(self._run.summary_csv, "summary_frame()")
+
     @functools.cached_property
     def histogram(self):
-        return _table(self.histogram_csv)
+        return None if self.histogram_csv is None else _table(self.histogram_csv)
 
     def to_png(self, chart="histogram"):
         """Chart `chart` ("histogram", "survival", "by") as PNG bytes."""
-        return self._run.to_png(chart)
+        return self._played("to_png()").to_png(chart)
 
     def to_svg(self, chart="histogram"):
         """Chart `chart` as SVG text."""
-        return self._run.to_svg(chart)
+        return self._played("to_svg()").to_svg(chart)
 
     def _repr_png_(self):
-        return self.to_png()
+        return None if self._run is None else self.to_png()
 
     def plot(self, chart="histogram", ax=None):
         """Draws chart `chart` on a matplotlib axis (a new figure when `ax` is None) and returns
@@ -118,6 +188,7 @@ class Result:
         image."""
         from . import _charts
 
+        self._played("plot()")
         if chart == "histogram":
             return _charts.histogram(self, ax)
         if chart == "survival":
@@ -139,6 +210,10 @@ class Result:
         # Where some games never end, the mean a reader means is that of the games that end,
         # named; the terminal leads with it too.
         s = self.summary
+        if self._run is None:
+            said = (f"probability {s['probability']}" if "probability" in s
+                    else f"mean {s['mean_rounds']:,.3f} rounds")
+            return f"<warsim.Result {s['game']}: {self.document}, {said}>"
         unit = s.get("unit", "rounds")
         ended = s.get("finished_rounds")
         if ended and ended["n"] < s["games"]:
@@ -148,13 +223,25 @@ class Result:
         return f"<warsim.Result {s['game']}: {s['games']:,} games, mean {mean:,.3f} {unit}>"
 
 
+def _wrapped(value):
+    """A value of the extension as the package returns it: a Run as a Result, an answer
+    solved without playing (file, document, folder) as a Result too, a document with its
+    table (document, table, folder) as a Document; anything else (a dict) as it is."""
+    if isinstance(value, _warsim.Run):
+        return Result(value)
+    if isinstance(value, tuple) and isinstance(value[0], str):
+        return Result._solved(value)
+    if isinstance(value, tuple):
+        return _document(value)
+    return value
+
+
 def _returns_result(function):
-    """`function` of the extension, with its Run wrapped as a Result (a dict passes as is)."""
+    """`function` of the extension, its value wrapped by `_wrapped`."""
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        value = function(*args, **kwargs)
-        return Result(value) if isinstance(value, _warsim.Run) else value
+        return _wrapped(function(*args, **kwargs))
 
     return wrapper
 
@@ -173,12 +260,7 @@ def _signed(function, command, own=(), required=()):
     params += [P(name, P.KEYWORD_ONLY, default=default) for name, default in own]
     params.append(P("rules" if command != "sweep" else "settings", P.VAR_KEYWORD))
     options = "\n".join(f"    {o['name']}: {o['help']}" for o in _warsim.run_options(command))
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        value = function(*args, **kwargs)
-        return Result(value) if isinstance(value, _warsim.Run) else value
-
+    wrapper = _returns_result(function)
     wrapper.__signature__ = inspect.Signature(params)
     wrapper.__doc__ = f"{function.__doc__}\n\nRun options:\n{options}"
     return wrapper
@@ -191,7 +273,7 @@ load = _returns_result(_warsim.load)
 resume = _returns_result(_warsim.resume)
 replay = _warsim.replay
 sweep = _signed(_warsim.sweep, "sweep", own=[("max_rule_sets", None)], required=("out",))
-compare = _warsim.compare
+compare = _returns_result(_warsim.compare)
 play = _warsim.play
 search = _warsim.search
 command = _warsim.command

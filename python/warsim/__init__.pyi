@@ -12,23 +12,31 @@ show_progress: bool | None
 
 class Result:
     """A run: summary.json as a dict, histogram.csv as a DataFrame, and its charts as the
-    command line draws them."""
+    command line draws them; or an answer of `exact` solved without playing (`document`
+    "chain.json" or "flawless.json": no histogram, no chart)."""
     summary: dict[str, Any]
-    histogram_csv: str
+    document: str
+    histogram_csv: str | None
     out: str | None
     charts: list[str]
     @property
-    def histogram(self) -> pandas.DataFrame: ...
+    def histogram(self) -> pandas.DataFrame | None: ...
+    def summary_frame(self) -> pandas.DataFrame: ...
     def to_png(self, chart: str = "histogram") -> bytes: ...
     def to_svg(self, chart: str = "histogram") -> str: ...
-    def _repr_png_(self) -> bytes: ...
+    def _repr_png_(self) -> bytes | None: ...
     def plot(self, chart: str = "histogram", ax: Any = None) -> Any: ...
+
+class Document(dict[str, Any]):
+    """A document a call wrote (sweep.json, compare.json) as a dict, with its table."""
+    out: "PathLike[str]"
+    def to_frame(self) -> pandas.DataFrame: ...
 
 def merge(dirs: Sequence[_Path], /, *, out: _Path | None = None, svg: bool = False) -> Result: ...
 def load(dir: _Path) -> Result: ...
 def resume(dir: _Path) -> Result: ...
 def replay(dir: _Path, /, *, game: int | None = None) -> dict[str, Any]: ...
-def compare(dirs: Sequence[_Path], /, *, out: _Path, svg: bool = False) -> dict[str, Any]: ...
+def compare(dirs: Sequence[_Path], /, *, out: _Path, svg: bool = False) -> Document: ...
 def play(game: str, /, *args: str, trace: bool = False, **options: Any) -> dict[str, Any]: ...
 def search(game: Literal["bmn"], /, *, out: _Path, **options: Any) -> dict[str, Any]: ...
 def command(*argv: str) -> str: ...
@@ -55,7 +63,7 @@ def simulate(game: Literal["war"], /, *, games: int | None = None, precision: fl
         quit_stats: Also tally "when can we quit?": player 1's wins by the cards they hold after 10, 20, 50, 100, 200 and 400 rounds, and the most cards the loser ever held (summary key `quit`, quit.csv, quit.png). Plays every round by the general path: slower
         """
 @overload
-def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Result | dict[str, Any]:
+def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['classic', 'bryer'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | None = None, won_pile: Literal['kept', 'reversed'] | None = None, detect_loops: Literal['auto', 'on', 'off'] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Result:
         """exact war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -76,7 +84,7 @@ def exact(game: Literal["war"], /, *, threads: int | None = None, out: _Path | N
         """
 @overload
 def sweep(game: Literal["war"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar']] | Literal["all"] | None = None, won_pile: Literal['kept', 'reversed'] | Sequence[Literal['kept', 'reversed']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None, players: _Value | None = None, quit_stats: bool = False) -> dict[str, Any]:
+        max_rule_sets: int | None = None, rules: Literal['classic', 'bryer'] | Sequence[Literal['classic', 'bryer']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, war_down: _Value | None = None, short_war: Literal['lose', 'last-card', 'bryer'] | Sequence[Literal['lose', 'last-card', 'bryer']] | Literal["all"] | None = None, pickup: Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar'] | Sequence[Literal['shuffled', 'p1-first', 'winner-first', 'loser-first', 'table', 'won-pile', 'bryer', 'kbwar']] | Literal["all"] | None = None, won_pile: Literal['kept', 'reversed'] | Sequence[Literal['kept', 'reversed']] | Literal["all"] | None = None, detect_loops: Literal['auto', 'on', 'off'] | Sequence[Literal['auto', 'on', 'off']] | Literal["all"] | None = None, max_rounds: _Value | None = None, deal: _Value | None = None, p1_cards: _Value | None = None, honor: _Value | None = None, by: Literal['p1-top'] | Sequence[Literal['p1-top']] | Literal["all"] | None = None, players: _Value | None = None, quit_stats: bool = False) -> Document:
         """sweep war: Deck War: the higher card takes the battle; a tie starts a war.
 
         rules: Rule preset; the options below override its settings
@@ -106,7 +114,7 @@ def simulate(game: Literal["snap"], /, *, games: int | None = None, precision: f
         max_rounds: Stop a game after this many turns (outcome `capped`); loops are detected exactly
         """
 @overload
-def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """exact snap: Snap: a pair takes the common pile.
 
         players: Players
@@ -116,7 +124,7 @@ def exact(game: Literal["snap"], /, *, threads: int | None = None, out: _Path | 
         """
 @overload
 def sweep(game: Literal["snap"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, players: _Value | None = None, faces: _Value | None = None, copies: _Value | None = None, max_rounds: _Value | None = None) -> Document:
         """sweep snap: Snap: a pair takes the common pile.
 
         players: Players
@@ -133,7 +141,7 @@ def simulate(game: Literal["shotgun"], /, *, games: int | None = None, precision
         max_rounds: Stop a game after this many turns (outcome `capped`)
         """
 @overload
-def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, mix: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """exact shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
@@ -141,7 +149,7 @@ def exact(game: Literal["shotgun"], /, *, threads: int | None = None, out: _Path
         """
 @overload
 def sweep(game: Literal["shotgun"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, mix: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, mix: _Value | None = None, max_rounds: _Value | None = None) -> Document:
         """sweep shotgun: Shotgun War between two random players.
 
         mix: Probabilities of reload, guard and fire for both random players (normalised)
@@ -156,7 +164,7 @@ def simulate(game: Literal["rps"], /, *, games: int | None = None, precision: fl
         max_rounds: Stop a game after this many throws (outcome `capped`)
         """
 @overload
-def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, players: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """exact rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
@@ -164,7 +172,7 @@ def exact(game: Literal["rps"], /, *, threads: int | None = None, out: _Path | N
         """
 @overload
 def sweep(game: Literal["rps"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, players: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, players: _Value | None = None, max_rounds: _Value | None = None) -> Document:
         """sweep rps: N-player rock-paper-scissors elimination.
 
         players: Players at the start of an elimination
@@ -179,7 +187,7 @@ def simulate(game: Literal["jitsu"], /, *, games: int | None = None, precision: 
         max_rounds: Stop a game after this many rounds (outcome `capped`)
         """
 @overload
-def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, strategy: Literal['random', 'greedy'] | None = None, max_rounds: _Value | None = None) -> Result:
         """exact jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
@@ -187,7 +195,7 @@ def exact(game: Literal["jitsu"], /, *, threads: int | None = None, out: _Path |
         """
 @overload
 def sweep(game: Literal["jitsu"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, strategy: Literal['random', 'greedy'] | Sequence[Literal['random', 'greedy']] | Literal["all"] | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, strategy: Literal['random', 'greedy'] | Sequence[Literal['random', 'greedy']] | Literal["all"] | None = None, max_rounds: _Value | None = None) -> Document:
         """sweep jitsu: Card-Jitsu with player 1 played by a strategy.
 
         strategy: How player 1 plays
@@ -205,7 +213,7 @@ def simulate(game: Literal["bmn"], /, *, games: int | None = None, precision: fl
         max_rounds: Stop a game after this many cards (outcome `capped`); loops are detected exactly
         """
 @overload
-def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result | dict[str, Any]:
+def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False, rules: Literal['britannica', 'camicia'] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Result:
         """exact bmn: Beggar-my-neighbour (1911 Britannica rules).
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
@@ -216,7 +224,7 @@ def exact(game: Literal["bmn"], /, *, threads: int | None = None, out: _Path | N
         """
 @overload
 def sweep(game: Literal["bmn"], /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, rules: Literal['britannica', 'camicia'] | Sequence[Literal['britannica', 'camicia']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> dict[str, Any]:
+        max_rule_sets: int | None = None, rules: Literal['britannica', 'camicia'] | Sequence[Literal['britannica', 'camicia']] | Literal["all"] | None = None, ranks: _Value | None = None, suits: _Value | None = None, penalties: _Value | None = None, max_rounds: _Value | None = None) -> Document:
         """sweep bmn: Beggar-my-neighbour (1911 Britannica rules).
 
         rules: Rule preset: britannica (52 cards, J Q K A demand 1 2 3 4) or camicia (the Italian 40-card game: ace, two, three demand 1, 2, 3; deals in its digit notation, each card's demand); the options below override its settings [default: britannica]
@@ -228,6 +236,6 @@ def sweep(game: Literal["bmn"], /, *, games: int | None = None, precision: float
 
 def simulate(game: str, /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path | None = None, svg: bool = False, max_hours: float = 6.0, shard: str | tuple[int, int] | None = None, **rules: Any) -> Result: ...
 def exact(game: str, /, *, threads: int | None = None, out: _Path | None = None, svg: bool = False, flawless: bool = False,
-        **rules: Any) -> Result | dict[str, Any]: ...
+        **rules: Any) -> Result: ...
 def sweep(game: str, /, *, games: int | None = None, precision: float | None = None, max_games: int = 100000000, seed: int = 0, threads: int | None = None, out: _Path, svg: bool = False, max_hours: float = 6.0,
-        max_rule_sets: int | None = None, **settings: Any) -> dict[str, Any]: ...
+        max_rule_sets: int | None = None, **settings: Any) -> Document: ...

@@ -11,7 +11,7 @@ use crate::games::Game;
 use crate::model::report::Report;
 use crate::model::{self, load::Part};
 use crate::usage;
-use crate::value::{chart_of, charts_of, Loaded};
+use crate::value::{chart_of, charts_of, summary_csv_of, Loaded};
 
 /// The run in folder `dir` (written by `simulate`, `exact` or `merge`), read and checked as
 /// `merge` reads a shard.
@@ -38,6 +38,10 @@ impl<G: Game> Loaded for Part<G> {
 
     fn texts(&self) -> (String, String) {
         (self.summary_json.clone(), self.histogram_csv.clone())
+    }
+
+    fn summary_csv(&self) -> Result<String> {
+        summary_csv_of(&Report::new(&self.info, &self.tally))
     }
 }
 

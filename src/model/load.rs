@@ -15,6 +15,8 @@ use crate::games::{Game, GameStats, Outcome};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::usage;
+use warsim_core::error::setting;
+use warsim_core::usage_of;
 
 /// One run output read back.
 #[derive(Debug)]
@@ -57,10 +59,11 @@ impl<G: Game> Part<G> {
         let longest = self.tally.longest;
         let index = game.or(longest.map(|(_, i)| i)).unwrap_or(0);
         if index >= total {
-            return Err(usage!(
-                "{}: the run has {total} games; --game {index} is not one",
-                self.dir.display()
-            ));
+            return Err(usage_of![
+                format!("{}: the run has {total} games; ", self.dir.display()),
+                setting("game", index),
+                " is not one",
+            ]);
         }
         Ok(Replaying {
             index,
@@ -108,8 +111,8 @@ fn not_a_run(dir: &Folder) -> Option<String> {
     let d = dir.path().display();
     let search = |what: &str, list: &str| {
         format!(
-            "holds {what}, no run of games: each line of its {list} replays one with \
-             `warsim play bmn --deal`"
+            "holds {what}, no run of games: each line of its {list} is a deal, which bmn's \
+             `play` replays"
         )
     };
     let kinds: [(&str, &dyn Fn() -> String); 7] = [
@@ -371,8 +374,9 @@ impl<G: Game> Counts<'_, G> {
         read_histogram(text, &mut tally, cap, dir)?;
         possible(&tally, self.game, cap).map_err(|what| usage!("{d}: histogram.csv {what}"))?;
         self.games_agree(&tally, &v)?;
+        // The game's reader names the field (`wars.total is 1, but ...`).
         tally.stats = <G::Stats as GameStats>::from_json(v.stats, v.games)
-            .map_err(|e| usage!("{d}: summary.json: {e}"))?;
+            .map_err(|e| usage!("{d}: summary.json {e}"))?;
         let whole = info.shard.is_none() && info.range == (0..info.games_total);
         if self.every_deal {
             every_deal_holds(self.game, info, &tally, whole)

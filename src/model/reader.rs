@@ -113,7 +113,7 @@ impl Folder {
     pub fn read_text(&self, name: &str, limit: u64) -> Result<String, UsageError> {
         let d = self.path.display();
         let file = self.open_file(name).map_err(|e| {
-            usage!("{d}: cannot read {name} ({e}); is it a warsim --out directory?")
+            usage!("{d}: cannot read {name} ({e}); is it a folder that warsim wrote?")
         })?;
         read_open(file, &self.path, name, limit)
     }

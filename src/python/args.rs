@@ -395,6 +395,46 @@ pub fn sweep_of(
     sweep.map_err(|e| PyValueError::new_err(crate::error::with_keywords(&e)))
 }
 
+/// Sweep's settings `kwargs` with every value that lists values (a list, a tuple, a `range`, a
+/// numpy array, a generator: any iterable but a string) made a list, read once, so a generator
+/// is not spent by the first reader; a dict or a set is refused by name (a dict holds no list
+/// of values, a set no order of rule sets).
+pub fn listed<'py>(
+    py: Python<'py>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use pyo3::types::{PyBytes, PyFrozenSet, PySet, PyString};
+    let listed = PyDict::new(py);
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let name: String = key.extract()?;
+        let kind = if value.is_instance_of::<PyDict>() {
+            Some("a dict")
+        } else if value.is_instance_of::<PySet>() || value.is_instance_of::<PyFrozenSet>() {
+            Some("a set, which has no order")
+        } else {
+            None
+        };
+        if let Some(kind) = kind {
+            let why = format!("{kind} is not a list of values; give a list ({name}=[1, 2])");
+            return Err(bad(&name, &value, &why));
+        }
+        let text = value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>();
+        let items = match value.try_iter() {
+            Ok(items) if !text => items,
+            _ => {
+                listed.set_item(key, value)?;
+                continue;
+            }
+        };
+        let list = PyList::empty(py);
+        for item in items {
+            list.append(item?)?;
+        }
+        listed.set_item(key, list)?;
+    }
+    Ok(listed)
+}
+
 /// The values of setting `key` that `text` lists: `all` of its fixed list, the value whole if
 /// the setting takes it so, else the text split at `;` (if it holds one) or `,`; each value
 /// checked by the setting.

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -44,6 +45,26 @@ fn of_dirs(command: &str, dirs: &[PathBuf], out: Option<&PathBuf>, svg: bool) ->
         .chain(out.into_iter().flatten())
         .chain(svg.then(|| "--svg".to_string()))
         .collect()
+}
+
+/// Raises `FileNotFoundError` for each of `dirs` that does not exist (or is a link to nothing),
+/// as Python's own `open` does; a folder that exists but holds no run stays the API's
+/// `ValueError`.
+fn existing(dirs: &[PathBuf]) -> PyResult<()> {
+    for dir in dirs {
+        if let Err(e) = std::fs::metadata(dir) {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                let errno = e.raw_os_error().unwrap_or(libc::ENOENT);
+                let shown = dir.display().to_string();
+                return Err(PyFileNotFoundError::new_err((
+                    errno,
+                    "no such folder",
+                    shown,
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses `svg=True` without `out=`, as the command line refuses `--svg` without `--out`: the
@@ -121,9 +142,10 @@ pub fn simulate<'py>(
     })
 }
 
-/// Every distinct deal of `game` played once, an exact answer (the run's Run), or for War's
-/// shuffled pickups the solved Markov chain (chain.json, as a dict); with `flawless=True`
-/// (War) the flawless game's probability (flawless.json, as a dict). Written into `out` when
+/// Every distinct deal of `game` played once: a `Result`, whatever the rules. Its `summary` is
+/// summary.json for a run of every deal, or the document of an answer solved without playing:
+/// chain.json (War's shuffled pickups, solved as a Markov chain) or flawless.json
+/// (`flawless=True`: War's flawless game); `document` names which. Written into `out` when
 /// given. Rule options as for `simulate`.
 #[pyfunction]
 #[pyo3(signature = (game, /, *, flawless=false, **kwargs))]
@@ -144,12 +166,18 @@ pub fn exact<'py>(
     let done = interruptible(py, command, |session| {
         match api::exact_into(session, &setup, &config, flawless)? {
             (api::Answer::Run(run), written) => Ok(Ok(Run::of(run, written))),
-            (api::Answer::Solved(solved), _) => Ok(Err(serde_json::to_string(&solved.doc)?)),
+            (api::Answer::Solved(solved), written) => {
+                let doc = serde_json::to_string(&solved.doc)?;
+                Ok(Err((solved.file, doc, written)))
+            }
         }
     })?;
     match done {
         Ok(run) => Ok(Py::new(py, run)?.into_any()),
-        Err(answer) => json_loads(py, &answer),
+        Err((file, doc, written)) => {
+            let doc = json_loads(py, &doc)?;
+            Ok((file, doc, written).into_pyobject(py)?.into_any().unbind())
+        }
     }
 }
 
@@ -158,6 +186,7 @@ pub fn exact<'py>(
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out=None, svg=false))]
 pub fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool) -> PyResult<Run> {
+    existing(&dirs)?;
     let command = of_dirs("merge", &dirs, out.as_ref(), svg);
     let merge = api::Merge { dirs, out, svg };
     interruptible(py, command, |session| {
@@ -170,6 +199,7 @@ pub fn merge(py: Python<'_>, dirs: Vec<PathBuf>, out: Option<PathBuf>, svg: bool
 /// the command line).
 #[pyfunction]
 pub fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
+    existing(std::slice::from_ref(&dir))?;
     interruptible(py, Vec::new(), |_| Run::read(&dir, true))
 }
 
@@ -178,6 +208,7 @@ pub fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
 /// run played in one go. Ctrl-C stops it, leaving the stopped run as it was.
 #[pyfunction]
 pub fn resume(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
+    existing(std::slice::from_ref(&dir))?;
     let command = vec!["resume".to_string(), dir.display().to_string()];
     interruptible(py, command, |session| {
         let never = crate::term::progress::When::Never;
@@ -196,15 +227,16 @@ pub fn replay(
     game: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let game = args::whole("game", game)?;
+    existing(std::slice::from_ref(&dir))?;
     let text = interruptible(py, Vec::new(), |_| {
         Ok(serde_json::to_string(&api::replay(&dir, game)?)?)
     })?;
     json_loads(py, &text)
 }
 
-/// Runs every combination of the listed rule settings (`war_down=[1, 2, 3]`, or "all" for every
-/// value of an option) into folder `out`, one subfolder per rule set, and returns sweep.json
-/// as a dict. Run options as for `simulate`; `max_rule_sets` raises the bound of 1,000.
+/// Runs every combination of the listed rule settings (`war_down=[1, 2, 3]`, any iterable of
+/// values, or "all" for every value of an option) into folder `out`, one subfolder per rule
+/// set, and returns sweep.json as a dict (`to_frame()`: sweep.csv as a DataFrame). Run options as for `simulate`; `max_rule_sets` raises the bound of 1,000.
 #[pyfunction]
 #[pyo3(signature = (game, /, *, max_rule_sets=None, **kwargs))]
 pub fn sweep<'py>(
@@ -215,28 +247,43 @@ pub fn sweep<'py>(
 ) -> PyResult<Py<PyAny>> {
     let max_rule_sets = args::whole("max_rule_sets", max_rule_sets)?;
     let (config, run, settings) = args::run_keywords(py, "sweep", kwargs)?;
-    let out = config.out.clone();
+    // A required keyword left out is Python's TypeError, as `search` and `compare` raise it.
+    let Some(out) = config.out.clone() else {
+        return Err(PyTypeError::new_err(
+            "sweep() missing 1 required keyword argument: 'out'",
+        ));
+    };
+    let settings = args::listed(py, Some(&settings))?;
     let max = max_rule_sets.unwrap_or(crate::sweep::MAX_RULE_SETS);
     let what = format!("sweep({game:?})");
     let sweep = args::sweep_of(game, &what, Some(&settings), config, max)?;
-    let mut command = call("sweep", game, words(Some(&settings))?, run, out.as_ref());
+    let mut command = call("sweep", game, words(Some(&settings))?, run, Some(&out));
     command.push("--quiet".into());
     if let Some(n) = max_rule_sets {
         command.extend(["--max-rule-sets".into(), n.to_string()]);
     }
-    let out = out.unwrap_or_default();
-    let doc = interruptible(py, command, |session| {
+    let (doc, csv) = interruptible(py, command, |session| {
         api::sweep(session, &sweep)?;
-        Ok(read_text(&out, "sweep.json", MAX_SET_JSON_BYTES)?)
+        let doc = read_text(&out, "sweep.json", MAX_SET_JSON_BYTES)?;
+        Ok((doc, read_text(&out, "sweep.csv", MAX_SET_JSON_BYTES)?))
     })?;
-    json_loads(py, &doc)
+    document(py, &doc, csv, out)
+}
+
+/// A document a call wrote (sweep.json, compare.json) as the tuple (the document as a dict, the
+/// text of its table, sweep.csv or compare.csv, the folder), which the package makes a dict
+/// with `to_frame()`.
+fn document(py: Python<'_>, doc: &str, csv: String, out: PathBuf) -> PyResult<Py<PyAny>> {
+    let doc = json_loads(py, doc)?;
+    Ok((doc, csv, out).into_pyobject(py)?.into_any().unbind())
 }
 
 /// Survival curves and pairwise two-sample KS tests of the runs in `dirs`, written into folder
-/// `out`; returns compare.json as a dict.
+/// `out`; returns compare.json as a dict (`to_frame()`: compare.csv as a DataFrame).
 #[pyfunction]
 #[pyo3(signature = (dirs, /, *, out, svg=false))]
 pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyResult<Py<PyAny>> {
+    existing(&dirs)?;
     let command = of_dirs("compare", &dirs, Some(&out), svg);
     let compare = api::Compare {
         dirs,
@@ -244,11 +291,12 @@ pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> P
         print: Print::Nothing,
         svg,
     };
-    let doc = interruptible(py, command, |session| {
+    let (doc, csv) = interruptible(py, command, |session| {
         api::compare(session, &compare)?;
-        Ok(read_text(&out, "compare.json", MAX_JSON_BYTES)?)
+        let doc = read_text(&out, "compare.json", MAX_JSON_BYTES)?;
+        Ok((doc, read_text(&out, "compare.csv", MAX_SET_JSON_BYTES)?))
     })?;
-    json_loads(py, &doc)
+    document(py, &doc, csv, out)
 }
 
 /// Plays one game as `warsim play GAME ARGS...` does and returns its report (the JSON of

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::app;
@@ -146,15 +146,23 @@ fn written() -> PyErr {
     )
 }
 
-/// A failure as Python sees it: bad input a `ValueError` naming the keyword argument, any other
-/// failure (a full disk, say) a `RuntimeError`.
+/// A failure as Python sees it: bad input a `ValueError` naming the keyword argument; a failure
+/// of the system's (a folder it will not let warsim write, a full disk) the `OSError` of its
+/// errno (`PermissionError`, `FileNotFoundError`, ...); anything else a `RuntimeError`. Each
+/// names settings as keyword arguments (`out=DIR`).
 pub(crate) fn to_python(e: anyhow::Error) -> PyErr {
+    // Every usage error names settings, which read as keyword arguments here.
+    let text = crate::error::chain(&e, crate::error::with_keywords);
     if crate::error::is_usage(&e) {
-        // Every usage error names settings, which read as keyword arguments here.
-        let text = crate::error::chain(&e, crate::error::with_keywords);
-        PyValueError::new_err(text)
-    } else {
-        PyRuntimeError::new_err(format!("{e:#}"))
+        return PyValueError::new_err(text);
+    }
+    let errno = (e.chain())
+        .find_map(|c| c.downcast_ref::<std::io::Error>())
+        .and_then(std::io::Error::raw_os_error);
+    match errno {
+        // OSError(errno, text) is the subclass of the errno: PermissionError for EACCES.
+        Some(errno) => PyOSError::new_err((errno, text)),
+        None => PyRuntimeError::new_err(text),
     }
 }
 

@@ -66,6 +66,13 @@ impl Run {
         &self.histogram_csv
     }
 
+    /// summary.csv's text, as the command line writes it: the run's row, then one per group.
+    #[getter]
+    fn summary_csv(&self) -> PyResult<String> {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        loaded.summary_csv().map_err(super::to_python)
+    }
+
     /// The folder the run was written into (`out=`), or None.
     #[getter]
     fn out(&self) -> Option<PathBuf> {

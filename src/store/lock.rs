@@ -20,10 +20,14 @@ pub(super) struct Lock {
 /// How a lock file starts; the holder follows.
 const LOCK_HEAD: &str = "warsim lock: ";
 
+/// `--out DIR` (Python's `out=DIR`) that cannot be locked, for the system's reason `e`.
+fn cannot_lock(t: &Target, e: io::Error) -> anyhow::Error {
+    out_failed(t, ": cannot lock it", anyhow::Error::from(e))
+}
+
 impl Lock {
     pub(super) fn take(t: &Target) -> Result<Lock> {
         let path = t.sibling(LOCK);
-        let s = t.shown.display();
         for _ in 0..5 {
             let open = |write: bool| {
                 OpenOptions::new()
@@ -41,27 +45,28 @@ impl Lock {
                 // Another user's lock file (a stale one, say): locking needs no write access.
                 Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open(false) {
                     Ok(f) if regular(&f) => f,
-                    _ => return Err(anyhow!(e).context(format!("cannot lock --out {s}"))),
+                    _ => return Err(cannot_lock(t, e)),
                 },
                 // A folder, FIFO or symbolic link of that name is someone's: lock the parent
                 // folder instead, which serialises the runs writing beside it.
                 _ if fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) => {
-                    File::open(&t.parent).with_context(|| format!("cannot lock --out {s}"))?
+                    File::open(&t.parent).map_err(|e| cannot_lock(t, e))?
                 }
                 Ok(_) => continue,
-                Err(e) => return Err(anyhow!(e).context(format!("cannot lock --out {s}"))),
+                Err(e) => return Err(cannot_lock(t, e)),
             };
             // SAFETY: flock on a descriptor this function owns; it touches no memory.
             if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
                 let e = io::Error::last_os_error();
                 if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-                    return Err(anyhow!(
-                        "--out {s}: another warsim run ({}) is writing it; wait for it or \
-                         choose another directory",
+                    let said = format!(
+                        ": another warsim run ({}) is writing it; wait for it or choose \
+                         another directory",
                         holder(&file)
-                    ));
+                    );
+                    return Err(out_failed(t, said, None));
                 }
-                return Err(anyhow!(e).context(format!("cannot lock --out {s}")));
+                return Err(cannot_lock(t, e));
             }
             let meta = file.metadata()?;
             if !meta.is_file() {
@@ -85,14 +90,14 @@ impl Lock {
                 target: t.path(),
                 ours: false,
             };
-            lock.claim()
-                .with_context(|| format!("cannot lock --out {s}"))?;
+            lock.claim().map_err(|e| cannot_lock(t, e))?;
             return Ok(lock);
         }
-        Err(anyhow!(
-            "--out {s}: cannot take its lock {}; other runs keep replacing it",
+        let said = format!(
+            ": cannot take its lock {}; other runs keep replacing it",
             path.display()
-        ))
+        );
+        Err(out_failed(t, said, None))
     }
 
     /// Writes this process as the holder, unless the file holds something else (a user's) or

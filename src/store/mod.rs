@@ -391,11 +391,11 @@ impl OutputSet {
             replacing,
         };
         fs::create_dir(&set.root.staging)
-            .with_context(|| format!("cannot write beside --out {}", t.shown.display()))?;
+            .map_err(|e| out_failed(&t, ": cannot write beside it", anyhow::Error::from(e)))?;
         set.root
             .write(MARKER, kind.marker().as_bytes())
             .and_then(|()| set.probe())
-            .with_context(|| format!("cannot write into --out {}", t.shown.display()))?;
+            .map_err(|e| out_failed(&t, ": cannot write into it", e))?;
         set.created.shrink_to_fit();
         Ok(set)
     }

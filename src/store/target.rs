@@ -8,6 +8,8 @@ use std::ffi::OsString;
 use warsim_core::error::{setting, setting_alone};
 use warsim_core::usage_of;
 
+use crate::error::Failure;
+
 /// `--out` taken apart: the folder it names, its parent (absolute, symbolic links resolved)
 /// and its last component.
 pub(super) struct Target {
@@ -73,12 +75,15 @@ fn locate(out: &Path, created: &mut Vec<PathBuf>) -> Result<(PathBuf, OsString, 
         };
         match make_parents(&parent, created) {
             Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return Err(on_a_file().into()),
-            made => {
-                made.with_context(|| format!("--out {given}: cannot create {}", parent.display()))?
-            }
+            made => made.map_err(|e| {
+                let said = format!(": cannot create {}", parent.display());
+                Failure::error(out_error(&given, said), anyhow::Error::from(e))
+            })?,
         }
-        let real = fs::canonicalize(&parent)
-            .with_context(|| format!("--out {given}: cannot resolve {}", parent.display()))?;
+        let real = fs::canonicalize(&parent).map_err(|e| {
+            let said = format!(": cannot resolve {}", parent.display());
+            Failure::error(out_error(&given, said), anyhow::Error::from(e))
+        })?;
         if !real.is_dir() {
             return Err(on_a_file().into());
         }
@@ -568,6 +573,16 @@ pub(super) fn digits(s: &str) -> bool {
 }
 
 /// An error about `--out` (the setting `out`) `shown`: the setting, then `rest`.
+/// Target `t` and `rest`, failed for the system's reason `cause`: not bad input, yet said of
+/// `--out` (Python's `out=`) as a face says it.
+pub(super) fn out_failed(
+    t: &Target,
+    rest: impl Into<warsim_core::error::Piece>,
+    cause: impl Into<Option<anyhow::Error>>,
+) -> anyhow::Error {
+    Failure::error(out_error(&t.shown.display(), rest), cause)
+}
+
 fn out_error(
     shown: &dyn std::fmt::Display,
     rest: impl Into<warsim_core::error::Piece>,

@@ -26,6 +26,14 @@ pub trait Loaded: Send {
     fn charts(&self) -> Vec<&'static str>;
     /// Its summary.json and histogram.csv, as its output set holds them.
     fn texts(&self) -> (String, String);
+    /// Its summary.csv, as its output set holds it (made by the writer's code, when asked:
+    /// Python's `Result.summary_frame()`).
+    fn summary_csv(&self) -> Result<String>;
+}
+
+/// summary.csv of the run `r`, as text.
+pub(crate) fn summary_csv_of<S: GameStats>(r: &Report<S>) -> Result<String> {
+    Ok(String::from_utf8(crate::export::csv::summary(r)?)?)
 }
 
 /// Chart `name` of the run `r` as the bytes of a PNG file, or of an SVG file when `ext` is

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::{chart_of, charts_of, Loaded};
+use super::{chart_of, charts_of, summary_csv_of, Loaded};
 use crate::export::run::{print, summarize, write_set};
 use crate::games::GameStats;
 use crate::model::pretty_json;
@@ -110,6 +110,10 @@ impl Loaded for Run {
         let (summary, histogram) = self.played.texts();
         (summary.to_string(), histogram.to_string())
     }
+
+    fn summary_csv(&self) -> Result<String> {
+        self.played.summary_csv()
+    }
 }
 
 /// A run of one game's statistics type, behind [`Run`].
@@ -123,6 +127,7 @@ trait Played: Send + Sync {
     fn print(&self, print: Print, written: Option<&Path>) -> Result<()>;
     fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>>;
     fn charts(&self) -> Vec<&'static str>;
+    fn summary_csv(&self) -> Result<String>;
 }
 
 /// A run whose game counts `S`, with its summary made once.
@@ -173,5 +178,9 @@ impl<S: GameStats + 'static> Played for Typed<S> {
 
     fn charts(&self) -> Vec<&'static str> {
         charts_of(&Report::new(&self.info, &self.tally))
+    }
+
+    fn summary_csv(&self) -> Result<String> {
+        summary_csv_of(&Report::new(&self.info, &self.tally))
     }
 }

@@ -220,8 +220,22 @@ fn figures_that_disagree_with_the_shards_own_counts_are_refused() {
     let sh = shards("figures");
     let c = &sh.war[2];
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, Edit, &str); 8] = [
-        ("wars-total", |v| v["wars"]["total"] = 1.into(), "wars.mean"),
+    let cases: [(&str, Edit, &str); 9] = [
+        (
+            "wars-total",
+            |v| v["wars"]["total"] = 1.into(),
+            "wars.total is 1",
+        ),
+        // The total and its mean edited together: the battles by depth give the total.
+        (
+            "wars-total-and-mean",
+            |v| {
+                let games = v["games"].as_f64().unwrap();
+                v["wars"]["total"] = 1.into();
+                v["wars"]["mean"] = (1.0 / games).into();
+            },
+            "wars.total is 1, but wars.battles_by_depth gives",
+        ),
         (
             "wars-mean",
             |v| v["wars"]["mean"] = 1.5.into(),

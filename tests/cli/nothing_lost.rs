@@ -229,12 +229,15 @@ fn counts_that_overflow_and_times_that_are_not_times_are_refused() {
 }
 
 /// Summary `v` given `wars` wars in all (and `elapsed` seconds) as a careful forger gives
-/// them, the figures made from them (the mean, the rate) to match: merge's own checks of a
-/// shard against itself would otherwise refuse it before these sums are tried.
+/// them, the figures made from them (the mean, the battles by depth, the rate) to match:
+/// merge's own checks of a shard against itself would otherwise refuse it before these sums
+/// are tried.
 fn forged(v: &mut serde_json::Value, wars: u64, elapsed: Option<f64>) {
     let games = v["games"].as_u64().unwrap() as f64;
     v["wars"]["total"] = wars.into();
     v["wars"]["mean"] = (wars as f64 / games).into();
+    v["wars"]["battles_by_depth"] = serde_json::json!({ "1": wars });
+    v["wars"]["battles_by_depth_per_game"] = serde_json::json!({ "1": wars as f64 / games });
     if let Some(e) = elapsed {
         v["elapsed_s"] = e.into();
         v["games_per_s"] = (if e > 0.0 { games / e } else { 0.0 }).into();

@@ -94,6 +94,37 @@ pub fn depth_key(d: usize) -> String {
     }
 }
 
+impl WarStats {
+    /// Refuses a total of wars that the battles by depth cannot give: a battle whose war
+    /// reached depth d fought d wars, so the total is the sum of d times the battles of depth
+    /// d, where the last count (depth [`WAR_DEPTHS`] or more) adds at least [`WAR_DEPTHS`]
+    /// and at most the deepest war of any game for each of its battles. A summary read back
+    /// (a shard `merge` adds up) thus cannot carry an edited total with its mean made to
+    /// match.
+    fn total_agrees(&self) -> Result<(), String> {
+        let last = WAR_DEPTHS - 1;
+        let shallow: u128 = (0..last)
+            .map(|d| (d as u128 + 1) * u128::from(self.by_depth[d]))
+            .sum();
+        let deep = u128::from(self.by_depth[last]);
+        let deepest = self.deepest.iter().rposition(|&n| n > 0).unwrap_or(0);
+        let least = shallow + WAR_DEPTHS as u128 * deep;
+        let most = shallow + deepest.max(WAR_DEPTHS) as u128 * deep;
+        let total = u128::from(self.wars);
+        if (least..=most).contains(&total) {
+            return Ok(());
+        }
+        let gives = match least == most {
+            true => least.to_string(),
+            false => format!("from {least} to {most}"),
+        };
+        Err(format!(
+            "wars.total is {total}, but wars.battles_by_depth gives {gives} (a battle whose \
+             war reached depth d fought d wars)"
+        ))
+    }
+}
+
 impl GameStats for WarStats {
     type PerGame = WarGame;
     type Json = WarsJson;
@@ -192,6 +223,7 @@ impl GameStats for WarStats {
                 .ok_or_else(|| format!("wars.battles_by_depth has an unknown key {key:?}"))?;
             stats.by_depth[d] = n;
         }
+        stats.total_agrees()?;
         Ok(stats)
     }
 
