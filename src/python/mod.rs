@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 
 use crate::app;
 use crate::cli::{Cli, Command};
-use crate::error::{one_line, UsageError};
+use crate::error::one_line;
 use crate::list;
 use crate::session::Session;
 use crate::sim::engine::Cancel;
