@@ -19,6 +19,7 @@ pub const QUANTILES: [(&str, u64, u64); 7] = [
 ];
 
 /// Summary statistics of a distribution of whole numbers given as (value, count) pairs.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Distribution {
     /// Number of observations.
@@ -117,6 +118,7 @@ impl Distribution {
 
 /// A share k/n with its 95% Wilson score interval, which stays inside [0, 1] and is honest
 /// when k is 0 or n (where mean ± 1.96·se would claim no uncertainty at all).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Share {
     /// Number of games with the property.
@@ -256,6 +258,22 @@ pub fn counted(n: u64, noun: &str) -> String {
 /// Values by name, in a fixed order: a JSON object whose keys keep that order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Named<T>(pub Vec<(String, T)>);
+
+/// Its schema is a map's, as it serializes: names to values.
+#[cfg(feature = "schema")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Named<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <std::collections::BTreeMap<String, T>>::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <std::collections::BTreeMap<String, T>>::json_schema(generator)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
 
 impl<T: Serialize> Serialize for Named<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
