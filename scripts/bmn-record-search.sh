@@ -14,6 +14,8 @@
 # a join checking a deal it found. A join's backward walk plays no deal (it counts positions,
 # `positions` in search.json) and takes its own time, which deals/s includes.
 # Usage: scripts/bmn-record-search.sh OUTDIR [DEALS] [MINUTES]
+#   ONLY="climb-deals climb-minutes" scripts/bmn-record-search.sh OUTDIR  remakes those runs alone,
+#   keeping the others' folders and load lines, then OUTDIR/summary.json of them all.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 out=${1:?usage: scripts/bmn-record-search.sh OUTDIR [DEALS] [MINUTES]}
@@ -21,10 +23,13 @@ deals=${2:-600000000}
 minutes=${3:-10}
 build_warsim
 mkdir -p "$out"
-: >"$out/load.txt"
+: >>"$out/load.txt"
+if [ -z "${ONLY:-}" ]; then : >"$out/load.txt"; fi
 run() {
   local name=$1
   shift
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then return 0; fi
+  sed -i "/^$name /d" "$out/load.txt"
   local before after
   before=$(cut -d' ' -f1 /proc/loadavg)
   "$warsim" search bmn --seed 0 --keep 10 --progress log --out "$out/$name" "$@" >/dev/null
@@ -33,12 +38,12 @@ run() {
 }
 run from-collins --method record --from 'A-QK------Q----KA-----J---/-JAK----A--Q----J---QJ--K-'
 run from-kleber --method record --from '---JQ---K-A----A-J-K---QK-/-J-----------AJQA----K---Q'
-run climb-deals --deals "$deals" --walkers 64
+run climb-deals --method climb --deals "$deals" --walkers 64
 run sample-deals --method sample --deals "$deals"
 run record-deals --method record --deals "$deals"
 run record-minutes --method record --minutes "$minutes"
 run sample-minutes --method sample --minutes "$minutes"
-run climb-minutes --minutes "$minutes" --walkers 64
+run climb-minutes --method climb --minutes "$minutes" --walkers 64
 python3 - "$out" "$(cpu_name)" "$(nproc)" <<'PY'
 import json, os, sys
 out, cpu, cores = sys.argv[1], sys.argv[2], int(sys.argv[3])

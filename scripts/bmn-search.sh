@@ -14,9 +14,9 @@ deals=${2:-600000000}
 tries=${3:-60000000}
 build_warsim
 mkdir -p "$out"
-"$warsim" search bmn --deals "$deals" --walkers 64 --seed 0 --keep 10 --progress log \
+"$warsim" search bmn --method climb --deals "$deals" --walkers 64 --seed 0 --keep 10 --progress log \
     --out "$out/climb"
-"$warsim" search bmn --from 'K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--' \
+"$warsim" search bmn --method climb --from 'K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--' \
     --deals 1 --walkers 1 --keep 100 --progress never --out "$out/backward"
 "$warsim" search bmn --loops --deals "$tries" --walkers 16 --seed 0 --progress log \
     --out "$out/loops"

@@ -44,7 +44,7 @@ def bmn_exact():
 def bmn_search():
     """The searches of scripts/bmn-search.sh: the record climb, backward play, the loop search."""
     s = load('bmn/search/climb/search.json')
-    rows = [f"`search bmn --deals {s['deals']:,} --walkers {s['walkers']} --seed {s['seed']}` on "
+    rows = [f"`search bmn --method climb --deals {s['deals']:,} --walkers {s['walkers']} --seed {s['seed']}` on "
             f"{s['threads']} threads took {s['elapsed_s'] / 60:.1f} minutes, "
             f"{s['deals_per_s']:,.0f} deals/s; it found {n(s['loops_found'])} deals that never end "
             f"and these longest games (`results/bmn/search/climb/best.txt` replays them; a deal "

@@ -374,7 +374,8 @@ pub struct SearchOptions {
     /// again.
     #[arg(long, global = true, value_name = "M", allow_negative_numbers = true)]
     pub minutes: Option<f64>,
-    /// Independent walkers (the result depends on them, not on the threads).
+    /// Independent walkers of --method climb, --loops and --census (the result depends on
+    /// them, not on the threads); sampling and joining play on every thread instead.
     #[arg(long, global = true, value_name = "W", default_value_t = SearchConfig::default().walkers,
           allow_negative_numbers = true,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_WALKERS)))]
@@ -437,18 +438,13 @@ pub struct SearchOptions {
         allow_hyphen_values = true
     )]
     pub from: Option<String>,
-    /// How to look for long games: `climb` (the walkers' swaps), `sample` (plain random deals,
-    /// game i of the seed as simulate deals it, the longest kept) or `record` (sampling, then
-    /// backward joining from the --bases longest games sampled, or from --from DEAL: every
-    /// balanced position whose game joins them later). docs/bmn.md compares them.
-    #[arg(
-        long,
-        global = true,
-        value_name = "METHOD",
-        value_enum,
-        default_value_t
-    )]
-    pub method: crate::search::Method,
+    /// How to look for long games: `record` (sampling, then backward joining from the --bases
+    /// longest games sampled, or from --from DEAL: every balanced position whose game joins
+    /// them later; the default, which finds the longest games), `sample` (plain random deals,
+    /// game i of the seed as simulate deals it, the longest kept) or `climb` (the walkers'
+    /// swaps). docs/bmn.md compares them. --loops and --census take none [default: record].
+    #[arg(long, global = true, value_name = "METHOD", value_enum)]
+    pub method: Option<crate::search::Method>,
     /// With --method record: the longest games sampled to join from, longest first.
     #[arg(long, global = true, value_name = "B",
           default_value_t = crate::search::DEFAULT_BASES as u32,

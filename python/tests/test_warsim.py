@@ -485,9 +485,10 @@ def _without_times(doc):
 
 def test_search_finds_what_the_command_line_finds(tmp_path):
     deck = dict(ranks=7, suits=2)
-    found = warsim.search("bmn", out=tmp_path / "py", deals=20000, walkers=4, seed=2, **deck)
+    found = warsim.search("bmn", out=tmp_path / "py", deals=20000, walkers=4, seed=2,
+                          method="climb", **deck)
     cli("search", "bmn", "--ranks", 7, "--suits", 2, "--deals", 20000, "--walkers", 4,
-        "--seed", 2, "--out", tmp_path / "cli")
+        "--seed", 2, "--method", "climb", "--out", tmp_path / "cli")
     want = json.loads((tmp_path / "cli" / "search.json").read_text())
     assert found.pop("replay") == want.pop("replay").replace(str(tmp_path / "cli"), str(tmp_path / "py"))
     assert _without_times(found) == _without_times(want)

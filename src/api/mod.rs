@@ -212,8 +212,8 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
     game.play(io)
 }
 
-/// `search`: Beggar-my-neighbour's searches (the record climb, `--loops`, `--census`,
-/// `--method`), written into `config.out`.
+/// `search`: Beggar-my-neighbour's searches (`--method record`, `sample` or `climb`,
+/// `--loops`, `--census`), written into `config.out`.
 pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<()> {
     has_out(&config.out)?;
     if config.census {

@@ -20,6 +20,10 @@ pub fn histogram<S: GameStats>(r: &Report<S>, target: impl Target) -> Result<()>
     target.take(&Histogram(r))
 }
 
+/// The margin around the histogram's plot and the height of its rounds' labels, in px.
+const MARGIN: u32 = 20;
+const X_LABELS: u32 = 50;
+
 /// Text sizes of the chart, in px.
 const TICK_PX: f64 = 15.0;
 const DESC_PX: f64 = 17.0;
@@ -76,6 +80,35 @@ fn bins(counts: &[(u64, u64)], width: u64, last: u64) -> Vec<(u64, u64)> {
     out
 }
 
+/// How many of `bars` (from the first) end with a bar at least a pixel high, the games'
+/// axis running to `top` over `plot_px` pixels: a shorter bar draws nothing.
+fn visible(bars: &[(u64, u64)], top: f64, plot_px: f64) -> usize {
+    bars.iter()
+        .rposition(|b| b.1 as f64 / top * plot_px >= 1.0)
+        .map_or(0, |i| i + 1)
+}
+
+/// The most tick labels of the rounds' axis: plotters' default, by which it picks the ticks.
+const MAX_TICKS: usize = 11;
+
+/// The ticks of an axis from `lo` that must reach `hi`: the multiples of the finest round
+/// step (1, 2, 5, 10, 20, …) that makes at most [`MAX_TICKS`] of them, from the first at or
+/// after `lo` to the first at or past `hi`, where the axis ends. They are the ticks plotters
+/// draws on the axis from `lo` to the last of them (it picks them alike; a test checks), so
+/// the axis ends at a labelled round number.
+fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let mut step = 1u64;
+    let marks = |step: u64| {
+        let s = step as f64;
+        let (a, b) = ((lo / s).ceil() as i64, (hi / s).ceil() as i64);
+        (a..=b).map(move |k| k as f64 * s)
+    };
+    while marks(step).count() > MAX_TICKS {
+        step = round_width(step + 1);
+    }
+    marks(step).collect()
+}
+
 /// The width of the panel that counts the games that end, loop and were capped, where some
 /// games do not end.
 const SIDE_W: u32 = 340;
@@ -93,15 +126,14 @@ struct Scale {
     width: u64,
     /// The top of the games' axis.
     top: f64,
-    /// The round after the last bar.
-    end: u64,
-    /// The rounds' axis.
+    /// The rounds' axis: from a bin before the first bar to the first tick past the last
+    /// ([`ticks`]).
     x: (f64, f64),
 }
 
 impl Scale {
-    /// The scale of `r`'s histogram.
-    fn of<S: GameStats>(r: &Report<S>) -> Result<Scale> {
+    /// The scale of `r`'s histogram, whose bars are drawn `plot_px` pixels high at most.
+    fn of<S: GameStats>(r: &Report<S>, plot_px: f64) -> Result<Scale> {
         let all = r
             .rounds
             .as_ref()
@@ -131,22 +163,25 @@ impl Scale {
             marked.max
         };
         let width = round_width((last - marked.min + 1).div_ceil(MAX_BARS));
-        let bars = bins(shown, width, last);
+        let mut bars = bins(shown, width, last);
         let top = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64 * 1.3;
+        // The axis ends at the last bar a reader can see: the bars after it, under a pixel
+        // high (ten million games put ~1,500 a bin there), would leave a third of the
+        // chart empty; the games in them stay in the marks, and a max beyond is labelled.
+        let seen = visible(&bars, top, plot_px);
+        bars.truncate(seen.max(1));
         let first = marked.min / width * width;
-        let end = (last / width + 1) * width;
-        let x = (
-            first as f64 - 0.5 - width as f64,
-            end as f64 - 0.5 + width as f64,
-        );
+        let end = bars.last().map_or(first, |b| b.0) + width;
+        let x0 = first as f64 - 0.5 - width as f64;
+        let ticks = ticks(x0, end as f64 - 0.5);
+        let x1 = ticks.last().copied().unwrap_or(end as f64);
         Ok(Scale {
             marked,
             apart,
             bars,
             width,
             top,
-            end,
-            x,
+            x: (x0, x1),
         })
     }
 
@@ -172,19 +207,20 @@ fn draw<S: GameStats, DB: DrawingBackend>(r: &Report<S>, root: DrawingArea<DB, S
 where
     DB::ErrorType: 'static,
 {
-    let scale = Scale::of(r)?;
+    let kinds = r.unended();
+    let head_h = if kinds.total() == 0 { 70 } else { 94 };
+    let plot_px = f64::from(SIZE.1 - head_h - 2 * MARGIN - X_LABELS);
+    let scale = Scale::of(r, plot_px)?;
     let Scale {
         ref marked,
         apart,
         ref bars,
         width,
         top,
-        end,
         x: (x0, x1),
     } = scale;
-    let kinds = r.unended();
     root.fill(&WHITE)?;
-    let (head, body) = root.split_vertically(if kinds.total() == 0 { 70 } else { 94 });
+    let (head, body) = root.split_vertically(head_h);
     draw_head(r, kinds, apart, &head)?;
     let (main, side) = if apart {
         let (w, _) = body.dim_in_pixel();
@@ -197,8 +233,8 @@ where
     let widest = text_size(&grouped(top as u64), TICK_PX).0;
     let y_area = y_label_area(widest, text_size("games", DESC_PX).1);
     let mut chart = ChartBuilder::on(&main)
-        .margin(20)
-        .x_label_area_size(50)
+        .margin(MARGIN)
+        .x_label_area_size(X_LABELS)
         .y_label_area_size(y_area)
         .build_cartesian_2d(x0..x1, 0f64..top)?;
     chart
@@ -230,7 +266,7 @@ where
         y1: f64::from(ys.end),
     };
     let to_px = |x: f64| f64::from(chart.backend_coord(&(x, 0.0)).0);
-    draw_marks(&root, &marks(marked, end), area, to_px)?;
+    draw_marks(&root, &marks(marked, x1), area, to_px)?;
     if let Some(side) = side {
         draw_counts(&side, marked.n, kinds, r.games())?;
     }
@@ -258,10 +294,10 @@ struct Marked {
     colour: RGBColor,
 }
 
-/// The marks of `d`, whose axis ends at round `end`: min, median, mean and max, with the
+/// The marks of `d`, whose axis ends at `end`: min, median, mean and max, with the
 /// precision the terminal summary prints them at, so every number shown is one it shows.
-fn marks(d: &Distribution, end: u64) -> [Marked; 4] {
-    let beyond = d.max > end;
+fn marks(d: &Distribution, end: f64) -> [Marked; 4] {
+    let beyond = d.max as f64 > end;
     [
         Marked {
             at: Some(d.min as f64),
@@ -523,6 +559,34 @@ mod tests {
         assert_eq!(got, [("end", 56_150), ("loop", 43_850)]);
         assert!((bars[0].2 - 56.15).abs() < 1e-9 && (bars[1].2 - 43.85).abs() < 1e-9);
         assert!(bars.iter().all(|b| b.2 <= 100.0) && SIDE_TOP > 100.0);
+    }
+
+    #[test]
+    fn the_axis_ends_at_the_first_round_tick_past_the_last_bar_and_plotters_draws_it() {
+        use plotters::coord::types::RangedCoordf64;
+        // War's 10,000,000 games: bins of 20 from -20.5, the last bar seen ending at 1,459.5.
+        assert_eq!(ticks(-20.5, 1459.5).last(), Some(&1600.0));
+        for (lo, hi) in [
+            (-20.5, 1459.5),
+            (0.5, 10.5),
+            (-1.5, 3.5),
+            (29.5, 1_234.5),
+            (-0.5, 9.5),
+        ] {
+            let mine = ticks(lo, hi);
+            let end = *mine.last().unwrap();
+            assert!(end >= hi && mine.len() <= MAX_TICKS, "{lo} {hi}: {mine:?}");
+            let drawn = RangedCoordf64::from(lo..end).key_points(MAX_TICKS);
+            assert_eq!(drawn, mine, "{lo}..{end}");
+        }
+    }
+
+    #[test]
+    fn bars_under_a_pixel_at_the_end_are_not_drawn() {
+        // The tallest bar 1,000 games on an axis to 1,300 over 520 px: 2.5 games a pixel.
+        let bars = [(0, 1000), (10, 3), (20, 2), (30, 4), (40, 2), (50, 1)];
+        assert_eq!(visible(&bars, 1300.0, 520.0), 4);
+        assert_eq!(visible(&bars[..1], 1300.0, 520.0), 1);
     }
 
     #[test]

@@ -84,16 +84,27 @@ impl LineStyle {
     }
 
     /// The styles of a sweep's rule sets, the product of axes of `lens` values (the first
-    /// varying slowest): the colour says the value of one setting and the dash the values of the
-    /// others, so 24 lines of 6 × 4 settings are 6 colours in 4 dash patterns and a reader can
-    /// tell which setting a line has. With no such split (too many values), [`LineStyle::nth`].
+    /// varying slowest). Up to [`PALETTE`]'s 12 lines (one plot, or a panel of small
+    /// multiples), each line has a colour of its own and the dashes say the values of every
+    /// setting but the one with the most values, a second cue: 8 lines of 4 pickups × 2 short
+    /// wars are 8 colours, solid for one short war and dashed for the other. More lines share
+    /// colours: the colour says the value of one setting and the dash the values of the
+    /// others, so 24 lines of 6 × 4 settings are 6 colours in 4 dash patterns. With no such
+    /// split (too many values), [`LineStyle::nth`].
     pub fn sweep(lens: &[usize]) -> Vec<LineStyle> {
         let n: usize = lens.iter().product();
-        // The colour axis: the last one that leaves few enough combinations for the dashes.
-        let colour_axis = (0..lens.len())
-            .rev()
-            .find(|&c| lens[c] <= PALETTE.len() && n / lens[c].max(1) <= DASHES.len());
-        let Some(c) = colour_axis else {
+        // The axis the dashes leave out: with a colour per line, the one of the most values
+        // (the last of them), so the dashes are as few as can be; else the colour's axis, the
+        // last that leaves few enough combinations for the dashes.
+        let own_colours = n <= PALETTE.len();
+        let free = if own_colours {
+            (0..lens.len()).max_by_key(|&c| (lens[c], c))
+        } else {
+            (0..lens.len())
+                .rev()
+                .find(|&c| lens[c] <= PALETTE.len() && n / lens[c].max(1) <= DASHES.len())
+        };
+        let Some(c) = free else {
             return (0..n).map(LineStyle::nth).collect();
         };
         (0..n)
@@ -112,7 +123,7 @@ impl LineStyle {
                     .filter(|&(k, _)| k != c)
                     .fold(0, |acc, (_, (&d, &len))| acc * len + d);
                 LineStyle {
-                    colour: digits[c],
+                    colour: if own_colours { i } else { digits[c] },
                     dash,
                 }
             })

@@ -183,13 +183,25 @@ mod tests {
     #[test]
     fn a_sweep_of_32_rule_sets_is_four_panels_of_eight_told_apart() {
         // --war-down 1,2,3,4 --short-war lose,last-card --pickup 4 values: a panel per
-        // war-down, each 8 lines, 4 colours (pickup) in 2 dash patterns (short war).
+        // war-down, each 8 lines in 8 colours, the dashes saying the short war (2 patterns),
+        // whichever order the settings come in.
         let lens = [4, 2, 4];
         assert_eq!(panel_axis(&lens), Some(0));
-        let rest = LineStyle::sweep(&other_lens(&lens, 0));
-        assert_eq!(rest.len(), 8);
-        assert!(distinct(&rest));
-        assert_eq!(rest.iter().map(|s| s.colour).max(), Some(3));
+        for rest in [other_lens(&lens, 0), vec![4, 2]] {
+            let styles = LineStyle::sweep(&rest);
+            assert_eq!(styles.len(), 8);
+            assert!(distinct(&styles));
+            let colours: std::collections::HashSet<_> = styles.iter().map(|s| s.colour).collect();
+            assert_eq!(colours.len(), 8, "a colour per line: {styles:?}");
+            let dashes: std::collections::HashSet<_> = styles.iter().map(|s| s.dash).collect();
+            assert_eq!(dashes.len(), 2, "dashes for the short war: {styles:?}");
+            let short_war = |i: usize| if rest[0] == 2 { i / 4 } else { i % 2 };
+            for (i, a) in styles.iter().enumerate() {
+                for (j, b) in styles.iter().enumerate() {
+                    assert_eq!(short_war(i) == short_war(j), a.dash == b.dash, "{i} {j}");
+                }
+            }
+        }
         // Rule set 13 is digits (1, 1, 1): war-down 2, short-war last-card, pickup
         // winner-first; in panel 1 (war-down 2) it is line 1·4 + 1 = 5, and split on pickup,
         // panel 1, line 1·2 + 1 = 3.

@@ -1,6 +1,6 @@
-//! `sweep.png`: every rule set's survival curve. Up to 12 share one plot, the colour saying
-//! one setting's value and the dashes the others'; more are small multiples, a panel per
-//! value of one setting ([`charts::panel_axis`]), each panel's lines styled alike.
+//! `sweep.png`: every rule set's survival curve. Up to 12 share one plot, each line a colour
+//! of its own and the dashes a second cue ([`LineStyle::sweep`]); more are small multiples, a
+//! panel per value of one setting ([`charts::panel_axis`]), each panel's lines styled alike.
 
 use anyhow::Result;
 

@@ -58,8 +58,9 @@ pub struct SearchConfig {
     /// `--loops`) the cycle it enters is the seed.
     pub from: Option<String>,
     /// How to look for long games (`--method`): the climb, plain sampling, or sampling and
-    /// backward joining.
-    pub method: Method,
+    /// backward joining (`None`: the default, [`Method::Record`], which finds the longest).
+    /// `None` apart from it, so that one given to a search for cycles is refused.
+    pub method: Option<Method>,
     /// With `--method record`: the longest games sampled that are joined from.
     #[serde(deserialize_with = "bases")]
     pub bases: usize,
@@ -68,9 +69,10 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// The command line's defaults: [`DEFAULT_DEALS`] deals on 16 walkers from seed 0, every
-    /// core, the 10 longest kept, the climb, [`DEFAULT_BASES`] bases for a join, the run
-    /// options' bound on the estimated time; no output folder (a search refuses none).
+    /// The command line's defaults: [`DEFAULT_DEALS`] deals from seed 0 (16 walkers for the
+    /// climb and the searches for cycles), every core, the 10 longest kept, sampling and
+    /// joining from [`DEFAULT_BASES`] bases, the run options' bound on the estimated time; no
+    /// output folder (a search refuses none).
     fn default() -> SearchConfig {
         SearchConfig {
             deals: None,
@@ -85,7 +87,7 @@ impl Default for SearchConfig {
             max_hours: MaxHours::DEFAULT,
             loops: false,
             from: None,
-            method: Method::Climb,
+            method: None,
             bases: DEFAULT_BASES,
             census: false,
         }

@@ -67,7 +67,7 @@ fn shared_unit(runs: &[Run]) -> Unit {
 }
 
 /// compare.json.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct CompareJson {
     /// The runs, in the order given.
     pub runs: Vec<RunJson>,
@@ -80,7 +80,7 @@ pub struct CompareJson {
 }
 
 /// A run of compare.json.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct RunJson {
     /// Its folder.
     pub dir: String,
@@ -105,7 +105,7 @@ pub struct RunJson {
 }
 
 /// A pair of runs of compare.json, tested.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct PairJson {
     /// The first run's index in `runs`.
     pub a: usize,
@@ -129,7 +129,7 @@ pub struct PairJson {
 
 /// The paired analysis of two runs over the deals both played (games `first_game..end_game`):
 /// each deal's length under the first run's rules less its length under the second's.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct PairedJson {
     /// The first game index re-played.
     pub first_game: u64,

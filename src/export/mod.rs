@@ -11,6 +11,8 @@ pub mod csv;
 pub mod html;
 pub mod readme;
 pub mod run;
+#[cfg(test)]
+mod schema_tests;
 pub mod search;
 pub mod sweep;
 pub mod table;

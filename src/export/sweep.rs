@@ -158,7 +158,7 @@ pub fn page(title: &str, doc: &SweepJson, results: &[SweepRow], charts: &[(&str,
 }
 
 /// sweep.json.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct SweepJson {
     /// The game swept.
     pub game: String,
@@ -182,7 +182,7 @@ pub struct SweepJson {
 }
 
 /// One rule set in sweep.json.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct RuleSetJson {
     /// Its directory.
     pub name: String,

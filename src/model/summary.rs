@@ -10,7 +10,7 @@ use crate::stats::summary::{fraction, Distribution, Named, Share};
 use crate::stats::tail::TailFit;
 
 /// The statistics of one group of games (`by`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GroupJson {
     /// Games in the group.
     pub games: u64,
@@ -31,7 +31,7 @@ pub struct GroupJson {
 }
 
 /// How a run to a stated precision went.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PrecisionJson {
     /// The half-width asked for (`--precision`).
     pub target: f64,
@@ -65,7 +65,7 @@ impl PrecisionJson {
 }
 
 /// The parity of the games' lengths.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Parity {
     /// Games of even length among the games that end, with the share's interval.
     pub even: Share,
@@ -73,7 +73,7 @@ pub struct Parity {
 
 /// The summary of a run; `J` is the game's own part ([`crate::games::GameStats::Json`]),
 /// flattened into the object.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary<J> {
     /// Game name.
     pub game: String,
@@ -153,7 +153,7 @@ pub struct Summary<J> {
 }
 
 /// Where a summary comes from, so a folder copied into a paper's supplement explains itself.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Provenance {
     /// `warsim` and its version.
     pub program: String,
@@ -319,7 +319,7 @@ pub fn histogram_digest(bytes: &[u8]) -> String {
 }
 
 /// The game indices an output covers, and the run they belong to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunSpan {
     /// Games in the whole run (all shards).
     pub games_total: u64,
@@ -337,7 +337,7 @@ pub struct RunSpan {
 }
 
 /// The `loops` object.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LoopStats {
     /// Looping games.
     pub count: u64,

@@ -359,8 +359,9 @@ pub fn play<'py>(
 
 /// Searches Beggar-my-neighbour's deals as `warsim search bmn` does, into folder `out`, and
 /// returns what it writes there (search.json, census.json or reaching.json) as a dict: by
-/// default the record climb; `loops=True` the never-ending games, `census=True` the census of
-/// cycles, `method="sample"` or `"record"` sampling (and joining); `reaching=DEAL` walks the
+/// default sampling and joining (`method="record"`), or `method="sample"` sampling alone,
+/// `method="climb"` the swap climb; `loops=True` the never-ending games, `census=True` the
+/// census of cycles; `reaching=DEAL` walks the
 /// basin of the cycle DEAL enters instead. Its options are the command's flags as keywords
 /// (`deals=`, `minutes=`, `walkers=`, `seed=`, `threads=`, `keep=`, `max_hours=`, `from_=`,
 /// `bases=`, `max_positions=`; `warsim.command("search", "bmn", "--help")` says each), rule

@@ -1,5 +1,6 @@
 //! `search bmn`: the command's face over the searches of `warsim_core::games::bmn::search`
-//! (the record climb, `--loops`, `--census`, `--method sample` and `--method record`). Each
+//! (`--method record`, the default, `--method sample` and `--method climb`, `--loops`,
+//! `--census`). Each
 //! runs in the same stages: its flags checked as the core's settings into a plan, its output
 //! set begun, its time foreseen and held to `--max-hours` (every mode, [`bound`]), the core's
 //! search run with progress shown and an interrupt (Ctrl-C, SIGTERM) as its cancel, then its
@@ -20,7 +21,7 @@ use crate::session::Session;
 use crate::sim::pilot::Measured;
 use crate::stats::summary::grouped;
 use crate::term::progress::Progress;
-use warsim_core::error::setting;
+use warsim_core::error::{setting, setting_alone};
 
 pub(crate) mod replay;
 
@@ -30,6 +31,7 @@ pub use crate::games::bmn::search::plan::{Method, DEFAULT_BASES, DEFAULT_DEALS};
 /// `search bmn`: plans the search, runs it, writes its set into `cfg.out` and prints it.
 pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     crate::config::check_threads(cfg.threads)?;
+    check_mode(cfg)?;
     let plan = Plan::of(game, &settings(cfg))?;
     let say = replay::Say::new(game.rules(), Some(cfg));
     let shown = Shown {
@@ -54,6 +56,52 @@ pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
     })
 }
 
+/// Refuses a method given to a search for cycles, which has none (the core cannot tell the
+/// default given from none), and walkers (other than the default, which it cannot tell from
+/// none) for a search that has none: sampling and joining play chunks of deals on every
+/// thread. Ignored, walkers would also turn a climb's command written before `record` was the
+/// default (`--deals N --walkers 64`) into another search without a word.
+fn check_mode(cfg: &SearchConfig) -> Result<()> {
+    let cycles = match (cfg.census, cfg.loops) {
+        (true, _) => Some(("census", " counts the cycles its own walk finds; ")),
+        (false, true) => Some(("loops", " searches for cycles by its own walk; ")),
+        (false, false) => None,
+    };
+    if let (Some((mode, does)), Some(m)) = (cycles, cfg.method) {
+        return Err(warsim_core::usage_of![
+            "search: ",
+            setting_alone(mode),
+            does,
+            setting("method", m.name()),
+            " searches for long games (drop one of them)"
+        ]
+        .into());
+    }
+    let method = cfg.method.unwrap_or_default();
+    let walks = cycles.is_some() || method == Method::Climb;
+    if walks || cfg.walkers == SearchConfig::default().walkers {
+        return Ok(());
+    }
+    Err(warsim_core::usage_of![
+        "search: ",
+        setting("walkers", cfg.walkers),
+        " counts the walkers of ",
+        setting("method", Method::Climb.name()),
+        ", ",
+        setting_alone("loops"),
+        " and ",
+        setting_alone("census"),
+        "; ",
+        setting("method", method.name()),
+        " plays on every thread (add ",
+        setting("method", Method::Climb.name()),
+        " or drop ",
+        setting_alone("walkers"),
+        ")"
+    ]
+    .into())
+}
+
 /// The core's settings of `cfg`.
 fn settings(cfg: &SearchConfig) -> Settings {
     Settings {
@@ -63,7 +111,7 @@ fn settings(cfg: &SearchConfig) -> Settings {
         seed: cfg.seed,
         keep: cfg.keep,
         from: cfg.from.clone(),
-        method: cfg.method,
+        method: cfg.method.unwrap_or_default(),
         bases: cfg.bases,
         loops: cfg.loops,
         census: cfg.census,

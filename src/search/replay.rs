@@ -41,9 +41,11 @@ impl Replays for Say<'_> {
     }
 
     /// The same seed, walkers, deals kept and starting deal, with `deals` deals (those it
-    /// played, when the time or an interrupt ended it); a `--method` search the deal of
-    /// `--from` joined from, or the `deals` sampled and (joining) the `bases` joined. A search
-    /// that took an hour or more lifts the bound on the estimate, which may exceed it.
+    /// played, when the time or an interrupt ended it); a sampling or joining search the deal
+    /// of `--from` joined from, or the `deals` sampled and (joining) the `bases` joined. A
+    /// search for long games names its `--method` always, so the line plays the same search
+    /// whatever the default is. A search that took an hour or more lifts the bound on the
+    /// estimate, which may exceed it.
     fn search(&self, deals: u64, bases: usize, hours: f64) -> String {
         let Some(cfg) = self.cfg else {
             return String::new();
@@ -58,11 +60,11 @@ impl Replays for Say<'_> {
             .map(|f| format!(" --from {}", quoted(f)));
         // A record search stopped before its first join only sampled: its replay is that
         // sampling (`--bases 1` would join a base and find other deals).
-        let method = match (cfg.method, bases, &cfg.from) {
+        let method = match (cfg.method.unwrap_or_default(), bases, &cfg.from) {
             (Method::Record, 0, None) => Method::Sample,
             (m, ..) => m,
         };
-        if method != Method::Climb && !cfg.census {
+        if method != Method::Climb && !cfg.census && !cfg.loops {
             line.push_str(&format!(" --method {}", method.name()));
             match from {
                 Some(from) => line.push_str(&from),
@@ -75,7 +77,7 @@ impl Replays for Say<'_> {
             line.push_str(match (cfg.census, cfg.loops) {
                 (true, _) => " --census",
                 (false, true) => " --loops",
-                _ => "",
+                _ => " --method climb",
             });
             line.push_str(&from.unwrap_or_default());
             line.push_str(&format!(
@@ -117,7 +119,7 @@ mod tests {
     fn a_record_search_stopped_before_joining_replays_its_sampling() {
         let rules = crate::games::bmn::BmnRules::britannica(13, 4, [1, 2, 3, 4]);
         let cfg = SearchConfig {
-            method: Method::Record,
+            method: Some(Method::Record),
             out: "o".into(),
             ..SearchConfig::default()
         };

@@ -353,7 +353,7 @@ impl OutputSet {
             install_cleanup();
         }
         let mut created = Vec::new();
-        let result = Self::begin_in(out, kind, inputs, &mut created).map(|mut set| {
+        let result = Self::begin_in(out, kind, inputs, &mut created, host).map(|mut set| {
             set.cancel = host.cloned();
             set
         });
@@ -368,6 +368,7 @@ impl OutputSet {
         kind: Kind,
         inputs: &[PathBuf],
         created: &mut Vec<PathBuf>,
+        host: Option<&Cancel>,
     ) -> Result<OutputSet> {
         let t = Target::resolve(out, created)?;
         let target = t.path();
@@ -376,7 +377,16 @@ impl OutputSet {
         let lock = Lock::take(&t)?;
         check_target(&target, &t.shown, kind)?;
         let replacing = described(&target, kind);
-        remove_leftovers(&t);
+        let removed = remove_leftovers(&t);
+        // The command line says what it removed, on stderr, as it says what it replaced; a
+        // host (Python), whose own stderr does not see ours, is not told.
+        if removed > 0 && host.is_none() {
+            let _ = writeln!(
+                io::stderr(),
+                "note: removed {removed} folder(s) left beside {} by a warsim run that was killed",
+                t.shown.display()
+            );
+        }
         let staging = t.sibling(&format!("{STAGING}{}-{}", std::process::id(), nanos()));
         pending().dirs.push(staging.clone());
         let mut set = OutputSet {

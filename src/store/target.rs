@@ -532,10 +532,10 @@ fn unescape_mount(m: &str) -> String {
 /// the target with a process id and a time, holding a warsim marker and nothing but what
 /// warsim writes, or nothing at all (a run killed before its marker; a removal cut short
 /// removes the marker last, [`remove_staging`]). The caller holds the lock, so no live run
-/// owns them; anything else of such a name is a user's and stays.
-pub(super) fn remove_leftovers(t: &Target) {
+/// owns them; anything else of such a name is a user's and stays. Returns how many it removed.
+pub(super) fn remove_leftovers(t: &Target) -> usize {
     let Ok(entries) = fs::read_dir(&t.parent) else {
-        return;
+        return 0;
     };
     let heads = [
         format!(".{}{STAGING}", t.name),
@@ -559,13 +559,7 @@ pub(super) fn remove_leftovers(t: &Target) {
             removed += 1;
         }
     }
-    if removed > 0 {
-        let _ = writeln!(
-            io::stderr(),
-            "note: removed {removed} folder(s) left beside {} by a warsim run that was killed",
-            t.shown.display()
-        );
-    }
+    removed
 }
 
 pub(super) fn digits(s: &str) -> bool {

@@ -62,7 +62,10 @@ fn a_second_writer_is_refused_and_a_dead_ones_leftovers_are_removed() {
         fs::write(dir.join(leftover).join(MARKER), Kind::Merge.marker()).unwrap();
     }
     fs::create_dir(dir.join(".out.warsim-staging-5-3")).unwrap();
-    let set = begin(&out).unwrap();
+    // As a host begins: the command line's note on stderr (tests/cli/output.rs checks it)
+    // would reach the terminal of `cargo test`, which captures only print! and eprint!.
+    let host = Cancel::default();
+    let set = OutputSet::begin(&out, Kind::Simulate, &[], Some(&host)).unwrap();
     set.dir().write("summary.json", b"x").unwrap();
     set.commit().unwrap();
     assert_eq!(names(&dir), ["out"]);

@@ -35,7 +35,7 @@ pub fn named(c: &Cycle) -> String {
 /// into `out`.
 pub fn summary(report: &SearchReport, out: &Path, timed: bool, written: &str) -> String {
     let (title, body) = match report {
-        SearchReport::Climb(r) => (String::new(), climbed(r)),
+        SearchReport::Climb(r) => (" --method climb".into(), climbed(r)),
         SearchReport::Loops(r) => (" --loops".into(), looped(r)),
         SearchReport::Census(r) => (" --census".into(), counted_cycles(r)),
         SearchReport::Record(r) => {

@@ -119,6 +119,8 @@ fn search_is_the_same_on_any_thread_count_and_its_deals_replay() {
         let args = [
             "search",
             "bmn",
+            "--method",
+            "climb",
             "--ranks",
             "7",
             "--suits",
@@ -189,6 +191,8 @@ fn search_refuses_what_it_cannot_do() {
         &[
             "search",
             "bmn",
+            "--method",
+            "climb",
             "--deals",
             "3",
             "--walkers",
@@ -198,7 +202,19 @@ fn search_refuses_what_it_cannot_do() {
         ],
     );
     assert!(line.contains("--walkers 4"), "{line}");
-    let line = fails(2, &["search", "bmn", "--walkers", "0", "--out", out]);
+    let line = fails(
+        2,
+        &[
+            "search",
+            "bmn",
+            "--method",
+            "climb",
+            "--walkers",
+            "0",
+            "--out",
+            out,
+        ],
+    );
     assert!(line.contains("--walkers"), "{line}");
     let help = ok(&["search", "bmn", "--help"]);
     let (rules, search) = help.split_once("Search options:").expect("a heading");

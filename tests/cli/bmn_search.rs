@@ -111,6 +111,8 @@ fn a_climb_from_a_deal_starts_there() {
     ok(&[
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--from",
         paulhus,
         "--deals",
@@ -163,6 +165,8 @@ fn backward_play_from_a_record_finds_a_longer_one() {
     ok(&[
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--from",
         mann_wu,
         "--deals",
@@ -330,7 +334,7 @@ fn every_replay_line_of_every_search_runs_as_written() {
     let deck = ["--ranks", "7", "--suits", "2"];
     let record = dir.path("record");
     let shown = ok(&[
-        &["search", "bmn"][..],
+        &["search", "bmn", "--method", "climb"][..],
         &deck,
         &["--deals", "40000", "--walkers", "4", "--out", s(&record)],
     ]
@@ -458,6 +462,8 @@ fn the_card_cap_counts_cards_or_is_refused() {
     ok(&[
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--max-rounds",
         "300",
         "--deals",
@@ -511,28 +517,49 @@ fn camicia_loop_positions_replay() {
 }
 
 /// Items 4 and 6: a climb from a deal that never ends is refused (it would list the same loop
-/// at every restart), pointing to `--loops`; a deck whose cards all demand the same is refused
-/// by every search (no two cards to swap), naming `--penalties`, while its games still play.
+/// at every restart), and so is a join from it (the default search: it has no last trick),
+/// each pointing to `--loops`; a deck whose cards all demand the same is refused by every
+/// search (no two cards to swap), naming `--penalties`, while its games still play.
 #[test]
 fn a_search_refuses_a_loop_to_climb_from_and_a_deck_of_one_demand() {
     let dir = Scratch::new("search-refusals");
     let out = dir.path("s");
-    let line = fails(2, &["search", "bmn", "--from", CASELLA, "--out", s(&out)]);
+    let climb = ["search", "bmn", "--method", "climb"];
+    let line = fails(
+        2,
+        &[&climb[..], &["--from", CASELLA, "--out", s(&out)]].concat(),
+    );
     assert!(
         line.contains("never ends") && line.contains("--loops"),
         "{line}"
     );
-    for deck in [
-        &["--penalties", "0,0,0,0"][..],
-        &["--ranks", "4", "--penalties", "2,2,2,2", "--loops"],
+    let line = fails(2, &["search", "bmn", "--from", CASELLA, "--out", s(&out)]);
+    assert!(
+        line.contains("does not end") && line.contains("--loops --from"),
+        "{line}"
+    );
+    for (search, deck) in [
+        (&climb[..], &["--penalties", "0,0,0,0"][..]),
+        (
+            &["search", "bmn"],
+            &["--ranks", "4", "--penalties", "2,2,2,2", "--loops"],
+        ),
     ] {
-        let args = [&["search", "bmn"][..], deck, &["--out", s(&out)]].concat();
+        let args = [search, deck, &["--out", s(&out)]].concat();
         let line = fails(2, &args);
         assert!(
             line.contains("--penalties") && line.contains("--ranks"),
             "{line}"
         );
     }
+    let line = fails(
+        2,
+        &["search", "bmn", "--penalties", "0,0,0,0", "--out", s(&out)],
+    );
+    assert!(
+        line.contains("--penalties") && line.contains("same game"),
+        "{line}"
+    );
     assert!(!out.exists(), "nothing written");
     let v = json(&ok(&[
         "simulate",
@@ -558,6 +585,8 @@ fn a_timed_search_stops_in_time_and_replays() {
     let args = [
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--walkers",
         "4096",
         "--minutes",
@@ -591,11 +620,15 @@ fn a_timed_search_stops_in_time_and_replays() {
 
 /// Item 9: an interrupted search (SIGINT, as Ctrl-C sends) writes what it found, marked
 /// `"stopped": true` with the deals it played, exits with status 130, and its `replay` plays
-/// the same search again; a record search and a loop search alike.
+/// the same search again; a climb and a loop search alike (a sampling and joining search
+/// stopped before it joins replays as the sampling it was: src/search/replay.rs's test).
 #[test]
 fn an_interrupted_search_writes_what_it_found() {
     let dir = Scratch::new("search-sigint");
-    for (name, extra) in [("record", &[][..]), ("loops", &["--loops"][..])] {
+    for (name, extra) in [
+        ("climb", &["--method", "climb"][..]),
+        ("loops", &["--loops"][..]),
+    ] {
         let out = dir.path(name);
         let args = [
             &[
@@ -665,6 +698,8 @@ fn a_search_for_a_moment_replays_and_one_past_the_bound_is_refused_by_its_time()
     let text = ok(&[
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--minutes=0.0000001",
         "--progress",
         "never",

@@ -248,3 +248,39 @@ fn out_inside_a_set_is_refused() {
     assert_eq!(listing(&set), before);
     ok(&run);
 }
+
+/// A run into `--out` removes what killed runs left beside it and says so on stderr, for the
+/// person at the command line (a host is not told; the store's own test begins as one, so
+/// `cargo test` prints no such note).
+#[test]
+fn the_next_run_says_what_killed_runs_left() {
+    let dir = Scratch::new("leftovers-note");
+    let out = dir.path("out");
+    for name in [".out.warsim-staging-4000000000-1", ".out.warsim-old-4-2"] {
+        std::fs::create_dir(dir.path(name)).unwrap();
+        std::fs::write(
+            dir.path(name).join(".warsim-set"),
+            "warsim output set: simulate\n",
+        )
+        .unwrap();
+    }
+    let args = [
+        "simulate",
+        "war",
+        "--games",
+        "100",
+        "--quiet",
+        "--out",
+        s(&out),
+    ];
+    let o = crate::util::warsim(&args);
+    assert!(o.status.success());
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!(
+            "note: removed 2 folder(s) left beside {} by a warsim run that was killed\n",
+            s(&out)
+        )
+    );
+    assert_eq!(listing(&dir.0), ["out"]);
+}

@@ -46,12 +46,33 @@ fn options_of_another_search_mode_are_refused_naming_both() {
             &["--census", "--method", "sample"][..],
             &["--census", "--method sample"][..],
         ),
-        (&["--bases", "5"][..], &["--bases 5", "--method record"][..]),
+        (
+            &["--loops", "--method", "record"][..],
+            &["--loops", "--method record"][..],
+        ),
+        (
+            &["--loops", "--method", "climb"][..],
+            &["--loops", "--method climb"][..],
+        ),
+        (
+            &["--bases", "5", "--method", "climb"][..],
+            &["--bases 5", "--method record"][..],
+        ),
         (
             &["--bases", "5", "--method", "sample"][..],
             &["--bases 5", "--method record"][..],
         ),
         (&["--bases", "5", "--census"][..], &["--bases 5"][..]),
+        (&["--bases", "5", "--loops"][..], &["--bases 5"][..]),
+        // Sampling and joining (the default) play on every thread: walkers are the climb's.
+        (
+            &["--walkers", "64"][..],
+            &["--walkers 64", "--method record", "--method climb"][..],
+        ),
+        (
+            &["--walkers", "64", "--method", "sample"][..],
+            &["--walkers 64", "--method sample", "--method climb"][..],
+        ),
         (
             &["--census", "--deals", "1"][..],
             &["--deals 1 is less than one round", "--walkers 16", "65,536"][..],

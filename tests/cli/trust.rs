@@ -234,6 +234,8 @@ fn a_search_lists_no_capped_deal_and_is_bounded() {
     ok(&[
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--max-rounds",
         "100",
         "--deals",
@@ -296,6 +298,8 @@ fn a_search_folder_is_named_for_what_it_is() {
     ok(&[
         "search",
         "bmn",
+        "--method",
+        "climb",
         "--deals",
         "200",
         "--walkers",

@@ -192,6 +192,7 @@ pub struct ShareChart {
 }
 
 /// No statistics of its own: an empty part of the summary.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoStats {}
 

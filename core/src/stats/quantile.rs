@@ -18,6 +18,7 @@ const TAIL: f64 = 0.025;
 /// A 95% interval of a quantile: the values at two ranks. An end is `None` where no rank
 /// qualifies: too few games lie beyond the quantile to bound it on that side at 95% (p99.9 of
 /// 2,000 games has no upper end).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bounds(pub [Option<u64>; 2]);
 

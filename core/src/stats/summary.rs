@@ -22,6 +22,7 @@ pub const QUANTILES: [(&str, u64, u64); 7] = [
 ];
 
 /// Summary statistics of a distribution of whole numbers given as (value, count) pairs.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Distribution {
@@ -121,6 +122,7 @@ impl Distribution {
 
 /// A share k/n with its 95% Wilson score interval, which stays inside [0, 1] and is honest
 /// when k is 0 or n (where mean ± 1.96·se would claim no uncertainty at all).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Share {
@@ -162,6 +164,22 @@ impl Share {
 /// Values by name, in a fixed order: a JSON object whose keys keep that order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Named<T>(pub Vec<(String, T)>);
+
+/// Its schema is a map's, as it serializes: names to values.
+#[cfg(feature = "schema")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Named<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <std::collections::BTreeMap<String, T>>::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <std::collections::BTreeMap<String, T>>::json_schema(generator)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
 
 impl<T: Serialize> Serialize for Named<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

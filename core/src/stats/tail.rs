@@ -17,6 +17,7 @@ const MIN_TAIL_GAMES: u64 = 30;
 /// q = 1 − 1/mean(k); rate = −ln q. The interval maps mean(k) ± 1.96·sem through that
 /// (monotone) formula. A geometric tail is memoryless, so the fit does not depend on where
 /// beyond the bulk the threshold lies; the 90th percentile leaves 10% of the games to fit.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TailFit {

@@ -11,6 +11,7 @@ const MAX_BINS: u64 = 20;
 pub const LEVEL: f64 = 0.01;
 
 /// The check of a fitted tail.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TailCheck {

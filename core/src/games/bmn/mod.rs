@@ -440,6 +440,7 @@ pub struct BmnStats {
 }
 
 /// BMN's part of summary.json: the `tricks` object.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TricksJson {
     /// Trick statistics.
@@ -447,6 +448,7 @@ pub struct TricksJson {
 }
 
 /// The `tricks` object of summary.json.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TricksObject {

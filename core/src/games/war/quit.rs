@@ -446,6 +446,7 @@ fn read_counts(named: &Named<u64>, v: &mut Vec<u64>, what: &str) -> Result<(), S
 }
 
 /// The summary's `quit` object.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuitJson {
@@ -461,6 +462,7 @@ pub struct QuitJson {
 }
 
 /// One checkpoint of [`QuitJson::after_rounds`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AfterRounds {

@@ -57,6 +57,7 @@ pub struct WarStats {
 }
 
 /// War's part of summary.json: the `wars` object.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize, Deserialize)]
 pub struct WarsJson {
     /// War statistics.
@@ -70,6 +71,7 @@ pub struct WarsJson {
 }
 
 /// The `wars` object of summary.json.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize, Deserialize)]
 pub struct WarsObject {
     /// Wars per game.

@@ -31,19 +31,20 @@ pub const MAX_KEEP: u32 = 10_000;
 /// The most bases a join starts from.
 pub const MAX_BASES: u32 = 1_000_000;
 
-/// How `search bmn` looks for long games.
+/// How `search bmn` looks for long games. The default is [`Method::Record`], the method that
+/// finds the longest games for the same deals or the same time (docs/bmn.md compares them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Method {
     /// Walkers that swap two cards at a time (the climb), then backward play from the deals kept.
-    #[default]
     Climb,
     /// Plain sampling: game i of the seed, as `simulate bmn` deals it, the longest kept.
     Sample,
     /// Sampling, then backward joining from the longest games sampled (`--bases` of them):
     /// every balanced position whose game joins one of them later.
+    #[default]
     Record,
 }
 
@@ -140,10 +141,10 @@ impl Plan {
         check_modes(s)?;
         let (from, mode) = if s.census {
             census(game, s)?
-        } else if s.method != Method::Climb {
-            (s.from.clone(), record(game, s)?)
         } else if s.loops {
             loops(game, s)?
+        } else if s.method != Method::Climb {
+            (s.from.clone(), record(game, s)?)
         } else {
             let from = s.from.as_deref().map(|d| climb_from(game, d)).transpose()?;
             let steps = walk_steps(game, s)?;
@@ -219,21 +220,27 @@ fn check_bounds(s: &Settings) -> Result<(), UsageError> {
 }
 
 /// Refuses settings of one mode asked with another that would ignore them, naming both: a
-/// census looks for cycles, not long games, so it takes no `method`; `bases` (given other
-/// than its default) counts the joins of `method record` alone. Ignored, either would be
-/// missing from the replay line of a search that was run as if it had not been asked.
+/// census and the loop search look for cycles, not long games, so they take no `method`
+/// (other than the default, which they cannot tell from none); `bases` (given other than its
+/// default) counts the joins of `method record` alone. Ignored, either would be missing from
+/// the replay line of a search that was run as if it had not been asked.
 fn check_modes(s: &Settings) -> Result<(), UsageError> {
-    if s.census && s.method != Method::Climb {
+    let cycles = match (s.census, s.loops) {
+        (true, _) => Some(("census", " counts the cycles its own walk finds; ")),
+        (false, true) => Some(("loops", " searches for cycles by its own walk; ")),
+        (false, false) => None,
+    };
+    if let Some((mode, does)) = cycles.filter(|_| s.method != Method::default()) {
         return Err(usage_of![
             Op::Search,
             ": ",
-            setting_alone("census"),
-            " counts the cycles its own walk finds; ",
+            setting_alone(mode),
+            does,
             setting("method", s.method.name()),
             " searches for long games (drop one of them)"
         ]);
     }
-    if s.bases != DEFAULT_BASES && (s.census || s.method != Method::Record) {
+    if s.bases != DEFAULT_BASES && (s.census || s.loops || s.method != Method::Record) {
         return Err(usage_of![
             Op::Search,
             ": ",
@@ -493,16 +500,6 @@ fn census(game: &Bmn, s: &Settings) -> Result<(Option<String>, Mode), UsageError
 /// The plan of sampling or of sampling then joining, after refusing what they do not take.
 fn record(game: &Bmn, s: &Settings) -> Result<Mode, UsageError> {
     check_minutes(s.minutes)?;
-    if s.loops {
-        return Err(usage_of![
-            Op::Search,
-            ": ",
-            setting_alone("loops"),
-            " searches for cycles by its own walk; ",
-            setting("method", s.method.name()),
-            " searches for long games (drop one of them)"
-        ]);
-    }
     if s.from.is_some() && s.method == Method::Sample {
         return Err(usage_of![
             Op::Search,

@@ -55,7 +55,11 @@ const HEAD: [&str; 4] = ["game", "description", "rules", "seed"];
 
 #[test]
 fn a_climbs_document_keeps_its_order() {
-    let v = run(&small(), &asked(2000));
+    let climb = Settings {
+        method: Method::Climb,
+        ..asked(2000)
+    };
+    let v = run(&small(), &climb);
     let body = [
         "deals",
         "stopped",
@@ -222,6 +226,7 @@ fn a_plan_refuses_in_words_that_name_settings() {
     let game = small();
     let none = Settings {
         walkers: 0,
+        method: Method::Climb,
         ..asked(100)
     };
     let e = Plan::of(&game, &none).unwrap_err();
@@ -245,10 +250,21 @@ fn a_plan_refuses_in_words_that_name_settings() {
     assert_eq!(named(&e), [("minutes", Some("0"))]);
     let from_a_loop = Settings {
         from: Some("A-J--Q-/A-KQKJ-".into()),
+        method: Method::Climb,
         ..asked(100)
     };
     let e = Plan::of(&game, &from_a_loop).unwrap_err();
     assert!(named(&e).contains(&("reaching", None)), "{e}");
+    // The default, sampling and joining, joins from a deal whose game ends.
+    let e = Plan::of(
+        &game,
+        &Settings {
+            method: Method::default(),
+            ..from_a_loop
+        },
+    )
+    .unwrap_err();
+    assert!(named(&e).contains(&("loops", None)), "{e}");
     let e = Walk::of(&game, "--J-/K-QQ-AAKJ-", 10, None)
         .unwrap()
         .run(&game, &mut |_| {}, &Said)
