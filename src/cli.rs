@@ -246,6 +246,10 @@ pub struct RunOptions {
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Print the run's time estimate (and the range its pilot leaves) and exit without
+    /// running it or writing anything, whatever --max-hours.
+    #[arg(long, global = true)]
+    pub estimate: bool,
 }
 
 /// `--seed`, defined once for every command that draws random deals.
@@ -274,9 +278,11 @@ pub struct MaxHoursArg {
     /// first games (a search's first deals), played on one thread for about 25 ms (they count
     /// in the run: nothing is played twice), times the games to play (with --precision:
     /// --max-games), over the threads the run can use; a sweep's from pilots of each of its
-    /// rule sets. A game that never ends is refused once its time alone breaks the bound. It
-    /// aims to be right within a factor of a few, and is shown before a run of over a minute
-    /// where progress is shown.
+    /// rule sets. A game that never ends is refused once its time alone breaks the bound. A
+    /// run's pilot plays on (up to 3 s) until the tail of its games' lengths is seen, so
+    /// estimates of one run agree within a factor of 2; it is shown before a run of over a
+    /// minute where progress is shown, and always in a log (--progress log). A run that
+    /// takes half again the bound stops itself and writes what it finished (see resume).
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
           allow_negative_numbers = true, value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,

@@ -1,7 +1,9 @@
 //! One run of a game as the run options say, shared by `simulate` and `sweep`: a fixed number
 //! of games (or a shard of them), or games until a stated precision.
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
@@ -54,6 +56,13 @@ pub fn wants_estimate(opts: &RunConfig) -> bool {
     opts.max_hours.hours().is_some() || opts.progress.shows()
 }
 
+/// The pilot of a run alone: at least [`pilot::BUDGET`], then until it has seen the games'
+/// tail or [`estimate::PILOT_MOST`] has passed.
+pub const PILOT: pilot::Budget = pilot::Budget {
+    least: pilot::BUDGET,
+    most: estimate::PILOT_MOST,
+};
+
 /// Pilots the run planned as `info` for `budget` and estimates it. The pilot plays the first
 /// games of its slice (of a run to a precision: of the games before the first check), which
 /// [`play`] then takes as the run's own. A game that takes long enough for the estimate to
@@ -64,7 +73,7 @@ pub fn estimate<G: Game>(
     game: &G,
     opts: &RunConfig,
     info: &RunInfo,
-    (budget, already): (std::time::Duration, f64),
+    (budget, already): (pilot::Budget, f64),
     cancel: &Cancel,
 ) -> Result<(Pilot<G::Stats>, Estimate)> {
     let games = most_games(opts, info);
@@ -73,7 +82,12 @@ pub fn estimate<G: Game>(
         let busy = estimate::busy_threads(threads(opts), cores(), games.saturating_sub(m.games));
         Estimate::run(*m, exact, games, busy)
     };
-    let refuses = |m: &pilot::Measured| opts.max_hours.refuses(already + estimate(m).seconds);
+    // Without a bound a game that may never end is left open after the pilot's most time,
+    // its estimate a floor.
+    let refuses = |m: &pilot::Measured| match opts.max_hours.hours() {
+        Some(_) => opts.max_hours.refuses(already + estimate(m).seconds),
+        None => m.seconds >= budget.most.as_secs_f64(),
+    };
     let pilot = pilot::run(
         game,
         opts.seed,
@@ -155,17 +169,38 @@ pub fn guard<G: Game>(
     if !wants_estimate(opts) {
         return Ok(Head::none(game.players()));
     }
-    let (pilot, e) = estimate(game, opts, info, (pilot::BUDGET, 0.0), cancel)?;
+    let (pilot, e) = estimate(game, opts, info, (PILOT, 0.0), cancel)?;
     let mut what = vec![Piece::from(format!("simulate {}: ", G::NAME))];
     what.extend(games_text(opts, info));
     check_bound(what, &e, opts.max_hours)?;
-    if e.seconds > estimate::LONG {
-        progress::note(opts.progress, &format!("estimate: {e}"));
-    }
+    show_estimate(opts.progress, &e);
     Ok(Head {
         tally: pilot.tally,
         seconds: pilot.measured.seconds,
     })
+}
+
+/// Shows estimate `e` where progress is shown: a long run's on a terminal, every run's in a
+/// log (`--progress log`), which is read after the run.
+pub fn show_estimate(when: progress::When, e: &Estimate) {
+    if e.seconds > estimate::LONG || when == progress::When::Log {
+        progress::note(when, &format!("estimate: {e}"));
+    }
+}
+
+/// The estimate of the run planned as `info`, whatever its bound (`--estimate`): its pilot
+/// is the run's, but plays no longer for the bound.
+pub fn estimate_alone<G: Game>(
+    game: &G,
+    opts: &RunConfig,
+    info: &RunInfo,
+    cancel: &Cancel,
+) -> Result<Estimate> {
+    let unbounded = RunConfig {
+        max_hours: MaxHours::NONE,
+        ..opts.clone()
+    };
+    Ok(estimate(game, &unbounded, info, (PILOT, 0.0), cancel)?.1)
 }
 
 /// What a run will play, checked before anything is written.
@@ -214,6 +249,92 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
         .into());
     }
     Ok(info)
+}
+
+/// How far past its `--max-hours` bound an accepted run may go before it stops itself: half
+/// again, so an estimate right within its factor of two rarely stops a run, and a run whose
+/// estimate was wrong by more stops where `resume` can go on from (on a cluster: before the
+/// job's time limit, set a little above the bound, kills it).
+pub const OVERRUN: f64 = 1.5;
+
+/// The start of the timing note of a run that stopped itself for its time.
+pub const OVERRAN: &str = "the run stopped itself";
+
+/// Overrides the seconds of [`Overrun::watch`] (tests: a run stopped by its time at a moment
+/// they choose, not after hours).
+const OVERRUN_ENV: &str = "WARSIM_TEST_OVERRUN_S";
+
+/// A watch on an accepted run's time: once it has run [`OVERRUN`] times its bound, it sets the
+/// run's stop, as an interrupt would; dropped when the run ends, it stops watching. A thread
+/// that sleeps, so the games pay nothing for it.
+pub struct Overrun {
+    fired: Arc<AtomicBool>,
+    /// Dropped to wake the watch when the run ends first.
+    done: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    bound: MaxHours,
+}
+
+impl Overrun {
+    /// Watches a run bounded by `bound` that has already taken `spent` seconds (its pilot):
+    /// sets `stop` and says why on stderr (`when`) once it has taken half again the bound.
+    pub fn watch(bound: MaxHours, spent: f64, stop: &Cancel, when: progress::When) -> Overrun {
+        let fired = Arc::new(AtomicBool::new(false));
+        let test = std::env::var(OVERRUN_ENV)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok());
+        let limit = test.or(bound.hours().map(|h| h * 3600.0 * OVERRUN - spent));
+        let Some(limit) = limit else {
+            return Overrun {
+                fired,
+                done: None,
+                thread: None,
+                bound,
+            };
+        };
+        let (done, wake) = mpsc::channel::<()>();
+        let (flag, stop) = (fired.clone(), stop.clone());
+        let wait = Duration::from_secs_f64(limit.clamp(0.0, 1e9));
+        let thread = std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wake.recv_timeout(wait) {
+                flag.store(true, Ordering::Relaxed);
+                stop.set();
+                progress::tell(
+                    when,
+                    &format!(
+                        "stopping: the run has taken half again its --max-hours bound of \
+                         {bound}; writing what is finished so far"
+                    ),
+                );
+            }
+        });
+        Overrun {
+            fired,
+            done: Some(done),
+            thread: Some(thread),
+            bound,
+        }
+    }
+
+    /// The timing note of a run it stopped, or `None`.
+    pub fn note(&self) -> Option<String> {
+        self.fired.load(Ordering::Relaxed).then(|| {
+            format!(
+                "{OVERRAN} after half again its --max-hours bound of {}; warsim resume plays \
+                 the rest",
+                self.bound
+            )
+        })
+    }
+}
+
+impl Drop for Overrun {
+    fn drop(&mut self) {
+        self.done.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Where a run's games stand in a progress total: after `offset` units (a sweep's earlier rule

@@ -99,6 +99,12 @@ impl Simulation {
     pub fn play(self, session: &Session) -> Result<Run> {
         self.planned.play(session)
     }
+
+    /// Its time estimate from its pilot, whatever its `max_hours` (`simulate --estimate`);
+    /// nothing is played beyond the pilot, nothing written.
+    pub fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate> {
+        self.planned.estimate(session)
+    }
 }
 
 /// `exact`: every distinct deal of `game` played once (or its Markov chain solved); with
@@ -270,9 +276,14 @@ struct PlannedRun<G> {
 /// A [`PlannedRun`] of any game.
 trait Planned {
     fn play(self: Box<Self>, session: &Session) -> Result<Run>;
+    fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate>;
 }
 
 impl<G: GameCli> Planned for PlannedRun<G> {
+    fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate> {
+        runs::estimate_alone(&self.game, &self.run, &self.info, session.cancel())
+    }
+
     fn play(self: Box<Self>, session: &Session) -> Result<Run> {
         let PlannedRun { game, info, run } = *self;
         let head = runs::guard(&game, &run, &info, session.cancel())?;
@@ -291,6 +302,9 @@ impl<G: GameCli> Planned for PlannedRun<G> {
             true => session.search_stop(),
             false => session.cancel().clone(),
         };
+        // A run that keeps its games also stops itself when it runs far past its bound.
+        let overrun =
+            keeps.then(|| runs::Overrun::watch(run.max_hours, head.seconds, &stop, run.progress));
         let with = runs::PlayWith {
             threads: runs::threads(&run),
             progress: &bar,
@@ -298,8 +312,9 @@ impl<G: GameCli> Planned for PlannedRun<G> {
             cancel: &stop,
             keeps,
         };
-        let (info, tally, timing) = runs::play(&game, &run, info, head, with)?;
+        let (info, tally, mut timing) = runs::play(&game, &run, info, head, with)?;
         bar.finish();
+        timing.note = overrun.and_then(|o| o.note()).filter(|_| info.stopped());
         Run::new(info, tally, timing, session.provenance())
     }
 }

@@ -6,6 +6,7 @@ mod bmn;
 mod bmn_record;
 mod bmn_search;
 mod conformance;
+mod estimate;
 mod exact;
 mod golden;
 mod guards;
