@@ -36,8 +36,13 @@ pub fn run(cli: Cli) -> Result<()> {
             run.print(config.print, written.as_deref())?;
             stopped(&run, written.as_deref())
         }
-        Command::Resume { dir, progress } => {
-            let (run, written) = api::resume(&session, &dir, progress.progress)?;
+        Command::Resume {
+            dir,
+            progress,
+            checkpoint,
+        } => {
+            let minutes = checkpoint.checkpoint_minutes;
+            let (run, written) = api::resume(&session, &dir, progress.progress, minutes)?;
             run.print(Print::Text, Some(&written))?;
             stopped(&run, Some(&written))
         }

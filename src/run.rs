@@ -1,6 +1,7 @@
 //! One run of a game as the run options say, shared by `simulate` and `sweep`: a fixed number
 //! of games (or a shard of them), or games until a stated precision.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -372,14 +373,86 @@ pub struct PlayWith<'a> {
     pub keeps: bool,
 }
 
+/// Where a run that keeps its games saves a checkpoint, and how often.
+pub struct Saver<'a, S> {
+    /// The time between two checkpoints.
+    pub every: Duration,
+    /// Saves the games `head.. end` of the run's slice (its games after its pilot's: the
+    /// pilot's come first) as a checkpoint, given `end` and their tally.
+    pub save: &'a dyn Fn(u64, &Tally<S>) -> Result<()>,
+}
+
+/// [`engine::simulate_until`] of `rest` in segments of about `saver.every` each, the games
+/// finished so far saved after each one but the last: a segment is stopped as an interrupt
+/// stops the run (by a watch that sleeps, so the games pay nothing), and the next goes on
+/// from where it ended. A stop (`stop`) ends it as it ends `simulate_until`.
+fn segments<G: Game>(
+    game: &G,
+    seed: u64,
+    rest: Range<u64>,
+    threads: usize,
+    inc: &(dyn Fn(u64) + Sync),
+    stop: &Cancel,
+    saver: &Saver<'_, G::Stats>,
+) -> Result<(Tally<G::Stats>, u64)> {
+    let mut played = Tally::new(game.players());
+    let mut at = rest.start;
+    loop {
+        let segment = Cancel::default();
+        let (tally, end) = std::thread::scope(|scope| {
+            let (done, wake) = mpsc::channel::<()>();
+            let every = saver.every;
+            let segment = &segment;
+            scope.spawn(move || {
+                let started = Instant::now();
+                while let Err(mpsc::RecvTimeoutError::Timeout) = wake.recv_timeout(LOOK) {
+                    if stop.is_set() || started.elapsed() >= every {
+                        segment.set();
+                        return;
+                    }
+                }
+            });
+            let played = engine::simulate_until(game, seed, at..rest.end, threads, inc, segment);
+            drop(done);
+            played
+        })?;
+        played = played.merge(tally)?;
+        at = end;
+        if at == rest.end || stop.is_set() {
+            return Ok((played, at));
+        }
+        (saver.save)(at, &played)?;
+    }
+}
+
+/// The games `rest` of a run that keeps its games, on `threads` threads, each claim counted
+/// by `inc`, stopped by `stop`: in segments saved by `saver` ([`segments`]), or in one go.
+pub fn play_rest<G: Game>(
+    game: &G,
+    seed: u64,
+    rest: Range<u64>,
+    (threads, inc, stop): (usize, &(dyn Fn(u64) + Sync), &Cancel),
+    saver: Option<&Saver<'_, G::Stats>>,
+) -> Result<(Tally<G::Stats>, u64)> {
+    match saver {
+        Some(saver) => segments(game, seed, rest, threads, inc, stop, saver),
+        None => engine::simulate_until(game, seed, rest, threads, inc, stop),
+    }
+}
+
+/// How often a segment's watch looks at the run's stop.
+const LOOK: Duration = Duration::from_millis(50);
+
 /// Plays the run `info` (from [`plan`]) with `with`, going on from `head` (the first games of
-/// its slice, a pilot's, whose time counts in the run's).
+/// its slice, a pilot's, whose time counts in the run's); a run that keeps its games saves
+/// checkpoints with `saver`, if any.
 pub fn play<G: Game>(
     game: &G,
     opts: &RunConfig,
     mut info: RunInfo,
     head: Head<G::Stats>,
     with: PlayWith<'_>,
+    saver: Option<&Saver<'_, G::Stats>>,
 ) -> Result<(RunInfo, Tally<G::Stats>, Timing)> {
     let PlayWith {
         threads,
@@ -416,7 +489,7 @@ pub fn play<G: Game>(
         None => {
             let rest = info.range.start + head.games..info.range.end;
             let (tally, end) = match keeps {
-                true => engine::simulate_until(game, opts.seed, rest, threads, &inc, cancel)?,
+                true => play_rest(game, opts.seed, rest, (threads, &inc, cancel), saver)?,
                 false => {
                     let end = rest.end;
                     (

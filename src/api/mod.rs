@@ -8,6 +8,7 @@
 //! error ([`crate::error::UsageError`]) names settings, which each front end says in its own
 //! words.
 
+mod checkpointed;
 mod load;
 mod resume;
 
@@ -32,7 +33,7 @@ use warsim_core::usage_of;
 
 use crate::exact::Found;
 use crate::face::{self, GameCli, PlayIo, PlayReport, WithGame, WithGameType};
-use crate::store::{Kind, OutputSet};
+use crate::store::{Dir, Kind, OutputSet};
 use crate::term::progress::Progress;
 use crate::{exact as exacts, merge as merges, model, run as runs, usage};
 
@@ -52,8 +53,13 @@ pub fn simulate_into(
 ) -> Result<(Run, Option<PathBuf>)> {
     let simulation = Simulation::new(game, run)?;
     let set = begin(session, run.out.as_deref(), Kind::Simulate, &[])?;
-    let played = simulation.play(session)?;
-    let written = write(set, |set| played.write(set, run.svg))?;
+    let played = simulation
+        .planned
+        .play(session, set.as_ref().map(|s| s.dir()))?;
+    let written = write(set, |set| {
+        crate::store::checkpoint::clear(set.dir())?;
+        played.write(set, run.svg)
+    })?;
     Ok((played, written))
 }
 
@@ -97,7 +103,7 @@ impl Simulation {
 
     /// Plays it (its pilot first, which refuses a run over `max_hours`) under `session`.
     pub fn play(self, session: &Session) -> Result<Run> {
-        self.planned.play(session)
+        self.planned.play(session, None)
     }
 
     /// Its time estimate from its pilot, whatever its `max_hours` (`simulate --estimate`);
@@ -275,7 +281,7 @@ struct PlannedRun<G> {
 
 /// A [`PlannedRun`] of any game.
 trait Planned {
-    fn play(self: Box<Self>, session: &Session) -> Result<Run>;
+    fn play(self: Box<Self>, session: &Session, at: Option<&Dir>) -> Result<Run>;
     fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate>;
 }
 
@@ -284,7 +290,9 @@ impl<G: GameCli> Planned for PlannedRun<G> {
         runs::estimate_alone(&self.game, &self.run, &self.info, session.cancel())
     }
 
-    fn play(self: Box<Self>, session: &Session) -> Result<Run> {
+    /// Plays it under `session`; a run that keeps its games saves its checkpoints into the
+    /// set staged `at`.
+    fn play(self: Box<Self>, session: &Session, at: Option<&Dir>) -> Result<Run> {
         let PlannedRun { game, info, run } = *self;
         let head = runs::guard(&game, &run, &info, session.cancel())?;
         let bar = Progress::after(
@@ -305,14 +313,29 @@ impl<G: GameCli> Planned for PlannedRun<G> {
         // A run that keeps its games also stops itself when it runs far past its bound.
         let overrun =
             keeps.then(|| runs::Overrun::watch(run.max_hours, head.seconds, &stop, run.progress));
+        let threads = runs::threads(&run);
+        let every = checkpointed::every(run.checkpoint_minutes);
+        let saving = at.zip(every).map(|(dir, every)| {
+            let saving = checkpointed::Checkpointer {
+                dir,
+                base: info.clone(),
+                head: (head.tally.clone(), head.seconds),
+                started: std::time::Instant::now(),
+                threads,
+                made: session.provenance(),
+            };
+            (every, saving)
+        });
+        let save = |end, played: &_| saving.as_ref().map_or(Ok(()), |(_, c)| c.save(end, played));
+        let saver = (saving.as_ref()).map(|&(every, _)| runs::Saver { every, save: &save });
         let with = runs::PlayWith {
-            threads: runs::threads(&run),
+            threads,
             progress: &bar,
             slot: runs::Slot::ALONE,
             cancel: &stop,
             keeps,
         };
-        let (info, tally, mut timing) = runs::play(&game, &run, info, head, with)?;
+        let (info, tally, mut timing) = runs::play(&game, &run, info, head, with, saver.as_ref())?;
         bar.finish();
         timing.note = overrun.and_then(|o| o.note()).filter(|_| info.stopped());
         Run::new(info, tally, timing, session.provenance())

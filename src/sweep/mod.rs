@@ -466,7 +466,7 @@ impl WithGame for One<'_> {
         let run = self.run;
         let info = run::plan(&game, run)?;
         let head = run::Head::none(game.players());
-        let (info, tally, timing) = run::play(&game, run, info, head, self.with)?;
+        let (info, tally, timing) = run::play(&game, run, info, head, self.with, None)?;
         let report = Report::new(&info, &tally);
         let histogram = out_csv::histogram(&report)?;
         let summary = report.summary(&timing, &histogram, self.made);
