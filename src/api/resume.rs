@@ -32,7 +32,7 @@ pub fn resume(
     minutes: f64,
 ) -> Result<(Run, PathBuf)> {
     let from = checkpoint::latest(dir);
-    if from.is_none() && !dir.join("summary.json").is_file() {
+    if from.is_none() && !dir.exists() {
         return Err(usage!(
             "{}: nothing to resume: no run there, and no checkpoint beside it (a run killed \
              before its first checkpoint, --checkpoint-minutes after its start, leaves none; \

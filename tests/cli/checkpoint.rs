@@ -107,6 +107,29 @@ fn a_run_killed_after_a_checkpoint_resumes_to_the_run_played_in_one_go() {
     assert!(resumed > 0, "no run was killed while it ran");
 }
 
+/// A checkpoint edited by hand (its summary claiming games past its counts) is refused
+/// clearly, and nothing is changed: neither it nor DIR.
+#[test]
+fn a_checkpoint_edited_by_hand_is_refused() {
+    let dir = Scratch::new("checkpoint-edited");
+    let out = dir.path("k");
+    let mut child = start(&[&RUN[..], &[s(&out)]].concat());
+    let running = wait_for(&mut child, &out, |o| !staged(o).1.is_empty());
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(running, "the run ended before the test could kill it");
+    let checkpoint = staged(&out).1.pop().unwrap();
+    let mut v = json(&read(&checkpoint, "summary.json"));
+    let end = v["run"]["end_game"].as_u64().unwrap();
+    v["run"]["end_game"] = (end + 1).into();
+    let edited = v.to_string();
+    std::fs::write(checkpoint.join("summary.json"), &edited).unwrap();
+    let e = fails(2, &["resume", s(&out)]);
+    assert!(e.contains("summary.json"), "{e}");
+    assert!(!out.exists());
+    assert_eq!(read(&checkpoint, "summary.json"), edited);
+}
+
 /// A run killed before any checkpoint (here: it writes none) leaves nothing to resume:
 /// `resume` says so, exit 2, and changes nothing.
 #[test]

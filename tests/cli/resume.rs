@@ -109,9 +109,67 @@ fn resume_refuses_what_is_no_stopped_run_and_changes_nothing() {
     std::fs::write(done.join("summary.json"), v.to_string()).unwrap();
     let line = fails(2, &["resume", s(&done)]);
     assert!(line.contains("summary.json"), "{line}");
-    // Another command's folder, and no folder at all.
+    // Other commands' folders (a sweep's, exact's), a run to a precision (which holds every
+    // game it decided to play), and no folder at all: each refused, each left as it was.
     let sweep = dir.path("sweep");
     crate::nothing_lost::small_sweep(&sweep);
-    fails(2, &["resume", s(&sweep)]);
-    fails(2, &["resume", s(&dir.path("none"))]);
+    let exact = dir.path("exact");
+    crate::util::small_exact(&exact);
+    let precise = dir.path("precise");
+    let args = [
+        "simulate",
+        "shotgun",
+        "--precision",
+        "1",
+        "--quiet",
+        "--out",
+    ];
+    ok(&[&args[..], &[s(&precise)]].concat());
+    for (folder, says) in [
+        (&sweep, "is a sweep"),
+        (&exact, "holds every game it was asked"),
+        (&precise, "holds every game it was asked"),
+    ] {
+        let before = crate::util::listing(folder);
+        let summary = std::fs::read(folder.join("summary.json")).ok();
+        let line = fails(2, &["resume", s(folder)]);
+        assert!(line.contains(says), "{}: {line}", folder.display());
+        assert_eq!(crate::util::listing(folder), before);
+        assert_eq!(std::fs::read(folder.join("summary.json")).ok(), summary);
+    }
+    let none = dir.path("none");
+    let line = fails(2, &["resume", s(&none)]);
+    assert!(line.contains("nothing to resume"), "{line}");
+    assert!(!none.exists());
+}
+
+/// A stopped run whose counts were edited by hand no longer adds up to its summary: refused,
+/// and left as it was.
+#[test]
+fn resume_refuses_a_stopped_run_whose_counts_were_edited() {
+    let dir = Scratch::new("resume-edited");
+    let out = dir.path("run");
+    let mut stopped = false;
+    for k in 0..20u64 {
+        let _ = std::fs::remove_dir_all(&out);
+        if interrupted(&out, "-INT", Duration::from_millis(60 + k * 30)) {
+            stopped = true;
+            break;
+        }
+    }
+    assert!(stopped, "no run was stopped part way");
+    let histogram = read(&out, "histogram.csv");
+    let mut lines: Vec<String> = histogram.lines().map(String::from).collect();
+    let last = lines.len() - 1;
+    lines[last] = match lines[last].rsplit_once(',') {
+        Some((head, n)) => format!("{head},{}", n.parse::<u64>().unwrap() + 1),
+        None => panic!("{histogram}"),
+    };
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(out.join("histogram.csv"), &edited).unwrap();
+    let summary = read(&out, "summary.json");
+    let line = fails(2, &["resume", s(&out)]);
+    assert!(line.contains("histogram.csv"), "{line}");
+    assert_eq!(read(&out, "histogram.csv"), edited);
+    assert_eq!(read(&out, "summary.json"), summary);
 }
