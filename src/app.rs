@@ -124,10 +124,14 @@ fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
         }
         _ => "interrupted: the run stopped",
     };
+    // A run to a precision was asked no number of games: it played toward its next check.
+    let of = match info.precision {
+        Some(_) => format!("games, short of its check at {}", grouped(asked)),
+        None => format!("of the {} games asked", grouped(asked)),
+    };
     Err(Interrupted(format!(
-        "{why} after {} of the {} games asked{at}; every figure above is over those {}",
+        "{why} after {} {of}{at}; every figure above is over those {}",
         grouped(run.games()),
-        grouped(asked),
         grouped(run.games())
     ))
     .into())

@@ -16,7 +16,7 @@ use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::PrecisionJson;
 use crate::sim::engine;
 use crate::sim::pilot::{self, Pilot};
-use crate::sim::precision::{self, Target};
+use crate::sim::precision::{self, Stop, Target};
 use crate::sim::shard::Shard;
 use crate::stats::histogram::Tally;
 use crate::stats::summary::counted;
@@ -373,6 +373,16 @@ pub struct PlayWith<'a> {
     pub keeps: bool,
 }
 
+/// The run `info` to the precision `target`, now of the games it played, to `stop`: nothing of
+/// its description is made again, so a field added to it reaches this run's summary too.
+/// Stopped on its way `toward` a checkpoint, it is planned to that checkpoint and holds the
+/// games it finished, the first ([`RunInfo::stopped`]); `warsim resume` goes on from there.
+pub fn precisely(info: &mut RunInfo, target: &Target, stop: &Stop, toward: Option<u64>) {
+    info.games_total = toward.unwrap_or(stop.games);
+    info.range = 0..stop.games;
+    info.precision = Some(PrecisionJson::new(target, stop));
+}
+
 /// Where a run that keeps its games saves a checkpoint, and how often.
 pub struct Saver<'a, S> {
     /// The time between two checkpoints.
@@ -476,14 +486,23 @@ pub fn play<G: Game>(
                 max_games: opts.max_games.max(info.games_total),
             };
             let planned = |n: u64| progress.set_total(slot.offset + n.saturating_mul(slot.weight));
-            let (tally, stop) = precision::simulate(
-                game, opts.seed, &target, head, threads, &inc, &planned, cancel,
-            )?;
-            // The run as planned, now of the games it played: nothing of its description
-            // is made again, so a field added to it reaches this run's summary too.
-            info.games_total = stop.games;
-            info.range = Shard::WHOLE.range(stop.games);
-            info.precision = Some(PrecisionJson::new(&target, &stop));
+            let (tally, stop, toward) = match keeps {
+                true => {
+                    let with = (
+                        threads,
+                        &inc as &(dyn Fn(u64) + Sync),
+                        &planned as &dyn Fn(u64),
+                    );
+                    precision::simulate_until(game, opts.seed, &target, head, with, cancel)?
+                }
+                false => {
+                    let (tally, stop) = precision::simulate(
+                        game, opts.seed, &target, head, threads, &inc, &planned, cancel,
+                    )?;
+                    (tally, stop, None)
+                }
+            };
+            precisely(&mut info, &target, &stop, toward);
             tally
         }
         None => {

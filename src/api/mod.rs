@@ -302,10 +302,8 @@ impl<G: GameCli> Planned for PlannedRun<G> {
         );
         // Where warsim answers the signals and the run is written, the first interrupt stops
         // the games and the set is written of those played, marked stopped (`warsim resume`
-        // plays the rest); a run to a precision decides from all its games, and stops as
-        // before, writing nothing.
-        let keeps =
-            session.signals() == Signals::Own && run.out.is_some() && run.precision.is_none();
+        // plays the rest), a run to a precision's too.
+        let keeps = session.signals() == Signals::Own && run.out.is_some();
         let stop = match keeps {
             true => session.search_stop(),
             false => session.cancel().clone(),

@@ -10,10 +10,13 @@ use anyhow::Result;
 
 use super::checkpointed::{self, Checkpointer};
 use super::{Run, Session};
+use crate::cancel::Cancel;
 use crate::face::{GameCli, WithGameType};
-use crate::model::report::Timing;
+use crate::model::report::{RunInfo, Timing};
+use crate::model::summary::PrecisionJson;
 use crate::model::{self, load::Part};
 use crate::run::{self as runs, threads_or_cores};
+use crate::sim::precision::{self, Target};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::grouped;
 use crate::store::{checkpoint, Kind};
@@ -75,17 +78,7 @@ impl WithGameType for Resume<'_> {
         } = self;
         let part: Part<G> = model::load::load(from.unwrap_or(dir))?;
         let info = &part.info;
-        if !info.stopped() {
-            return Err(usage!(
-                "{}: this run holds every game it was asked ({}..{} of {}); resume plays the \
-                 rest of a run that an interrupt stopped",
-                dir.display(),
-                info.range.start,
-                info.range.end,
-                info.games_total
-            )
-            .into());
-        }
+        refuse_whole(dir, info)?;
         if from.is_some() {
             progress::tell(
                 progress,
@@ -122,26 +115,80 @@ impl WithGameType for Resume<'_> {
         let start = Instant::now();
         let inc = |n| bar.inc(n);
         let with: (usize, &(dyn Fn(u64) + Sync), _) = (threads, &inc, &stop);
-        let (tally, end) = runs::play_rest(&part.game, info.seed, rest, with, saver.as_ref())?;
+        let (mut info, tally) = match info.precision.clone() {
+            Some(p) => {
+                let planned = |n: u64| bar.set_total(n - rest.start);
+                let with = (threads, with.1, &planned as &dyn Fn(u64));
+                to_precision(part.info, p, &part.game, part.tally, with, &stop)?
+            }
+            None => {
+                let (tally, end) =
+                    runs::play_rest(&part.game, info.seed, rest, with, saver.as_ref())?;
+                let mut info = part.info;
+                info.range.end = end;
+                (info, part.tally.merge(tally)?)
+            }
+        };
         bar.finish();
-        let mut info = part.info;
-        info.range.end = end;
         // One engine played the run where the stopped run names the one that plays now.
         let said: serde_json::Value = serde_json::from_str(&part.summary_json)?;
         let engine = part.game.engine();
         info.engine = engine.filter(|e| said["engine"].as_str() == Some(e.as_str()));
-        let timing = Timing {
-            elapsed_s: part.elapsed_s + start.elapsed().as_secs_f64(),
-            threads: Some(threads),
-            note: Some(
-                "elapsed_s adds the time of the games played before the run stopped and of \
-                 those played when it was resumed"
-                    .into(),
-            ),
-        };
-        let run = Run::new(info, part.tally.merge(tally)?, timing, session.provenance())?;
+        let timing = timing(part.elapsed_s + start.elapsed().as_secs_f64(), threads);
+        let run = Run::new(info, tally, timing, session.provenance())?;
         checkpoint::clear(set.dir())?;
         run.write(set, false)?;
         Ok((run, dir.to_path_buf()))
+    }
+}
+
+/// The stopped run to a precision `info` (its block `p`), of games `head`, played on deciding
+/// at the same checks as in one go ([`precision::simulate_until`]); stopped again, it is as far
+/// as it got.
+fn to_precision<G: GameCli>(
+    mut info: RunInfo,
+    p: PrecisionJson,
+    game: &G,
+    head: Tally<G::Stats>,
+    with: precision::Playing<'_>,
+    stop: &Cancel,
+) -> Result<(RunInfo, Tally<G::Stats>)> {
+    let target = Target {
+        half_width: p.target,
+        min_games: p.min_games,
+        max_games: p.max_games,
+    };
+    let (tally, stopped, toward) =
+        precision::simulate_until(game, info.seed, &target, head, with, stop)?;
+    runs::precisely(&mut info, &target, &stopped, toward);
+    Ok((info, tally))
+}
+
+/// Refuses the run `info` in `dir` if it holds every game it was asked: nothing to resume.
+fn refuse_whole(dir: &Path, info: &RunInfo) -> Result<()> {
+    if info.stopped() {
+        return Ok(());
+    }
+    Err(usage!(
+        "{}: this run holds every game it was asked ({}..{} of {}); resume plays the rest of a \
+         run that an interrupt stopped",
+        dir.display(),
+        info.range.start,
+        info.range.end,
+        info.games_total
+    )
+    .into())
+}
+
+/// The timing of a resumed run: `elapsed_s` over both its parts, on `threads` now.
+fn timing(elapsed_s: f64, threads: usize) -> Timing {
+    Timing {
+        elapsed_s,
+        threads: Some(threads),
+        note: Some(
+            "elapsed_s adds the time of the games played before the run stopped and of those \
+             played when it was resumed"
+                .into(),
+        ),
     }
 }

@@ -24,8 +24,14 @@ const RUN: [&str; 11] = [
 
 /// The run in `out`, stopped by `signal` after `pause`: whether it stopped with games kept.
 fn interrupted(out: &std::path::Path, signal: &str, pause: Duration) -> bool {
+    interrupted_run(&RUN, out, signal, pause)
+}
+
+/// The run `run` (its `--out DIR` follows) in `out`, stopped by `signal` after `pause`:
+/// whether it stopped with games kept.
+fn interrupted_run(run: &[&str], out: &std::path::Path, signal: &str, pause: Duration) -> bool {
     let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args(RUN)
+        .args(run)
         .arg(s(out))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -172,4 +178,46 @@ fn resume_refuses_a_stopped_run_whose_counts_were_edited() {
     assert!(line.contains("histogram.csv"), "{line}");
     assert_eq!(read(&out, "histogram.csv"), edited);
     assert_eq!(read(&out, "summary.json"), summary);
+}
+
+/// A run to a precision stopped by SIGINT or SIGTERM keeps its first games, short of the check
+/// it played toward, and `resume` goes on deciding at the same checks: the run played in one go.
+#[test]
+fn a_run_to_a_precision_stopped_at_any_moment_resumes_to_the_run_played_in_one_go() {
+    let run = [
+        "simulate",
+        "war",
+        "--precision",
+        "1",
+        "--threads",
+        "2",
+        "--seed",
+        "4",
+        "--max-hours",
+        "none",
+        "--out",
+    ];
+    let dir = Scratch::new("resume-precision");
+    let whole = dir.path("whole");
+    ok(&[&run[..], &[s(&whole)]].concat());
+    let want = without_run_details(json(&read(&whole, "summary.json")));
+    let mut stopped = 0;
+    for k in 0..10u64 {
+        let signal = if k % 2 == 0 { "-INT" } else { "-TERM" };
+        let pause = Duration::from_millis(40 + (k * 7919) % 600);
+        let out = dir.path(&format!("p{k}"));
+        if interrupted_run(&run, &out, signal, pause) {
+            stopped += 1;
+            let part = json(&read(&out, "summary.json"));
+            assert_eq!(part["run"]["stopped"], true);
+            assert_eq!(part["precision"]["reached"], false);
+            ok(&["resume", s(&out)]);
+        }
+        if out.exists() {
+            assert_eq!(read(&out, "histogram.csv"), read(&whole, "histogram.csv"));
+            let got = without_run_details(json(&read(&out, "summary.json")));
+            assert_eq!(got, want, "{signal} after {pause:?}");
+        }
+    }
+    assert!(stopped > 0, "no run was stopped part way");
 }

@@ -100,6 +100,32 @@ pub fn simulate<G: Game>(
         )
         .into());
     }
+    let with = (threads, progress, planned);
+    match simulate_until(game, seed, target, head, with, cancel)? {
+        (tally, stop, None) => Ok((tally, stop)),
+        (_, _, Some(_)) => Err(engine::Cancelled.into()),
+    }
+}
+
+/// How a run to a precision plays: its threads, what it tells of finished games, and what it
+/// tells of each new checkpoint (as [`simulate`]'s arguments).
+pub type Playing<'a> = (usize, &'a (dyn Fn(u64) + Sync), &'a dyn Fn(u64));
+
+/// [`simulate`] for a run that keeps its games when `stop` stops it, and that may go on from
+/// a stopped run's: `head` is games `0..head.games`, and every checkpoint below them was
+/// passed without the target met (a run stopped there went on past it; a pilot's head reaches
+/// no checkpoint but the first), so the decisions start at the first checkpoint at or after
+/// them. Stopped, it gives the games it finished, the first of the run (`Stop::games` of them,
+/// `reached` false), and the checkpoint it was playing toward; else `None` there.
+pub fn simulate_until<G: Game>(
+    game: &G,
+    seed: u64,
+    target: &Target,
+    head: Tally<G::Stats>,
+    (threads, progress, planned): Playing<'_>,
+    stop_on: &Cancel,
+) -> anyhow::Result<(Tally<G::Stats>, Stop, Option<u64>)> {
+    target.check()?;
     let mut done = head.games;
     let mut tally = head;
     let mut stop = Stop {
@@ -107,14 +133,22 @@ pub fn simulate<G: Game>(
         reached: false,
         half_width: None,
     };
-    for n in target.checkpoints() {
+    let from = done;
+    for n in target.checkpoints().filter(|&n| n >= from) {
         planned(n);
         let part: Range<u64> = done..n;
-        tally = tally.merge(engine::simulate(
-            game, seed, part, threads, progress, cancel,
-        )?)?;
-        done = n;
+        let (played, end) = engine::simulate_until(game, seed, part, threads, progress, stop_on)?;
+        tally = tally.merge(played)?;
+        done = end;
         let h = half_width(&tally);
+        if end < n {
+            let kept = Stop {
+                games: end,
+                reached: false,
+                half_width: h,
+            };
+            return Ok((tally, kept, Some(n)));
+        }
         stop = Stop {
             games: n,
             reached: h.is_some_and(|h| h <= target.half_width),
@@ -124,7 +158,7 @@ pub fn simulate<G: Game>(
             break;
         }
     }
-    Ok((tally, stop))
+    Ok((tally, stop, None))
 }
 
 #[cfg(test)]
