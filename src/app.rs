@@ -17,6 +17,11 @@ use crate::{play, sweep};
 pub fn run(cli: Cli) -> Result<()> {
     let session = Session::command_line();
     match cli.command {
+        Command::Simulate { run, game } if run.estimate => {
+            let config = RunConfig::from(&run);
+            let e = api::Simulation::new(&game, &config)?.estimate(&session)?;
+            estimate_alone(&e, &config)
+        }
         Command::Simulate { run, game } => {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
@@ -24,8 +29,13 @@ pub fn run(cli: Cli) -> Result<()> {
             run.print(config.print, written.as_deref())?;
             stopped(&run, written.as_deref())
         }
-        Command::Resume { dir, progress } => {
-            let (run, written) = api::resume(&session, &dir, progress.progress)?;
+        Command::Resume {
+            dir,
+            progress,
+            checkpoint,
+        } => {
+            let minutes = checkpoint.checkpoint_minutes;
+            let (run, written) = api::resume(&session, &dir, progress.progress, minutes)?;
             run.print(Print::Text, Some(&written))?;
             stopped(&run, Some(&written))
         }
@@ -74,8 +84,19 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// A run stopped by an interrupt, written in `written` as it was: said on stderr, exit status
-/// 130 ([`Interrupted`]); `Ok` for a run that played every game.
+/// `simulate --estimate`: the estimate `e` of the run `config` asks on stdout, and whether
+/// `--max-hours` would refuse it.
+fn estimate_alone(e: &crate::estimate::Estimate, config: &RunConfig) -> Result<()> {
+    let bound = config.max_hours;
+    let verdict = match bound.refuses(e.seconds) {
+        true => format!("over the --max-hours bound of {bound}: the run would be refused"),
+        false => format!("within the --max-hours bound of {bound}"),
+    };
+    crate::term::stdout::write_all(format!("estimate: {e}\n{verdict}\n").as_bytes())
+}
+
+/// A run stopped by an interrupt or by its time, written in `written` as it was: said on
+/// stderr, exit status 130 ([`Interrupted`]); `Ok` for a run that played every game.
 fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
     let info = run.info();
     if !info.stopped() {
@@ -90,11 +111,20 @@ fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
             d.display()
         )
     });
+    let why = match &run.timing().note {
+        Some(note) if note.starts_with(crate::run::OVERRAN) => {
+            "stopped: the run took half again its --max-hours bound and stopped itself"
+        }
+        _ => "interrupted: the run stopped",
+    };
+    // A run to a precision was asked no number of games: it played toward its next check.
+    let of = match info.precision {
+        Some(_) => format!("games, short of its check at {}", grouped(asked)),
+        None => format!("of the {} games asked", grouped(asked)),
+    };
     Err(Interrupted(format!(
-        "interrupted: the run stopped after {} of the {} games asked{at}; every figure above \
-         is over those {}",
+        "{why} after {} {of}{at}; every figure above is over those {}",
         grouped(run.games()),
-        grouped(asked),
         grouped(run.games())
     ))
     .into())

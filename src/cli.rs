@@ -152,6 +152,9 @@ pub enum Command {
         #[command(flatten)]
         #[allow(missing_docs)]
         progress: ProgressArg,
+        #[command(flatten)]
+        #[allow(missing_docs)]
+        checkpoint: CheckpointArg,
     },
     /// Play one game of a run again, any game: by default its longest, which ends as the run
     /// says.
@@ -246,6 +249,23 @@ pub struct RunOptions {
     /// Play only the K-th of N contiguous slices of the games (0 ≤ K < N); see `merge`.
     #[arg(long, global = true, value_name = "K/N")]
     pub shard: Option<Shard>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub checkpoint: CheckpointArg,
+    /// Print the run's time estimate (and the range its pilot leaves) and exit without
+    /// running it or writing anything, whatever --max-hours.
+    #[arg(long, global = true)]
+    pub estimate: bool,
+}
+
+/// `--checkpoint-minutes`, defined once for `simulate` and `resume`.
+#[derive(Debug, Args)]
+pub struct CheckpointArg {
+    /// With --out: write a checkpoint of the finished games every M minutes (0: none), from
+    /// which `warsim resume DIR` goes on after a SIGKILL or a power loss.
+    #[arg(long, global = true, value_name = "M", value_parser = crate::config::parse_minutes,
+          default_value_t = crate::config::DEFAULT_CHECKPOINT_MINUTES)]
+    pub checkpoint_minutes: f64,
 }
 
 /// `--seed`, defined once for every command that draws random deals.
@@ -274,9 +294,11 @@ pub struct MaxHoursArg {
     /// first games (a search's first deals), played on one thread for about 25 ms (they count
     /// in the run: nothing is played twice), times the games to play (with --precision:
     /// --max-games), over the threads the run can use; a sweep's from pilots of each of its
-    /// rule sets. A game that never ends is refused once its time alone breaks the bound. It
-    /// aims to be right within a factor of a few, and is shown before a run of over a minute
-    /// where progress is shown.
+    /// rule sets. A game that never ends is refused once its time alone breaks the bound. A
+    /// run's pilot plays on (up to 3 s) until the tail of its games' lengths is seen, so
+    /// estimates of one run agree within a factor of 2; it is shown before a run of over a
+    /// minute where progress is shown, and always in a log (--progress log). A run that
+    /// takes half again the bound stops itself and writes what it finished (see resume).
     #[arg(long, global = true, value_name = "H", default_value = estimate::DEFAULT_MAX_HOURS,
           allow_negative_numbers = true, value_parser = MaxHours::parse)]
     pub max_hours: MaxHours,
@@ -523,6 +545,7 @@ impl From<&RunOptions> for RunConfig {
             seed: o.seed.seed,
             max_hours: o.max_hours.max_hours,
             shard: o.shard,
+            checkpoint_minutes: o.checkpoint.checkpoint_minutes,
             ..RunConfig::from(&o.output)
         }
     }

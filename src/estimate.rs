@@ -5,8 +5,10 @@
 //! times the games still to play, over the threads the run can keep busy. Where the rules give
 //! the exact mean rounds ([`crate::games::Game::expected_rounds`]) the pilot only prices a
 //! round, so a pilot that saw a few unusually short or long games of a heavy-tailed length
-//! cannot mislead it. It is meant to be right within a factor of a few: the machine's load
-//! changes, and a pilot of 25 ms sees only the first games.
+//! cannot mislead it. Elsewhere the pilot plays until it has seen the tail of the games'
+//! lengths ([`crate::sim::pilot::Budget`]), and the estimate states the range that tail leaves
+//! ([`Estimate::low`], [`Estimate::high`]). It is meant to be right within a factor of two:
+//! the machine's load changes, and a tail rarer than the pilot's games is not seen.
 
 use std::fmt;
 
@@ -73,14 +75,19 @@ impl fmt::Display for MaxHours {
     }
 }
 
-/// Seconds one more game takes on one thread, from a pilot: its time per round times the
-/// exact mean rounds (at most the cap) where the rules give that mean, else its time per game.
-/// The exact mean of a capped game overstates its capped mean, never understates it.
+/// The longest a pilot of a run may take once the run is known to be long: a pilot plays the
+/// run's own games, on one thread, so this is at most a thread's few seconds of a run of hours.
+pub const PILOT_MOST: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Seconds one more game takes on one thread, from a pilot: its time per round (over every
+/// round it played, a game's tries under lower caps included) times the exact mean rounds (at
+/// most the cap) where the rules give that mean, else times its mean rounds a game. The exact
+/// mean of a capped game overstates its capped mean, never understates it.
 pub fn seconds_per_game(pilot: &Measured, exact: Option<(f64, u64)>) -> f64 {
-    match exact {
-        Some((mean, cap)) if pilot.rounds > 0 => {
-            pilot.seconds / pilot.rounds as f64 * mean.min(cap as f64)
-        }
+    let per_round = pilot.seconds_per_round();
+    match (exact, per_round) {
+        (Some((mean, cap)), Some(r)) => r * mean.min(cap as f64),
+        (None, Some(r)) => r * pilot.rounds as f64 / pilot.games_timed().max(1) as f64,
         _ => pilot.seconds / pilot.games_timed().max(1) as f64,
     }
 }
@@ -97,6 +104,11 @@ pub fn busy_threads(threads: usize, cores: usize, games: u64) -> usize {
 pub struct Estimate {
     /// Wall time, seconds.
     pub seconds: f64,
+    /// The shortest wall time the pilot's games leave likely (their mean rounds two standard
+    /// errors lower), seconds.
+    pub low: f64,
+    /// The longest (two standard errors higher; unbounded when a game was left open).
+    pub high: f64,
     /// The threads it assumes.
     pub threads: usize,
     /// The pilot (of a sweep: of all its sampled rule sets together).
@@ -133,8 +145,20 @@ impl Estimate {
     pub fn run(pilot: Measured, exact: Option<(f64, u64)>, games: u64, threads: usize) -> Self {
         let rest = games.saturating_sub(pilot.games);
         let per_game = seconds_per_game(&pilot, exact);
+        let at = |scale: f64| pilot.seconds + scale * per_game * rest as f64 / threads as f64;
+        // The exact mean has no spread; a game left open has no upper bound.
+        let spread = if exact.is_some() {
+            0.0
+        } else {
+            2.0 * pilot.spread
+        };
         Estimate {
-            seconds: pilot.seconds + per_game * rest as f64 / threads as f64,
+            seconds: at(1.0),
+            low: at((1.0 - spread).max(0.0)),
+            high: match pilot.open {
+                Some(_) => f64::INFINITY,
+                None => at(1.0 + spread),
+            },
             threads,
             pilot,
             basis: match exact {
@@ -149,14 +173,19 @@ impl Estimate {
     pub fn sweep(sample: &[Estimate], of: u64, per_set: f64) -> Self {
         let n = sample.len().max(1) as f64;
         let mean = sample.iter().map(|e| e.seconds).sum::<f64>() / n;
+        let mean_of = |f: fn(&Estimate) -> f64| sample.iter().map(f).sum::<f64>() / n;
         let pilot = sample.iter().fold(Measured::default(), |a, e| Measured {
             games: a.games + e.pilot.games,
             rounds: a.rounds.saturating_add(e.pilot.rounds),
+            played: a.played.saturating_add(e.pilot.played),
+            spread: a.spread.max(e.pilot.spread),
             seconds: a.seconds + e.pilot.seconds,
             open: a.open.or(e.pilot.open),
         });
         Estimate {
             seconds: (mean + per_set) * of as f64,
+            low: (mean_of(|e| e.low) + per_set) * of as f64,
+            high: (mean_of(|e| e.high) + per_set) * of as f64,
             threads: sample.iter().map(|e| e.threads).max().unwrap_or(1),
             pilot,
             basis: Basis::RuleSets {
@@ -175,13 +204,14 @@ impl fmt::Display for Estimate {
         // A game the pilot left open has not ended: its time is a floor, not an estimate.
         write!(
             f,
-            "{} {} on {} (pilot: ",
+            "{} {}{} on {} (pilot: ",
             if p.open.is_some() {
                 "at least"
             } else {
                 "about"
             },
             about(self.seconds),
+            self.range(),
             if self.threads == 1 {
                 "1 thread".to_string()
             } else {
@@ -220,6 +250,19 @@ impl fmt::Display for Estimate {
     }
 }
 
+impl Estimate {
+    /// ` (12 h to 16 h)`, where the pilot's games leave a range wider than the figure's
+    /// rounding; empty otherwise.
+    fn range(&self) -> String {
+        let (low, high) = (about(self.low), about(self.high));
+        if self.high.is_finite() && (low != about(self.seconds) || high != about(self.seconds)) {
+            format!(" ({low} to {high})")
+        } else {
+            String::new()
+        }
+    }
+}
+
 /// A duration in the unit that suits it: `40 s`, `12 min`, `17 h`, `9 days`, `380,000 years`.
 pub fn about(seconds: f64) -> String {
     const YEAR: f64 = 365.25 * 86400.0;
@@ -247,6 +290,8 @@ mod tests {
         Measured {
             games,
             rounds,
+            played: rounds,
+            spread: 0.0,
             seconds,
             open: None,
         }
@@ -327,6 +372,33 @@ mod tests {
         );
     }
 
+    /// The spread of the pilot's game lengths gives the range (two standard errors each way);
+    /// a game tried under lower caps is priced by the rounds played, not as extra games.
+    #[test]
+    fn the_pilots_spread_gives_the_range_and_its_tries_are_rounds() {
+        let p = Measured {
+            spread: 0.05,
+            ..measured(1000, 100_000, 1.0)
+        };
+        let e = Estimate::run(p, None, 36_000_000, 1);
+        assert!((e.seconds - 36_000.0).abs() < 1e-6, "{}", e.seconds);
+        assert!((e.low - (1.0 + 0.9 * 35_999.0)).abs() < 1e-6);
+        assert!((e.high - (1.0 + 1.1 * 35_999.0)).abs() < 1e-6);
+        assert_eq!(
+            e.to_string(),
+            "about 10 h (9 h to 11 h) on 1 thread (pilot: 1,000 games in 1.00 s)"
+        );
+        // Half the time went on tries under caps that a game outlasted: a round costs half.
+        let tried = Measured {
+            played: 200_000,
+            ..p
+        };
+        assert!((seconds_per_game(&tried, None) - 0.0005).abs() < 1e-12);
+        // The exact mean has no spread.
+        let exact = Estimate::run(p, Some((100.0, 1000)), 36_000_000, 1);
+        assert_eq!((exact.low, exact.high), (exact.seconds, exact.seconds));
+    }
+
     #[test]
     fn a_pilot_that_played_the_whole_run_is_the_estimate() {
         let p = measured(1000, 5000, 0.004);
@@ -349,6 +421,8 @@ mod tests {
     fn a_sweep_scales_its_sample_to_every_rule_set() {
         let one = |seconds| Estimate {
             seconds,
+            low: seconds,
+            high: seconds,
             threads: 2,
             pilot: measured(10, 20, 0.01),
             basis: Basis::PerGame,

@@ -8,6 +8,7 @@
 //! error ([`crate::error::UsageError`]) names settings, which each front end says in its own
 //! words.
 
+mod checkpointed;
 mod load;
 mod resume;
 
@@ -32,7 +33,7 @@ use warsim_core::usage_of;
 
 use crate::exact::Found;
 use crate::face::{self, GameCli, PlayIo, PlayReport, WithGame, WithGameType};
-use crate::store::{Kind, OutputSet};
+use crate::store::{Dir, Kind, OutputSet};
 use crate::term::progress::Progress;
 use crate::{exact as exacts, merge as merges, model, run as runs, usage};
 
@@ -52,14 +53,19 @@ pub fn simulate_into(
 ) -> Result<(Run, Option<PathBuf>)> {
     let simulation = Simulation::new(game, run)?;
     let set = begin(session, run.out.as_deref(), Kind::Simulate, &[])?;
-    let played = simulation.play(session)?;
+    let played = simulation
+        .planned
+        .play(session, set.as_ref().map(|s| s.dir()))?;
     if played.info().stopped() && played.games() == 0 {
         // Stopped before its first game finished: no run to write, and the set dropped
         // unwritten leaves what `out` held whole (a chart of no games cannot be drawn).
         let nothing = "interrupted before the first game finished; nothing written";
         return Err(crate::error::Interrupted(nothing.into()).into());
     }
-    let written = write(set, |set| played.write(set, run.svg))?;
+    let written = write(set, |set| {
+        crate::store::checkpoint::clear(set.dir())?;
+        played.write(set, run.svg)
+    })?;
     Ok((played, written))
 }
 
@@ -103,7 +109,13 @@ impl Simulation {
 
     /// Plays it (its pilot first, which refuses a run over `max_hours`) under `session`.
     pub fn play(self, session: &Session) -> Result<Run> {
-        self.planned.play(session)
+        self.planned.play(session, None)
+    }
+
+    /// Its time estimate from its pilot, whatever its `max_hours` (`simulate --estimate`);
+    /// nothing is played beyond the pilot, nothing written.
+    pub fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate> {
+        self.planned.estimate(session)
     }
 }
 
@@ -275,11 +287,18 @@ struct PlannedRun<G> {
 
 /// A [`PlannedRun`] of any game.
 trait Planned {
-    fn play(self: Box<Self>, session: &Session) -> Result<Run>;
+    fn play(self: Box<Self>, session: &Session, at: Option<&Dir>) -> Result<Run>;
+    fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate>;
 }
 
 impl<G: GameCli> Planned for PlannedRun<G> {
-    fn play(self: Box<Self>, session: &Session) -> Result<Run> {
+    fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate> {
+        runs::estimate_alone(&self.game, &self.run, &self.info, session.cancel())
+    }
+
+    /// Plays it under `session`; a run that keeps its games saves its checkpoints into the
+    /// set staged `at`.
+    fn play(self: Box<Self>, session: &Session, at: Option<&Dir>) -> Result<Run> {
         let PlannedRun { game, info, run } = *self;
         let head = runs::guard(&game, &run, &info, session.cancel())?;
         let bar = Progress::after(
@@ -289,23 +308,40 @@ impl<G: GameCli> Planned for PlannedRun<G> {
         );
         // Where warsim answers the signals and the run is written, the first interrupt stops
         // the games and the set is written of those played, marked stopped (`warsim resume`
-        // plays the rest); a run to a precision decides from all its games, and stops as
-        // before, writing nothing.
-        let keeps =
-            session.signals() == Signals::Own && run.out.is_some() && run.precision.is_none();
+        // plays the rest), a run to a precision's too.
+        let keeps = session.signals() == Signals::Own && run.out.is_some();
         let stop = match keeps {
             true => session.search_stop(),
             false => session.cancel().clone(),
         };
+        // A run that keeps its games also stops itself when it runs far past its bound.
+        let overrun =
+            keeps.then(|| runs::Overrun::watch(run.max_hours, head.seconds, &stop, run.progress));
+        let threads = runs::threads(&run);
+        let every = checkpointed::every(run.checkpoint_minutes);
+        let saving = at.zip(every).map(|(dir, every)| {
+            let saving = checkpointed::Checkpointer {
+                dir,
+                base: info.clone(),
+                head: (head.tally.clone(), head.seconds),
+                started: std::time::Instant::now(),
+                threads,
+                made: session.provenance(),
+            };
+            (every, saving)
+        });
+        let save = |end, played: &_| saving.as_ref().map_or(Ok(()), |(_, c)| c.save(end, played));
+        let saver = (saving.as_ref()).map(|&(every, _)| runs::Saver { every, save: &save });
         let with = runs::PlayWith {
-            threads: runs::threads(&run),
+            threads,
             progress: &bar,
             slot: runs::Slot::ALONE,
             cancel: &stop,
             keeps,
         };
-        let (info, tally, timing) = runs::play(&game, &run, info, head, with)?;
+        let (info, tally, mut timing) = runs::play(&game, &run, info, head, with, saver.as_ref())?;
         bar.finish();
+        timing.note = overrun.and_then(|o| o.note()).filter(|_| info.stopped());
         Run::new(info, tally, timing, session.provenance())
     }
 }

@@ -1,40 +1,67 @@
-//! `resume`: a run that an interrupt stopped, played to the end it was asked. Game i depends on
-//! (seed, i) alone and a tally is integer counts, so the games played after the stop added to
-//! those before it are the run played in one go: the same histogram, summary (but for its
-//! timing and provenance) and charts.
+//! `resume`: a run that an interrupt stopped, or that was killed after a checkpoint, played to
+//! the end it was asked. Game i depends on (seed, i) alone and a tally is integer counts, so
+//! the games played after the stop added to those before it are the run played in one go: the
+//! same histogram, summary (but for its timing and provenance) and charts.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
+use super::checkpointed::{self, Checkpointer};
 use super::{Run, Session};
 use crate::face::{GameCli, WithGameType};
-use crate::model::report::Timing;
+use crate::model::report::{RunInfo, Timing};
+use crate::model::summary::PrecisionJson;
 use crate::model::{self, load::Part};
-use crate::run::threads_or_cores;
-use crate::sim::engine;
-use crate::store::Kind;
-use crate::term::progress::{Progress, When};
+use crate::run::{self as runs, threads_or_cores};
+use crate::sim::precision::{self, Target};
+use crate::stats::histogram::Tally;
+use crate::stats::summary::grouped;
+use crate::store::{checkpoint, Kind};
+use crate::term::progress::{self, Progress, When};
 use crate::usage;
 
-/// `resume DIR`: the stopped run in `dir` played to its end and written there in place of the
-/// stopped one; gives the run and `dir`. A run that is not stopped is refused, `dir` untouched.
-/// Stopped again, it is written as far as it got, still stopped.
-pub fn resume(session: &Session, dir: &Path, progress: When) -> Result<(Run, PathBuf)> {
+/// `resume DIR`: the stopped run in `dir`, or the newest checkpoint a killed run into `dir`
+/// left beside it (which comes first: it is newer than any set in `dir`), played to its end
+/// and written into `dir`; gives the run and `dir`. A run that is not stopped, or a folder
+/// with neither, is refused, `dir` untouched. Stopped again, it is written as far as it got,
+/// still stopped; it saves checkpoints every `minutes` (0: none) as `simulate` does.
+pub fn resume(
+    session: &Session,
+    dir: &Path,
+    progress: When,
+    minutes: f64,
+) -> Result<(Run, PathBuf)> {
+    let from = checkpoint::latest(dir);
+    if from.is_none() && !dir.exists() {
+        return Err(usage!(
+            "{}: nothing to resume: no run there, and no checkpoint beside it (a run killed \
+             before its first checkpoint, --checkpoint-minutes after its start, leaves none; \
+             run its command again)",
+            dir.display()
+        )
+        .into());
+    }
     let task = Resume {
         dir,
+        from: from.as_deref(),
         session,
         progress,
+        every: checkpointed::every(minutes),
     };
-    super::load::of_folder(dir, task)
+    super::load::of_folder(from.as_deref().unwrap_or(dir), task)
 }
 
 /// `resume`, for game type `G`.
 struct Resume<'a> {
+    /// Where the run is written.
     dir: &'a Path,
+    /// The checkpoint it goes on from, if not the run in `dir`.
+    from: Option<&'a Path>,
     session: &'a Session,
     progress: When,
+    every: Option<Duration>,
 }
 
 impl WithGameType for Resume<'_> {
@@ -43,48 +70,128 @@ impl WithGameType for Resume<'_> {
     fn with<G: GameCli>(self) -> Result<(Run, PathBuf)> {
         let Resume {
             dir,
+            from,
             session,
             progress,
+            every,
         } = self;
-        let part: Part<G> = model::load::load(dir)?;
+        let part: Part<G> = model::load::load(from.unwrap_or(dir))?;
         let info = &part.info;
-        if !info.stopped() {
-            return Err(usage!(
-                "{}: this run holds every game it was asked ({}..{} of {}); resume plays the \
-                 rest of a run that an interrupt stopped",
-                dir.display(),
-                info.range.start,
-                info.range.end,
-                info.games_total
-            )
-            .into());
+        refuse_whole(dir, info)?;
+        if from.is_some() {
+            progress::tell(
+                progress,
+                &format!(
+                    "resuming from the checkpoint of {} games that a killed run into {} left",
+                    grouped(part.tally.games),
+                    dir.display()
+                ),
+            );
         }
+        // The set is begun (which removes what killed runs left beside `dir`, the checkpoint
+        // read above among them) and the games read saved again at once in its own.
         let set = session.begin(dir, Kind::Simulate, &[])?;
-        let rest = info.range.end..info.planned_end();
-        let bar = Progress::new(rest.end - rest.start, &session.show(progress));
         let threads = threads_or_cores(None);
+        let saving = every.map(|every| {
+            let saving = Checkpointer {
+                dir: set.dir(),
+                base: part.info.clone(),
+                head: (part.tally.clone(), part.elapsed_s),
+                started: Instant::now(),
+                threads,
+                made: session.provenance(),
+            };
+            (every, saving)
+        });
+        let rest = info.range.end..info.planned_end();
+        if let Some((_, c)) = &saving {
+            c.save(rest.start, &Tally::new(part.game.players()))?;
+        }
+        let save = |end, played: &_| saving.as_ref().map_or(Ok(()), |(_, c)| c.save(end, played));
+        let saver = (saving.as_ref()).map(|&(every, _)| runs::Saver { every, save: &save });
+        let bar = Progress::new(rest.end - rest.start, &session.show(progress));
         let stop = session.search_stop();
         let start = Instant::now();
-        let (tally, end) =
-            engine::simulate_until(&part.game, info.seed, rest, threads, &|n| bar.inc(n), &stop)?;
+        let inc = |n| bar.inc(n);
+        let with: (usize, &(dyn Fn(u64) + Sync), _) = (threads, &inc, &stop);
+        let (mut info, tally) = match info.precision.clone() {
+            Some(p) => {
+                let planned = |n: u64| bar.set_total(n - rest.start);
+                let watched = precision::Watched {
+                    threads,
+                    progress: with.1,
+                    planned: &planned,
+                    cancel: &stop,
+                };
+                to_precision(part.info, p, &part.game, part.tally, &watched)?
+            }
+            None => {
+                let (tally, end) =
+                    runs::play_rest(&part.game, info.seed, rest, with, saver.as_ref())?;
+                let mut info = part.info;
+                info.range.end = end;
+                (info, part.tally.merge(tally)?)
+            }
+        };
         bar.finish();
-        let mut info = part.info;
-        info.range.end = end;
         // One engine played the run where the stopped run names the one that plays now.
         let said: serde_json::Value = serde_json::from_str(&part.summary_json)?;
         let engine = part.game.engine();
         info.engine = engine.filter(|e| said["engine"].as_str() == Some(e.as_str()));
-        let timing = Timing {
-            elapsed_s: part.elapsed_s + start.elapsed().as_secs_f64(),
-            threads: Some(threads),
-            note: Some(
-                "elapsed_s adds the time of the games played before the run stopped and of \
-                 those played when it was resumed"
-                    .into(),
-            ),
-        };
-        let run = Run::new(info, part.tally.merge(tally)?, timing, session.provenance())?;
+        let timing = timing(part.elapsed_s + start.elapsed().as_secs_f64(), threads);
+        let run = Run::new(info, tally, timing, session.provenance())?;
+        checkpoint::clear(set.dir())?;
         run.write(set, false)?;
         Ok((run, dir.to_path_buf()))
+    }
+}
+
+/// The stopped run to a precision `info` (its block `p`), of games `head`, played on deciding
+/// at the same checks as in one go ([`precision::simulate_until`]); stopped again, it is as far
+/// as it got.
+fn to_precision<G: GameCli>(
+    mut info: RunInfo,
+    p: PrecisionJson,
+    game: &G,
+    head: Tally<G::Stats>,
+    watched: &precision::Watched<'_>,
+) -> Result<(RunInfo, Tally<G::Stats>)> {
+    let target = Target {
+        half_width: p.target,
+        min_games: p.min_games,
+        max_games: p.max_games,
+    };
+    let (tally, stopped, toward) =
+        precision::simulate_until(game, info.seed, &target, head, watched)?;
+    runs::precisely(&mut info, &target, &stopped, toward);
+    Ok((info, tally))
+}
+
+/// Refuses the run `info` in `dir` if it holds every game it was asked: nothing to resume.
+fn refuse_whole(dir: &Path, info: &RunInfo) -> Result<()> {
+    if info.stopped() {
+        return Ok(());
+    }
+    Err(usage!(
+        "{}: this run holds every game it was asked ({}..{} of {}); resume plays the rest of a \
+         run that an interrupt stopped",
+        dir.display(),
+        info.range.start,
+        info.range.end,
+        info.games_total
+    )
+    .into())
+}
+
+/// The timing of a resumed run: `elapsed_s` over both its parts, on `threads` now.
+fn timing(elapsed_s: f64, threads: usize) -> Timing {
+    Timing {
+        elapsed_s,
+        threads: Some(threads),
+        note: Some(
+            "elapsed_s adds the time of the games played before the run stopped and of those \
+             played when it was resumed"
+                .into(),
+        ),
     }
 }

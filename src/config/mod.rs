@@ -22,6 +22,18 @@ use warsim_core::usage_of;
 /// With `--precision`, the most games played without `--max-games`.
 pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
 
+/// Minutes between two checkpoints of a run without `--checkpoint-minutes`: a SIGKILL loses
+/// at most this much work, and a run shorter than it writes none.
+pub const DEFAULT_CHECKPOINT_MINUTES: f64 = 5.0;
+
+/// `--checkpoint-minutes`: minutes of at least 0 (0: no checkpoints).
+pub fn parse_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m.is_finite() && m >= 0.0 => Ok(m),
+        _ => Err("expected minutes of at least 0, such as 5 or 0.5 (0: no checkpoints)".into()),
+    }
+}
+
 /// The most worker threads a run takes.
 pub const MAX_THREADS: u32 = 1024;
 
@@ -63,6 +75,10 @@ pub struct RunConfig {
     /// The slice of the games this run plays.
     #[serde(with = "json::shard")]
     pub shard: Option<Shard>,
+    /// Minutes between two checkpoints of a `simulate --out` run (0: none); the command
+    /// line's, as the interrupt that keeps a run's games is.
+    #[serde(skip)]
+    pub checkpoint_minutes: f64,
 }
 
 impl Default for RunConfig {
@@ -83,6 +99,7 @@ impl Default for RunConfig {
             progress: When::Auto,
             max_hours: MaxHours::DEFAULT,
             shard: None,
+            checkpoint_minutes: DEFAULT_CHECKPOINT_MINUTES,
         }
     }
 }

@@ -31,23 +31,15 @@ pub fn write_set<S: GameStats>(
     set.commit()
 }
 
-/// Writes a run's files into `set`: `summary.json` (`summary`, of `r`), `summary.csv`,
-/// `histogram.csv` (`histogram`), `cycles.csv` (with loop detection), `by.csv` (with groups),
-/// the game's own table ([`GameStats::table`], e.g. War's quit.csv), the charts (PNG, and SVG with `svg`), `report.html` and `README.md`, whose list of files is
-/// the list of what was written.
-pub fn write_run<S: GameStats>(
-    set: &Dir,
+/// Puts a run's data files (those a reader of the run reads its counts from; no chart, no
+/// page) with `put`: `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop
+/// detection), `by.csv` (with groups) and the game's own table. A checkpoint is these.
+pub fn write_data<S: GameStats>(
     r: &Report<S>,
     summary: &Summary<S::Json>,
     histogram: &[u8],
-    svg: bool,
+    put: &mut dyn FnMut(&str, &[u8]) -> Result<()>,
 ) -> Result<()> {
-    let mut written: Vec<String> = Vec::new();
-    let mut put = |name: &str, bytes: &[u8]| -> Result<()> {
-        set.write(name, bytes)?;
-        written.push(name.to_string());
-        Ok(())
-    };
     put("summary.json", &pretty_json(summary)?)?;
     put("summary.csv", &csv::summary(r)?)?;
     put("histogram.csv", histogram)?;
@@ -60,6 +52,26 @@ pub fn write_run<S: GameStats>(
     if let Some(table) = r.tally.stats.table() {
         put(table.file, &csv::table(&table)?)?;
     }
+    Ok(())
+}
+
+/// Writes a run's files into `set`: `summary.json` (`summary`, of `r`), `summary.csv`,
+/// `histogram.csv` (`histogram`), `cycles.csv` (with loop detection), `by.csv` (with groups),
+/// the game's own table ([`GameStats::table`], e.g. War's quit.csv), the charts (PNG, and SVG with `svg`), `report.html` and `README.md`, whose list of files is
+/// the list of what was written.
+pub fn write_run<S: GameStats>(
+    set: &Dir,
+    r: &Report<S>,
+    summary: &Summary<S::Json>,
+    histogram: &[u8],
+    svg: bool,
+) -> Result<()> {
+    let mut written: Vec<String> = Vec::new();
+    write_data(r, summary, histogram, &mut |name: &str, bytes: &[u8]| {
+        set.write(name, bytes)?;
+        written.push(name.to_string());
+        Ok(())
+    })?;
     let mut inline = Vec::new();
     for chart in RunChart::of(r) {
         let cannot = |name: &str| format!("cannot draw {}", set.target().join(name).display());

@@ -383,8 +383,12 @@ impl<G: Game> Counts<'_, G> {
                 .map_err(|what| usage!("{d}: summary.json claims every deal, but {what}"))?;
         }
         if let Some(p) = &info.precision {
-            precision_holds(p, &tally, whole)
-                .map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
+            let stopped = info.shard.is_none() && info.range.start == 0 && info.stopped();
+            let holds = match stopped {
+                true => stopped_precision_holds(p, &tally, info.games_total),
+                false => precision_holds(p, &tally, whole),
+            };
+            holds.map_err(|what| usage!("{d}: summary.json precision: {what}"))?;
         }
         if info.detects_loops {
             read_cycles(&read_csv(self.folder, "cycles.csv")?, &mut tally, cap, dir)?;
@@ -565,6 +569,43 @@ fn precision_holds<S: GameStats>(
             p.half_width,
             tally.games,
             h
+        ));
+    }
+    Ok(())
+}
+
+/// A run to a precision stopped by an interrupt holds its first games, past the checkpoint
+/// before `toward` (where it went on) and short of `toward` (the checkpoint it played toward,
+/// its planned games), and says so: the target not reached, the half-width its games give.
+fn stopped_precision_holds<S: GameStats>(
+    p: &PrecisionJson,
+    tally: &Tally<S>,
+    toward: u64,
+) -> Result<(), String> {
+    use crate::sim::precision::{half_width, Stop, Target};
+    let target = Target {
+        half_width: p.target,
+        min_games: p.min_games,
+        max_games: p.max_games,
+    };
+    let before = target.checkpoints().take_while(|&c| c < toward).last();
+    let planned = target.checkpoints().any(|c| c == toward);
+    let stop = Stop {
+        games: tally.games,
+        reached: false,
+        half_width: half_width(tally),
+    };
+    let inside = (before.unwrap_or(0)..toward).contains(&tally.games);
+    if !(p.target.is_finite() && p.target > 0.0 && planned && inside) {
+        return Err(format!(
+            "a stopped run of {} games toward {toward} is no run to ±{} from {}..{} games",
+            tally.games, p.target, p.min_games, p.max_games
+        ));
+    }
+    if *p != PrecisionJson::new(&target, &stop) {
+        return Err(format!(
+            "it says ±{:?}; its {} games give ±{:?} (was it edited?)",
+            p.half_width, tally.games, stop.half_width
         ));
     }
     Ok(())

@@ -212,7 +212,8 @@ pub fn resume(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
     let command = vec!["resume".to_string(), dir.display().to_string()];
     interruptible(py, command, |session| {
         let never = crate::term::progress::When::Never;
-        let (run, written) = api::resume(session, &dir, never)?;
+        let minutes = crate::config::DEFAULT_CHECKPOINT_MINUTES;
+        let (run, written) = api::resume(session, &dir, never, minutes)?;
         Ok(Run::of(run, Some(written)))
     })
 }

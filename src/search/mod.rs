@@ -143,6 +143,8 @@ fn bound(game: &Bmn, cfg: &SearchConfig, plan: &Plan, threads: usize) -> Result<
     let pilot = Measured {
         games,
         rounds,
+        played: rounds,
+        spread: 0.0,
         seconds,
         open: None,
     };
@@ -150,8 +152,11 @@ fn bound(game: &Bmn, cfg: &SearchConfig, plan: &Plan, threads: usize) -> Result<
     // The pilot's deals are not the search's: all of them are still to play.
     let e = Estimate::run(pilot, None, deals.saturating_add(games), busy);
     let seconds = e.seconds - pilot.seconds;
+    let seconds = cfg.minutes.map_or(seconds, |m| seconds.min(m * 60.0));
     let e = Estimate {
-        seconds: cfg.minutes.map_or(seconds, |m| seconds.min(m * 60.0)),
+        seconds,
+        low: seconds,
+        high: seconds,
         basis: Basis::PerDeal,
         ..e
     };

@@ -30,6 +30,7 @@ use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
 
+pub mod checkpoint;
 mod exchange;
 mod lock;
 pub mod private;

@@ -167,6 +167,12 @@ fn shared_args(game: &str, fixed: &[String]) -> Result<(RunConfig, SimulateGame)
     argv.extend(fixed.iter().cloned());
     match Cli::try_parse_from(&argv) {
         Ok(Cli {
+            command: Command::Simulate { run, .. },
+        }) if run.estimate => Err(usage!(
+            "sweep {game}: --estimate is simulate's; a sweep shows its estimate with \
+             --progress log"
+        )),
+        Ok(Cli {
             command: Command::Simulate { run, game },
         }) => Ok((RunConfig::from(&run), game)),
         Ok(_) => Err(usage!("sweep: not a simulation")),

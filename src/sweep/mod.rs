@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::config::RunConfig;
 use crate::error::UsageError;
-use crate::estimate::{self, Estimate};
+use crate::estimate::Estimate;
 use crate::export::sweep::{RuleSetJson, SweepCharts, SweepJson, SweepRow};
 use crate::export::{self, csv as out_csv, run::write_run};
 use crate::face::{GameCli, SimulateGame, WithGame};
@@ -33,7 +33,7 @@ use crate::session::Session;
 use crate::sim::pilot;
 use crate::stats::summary::{counted, grouped};
 use crate::store::{Dir, Kind, OutputSet};
-use crate::term::progress::{self, Progress, Show};
+use crate::term::progress::{Progress, Show};
 use crate::{run, usage};
 pub use args::{from_args, help_text};
 use warsim_core::error::{setting, setting_alone};
@@ -265,9 +265,7 @@ fn progress_of(session: &Session, sweep: &Sweep, per_set: u64) -> Result<(Progre
     let (e, seconds) = estimate(session, sweep)?;
     let what = format!("sweep {}: {}", sweep.game, counted(n as u64, "rule set"));
     run::check_bound(vec![what.into()], &e, run0.max_hours)?;
-    if e.seconds > estimate::LONG {
-        progress::note(run0.progress, &format!("estimate: {e}"));
-    }
+    run::show_estimate(run0.progress, &e);
     let weights = cost_weights(&seconds, per_set);
     let total = weights.iter().map(|w| w.saturating_mul(per_set)).sum();
     Ok((Progress::costed(total, &show), weights))
@@ -438,7 +436,8 @@ impl WithGame for Pilot<'_> {
     type Output = Result<Estimate>;
     fn with<G: GameCli>(self, game: G) -> Result<Estimate> {
         let info = run::plan(&game, self.run)?;
-        let (budget, cancel) = ((self.budget, self.already), self.session.cancel());
+        let budget = (pilot::Budget::fixed(self.budget), self.already);
+        let cancel = self.session.cancel();
         Ok(run::estimate(&game, self.run, &info, budget, cancel)?.1)
     }
 }
@@ -467,7 +466,7 @@ impl WithGame for One<'_> {
         let run = self.run;
         let info = run::plan(&game, run)?;
         let head = run::Head::none(game.players());
-        let (info, tally, timing) = run::play(&game, run, info, head, self.with)?;
+        let (info, tally, timing) = run::play(&game, run, info, head, self.with, None)?;
         let report = Report::new(&info, &tally);
         let histogram = out_csv::histogram(&report)?;
         let summary = report.summary(&timing, &histogram, self.made);

@@ -91,6 +91,11 @@ impl Run {
         self.played.write(set, svg)
     }
 
+    /// Puts the run's data files (a checkpoint's: no chart) with `put`.
+    pub fn write_data(&self, put: &mut dyn FnMut(&str, &[u8]) -> Result<()>) -> Result<()> {
+        self.played.write_data(put)
+    }
+
     /// Prints the run on stdout as `print` says, naming the folder `written` where its set went.
     pub fn print(&self, print: Print, written: Option<&Path>) -> Result<()> {
         self.played.print(print, written)
@@ -124,6 +129,7 @@ trait Played: Send + Sync {
     fn rounds(&self) -> Option<Distribution>;
     fn texts(&self) -> (&str, &str);
     fn write(&self, set: OutputSet, svg: bool) -> Result<()>;
+    fn write_data(&self, put: &mut dyn FnMut(&str, &[u8]) -> Result<()>) -> Result<()>;
     fn print(&self, print: Print, written: Option<&Path>) -> Result<()>;
     fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>>;
     fn charts(&self) -> Vec<&'static str>;
@@ -165,6 +171,11 @@ impl<S: GameStats + 'static> Played for Typed<S> {
         let report = Report::new(&self.info, &self.tally);
         let histogram = self.histogram_csv.as_bytes();
         write_set(set, &report, &self.summary, histogram, svg)
+    }
+
+    fn write_data(&self, put: &mut dyn FnMut(&str, &[u8]) -> Result<()>) -> Result<()> {
+        let report = Report::new(&self.info, &self.tally);
+        crate::export::run::write_data(&report, &self.summary, self.histogram_csv.as_bytes(), put)
     }
 
     fn print(&self, print_as: Print, written: Option<&Path>) -> Result<()> {

@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use crate::util::{fails, json, ok, read, s, within, Scratch};
+use crate::util::{fails, json, log_lines, ok, read, s, within, Scratch};
 
 const CASELLA: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA";
 
@@ -600,7 +600,7 @@ fn a_timed_search_stops_in_time_and_replays() {
     assert!(run.status.success());
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
-        err.lines().all(|l| l.starts_with("progress: ")) && err.contains(" of 0:00:01 "),
+        log_lines(&err).iter().all(|l| l.starts_with("progress: ")) && err.contains(" of 0:00:01 "),
         "{err}"
     );
     assert!(!err.contains("pilot"), "{err}");
@@ -656,7 +656,7 @@ fn an_interrupted_search_writes_what_it_found() {
         let mut err = BufReader::new(child.stderr.take().unwrap());
         let mut first = String::new();
         err.read_line(&mut first).unwrap();
-        assert!(first.starts_with("progress: "), "{first}");
+        assert!(log_lines(&first)[0].starts_with("progress: "), "{first}");
         std::thread::sleep(std::time::Duration::from_millis(300));
         let status = Command::new("kill")
             .args(["-INT", &child.id().to_string()])

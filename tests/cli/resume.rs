@@ -24,8 +24,14 @@ const RUN: [&str; 11] = [
 
 /// The run in `out`, stopped by `signal` after `pause`: whether it stopped with games kept.
 fn interrupted(out: &std::path::Path, signal: &str, pause: Duration) -> bool {
+    interrupted_run(&RUN, out, signal, pause)
+}
+
+/// The run `run` (its `--out DIR` follows) in `out`, stopped by `signal` after `pause`:
+/// whether it stopped with games kept.
+fn interrupted_run(run: &[&str], out: &std::path::Path, signal: &str, pause: Duration) -> bool {
     let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args(RUN)
+        .args(run)
         .arg(s(out))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -109,9 +115,109 @@ fn resume_refuses_what_is_no_stopped_run_and_changes_nothing() {
     std::fs::write(done.join("summary.json"), v.to_string()).unwrap();
     let line = fails(2, &["resume", s(&done)]);
     assert!(line.contains("summary.json"), "{line}");
-    // Another command's folder, and no folder at all.
+    // Other commands' folders (a sweep's, exact's), a run to a precision (which holds every
+    // game it decided to play), and no folder at all: each refused, each left as it was.
     let sweep = dir.path("sweep");
     crate::nothing_lost::small_sweep(&sweep);
-    fails(2, &["resume", s(&sweep)]);
-    fails(2, &["resume", s(&dir.path("none"))]);
+    let exact = dir.path("exact");
+    crate::util::small_exact(&exact);
+    let precise = dir.path("precise");
+    let args = [
+        "simulate",
+        "shotgun",
+        "--precision",
+        "1",
+        "--quiet",
+        "--out",
+    ];
+    ok(&[&args[..], &[s(&precise)]].concat());
+    for (folder, says) in [
+        (&sweep, "is a sweep"),
+        (&exact, "holds every game it was asked"),
+        (&precise, "holds every game it was asked"),
+    ] {
+        let before = crate::util::listing(folder);
+        let summary = std::fs::read(folder.join("summary.json")).ok();
+        let line = fails(2, &["resume", s(folder)]);
+        assert!(line.contains(says), "{}: {line}", folder.display());
+        assert_eq!(crate::util::listing(folder), before);
+        assert_eq!(std::fs::read(folder.join("summary.json")).ok(), summary);
+    }
+    let none = dir.path("none");
+    let line = fails(2, &["resume", s(&none)]);
+    assert!(line.contains("nothing to resume"), "{line}");
+    assert!(!none.exists());
+}
+
+/// A stopped run whose counts were edited by hand no longer adds up to its summary: refused,
+/// and left as it was.
+#[test]
+fn resume_refuses_a_stopped_run_whose_counts_were_edited() {
+    let dir = Scratch::new("resume-edited");
+    let out = dir.path("run");
+    let mut stopped = false;
+    for k in 0..20u64 {
+        let _ = std::fs::remove_dir_all(&out);
+        if interrupted(&out, "-INT", Duration::from_millis(60 + k * 30)) {
+            stopped = true;
+            break;
+        }
+    }
+    assert!(stopped, "no run was stopped part way");
+    let histogram = read(&out, "histogram.csv");
+    let mut lines: Vec<String> = histogram.lines().map(String::from).collect();
+    let last = lines.len() - 1;
+    lines[last] = match lines[last].rsplit_once(',') {
+        Some((head, n)) => format!("{head},{}", n.parse::<u64>().unwrap() + 1),
+        None => panic!("{histogram}"),
+    };
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(out.join("histogram.csv"), &edited).unwrap();
+    let summary = read(&out, "summary.json");
+    let line = fails(2, &["resume", s(&out)]);
+    assert!(line.contains("histogram.csv"), "{line}");
+    assert_eq!(read(&out, "histogram.csv"), edited);
+    assert_eq!(read(&out, "summary.json"), summary);
+}
+
+/// A run to a precision stopped by SIGINT or SIGTERM keeps its first games, short of the check
+/// it played toward, and `resume` goes on deciding at the same checks: the run played in one go.
+#[test]
+fn a_run_to_a_precision_stopped_at_any_moment_resumes_to_the_run_played_in_one_go() {
+    let run = [
+        "simulate",
+        "war",
+        "--precision",
+        "1",
+        "--threads",
+        "2",
+        "--seed",
+        "4",
+        "--max-hours",
+        "none",
+        "--out",
+    ];
+    let dir = Scratch::new("resume-precision");
+    let whole = dir.path("whole");
+    ok(&[&run[..], &[s(&whole)]].concat());
+    let want = without_run_details(json(&read(&whole, "summary.json")));
+    let mut stopped = 0;
+    for k in 0..10u64 {
+        let signal = if k % 2 == 0 { "-INT" } else { "-TERM" };
+        let pause = Duration::from_millis(40 + (k * 7919) % 600);
+        let out = dir.path(&format!("p{k}"));
+        if interrupted_run(&run, &out, signal, pause) {
+            stopped += 1;
+            let part = json(&read(&out, "summary.json"));
+            assert_eq!(part["run"]["stopped"], true);
+            assert_eq!(part["precision"]["reached"], false);
+            ok(&["resume", s(&out)]);
+        }
+        if out.exists() {
+            assert_eq!(read(&out, "histogram.csv"), read(&whole, "histogram.csv"));
+            let got = without_run_details(json(&read(&out, "summary.json")));
+            assert_eq!(got, want, "{signal} after {pause:?}");
+        }
+    }
+    assert!(stopped > 0, "no run was stopped part way");
 }

@@ -196,3 +196,22 @@ pub fn small_exact(out: &Path) {
         s(out),
     ]);
 }
+
+/// The lines of a `--progress log` stderr, each checked to start with the time of day in UTC
+/// (`2026-12-07T14:03:12Z `) and given without it.
+pub fn log_lines(err: &str) -> Vec<&str> {
+    err.lines()
+        .map(|l| {
+            let (time, rest) = l.split_at_checked(21).unwrap_or(("", l));
+            let b = time.as_bytes();
+            let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+            let stamped = b.len() == 21
+                && digits.iter().all(|&i| b[i].is_ascii_digit())
+                && &time[4..5] == "-"
+                && &time[10..11] == "T"
+                && &time[19..21] == "Z ";
+            assert!(stamped, "a log line without its time: {l:?}");
+            rest
+        })
+        .collect()
+}

@@ -11,6 +11,12 @@
 //! already proves the run too long. So `--max-hours` refuses such a run within about twice the
 //! time that proves it (the estimate then a lower bound: the game has not ended), and a
 //! cancelled run stops between two tries.
+//!
+//! Its length is sized by the tail it sees ([`Budget`]): after its least time it stops once the
+//! mean rounds of its games are known to within [`TAIL`] (relative standard error), or at its
+//! most time. A rule set whose cost lies in a few long games (War with `--pickup p1-first`:
+//! 4% of its games carry two thirds of its rounds) so plays thousands of games before it is
+//! priced, where a fixed 25 ms saw 50 to 500 and its estimates ranged over a factor of 10.
 
 use std::ops::Range;
 use std::time::{Duration, Instant};
@@ -24,6 +30,34 @@ use crate::stats::histogram::Tally;
 /// few hundred games of War already give its mean within a few per cent), short enough to
 /// go unnoticed in a command that runs in well under a second.
 pub const BUDGET: Duration = Duration::from_millis(25);
+
+/// The relative standard error of the mean rounds a game at which a pilot has seen enough of
+/// the games' tail: the estimates of one run then agree within about ±10% (two errors) as far
+/// as the games go.
+pub const TAIL: f64 = 0.05;
+
+/// The fewest games before [`TAIL`] is trusted: a handful of games can agree by chance.
+pub const TAIL_GAMES: u64 = 200;
+
+/// How long a pilot may play: at least `least` (unless its slice is done), then until the
+/// tail is seen ([`TAIL`]) or `most` has passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The time it plays whatever the games look like.
+    pub least: Duration,
+    /// The time after which it stops however wide the games' spread still is.
+    pub most: Duration,
+}
+
+impl Budget {
+    /// A pilot of exactly `time`, as a sweep's pilots of many rule sets each are.
+    pub fn fixed(time: Duration) -> Budget {
+        Budget {
+            least: time,
+            most: time,
+        }
+    }
+}
 
 /// The round cap of a pilot's first try at a game: most games of every rule set end well
 /// within it, so most games are played once, as the run plays them.
@@ -40,6 +74,12 @@ pub struct Measured {
     pub games: u64,
     /// Their rounds, summed, with the rounds of the game left open.
     pub rounds: u64,
+    /// Rounds played, with those of the tries under caps a game outlasted: what the time was
+    /// spent on, so a game tried three times is not priced as three games.
+    pub played: u64,
+    /// The relative standard error of the mean rounds of the games played to their end (0
+    /// with fewer than two): how far the tail it saw may move the estimate.
+    pub spread: f64,
     /// Wall time on one thread.
     pub seconds: f64,
     /// A game the pilot left before its end, as (index, rounds played): it had taken long
@@ -52,6 +92,43 @@ impl Measured {
     /// the time spent on it.
     pub fn games_timed(&self) -> u64 {
         self.games + u64::from(self.open.is_some())
+    }
+
+    /// Seconds a round takes, from the rounds played, or `None` when none were.
+    pub fn seconds_per_round(&self) -> Option<f64> {
+        (self.played > 0).then(|| self.seconds / self.played as f64)
+    }
+}
+
+/// The running sums of the pilot's games' rounds, for [`Measured::spread`].
+#[derive(Default)]
+struct Spread {
+    n: f64,
+    sum: f64,
+    squares: f64,
+}
+
+impl Spread {
+    fn add(&mut self, rounds: u64) {
+        let r = rounds as f64;
+        self.n += 1.0;
+        self.sum += r;
+        self.squares += r * r;
+    }
+
+    /// The relative standard error of the mean.
+    fn relative(&self) -> f64 {
+        if self.n < 2.0 || self.sum <= 0.0 {
+            return 0.0;
+        }
+        let mean = self.sum / self.n;
+        let var = ((self.squares - self.n * mean * mean) / (self.n - 1.0)).max(0.0);
+        (var / self.n).sqrt() / mean
+    }
+
+    /// Whether the games so far price the tail: enough of them, known to within [`TAIL`].
+    fn seen(&self) -> bool {
+        self.n >= TAIL_GAMES as f64 && self.relative() <= TAIL
     }
 }
 
@@ -101,15 +178,16 @@ impl<G: Game> Tries<G> {
 }
 
 /// Plays games `range.start, range.start + 1, …` of the run with base `seed` on this thread
-/// until `budget` has passed or `range` is done; at least one game unless `range` is empty.
-/// A game is tried under growing caps (see the module's docs); when the time it has taken
-/// makes `refuses` true of the measurement (the open game counted as one game), the pilot
-/// stops there and says so in [`Measured::open`]. `cancel` is looked at between tries.
+/// until `budget` says ([`Budget`]) or `range` is done; at least one game unless `range` is
+/// empty. A game is tried under growing caps (see the module's docs); when, past the least
+/// time, the time it has taken makes `refuses` true of the measurement (the open game counted
+/// as one game), the pilot stops there and says so in [`Measured::open`]: the caller's bound,
+/// not `most`, ends a game that may never end. `cancel` is looked at between tries.
 pub fn run<G: Game>(
     game: &G,
     seed: u64,
     range: Range<u64>,
-    budget: Duration,
+    budget: Budget,
     refuses: &dyn Fn(&Measured) -> bool,
     cancel: &Cancel,
 ) -> Result<Pilot<G::Stats>, Cancelled> {
@@ -122,6 +200,8 @@ pub fn run<G: Game>(
     // The time playing: since the start, less the time building the tries' rules.
     let playing = |start: Instant, tries: &Tries<G>| start.elapsed().saturating_sub(tries.building);
     let mut rounds = 0u64;
+    let mut played = 0u64;
+    let mut spread = Spread::default();
     let start = Instant::now();
     for i in range {
         let mut k = 0;
@@ -133,13 +213,17 @@ pub fn run<G: Game>(
             if result.outcome != Outcome::Capped {
                 break result;
             }
+            played = played.saturating_add(cap);
+            let spent = playing(start, &tries);
             let now = Measured {
                 games: tally.games,
                 rounds: rounds.saturating_add(cap),
-                seconds: playing(start, &tries).as_secs_f64(),
+                played,
+                spread: spread.relative(),
+                seconds: spent.as_secs_f64(),
                 open: Some((i, cap)),
             };
-            if refuses(&now) {
+            if spent >= budget.least && refuses(&now) {
                 return Ok(Pilot {
                     measured: now,
                     tally,
@@ -151,8 +235,11 @@ pub fn run<G: Game>(
             k += 1;
         };
         rounds = rounds.saturating_add(result.rounds);
+        played = played.saturating_add(result.rounds);
+        spread.add(result.rounds);
         tally.record(i, &result);
-        if playing(start, &tries) >= budget || cancel.is_set() {
+        let spent = playing(start, &tries);
+        if (spent >= budget.least && spread.seen()) || spent >= budget.most || cancel.is_set() {
             break;
         }
     }
@@ -163,6 +250,8 @@ pub fn run<G: Game>(
         measured: Measured {
             games: tally.games,
             rounds,
+            played,
+            spread: spread.relative(),
             seconds: playing(start, &tries).as_secs_f64(),
             open: None,
         },
@@ -190,7 +279,15 @@ mod tests {
     }
 
     fn pilot<G: Game>(game: &G, seed: u64, range: Range<u64>, budget: Duration) -> Pilot<G::Stats> {
-        run(game, seed, range, budget, &never, &Cancel::default()).unwrap()
+        run(
+            game,
+            seed,
+            range,
+            Budget::fixed(budget),
+            &never,
+            &Cancel::default(),
+        )
+        .unwrap()
     }
 
     /// The pilot's games are the run's: pilot then engine on the rest is the whole run.
@@ -243,7 +340,11 @@ mod tests {
         let game = looping_war(1_000_000_000_000);
         let refuses = |m: &Measured| m.open.is_some_and(|(_, r)| r >= FIRST_CAP * GROWTH);
         let started = Instant::now();
-        let p = run(&game, 5, 0..1000, BUDGET, &refuses, &Cancel::default()).unwrap();
+        let budget = Budget {
+            least: Duration::ZERO,
+            most: Duration::from_secs(600),
+        };
+        let p = run(&game, 5, 0..1000, budget, &refuses, &Cancel::default()).unwrap();
         assert!(started.elapsed() < Duration::from_secs(60));
         let (index, rounds) = p.measured.open.expect("a game left open");
         assert_eq!(rounds, FIRST_CAP * GROWTH);
@@ -252,7 +353,31 @@ mod tests {
         assert!(index < 1000);
         let cancel = Cancel::default();
         cancel.set();
-        assert!(run(&game, 5, 0..1000, BUDGET, &never, &cancel).is_err());
+        assert!(run(&game, 5, 0..1000, budget, &never, &cancel).is_err());
+    }
+
+    /// Past its least time a pilot plays until the mean rounds are known to within TAIL
+    /// (however long that takes, below its most), and counts every round it played.
+    #[test]
+    fn a_pilot_plays_until_it_has_seen_the_tail() {
+        let game = shotgun();
+        let budget = Budget {
+            least: Duration::ZERO,
+            most: Duration::from_secs(600),
+        };
+        let p = run(&game, 1, 0..1_000_000, budget, &never, &Cancel::default()).unwrap();
+        let m = p.measured;
+        assert!(m.games >= TAIL_GAMES && m.games < 1_000_000, "{m:?}");
+        assert!(m.spread > 0.0 && m.spread <= TAIL, "{m:?}");
+        assert_eq!(m.played, m.rounds);
+        let (mut one_less, mut scratch) = (Spread::default(), game.scratch());
+        for i in 0..m.games - 1 {
+            one_less.add(game.play(&mut game_rng(1, i), &mut scratch).rounds);
+        }
+        assert!(
+            !one_less.seen(),
+            "it stopped at the first game that showed the tail"
+        );
     }
 
     #[test]

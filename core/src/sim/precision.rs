@@ -113,12 +113,6 @@ pub fn simulate<G: Game>(
     head: Tally<G::Stats>,
     watched: &Watched<'_>,
 ) -> Result<(Tally<G::Stats>, Stop)> {
-    let Watched {
-        threads,
-        progress,
-        planned,
-        cancel,
-    } = *watched;
     target.check()?;
     let first = target.checkpoints().next().unwrap_or(0);
     if head.games > first {
@@ -128,6 +122,32 @@ pub fn simulate<G: Game>(
         )
         .into());
     }
+    match simulate_until(game, seed, target, head, watched)? {
+        (tally, stop, None) => Ok((tally, stop)),
+        (_, _, Some(_)) => Err(engine::Cancelled.into()),
+    }
+}
+
+/// [`simulate`] for a run that keeps its games when `watched`'s cancel stops it, and that may go on from
+/// a stopped run's: `head` is games `0..head.games`, and every checkpoint below them was
+/// passed without the target met (a run stopped there went on past it; a pilot's head reaches
+/// no checkpoint but the first), so the decisions start at the first checkpoint at or after
+/// them. Stopped, it gives the games it finished, the first of the run (`Stop::games` of them,
+/// `reached` false), and the checkpoint it was playing toward; else `None` there.
+pub fn simulate_until<G: Game>(
+    game: &G,
+    seed: u64,
+    target: &Target,
+    head: Tally<G::Stats>,
+    watched: &Watched<'_>,
+) -> Result<(Tally<G::Stats>, Stop, Option<u64>)> {
+    let Watched {
+        threads,
+        progress,
+        planned,
+        cancel: stop_on,
+    } = *watched;
+    target.check()?;
     let mut done = head.games;
     let mut tally = head;
     let mut stop = Stop {
@@ -135,14 +155,22 @@ pub fn simulate<G: Game>(
         reached: false,
         half_width: None,
     };
-    for n in target.checkpoints() {
+    let from = done;
+    for n in target.checkpoints().filter(|&n| n >= from) {
         planned(n);
         let part: Range<u64> = done..n;
-        tally = tally.merge(engine::simulate(
-            game, seed, part, threads, progress, cancel,
-        )?)?;
-        done = n;
+        let (played, end) = engine::simulate_until(game, seed, part, threads, progress, stop_on)?;
+        tally = tally.merge(played)?;
+        done = end;
         let h = half_width(&tally);
+        if end < n {
+            let kept = Stop {
+                games: end,
+                reached: false,
+                half_width: h,
+            };
+            return Ok((tally, kept, Some(n)));
+        }
         stop = Stop {
             games: n,
             reached: h.is_some_and(|h| h <= target.half_width),
@@ -152,7 +180,7 @@ pub fn simulate<G: Game>(
             break;
         }
     }
-    Ok((tally, stop))
+    Ok((tally, stop, None))
 }
 
 #[cfg(test)]
