@@ -154,3 +154,121 @@ fn settings_from_json_take_defaults_whole_floats_and_name_the_setting() {
     let run: RunConfig = serde_json::from_value(serde_json::json!({"games": 1e3})).unwrap();
     assert_eq!(run.games, Some(1000));
 }
+
+/// The description of a run read back from `dir`'s summary.json.
+fn read_back(dir: &std::path::Path) -> warsim::model::report::RunInfo {
+    warsim::model::load::load::<warsim::games::war::War>(dir)
+        .unwrap()
+        .info
+}
+
+/// `held`, the description a run held in memory, is what its summary.json says: every field
+/// read back equal, and the engine, which a run read back leaves unsaid (a merge of it was
+/// played by no one engine), in summary.json's provenance.
+fn reaches_its_summary(held: &warsim::model::report::RunInfo, dir: &std::path::Path, kind: &str) {
+    let said = warsim::model::report::RunInfo {
+        engine: None,
+        ..held.clone()
+    };
+    assert_eq!(read_back(dir), said, "{kind}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let engine = summary["provenance"]["engine"].as_str().map(str::to_string);
+    assert_eq!(engine, held.engine, "{kind}: provenance.engine");
+}
+
+/// Every field of a run's description that the run held in memory reaches its summary.json,
+/// from every kind of run: a plain run, a run to a precision, each shard of a run, their merge,
+/// and each rule set of a sweep. A field added to the description that one path drops or
+/// rebuilds (as `--precision` once rebuilt it, losing a new field) fails here, since what is
+/// read back differs from what the run held.
+#[test]
+fn a_runs_description_reaches_its_summary_from_every_kind_of_run() {
+    let dir = out("described");
+    let s = session();
+    let war = |down: u32| Setup::from_json("war", &serde_json::json!({"war_down": down})).unwrap();
+    let simulate = |name: &str, run: RunConfig| {
+        let run = RunConfig {
+            seed: 11,
+            out: Some(dir.join(name)),
+            print: Print::Nothing,
+            progress: When::Never,
+            ..run
+        };
+        let (held, written) = api::simulate_into(&s, &war(2), &run).unwrap();
+        reaches_its_summary(held.info(), &written.unwrap(), name);
+        held
+    };
+    let games = |n: u64| RunConfig {
+        games: Some(n),
+        ..RunConfig::default()
+    };
+    simulate("plain", games(3_000));
+    let precise = simulate(
+        "precision",
+        RunConfig {
+            precision: Some(8.0),
+            max_games: 200_000,
+            ..games(2_000)
+        },
+    );
+    assert!(precise.info().precision.is_some());
+    let shards: Vec<PathBuf> = (0..3)
+        .map(|i| {
+            let name = format!("shard{i}");
+            let shard = warsim::sim::shard::Shard::new(i, 3).unwrap();
+            let held = simulate(
+                &name,
+                RunConfig {
+                    shard: Some(shard),
+                    ..games(3_000)
+                },
+            );
+            assert!(held.info().shard.is_some(), "{name}");
+            dir.join(name)
+        })
+        .collect();
+    let merge = api::Merge {
+        dirs: shards,
+        out: Some(dir.join("merged")),
+        svg: false,
+    };
+    let (merged, written) = api::merge_into(&s, &merge).unwrap();
+    reaches_its_summary(merged.info(), &written.unwrap(), "merge");
+    // A sweep's rule sets against the same runs made alone: each set's description read back
+    // is what a run of its rules held.
+    let sweep = dir.join("sweep");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args([
+            "sweep",
+            "war",
+            "--war-down",
+            "1,2",
+            "--games",
+            "3000",
+            "--seed",
+            "11",
+        ])
+        .args(["--quiet", "--out"])
+        .arg(&sweep)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for down in [1, 2] {
+        let run = RunConfig {
+            games: Some(3_000),
+            seed: 11,
+            print: Print::Nothing,
+            progress: When::Never,
+            ..RunConfig::default()
+        };
+        let held = api::simulate(&s, &war(down), &run).unwrap();
+        let set = std::fs::read_dir(&sweep)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.is_dir() && p.to_string_lossy().contains(&format!("war-down-{down}")))
+            .unwrap();
+        reaches_its_summary(held.info(), &set, &format!("sweep set war-down {down}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
