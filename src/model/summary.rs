@@ -247,8 +247,9 @@ pub(crate) fn shell_quote(arg: &str) -> String {
     }
 }
 
-/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian calendar, UTC).
-fn iso_date(secs: u64) -> String {
+/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian calendar, UTC): the date
+/// of provenance and the time of each `--progress log` line.
+pub fn iso_date(secs: u64) -> String {
     let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
     // Howard Hinnant's civil_from_days.
     let z = days + 719_468;
@@ -295,6 +296,8 @@ mod tests {
         assert_eq!(iso_date(0), "1970-01-01T00:00:00Z");
         assert_eq!(iso_date(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(iso_date(1_795_431_600), "2026-11-23T11:00:00Z");
+        assert_eq!(iso_date(1_796_652_192), "2026-12-07T14:03:12Z");
+        assert_eq!(iso_date(4_107_542_399), "2100-02-28T23:59:59Z");
         assert_eq!(shell_quote("--games"), "--games");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");

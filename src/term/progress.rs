@@ -65,28 +65,11 @@ fn logged(line: &str) {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let _ = writeln!(std::io::stderr().lock(), "{} {line}", iso_utc(now));
-}
-
-/// `2026-12-07T14:03:12Z`: `secs` since 1970-01-01 UTC as a civil date and time (Howard
-/// Hinnant's days-to-civil algorithm, proleptic Gregorian).
-fn iso_utc(secs: u64) -> String {
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{} {line}",
+        crate::model::summary::iso_date(now)
+    );
 }
 
 /// Seconds between two progress lines of [`When::Log`].
@@ -463,14 +446,6 @@ fn clock(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn log_times_are_iso_utc() {
-        assert_eq!(iso_utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso_utc(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(iso_utc(1_796_652_192), "2026-12-07T14:03:12Z");
-        assert_eq!(iso_utc(4_107_542_399), "2100-02-28T23:59:59Z");
-    }
 
     #[test]
     fn log_lines_say_done_share_rate_and_time_left() {
