@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every committed results/ file of the kinds docs/schema/ describes validates against its
-schema: summary.json (also each rule set's summary inside a sweep.json), sweep.json and
-compare.json. The schemas are derived from the Rust types (src/export/schema_tests.rs checks
+schema: summary.json (also each rule set's summary inside a sweep.json), sweep.json,
+compare.json and a search's document (search.json, census.json, reaching.json). The schemas are derived from the Rust types (src/export/schema_tests.rs checks
 that the committed ones are what the types give); this checks the files against them.
 Uses the `jsonschema` package, installed into target/schema-venv from PyPI when python3 lacks it.
 Usage: scripts/check-schemas.py [ROOT=results]"""
@@ -26,7 +26,7 @@ except ImportError:
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(repo, 'results')
 schemas = {}
-for kind in ('summary', 'sweep', 'compare'):
+for kind in ('summary', 'sweep', 'compare', 'search'):
     with open(os.path.join(repo, 'docs', 'schema', f'{kind}.schema.json')) as f:
         schema = json.load(f)
     cls = jsonschema.validators.validator_for(schema)
@@ -47,6 +47,7 @@ for dirpath, dirs, files in os.walk(root):
     dirs.sort()
     for name in sorted(files):
         kind = name[:-len('.json')] if name.endswith('.json') else None
+        kind = 'search' if kind in ('census', 'reaching') else kind
         if kind not in schemas:
             continue
         path = os.path.join(dirpath, name)

@@ -119,3 +119,29 @@ def test_a_frame_without_pandas_says_what_to_install(monkeypatch):
         r.summary_frame()
     # The histogram still comes, as numpy arrays.
     assert int(r.histogram["count"].sum()) == 100
+
+
+def test_a_misspelt_keyword_is_guessed_and_every_keyword_of_the_call_listed(tmp_path):
+    # Found by a newcomer: `gams=1000` listed War's settings alone (no games, seed, threads or
+    # out); search's list said `from` (Python's keyword is from_) and left out reaching.
+    with pytest.raises(ValueError) as e:
+        warsim.simulate("war", gams=1000)
+    said = _no_flags(str(e.value))
+    assert "no option gams (did you mean games?)" in said, said
+    for name in ("games", "seed", "threads", "out", "war_down", "pickup"):
+        assert name in said.split("its options are ")[1].split(", "), (name, said)
+    with pytest.raises(ValueError) as e:
+        warsim.sweep("war", out=tmp_path / "s", games=10, war_dwn=[1, 2])
+    assert "(did you mean war_down?)" in str(e.value) and "max_rule_sets" in str(e.value)
+    with pytest.raises(ValueError) as e:
+        warsim.search("bmn", out=tmp_path / "b", deels=100)
+    said = str(e.value)
+    listed = said.split("its options are ")[1].split(", ")
+    assert "(did you mean deals?)" in said, said
+    assert "from_" in listed and "from" not in listed and "reaching" in listed, said
+    assert "ranks" in listed and "out" in listed, said
+    # Nothing a slip away: no guess.
+    with pytest.raises(ValueError) as e:
+        warsim.simulate("war", colour=3)
+    assert "did you mean" not in str(e.value)
+    assert not os.path.exists(tmp_path / "s") and not os.path.exists(tmp_path / "b")

@@ -1,4 +1,5 @@
-//! docs/schema/: the JSON Schemas of summary.json, sweep.json and compare.json, derived from
+//! docs/schema/: the JSON Schemas of summary.json, sweep.json, compare.json and a search's
+//! document (search.json, census.json, reaching.json), derived from
 //! the types that write them (schemars, for what they serialize), never written by hand. This
 //! test checks that the committed files are what the types give; `WARSIM_WRITE_SCHEMAS=1 cargo
 //! test --release --lib schema` writes them. scripts/check-schemas.py validates every committed
@@ -10,6 +11,7 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 
 use crate::export::compare::CompareJson;
+use crate::export::search::Document;
 use crate::export::sweep::SweepJson;
 use crate::games::bmn::TricksJson;
 use crate::games::war::stats::WarsJson;
@@ -42,6 +44,7 @@ fn documents() -> Vec<(&'static str, String)> {
         ("summary.schema.json", of::<SummaryFile>()),
         ("sweep.schema.json", of::<SweepJson>()),
         ("compare.schema.json", of::<CompareJson>()),
+        ("search.schema.json", of::<Document<'static>>()),
     ]
 }
 

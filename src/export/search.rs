@@ -21,9 +21,10 @@ use crate::store::Kind;
 use crate::term::search::{length, named, summary};
 use crate::term::stdout::{self, Print};
 
-/// A search's document as written: the core's report, then the command that made it.
-#[derive(Serialize)]
-struct Document<'a> {
+/// A search's document as written (search.json, census.json, reaching.json): the core's report,
+/// then the command that made it.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Document<'a> {
     #[serde(flatten)]
     report: &'a SearchReport,
     provenance: Provenance,

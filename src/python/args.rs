@@ -145,6 +145,9 @@ pub struct Fields {
     read: fn(&serde_json::Value) -> Result<(), String>,
     /// The call, as errors name it.
     what: String,
+    /// The call's other keywords (its run options, `out`), listed with the fields when a
+    /// keyword is none of them.
+    pub also: Vec<String>,
 }
 
 impl Fields {
@@ -169,7 +172,13 @@ impl Fields {
             text_numbers: true,
             read,
             what: what.to_string(),
+            also: Vec::new(),
         }
+    }
+
+    /// The fields' names.
+    pub fn names(&self) -> Vec<String> {
+        self.object.keys().cloned().collect()
     }
 
     /// Whether `key` is one of the fields.
@@ -177,11 +186,30 @@ impl Fields {
         self.object.contains_key(key)
     }
 
-    /// The error of a keyword that is no field, listing them.
+    /// The error of a keyword that is no field nor one of the call's other keywords, listing
+    /// them all as Python spells them (`from_` for a field named as a Python keyword), with the
+    /// nearest as a guess where one is a slip away (`gams` for `games`).
     pub fn unknown(&self, key: &str) -> PyErr {
-        let known: Vec<&str> = self.object.keys().map(String::as_str).collect();
+        let mut known: Vec<String> = (self.object.keys())
+            .map(|k| match k.as_str() {
+                "from" => "from_".to_string(),
+                k => k.to_string(),
+            })
+            .collect();
+        known.extend(
+            self.also
+                .iter()
+                .filter(|a| !known.contains(a))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        let nearest = (known.iter())
+            .map(|k| (edits(k, key), k))
+            .filter(|&(d, k)| d <= 2.min(k.len() / 2))
+            .min();
+        let guess = nearest.map_or_else(String::new, |(_, k)| format!(" (did you mean {k}?)"));
         PyValueError::new_err(format!(
-            "{}: no option {key}; its options are {}",
+            "{}: no option {key}{guess}; its options are {}",
             self.what,
             known.join(", ")
         ))
@@ -261,15 +289,11 @@ impl Fields {
     }
 }
 
-/// Game `game`'s settings from Python's keyword arguments `kwargs`, as the JSON object of its
-/// settings struct (every field: the defaults, then the keywords given), read through serde:
-/// no command line is built or parsed. Each keyword is a field (`war_down=1`, `rules="bryer"`);
-/// `None` leaves it at its default. An error is a `ValueError` naming the keyword; `what`
-/// names the call.
-pub fn settings(game: &str, what: &str, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Fields> {
-    let mut fields = settings_fields(game, what)?;
-    fields.set_all(kwargs)?;
-    Ok(fields)
+/// The keywords of `command`'s run options (`games`, `seed`, `threads`, `out`, ...), as a
+/// call's settings list them beside their own.
+pub fn run_names(command: &str) -> Vec<String> {
+    let options = crate::cli::run_options(command).unwrap_or_default();
+    options.into_iter().map(|o| o.name).collect()
 }
 
 /// The fields of game `game`'s settings struct, at its defaults.
@@ -362,6 +386,8 @@ pub fn sweep_of(
     max_rule_sets: u64,
 ) -> PyResult<crate::sweep::Sweep> {
     let mut base = settings_fields(game, what)?;
+    base.also = run_names("sweep");
+    base.also.push("max_rule_sets".into());
     let mut axes: Vec<(String, Vec<String>)> = Vec::new();
     let mut keys = Vec::new();
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
@@ -480,4 +506,23 @@ fn axis_values(
         takes(v).map_err(|why| format!("value {v:?}: {why}"))?;
     }
     Ok(values)
+}
+
+/// The edits (insertions, deletions, substitutions) that make `a` into `b`: how far a keyword
+/// typed is from one the call takes.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }

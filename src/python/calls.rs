@@ -97,7 +97,8 @@ fn planned(
 ) -> PyResult<Planned> {
     let (config, run, rules) = args::run_keywords(py, command, kwargs)?;
     svg_needs_out(&config)?;
-    let setup = setup(game, &format!("{command}({game:?})"), Some(&rules))?;
+    let what = format!("{command}({game:?})");
+    let setup = setup(game, &what, Some(&rules), args::run_names(command))?;
     let command = call(
         command,
         game,
@@ -112,9 +113,17 @@ fn planned(
     })
 }
 
-/// Game `game` with the settings of keyword arguments `rules`; `what` names the call.
-fn setup(game: &str, what: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<Setup> {
-    let fields = args::settings(game, what, rules)?;
+/// Game `game` with the settings of keyword arguments `rules`; `what` names the call, whose
+/// other keywords are `also` (listed when a keyword is none).
+fn setup(
+    game: &str,
+    what: &str,
+    rules: Option<&Bound<'_, PyDict>>,
+    also: Vec<String>,
+) -> PyResult<Setup> {
+    let mut fields = args::settings_fields(game, what)?;
+    fields.also = also;
+    fields.set_all(rules)?;
     Setup::from_json(game, &fields.value()).map_err(|e| super::to_python(e.into()))
 }
 
@@ -387,6 +396,10 @@ pub fn search<'py>(
         args::Fields::of::<api::SearchConfig>(&what)
     };
     fields.text_numbers = false;
+    fields.also = rules.names();
+    fields
+        .also
+        .extend(["out".to_string(), "reaching".to_string()]);
     for (key, value) in options.into_iter().flat_map(|o| o.iter()) {
         let key: String = key.extract()?;
         let key = key.trim_end_matches('_');

@@ -59,6 +59,7 @@ pub const DEFAULT_MAX_ROUNDS: u64 = 10_000_000;
 
 crate::choice! {
     /// A named rule set of `--rules`; explicit options override its settings.
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]
     pub enum BmnPreset {
@@ -136,6 +137,7 @@ impl Default for BmnSettings {
 }
 
 /// What J, Q, K and A demand.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Penalties(pub [u8; 4]);
 
@@ -164,6 +166,7 @@ impl std::fmt::Display for Penalties {
 }
 
 /// The rules of a `simulate bmn` run.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BmnRules {

@@ -55,6 +55,7 @@ pub struct CensusConfig {
 }
 
 /// One cycle of the census.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct Counted {
     /// Its name, length and canonical position.
@@ -82,6 +83,7 @@ pub struct Counted {
 }
 
 /// What a census found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, Serialize)]
 #[non_exhaustive]
 pub struct Census {

@@ -26,6 +26,7 @@ pub const RESTART: u64 = 50_000;
 pub const MAX_LOOPS: usize = 1000;
 
 /// A deal found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Found {
     /// `HAND1/HAND2`, top card first, as [`Bmn::parse_deal`] reads it.

@@ -287,6 +287,7 @@ pub fn family_start(shapes: &[Shape]) -> Option<usize> {
 
 /// The construction's verdict on the family of the cycle through `on`, as a census reports
 /// it: `None` when the cycle is not of the family (no half-period opening as Casella's does).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct FamilyVerdict {
     /// The pieces' lengths in tricks ([`FAMILY_PIECES`]).

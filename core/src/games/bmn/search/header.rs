@@ -24,6 +24,7 @@ pub trait Replays {
 }
 
 /// What every search's document opens with: the game, the search, its rules and its seed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct Header {
     /// The game's name.
@@ -62,6 +63,7 @@ impl Header {
 }
 
 /// A deal or cycle as a document lists it: what was found, and the command that plays it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct Listed<T> {
     /// What was found.

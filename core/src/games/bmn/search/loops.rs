@@ -34,6 +34,7 @@ pub const CASELLA: &str = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA
 pub const MAX_TRICKS: u64 = 1 << 16;
 
 /// A cycle, named.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cycle {
     /// A hash of the canonical position: 16 hexadecimal digits.

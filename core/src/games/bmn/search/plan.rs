@@ -33,6 +33,7 @@ pub const MAX_BASES: u32 = 1_000_000;
 
 /// How `search bmn` looks for long games. The default is [`Method::Record`], the method that
 /// finds the longest games for the same deals or the same time (docs/bmn.md compares them).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]

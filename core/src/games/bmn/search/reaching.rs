@@ -30,6 +30,7 @@ pub const DEFAULT_MAX_POSITIONS: u64 = 5_000_000;
 const CLOCK_EVERY: u64 = 1 << 16;
 
 /// One balanced deal of a basin.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Deal {
     /// `HAND1/HAND2`, player 1 to lead (seats swapped when the position has player 2 to lead).
@@ -103,6 +104,7 @@ pub struct Walk {
 }
 
 /// reaching.json: a cycle's basin and its balanced deals.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize)]
 #[non_exhaustive]
 pub struct ReachingReport {

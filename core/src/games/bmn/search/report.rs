@@ -36,6 +36,7 @@ const JOIN_POSITIONS: u64 = 1 << 26;
 const SAMPLE_SHARE: f64 = 0.95;
 
 /// What a search reports, one document a mode.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum SearchReport {
@@ -87,6 +88,7 @@ impl SearchReport {
 }
 
 /// search.json of a record climb.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize)]
 #[non_exhaustive]
 pub struct ClimbReport {
@@ -120,6 +122,7 @@ pub struct ClimbReport {
 }
 
 /// search.json of a loop search.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize)]
 #[non_exhaustive]
 pub struct LoopsReport {
@@ -155,6 +158,7 @@ pub struct LoopsReport {
 }
 
 /// census.json.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize)]
 #[non_exhaustive]
 pub struct CensusReport {
@@ -187,6 +191,7 @@ pub struct CensusReport {
 }
 
 /// search.json of sampling, or of sampling then joining.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Serialize)]
 #[non_exhaustive]
 pub struct RecordReport {
