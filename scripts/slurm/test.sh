@@ -90,7 +90,7 @@ eval "$(echo "$again" | tail -n1)"
 wait_job "$ARRAY_JOB"
 wait_job "$MERGE_JOB"
 same_as_whole
-grep -q "^progress: 250,000 of 250,000 games (100.0%)" "$work/run/logs/task-3.log" ||
+grep -qE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z progress: 250,000 of 250,000 games \(100.0%\)" "$work/run/logs/task-3.log" ||
   { echo "test: task 3's log shows no progress:" >&2; cat "$work/run/logs/task-3.log" >&2; exit 1; }
 "$root/scripts/slurm/resubmit.sh" "$work/run" 2>&1 | grep -q "nothing to rerun" ||
   { echo "test: resubmit.sh reran a complete run" >&2; exit 1; }
