@@ -541,7 +541,7 @@ def test_lists_numpy_floats_and_none_mean_what_they_say(tmp_path):
         warsim.search("bmn", out=tmp_path / "r", reaching="--J-/K-QQ-AAKJ-", ranks=7, suits=2,
                       deals=100)
     basin = warsim.search("bmn", out=tmp_path / "b", reaching=None, deals=4000, walkers=2,
-                          ranks=7, suits=2)
+                          method="climb", ranks=7, suits=2)
     assert "best" in basin, basin.keys()
     # A numpy float of any width is a number.
     r = warsim.simulate("shotgun", games=1000, precision=np.float32(5.0), max_games=2000)
