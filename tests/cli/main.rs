@@ -5,6 +5,7 @@ mod util;
 mod bmn;
 mod bmn_record;
 mod bmn_search;
+mod bmn_search_time;
 mod checkpoint;
 mod conformance;
 mod estimate;
