@@ -384,15 +384,15 @@ pub fn precisely(info: &mut RunInfo, target: &Target, stop: &Stop, toward: Optio
 }
 
 /// Where a run that keeps its games saves a checkpoint, and how often.
-pub struct Saver<'a, S> {
+pub trait Saver<S> {
     /// The time between two checkpoints.
-    pub every: Duration,
+    fn every(&self) -> Duration;
     /// Saves the games `head.. end` of the run's slice (its games after its pilot's: the
     /// pilot's come first) as a checkpoint, given `end` and their tally.
-    pub save: &'a dyn Fn(u64, &Tally<S>) -> Result<()>,
+    fn save(&self, end: u64, played: &Tally<S>) -> Result<()>;
 }
 
-/// [`engine::simulate_until`] of `rest` in segments of about `saver.every` each, the games
+/// [`engine::simulate_until`] of `rest` in segments of about `saver.every()` each, the games
 /// finished so far saved after each one but the last: a segment is stopped as an interrupt
 /// stops the run (by a watch that sleeps, so the games pay nothing), and the next goes on
 /// from where it ended. A stop (`stop`) ends it as it ends `simulate_until`.
@@ -403,7 +403,7 @@ fn segments<G: Game>(
     threads: usize,
     inc: &(dyn Fn(u64) + Sync),
     stop: &Cancel,
-    saver: &Saver<'_, G::Stats>,
+    saver: &dyn Saver<G::Stats>,
 ) -> Result<(Tally<G::Stats>, u64)> {
     let mut played = Tally::new(game.players());
     let mut at = rest.start;
@@ -411,7 +411,7 @@ fn segments<G: Game>(
         let segment = Cancel::default();
         let (tally, end) = std::thread::scope(|scope| {
             let (done, wake) = mpsc::channel::<()>();
-            let every = saver.every;
+            let every = saver.every();
             let segment = &segment;
             scope.spawn(move || {
                 let started = Instant::now();
@@ -431,7 +431,7 @@ fn segments<G: Game>(
         if at == rest.end || stop.is_set() {
             return Ok((played, at));
         }
-        (saver.save)(at, &played)?;
+        saver.save(at, &played)?;
     }
 }
 
@@ -442,7 +442,7 @@ pub fn play_rest<G: Game>(
     seed: u64,
     rest: Range<u64>,
     (threads, inc, stop): (usize, &(dyn Fn(u64) + Sync), &Cancel),
-    saver: Option<&Saver<'_, G::Stats>>,
+    saver: Option<&dyn Saver<G::Stats>>,
 ) -> Result<(Tally<G::Stats>, u64)> {
     match saver {
         Some(saver) => segments(game, seed, rest, threads, inc, stop, saver),
@@ -464,7 +464,7 @@ pub fn play<G: Game>(
     mut info: RunInfo,
     head: Head<G::Stats>,
     with: PlayWith<'_>,
-    saver: Option<&Saver<'_, G::Stats>>,
+    saver: Option<&dyn Saver<G::Stats>>,
 ) -> Result<(RunInfo, Tally<G::Stats>, Timing)> {
     let PlayWith {
         threads,

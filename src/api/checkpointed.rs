@@ -8,6 +8,7 @@ use anyhow::Result;
 use crate::games::GameStats;
 use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::Provenance;
+use crate::run::Saver;
 use crate::stats::histogram::Tally;
 use crate::store::{checkpoint, Dir};
 use crate::value::Run;
@@ -15,27 +16,58 @@ use crate::value::Run;
 /// The timing note of a checkpoint.
 const NOTE: &str = "a checkpoint of a run that was still playing: warsim resume plays the rest";
 
-/// Saves the checkpoints of the run `base` (as planned) into the set staged in `dir`: its
-/// games are `head` (played before these: a pilot's, or a stopped run's), then those the
-/// run's play gives [`Checkpointer::save`].
+/// Saves the checkpoints of the run `base` (as planned) into the set staged in `dir`, every
+/// `every`: its games are `head` (played before these: a pilot's, or a stopped run's), then
+/// those the run's play gives [`Saver::save`].
 pub struct Checkpointer<'a, S> {
     /// The staged set.
-    pub dir: &'a Dir,
+    dir: &'a Dir,
+    /// The time between two checkpoints.
+    every: Duration,
     /// The run as planned.
-    pub base: RunInfo,
+    base: RunInfo,
     /// The games before those played now, and the seconds they took.
-    pub head: (Tally<S>, f64),
+    head: (Tally<S>, f64),
     /// When the games played now began.
-    pub started: Instant,
+    started: Instant,
     /// The threads playing them.
-    pub threads: usize,
+    threads: usize,
     /// Who writes the run.
-    pub made: Provenance,
+    made: Provenance,
 }
 
-impl<S: GameStats + 'static> Checkpointer<'_, S> {
+impl<'a, S> Checkpointer<'a, S> {
+    /// The checkpoints of the run `base` into the set staged `at`, if it is staged and
+    /// `--checkpoint-minutes` is not 0 (`minutes`), its games played now starting now on
+    /// `threads`, after `head`; written by `made`.
+    pub fn of(
+        at: Option<&'a Dir>,
+        minutes: f64,
+        base: &RunInfo,
+        head: (Tally<S>, f64),
+        threads: usize,
+        made: Provenance,
+    ) -> Option<Checkpointer<'a, S>> {
+        let every = (minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0))?;
+        Some(Checkpointer {
+            dir: at?,
+            every,
+            base: base.clone(),
+            head,
+            started: Instant::now(),
+            threads,
+            made,
+        })
+    }
+}
+
+impl<S: GameStats + 'static> Saver<S> for Checkpointer<'_, S> {
+    fn every(&self) -> Duration {
+        self.every
+    }
+
     /// Saves the games up to `end`, `played` after the head, as the run's checkpoint.
-    pub fn save(&self, end: u64, played: &Tally<S>) -> Result<()> {
+    fn save(&self, end: u64, played: &Tally<S>) -> Result<()> {
         let mut info = self.base.clone();
         info.range.end = end;
         let tally = self.head.0.clone().merge(played.clone())?;
@@ -47,9 +79,4 @@ impl<S: GameStats + 'static> Checkpointer<'_, S> {
         let run = Run::new(info, tally, timing, self.made.clone())?;
         checkpoint::save(self.dir, end, &|put| run.write_data(put))
     }
-}
-
-/// `--checkpoint-minutes`' interval, or `None` for none (0).
-pub fn every(minutes: f64) -> Option<Duration> {
-    (minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0))
 }

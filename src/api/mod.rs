@@ -14,6 +14,8 @@ mod resume;
 
 use std::path::{Path, PathBuf};
 
+use checkpointed::Checkpointer;
+
 use anyhow::Result;
 
 pub use crate::compare::Compare;
@@ -62,10 +64,7 @@ pub fn simulate_into(
         let nothing = "interrupted before the first game finished; nothing written";
         return Err(crate::error::Interrupted(nothing.into()).into());
     }
-    let written = write(set, |set| {
-        crate::store::checkpoint::clear(set.dir())?;
-        played.write(set, run.svg)
-    })?;
+    let written = write(set, |set| played.write(set, run.svg))?;
     Ok((played, written))
 }
 
@@ -318,20 +317,15 @@ impl<G: GameCli> Planned for PlannedRun<G> {
         let overrun =
             keeps.then(|| runs::Overrun::watch(run.max_hours, head.seconds, &stop, run.progress));
         let threads = runs::threads(&run);
-        let every = checkpointed::every(run.checkpoint_minutes);
-        let saving = at.zip(every).map(|(dir, every)| {
-            let saving = checkpointed::Checkpointer {
-                dir,
-                base: info.clone(),
-                head: (head.tally.clone(), head.seconds),
-                started: std::time::Instant::now(),
-                threads,
-                made: session.provenance(),
-            };
-            (every, saving)
-        });
-        let save = |end, played: &_| saving.as_ref().map_or(Ok(()), |(_, c)| c.save(end, played));
-        let saver = (saving.as_ref()).map(|&(every, _)| runs::Saver { every, save: &save });
+        let head_games = (head.tally.clone(), head.seconds);
+        let saving = Checkpointer::of(
+            at,
+            run.checkpoint_minutes,
+            &info,
+            head_games,
+            threads,
+            session.provenance(),
+        );
         let with = runs::PlayWith {
             threads,
             progress: &bar,
@@ -339,7 +333,14 @@ impl<G: GameCli> Planned for PlannedRun<G> {
             cancel: &stop,
             keeps,
         };
-        let (info, tally, mut timing) = runs::play(&game, &run, info, head, with, saver.as_ref())?;
+        let (info, tally, mut timing) = runs::play(
+            &game,
+            &run,
+            info,
+            head,
+            with,
+            saving.as_ref().map(|c| c as _),
+        )?;
         bar.finish();
         timing.note = overrun.and_then(|o| o.note()).filter(|_| info.stopped());
         Run::new(info, tally, timing, session.provenance())

@@ -4,17 +4,17 @@
 //! same histogram, summary (but for its timing and provenance) and charts.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Result;
 
-use super::checkpointed::{self, Checkpointer};
+use super::checkpointed::Checkpointer;
 use super::{Run, Session};
 use crate::face::{GameCli, WithGameType};
 use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::PrecisionJson;
 use crate::model::{self, load::Part};
-use crate::run::{self as runs, threads_or_cores};
+use crate::run::{self as runs, threads_or_cores, Saver as _};
 use crate::sim::precision::{self, Target};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::grouped;
@@ -48,7 +48,7 @@ pub fn resume(
         from: from.as_deref(),
         session,
         progress,
-        every: checkpointed::every(minutes),
+        minutes,
     };
     super::load::of_folder(from.as_deref().unwrap_or(dir), task)
 }
@@ -61,7 +61,8 @@ struct Resume<'a> {
     from: Option<&'a Path>,
     session: &'a Session,
     progress: When,
-    every: Option<Duration>,
+    /// `--checkpoint-minutes` (0: none).
+    minutes: f64,
 }
 
 impl WithGameType for Resume<'_> {
@@ -73,7 +74,7 @@ impl WithGameType for Resume<'_> {
             from,
             session,
             progress,
-            every,
+            minutes,
         } = self;
         let part: Part<G> = model::load::load(from.unwrap_or(dir))?;
         let info = &part.info;
@@ -92,23 +93,19 @@ impl WithGameType for Resume<'_> {
         // read above among them) and the games read saved again at once in its own.
         let set = session.begin(dir, Kind::Simulate, &[])?;
         let threads = threads_or_cores(None);
-        let saving = every.map(|every| {
-            let saving = Checkpointer {
-                dir: set.dir(),
-                base: part.info.clone(),
-                head: (part.tally.clone(), part.elapsed_s),
-                started: Instant::now(),
-                threads,
-                made: session.provenance(),
-            };
-            (every, saving)
-        });
+        let head = (part.tally.clone(), part.elapsed_s);
+        let saving = Checkpointer::of(
+            Some(set.dir()),
+            minutes,
+            info,
+            head,
+            threads,
+            session.provenance(),
+        );
         let rest = info.range.end..info.planned_end();
-        if let Some((_, c)) = &saving {
+        if let Some(c) = &saving {
             c.save(rest.start, &Tally::new(part.game.players()))?;
         }
-        let save = |end, played: &_| saving.as_ref().map_or(Ok(()), |(_, c)| c.save(end, played));
-        let saver = (saving.as_ref()).map(|&(every, _)| runs::Saver { every, save: &save });
         let bar = Progress::new(rest.end - rest.start, &session.show(progress));
         let stop = session.search_stop();
         let start = Instant::now();
@@ -126,8 +123,13 @@ impl WithGameType for Resume<'_> {
                 to_precision(part.info, p, &part.game, part.tally, &watched)?
             }
             None => {
-                let (tally, end) =
-                    runs::play_rest(&part.game, info.seed, rest, with, saver.as_ref())?;
+                let (tally, end) = runs::play_rest(
+                    &part.game,
+                    info.seed,
+                    rest,
+                    with,
+                    saving.as_ref().map(|c| c as _),
+                )?;
                 let mut info = part.info;
                 info.range.end = end;
                 (info, part.tally.merge(tally)?)
@@ -140,7 +142,6 @@ impl WithGameType for Resume<'_> {
         info.engine = engine.filter(|e| said["engine"].as_str() == Some(e.as_str()));
         let timing = timing(part.elapsed_s + start.elapsed().as_secs_f64(), threads);
         let run = Run::new(info, tally, timing, session.provenance())?;
-        checkpoint::clear(set.dir())?;
         run.write(set, false)?;
         Ok((run, dir.to_path_buf()))
     }

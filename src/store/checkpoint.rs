@@ -3,7 +3,7 @@
 //! reads), in a folder `checkpoint-END` that appears whole or not at all (written under
 //! another name, synced, then renamed). A SIGKILL or a power loss leaves the staging folder
 //! beside `--out DIR`; `warsim resume DIR` finds its newest checkpoint ([`latest`]) and plays
-//! on from there. The set's commit never carries one: [`clear`] removes them first.
+//! on from there. The set's commit never carries one: it removes them first ([`clear`]).
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -48,7 +48,7 @@ pub fn save(dir: &Dir, end: u64, files: Files<'_>) -> Result<()> {
 }
 
 /// Removes every checkpoint (and one half written) from the set staged in `dir`.
-pub fn clear(dir: &Dir) -> Result<()> {
+pub(super) fn clear(dir: &Dir) -> Result<()> {
     let _ = fs::remove_dir_all(dir.path(WRITING));
     for old in checkpoints(&dir.staging)? {
         fs::remove_dir_all(&old)?;

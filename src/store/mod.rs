@@ -442,6 +442,8 @@ impl OutputSet {
     pub fn commit(mut self) -> Result<()> {
         let shown = self.root.target.clone();
         let target = self.lock.as_ref().expect("held until drop").target.clone();
+        // A long run's checkpoints live in its staging folder; the set committed carries none.
+        checkpoint::clear(&self.root)?;
         sync_tree(&self.root.staging)
             .with_context(|| format!("cannot write {}", shown.display()))?;
         let old = {
