@@ -39,12 +39,8 @@ impl When {
 /// Writes `line` on stderr where progress is shown (`when`), and nowhere else: a script that
 /// asked for no progress gets no chatter either. In a log it starts with the time ([`logged`]).
 pub fn note(when: When, line: &str) {
-    match when {
-        When::Log => logged(line),
-        _ if when.shows() => {
-            let _ = writeln!(std::io::stderr().lock(), "{line}");
-        }
-        _ => {}
+    if when.shows() {
+        tell(when, line);
     }
 }
 
