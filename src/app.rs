@@ -155,7 +155,7 @@ fn search_run(
         walkers: search.walkers,
         seed: search.seed.seed,
         threads: search.threads.threads,
-        keep: search.keep as usize,
+        keep: search.keep,
         out,
         print,
         progress: search.progress.progress,
@@ -164,7 +164,7 @@ fn search_run(
         census: search.census,
         from: search.from,
         method: search.method,
-        bases: search.bases as usize,
+        bases: search.bases,
     };
     api::search(session, game, &cfg)
 }

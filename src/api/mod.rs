@@ -398,7 +398,7 @@ mod tests {
 
     fn quiet_run(out: &Path, games: u64) -> RunConfig {
         RunConfig {
-            games: Some(games),
+            games: Some(crate::config::Games::new(games).unwrap()),
             out: Some(out.to_path_buf()),
             print: Print::Nothing,
             progress: crate::term::progress::When::Never,
@@ -523,7 +523,7 @@ mod tests {
         let game = Setup::from_json("war", &war).unwrap();
         for run in [
             RunConfig {
-                threads: Some(2),
+                threads: Some(crate::config::Threads::new(2).unwrap()),
                 ..quiet_run(&out, 1)
             },
             RunConfig {
@@ -543,7 +543,7 @@ mod tests {
                 ..SearchConfig::default()
             },
             SearchConfig {
-                keep: 5,
+                keep: crate::config::Keep::new(5).unwrap(),
                 ..SearchConfig::default()
             },
         ] {

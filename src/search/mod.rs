@@ -30,7 +30,6 @@ pub use crate::games::bmn::search::plan::{Method, DEFAULT_BASES, DEFAULT_DEALS};
 
 /// `search bmn`: plans the search, runs it, writes its set into `cfg.out` and prints it.
 pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
-    crate::config::check_threads(cfg.threads)?;
     check_mode(cfg)?;
     let plan = Plan::of(game, &settings(cfg))?;
     let say = replay::Say::new(game.rules(), Some(cfg));
@@ -107,12 +106,12 @@ fn settings(cfg: &SearchConfig) -> Settings {
     Settings {
         deals: cfg.deals,
         minutes: cfg.minutes,
-        walkers: cfg.walkers,
+        walkers: cfg.walkers.get(),
         seed: cfg.seed,
-        keep: cfg.keep,
+        keep: cfg.keep.get(),
         from: cfg.from.clone(),
         method: cfg.method.unwrap_or_default(),
-        bases: cfg.bases,
+        bases: cfg.bases.get(),
         loops: cfg.loops,
         census: cfg.census,
     }

@@ -210,11 +210,14 @@ pub fn run(session: &Session, sweep: &Sweep) -> Result<()> {
         .ok_or_else(|| usage!("sweep {game}: no output directory"))?;
     let set_out = session.begin(out, Kind::Sweep, &[])?;
     // A run to a precision learns its length as it goes: the total grows rule set by rule set.
-    let per_set = run0.games.unwrap_or(if run0.precision.is_some() {
-        run::DEFAULT_MIN_GAMES
-    } else {
-        run::DEFAULT_GAMES
-    });
+    let per_set = run0.games.map_or(
+        if run0.precision.is_some() {
+            run::DEFAULT_MIN_GAMES
+        } else {
+            run::DEFAULT_GAMES
+        },
+        crate::config::Games::get,
+    );
     let (progress, weights) = progress_of(session, sweep, per_set)?;
     let playing = Playing {
         threads: run::threads(run0),
