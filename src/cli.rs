@@ -80,7 +80,7 @@ pub enum Command {
     Sweep {
         /// Print help; after GAME, that game's rule options and the run options.
         // clap's own flag would take `sweep war --help` as `sweep --help`, hiding the game's
-        // options: this one leaves the choice to `sweep::run`.
+        // options: this one leaves the choice to the command line's adapter (`app::run`).
         #[arg(short = 'h', long)]
         help: bool,
         /// The game.

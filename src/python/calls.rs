@@ -273,9 +273,8 @@ pub fn sweep<'py>(
         command.extend(["--max-rule-sets".into(), n.to_string()]);
     }
     let (doc, csv) = interruptible(py, command, |session| {
-        api::sweep(session, &sweep)?;
-        let doc = read_text(&out, "sweep.json", MAX_SET_JSON_BYTES)?;
-        Ok((doc, read_text(&out, "sweep.csv", MAX_SET_JSON_BYTES)?))
+        let (played, _) = api::sweep_into(session, &sweep)?;
+        Ok((played.sweep_json()?, played.sweep_csv()?))
     })?;
     document(py, &doc, csv, out)
 }
