@@ -18,7 +18,8 @@ const NOTE: &str = "a checkpoint of a run that was still playing: warsim resume 
 
 /// Saves the checkpoints of the run `base` (as planned) into the set staged in `dir`, every
 /// `every`: its games are `head` (played before these: a pilot's, or a stopped run's), then
-/// those the run's play gives [`Saver::save`].
+/// those the run's play gives [`Saver::save`]; a run to a precision gives its description
+/// and all its games ([`Saver::save_stopped`]).
 pub struct Checkpointer<'a, S> {
     /// The staged set.
     dir: &'a Dir,
@@ -70,7 +71,18 @@ impl<S: GameStats + 'static> Saver<S> for Checkpointer<'_, S> {
     fn save(&self, end: u64, played: &Tally<S>) -> Result<()> {
         let mut info = self.base.clone();
         info.range.end = end;
-        let tally = self.head.0.clone().merge(played.clone())?;
+        self.write(info, self.head.0.clone().merge(played.clone())?)
+    }
+
+    fn save_stopped(&self, info: RunInfo, tally: &Tally<S>) -> Result<()> {
+        self.write(info, tally.clone())
+    }
+}
+
+impl<S: GameStats + 'static> Checkpointer<'_, S> {
+    /// Writes the run `info` of games `tally` as the checkpoint of its games so far.
+    fn write(&self, info: RunInfo, tally: Tally<S>) -> Result<()> {
+        let end = info.range.end;
         let timing = Timing {
             elapsed_s: self.head.1 + self.started.elapsed().as_secs_f64(),
             threads: Some(self.threads),

@@ -3,7 +3,8 @@
 //! reads), in a folder `checkpoint-END` that appears whole or not at all (written under
 //! another name, synced, then renamed). A SIGKILL or a power loss leaves the staging folder
 //! beside `--out DIR`; `warsim resume DIR` finds its newest checkpoint ([`latest`]) and plays
-//! on from there. The set's commit never carries one: it removes them first ([`clear`]).
+//! on from there. The set's commit never carries one: it removes them the moment before its
+//! exchange ([`clear`]).
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -21,6 +22,11 @@ const PREFIX: &str = "checkpoint-";
 
 /// The folder a checkpoint is written in before its rename.
 const WRITING: &str = "checkpoint.writing";
+
+/// What an old checkpoint is renamed to before it is removed: a removal cut short (SIGKILL)
+/// leaves no `checkpoint-END` with files missing, which [`latest`] would take for the newest
+/// (removing its files made it the folder changed last).
+const REMOVING: &str = "checkpoint.removing";
 
 /// Writes the data files `files` puts of a stopped run of the first games of its slice, up to
 /// game `end`, as the checkpoint of the set staged in `dir`, then removes the checkpoints
@@ -41,19 +47,30 @@ pub fn save(dir: &Dir, end: u64, files: Files<'_>) -> Result<()> {
     File::open(&dir.staging)?.sync_all()?;
     for old in checkpoints(&dir.staging)? {
         if old.file_name().is_some_and(|n| n != name.as_str()) {
-            fs::remove_dir_all(&old)?;
+            remove(dir, &old)?;
         }
     }
     Ok(())
 }
 
-/// Removes every checkpoint (and one half written) from the set staged in `dir`.
+/// Removes every checkpoint (and one half written or half removed) from the set staged in
+/// `dir`.
 pub(super) fn clear(dir: &Dir) -> Result<()> {
     let _ = fs::remove_dir_all(dir.path(WRITING));
+    let _ = fs::remove_dir_all(dir.path(REMOVING));
     for old in checkpoints(&dir.staging)? {
-        fs::remove_dir_all(&old)?;
+        remove(dir, &old)?;
     }
     Ok(())
+}
+
+/// Removes the checkpoint `old` of the set staged in `dir`: renamed first ([`REMOVING`]), so
+/// that it is gone whole under its own name at once.
+fn remove(dir: &Dir, old: &Path) -> Result<()> {
+    let doomed = dir.path(REMOVING);
+    let _ = fs::remove_dir_all(&doomed);
+    fs::rename(old, &doomed)?;
+    Ok(fs::remove_dir_all(&doomed)?)
 }
 
 /// The checkpoint folders in `staging`.

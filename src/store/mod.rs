@@ -442,10 +442,13 @@ impl OutputSet {
     pub fn commit(mut self) -> Result<()> {
         let shown = self.root.target.clone();
         let target = self.lock.as_ref().expect("held until drop").target.clone();
-        // A long run's checkpoints live in its staging folder; the set committed carries none.
-        checkpoint::clear(&self.root)?;
         sync_tree(&self.root.staging)
             .with_context(|| format!("cannot write {}", shown.display()))?;
+        // A long run's checkpoints live in its staging folder; the set committed carries none.
+        // They go only now, its files synced, the moment before the exchange: a SIGKILL while
+        // the set was synced (its charts can take a while) still leaves one to resume from.
+        checkpoint::clear(&self.root)?;
+        File::open(&self.root.staging)?.sync_all()?;
         let old = {
             let mut p = pending();
             if self.cancel.as_ref().is_some_and(Cancel::is_set) {
