@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::util::{json, ok, read, s, without_run_details, Scratch};
 
-/// A run of 2 threads with a checkpoint every 30 ms (no pilot: `--max-hours none`), its
-/// `--out DIR` follows.
+/// A run of 2 threads asking for a checkpoint every 30 ms (made every 50 ms or so: the segment
+/// watch looks that often), no pilot (`--max-hours none`), its `--out DIR` follows.
 pub const RUN: [&str; 13] = [
     "simulate",
     "war",
@@ -32,7 +32,7 @@ pub const PRECISE: [&str; 13] = [
     "simulate",
     "war",
     "--precision",
-    "2",
+    "1.5",
     "--threads",
     "2",
     "--seed",
@@ -116,11 +116,11 @@ pub struct Moment {
 
 impl Moment {
     /// The `k`th of `n` moments of a run of `games` games in all: after checkpoints of 0 to
-    /// 90% of the games, each with a pause of 0 to 24 ms, so the signal comes right after a
-    /// checkpoint or between two.
+    /// 80% of the games, each with a pause of 0 to 24 ms, so the signal comes right after a
+    /// checkpoint or between two (later, the games the threads already hold may be the last).
     pub fn of(k: u64, n: u64, games: u64) -> Moment {
         Moment {
-            games: games * 9 * k / (10 * n),
+            games: games * 8 * k / (10 * n),
             pause: Duration::from_millis(k * 7 % 25),
         }
     }
