@@ -98,17 +98,32 @@ fn estimate_alone(e: &crate::estimate::Estimate, config: &RunConfig) -> Result<(
 /// A run stopped by an interrupt or by its time, written in `written` as it was: said on
 /// stderr, exit status 130 ([`Interrupted`]); `Ok` for a run that played every game.
 fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
+    let resume = |d: &std::path::Path| format!("`warsim resume {}`", d.display());
+    match stopped_said(run, written, (&resume, "every figure above")) {
+        Some(said) => Err(Interrupted(said).into()),
+        None => Ok(()),
+    }
+}
+
+/// What a run stopped by an interrupt or by its time says, written in `written` as it was:
+/// how many of its games it holds, the command that plays the rest (`resume` of the folder:
+/// `warsim resume DIR`) and that `figures` (`every figure above`) are over those; `None` for
+/// a run that played every game.
+pub fn stopped_said(
+    run: &api::Run,
+    written: Option<&std::path::Path>,
+    (resume, figures): (&dyn Fn(&std::path::Path) -> String, &str),
+) -> Option<String> {
     let info = run.info();
     if !info.stopped() {
-        return Ok(());
+        return None;
     }
     let asked = info.planned_end() - info.range.start;
     let at = written.map_or_else(String::new, |d| {
         format!(
-            " and wrote them into {}/ (summary.json says \"stopped\": true; `warsim resume {}` \
-             plays the rest)",
+            " and wrote them into {}/ (summary.json says \"stopped\": true; {} plays the rest)",
             d.display(),
-            d.display()
+            resume(d)
         )
     });
     let why = match &run.timing().note {
@@ -122,12 +137,11 @@ fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
         Some(_) => format!("games, short of its check at {}", grouped(asked)),
         None => format!("of the {} games asked", grouped(asked)),
     };
-    Err(Interrupted(format!(
-        "{why} after {} {of}{at}; every figure above is over those {}",
+    Some(format!(
+        "{why} after {} {of}{at}; {figures} is over those {}",
         grouped(run.games()),
         grouped(run.games())
     ))
-    .into())
 }
 
 /// `search GAME`: its flags as the typed configuration of the mode they ask for.

@@ -4,7 +4,7 @@
 //! ([`Session::command_line`]); the Python package one a call ([`Session::hosted`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Result;
 
@@ -33,6 +33,9 @@ pub struct Session {
     signals: Signals,
     /// The host's count of the call's progress, which it draws itself.
     progress: Option<Arc<Shared>>,
+    /// A host's: the stop of the call's run that writes the games it finished when interrupted,
+    /// once it plays ([`Session::keeping_stop`], [`Session::interrupt`]).
+    kept: Arc<Mutex<Option<Cancel>>>,
 }
 
 impl Session {
@@ -45,6 +48,7 @@ impl Session {
             command: None,
             signals: Signals::Own,
             progress: None,
+            kept: Arc::default(),
         }
     }
 
@@ -57,6 +61,7 @@ impl Session {
             command: Some(command),
             signals: Signals::Host,
             progress: Some(progress),
+            kept: Arc::default(),
         }
     }
 
@@ -77,6 +82,41 @@ impl Session {
                 stop
             }
             Signals::Host => self.cancel.clone(),
+        }
+    }
+
+    /// The stop of a run that writes the games it finished when interrupted (`simulate` into a
+    /// folder), as the command line's SIGINT and SIGTERM stop it ([`Session::search_stop`]). In a
+    /// host, the host's first interrupt of the call sets it ([`Session::interrupt`]) and not
+    /// the call's cancel, so the run's set commits, marked stopped; a run that begins after the
+    /// call was cancelled is stopped from the start (and its set does not commit).
+    pub fn keeping_stop(&self) -> Cancel {
+        if self.signals == Signals::Own {
+            return self.search_stop();
+        }
+        let stop = Cancel::default();
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if self.cancel.is_set() {
+            stop.set();
+        }
+        *kept = Some(stop.clone());
+        stop
+    }
+
+    /// A host's interrupt of the call: sets the stop of its run that writes the games it
+    /// finished ([`Session::keeping_stop`]), the first time, and says so (`true`); otherwise
+    /// (no such run plays yet, or it was stopped already) cancels the call.
+    pub fn interrupt(&self) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.as_ref() {
+            Some(stop) if !stop.is_set() => {
+                stop.set();
+                true
+            }
+            _ => {
+                self.cancel.set();
+                false
+            }
         }
     }
 

@@ -305,12 +305,12 @@ impl<G: GameCli> Planned for PlannedRun<G> {
             &session.show(run.progress),
             std::time::Duration::from_secs_f64(head.seconds),
         );
-        // Where warsim answers the signals and the run is written, the first interrupt stops
-        // the games and the set is written of those played, marked stopped (`warsim resume`
-        // plays the rest), a run to a precision's too.
-        let keeps = session.signals() == Signals::Own && run.out.is_some();
+        // Where the run is written, the first interrupt (the command line's SIGINT or SIGTERM,
+        // a host's Ctrl-C) stops the games and the set is written of those played, marked
+        // stopped (`warsim resume` plays the rest), a run to a precision's too.
+        let keeps = run.out.is_some();
         let stop = match keeps {
-            true => session.search_stop(),
+            true => session.keeping_stop(),
             false => session.cancel().clone(),
         };
         // A run that keeps its games also stops itself when it runs far past its bound.
