@@ -9,6 +9,7 @@ use crate::api::{self, RunConfig, Session};
 use crate::cli::{Cli, Command};
 use crate::error::Interrupted;
 use crate::stats::summary::grouped;
+use crate::term::progress::{self, When};
 use crate::term::stdout::Print;
 use crate::{play, sweep};
 
@@ -26,8 +27,8 @@ pub fn run(cli: Cli) -> Result<()> {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
             let (run, written) = api::simulate_into(&session, &game, &config)?;
-            run.print(config.print, written.as_deref())?;
-            stopped(&run, written.as_deref())
+            run.print(config.print, written.as_deref(), config.progress)?;
+            stopped(&run, written.as_deref(), config.progress)
         }
         Command::Resume {
             dir,
@@ -35,9 +36,10 @@ pub fn run(cli: Cli) -> Result<()> {
             checkpoint,
         } => {
             let minutes = checkpoint.checkpoint_minutes;
-            let (run, written) = api::resume(&session, &dir, progress.progress, minutes)?;
-            run.print(Print::Text, Some(&written))?;
-            stopped(&run, Some(&written))
+            let when = progress.progress;
+            let (run, written) = api::resume(&session, &dir, when, minutes)?;
+            run.print(Print::Text, Some(&written), when)?;
+            stopped(&run, Some(&written), when)
         }
         Command::Merge(args) => {
             let merge = api::Merge {
@@ -46,7 +48,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 svg: args.svg.svg,
             };
             let (run, written) = api::merge_into(&session, &merge)?;
-            run.print(args.print.print(), written.as_deref())
+            run.print(args.print.print(), written.as_deref(), When::Auto)
         }
         Command::Sweep { help, game, args } => match game {
             Some(game) if !help && !args.iter().any(|a| a == "--help" || a == "-h") => {
@@ -58,7 +60,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
             let (answer, written) = api::exact_into(&session, &game.into(), &config, run.flawless)?;
-            answer.print(config.print, written.as_deref())
+            answer.print(config.print, written.as_deref(), config.progress)
         }
         Command::Search { search, game } => search_run(&session, search, &game),
         Command::Compare {
@@ -96,11 +98,12 @@ fn estimate_alone(e: &crate::estimate::Estimate, config: &RunConfig) -> Result<(
 }
 
 /// A run stopped by an interrupt or by its time, written in `written` as it was: said on
-/// stderr, exit status 130 ([`Interrupted`]); `Ok` for a run that played every game.
-fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
+/// stderr (as a log line where its progress went to a log, `when`), exit status 130
+/// ([`Interrupted`]); `Ok` for a run that played every game.
+fn stopped(run: &api::Run, written: Option<&std::path::Path>, when: When) -> Result<()> {
     let resume = |d: &std::path::Path| format!("`warsim resume {}`", d.display());
     match stopped_said(run, written, (&resume, "every figure above")) {
-        Some(said) => Err(Interrupted(said).into()),
+        Some(said) => Err(Interrupted(progress::stamped(when, &said)).into()),
         None => Ok(()),
     }
 }

@@ -75,10 +75,16 @@ impl Session {
     /// stopped; a second signal ends the process, writing nothing); in a host, the call's
     /// cancel, after which its set does not commit.
     pub fn search_stop(&self) -> Cancel {
+        self.stop_as(When::Auto)
+    }
+
+    /// [`Session::search_stop`], its `stopping:` line on stderr said as progress goes (`when`:
+    /// a log line in a log).
+    pub fn stop_as(&self, when: When) -> Cancel {
         match self.signals {
             Signals::Own => {
                 let stop = Cancel::default();
-                crate::store::stop_on_interrupt(&stop);
+                crate::store::stop_on_interrupt(&stop, when);
                 stop
             }
             Signals::Host => self.cancel.clone(),
@@ -86,13 +92,13 @@ impl Session {
     }
 
     /// The stop of a run that writes the games it finished when interrupted (`simulate` into a
-    /// folder), as the command line's SIGINT and SIGTERM stop it ([`Session::search_stop`]). In a
+    /// folder), as the command line's SIGINT and SIGTERM stop it ([`Session::stop_as`]). In a
     /// host, the host's first interrupt of the call sets it ([`Session::interrupt`]) and not
     /// the call's cancel, so the run's set commits, marked stopped; a run that begins after the
     /// call was cancelled is stopped from the start (and its set does not commit).
-    pub fn keeping_stop(&self) -> Cancel {
+    pub fn keeping_stop(&self, when: When) -> Cancel {
         if self.signals == Signals::Own {
-            return self.search_stop();
+            return self.stop_as(when);
         }
         let stop = Cancel::default();
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());

@@ -54,7 +54,8 @@ pub fn simulate_into(
     run: &RunConfig,
 ) -> Result<(Run, Option<PathBuf>)> {
     let simulation = Simulation::new(game, run)?;
-    let set = begin(session, run.out.as_deref(), Kind::Simulate, &[])?;
+    let set =
+        begin(session, run.out.as_deref(), Kind::Simulate, &[])?.map(|s| s.told(run.progress));
     let played = simulation
         .planned
         .play(session, set.as_ref().map(|s| s.dir()))?;
@@ -310,7 +311,7 @@ impl<G: GameCli> Planned for PlannedRun<G> {
         // stopped (`warsim resume` plays the rest), a run to a precision's too.
         let keeps = run.out.is_some();
         let stop = match keeps {
-            true => session.keeping_stop(),
+            true => session.keeping_stop(run.progress),
             false => session.cancel().clone(),
         };
         // A run that keeps its games also stops itself when it runs far past its bound.

@@ -92,7 +92,7 @@ impl WithGameType for Resume<'_> {
         }
         // The set is begun (which removes what killed runs left beside `dir`, the checkpoint
         // read above among them) and the games read saved again at once in its own.
-        let set = session.begin(dir, Kind::Simulate, &[])?;
+        let set = session.begin(dir, Kind::Simulate, &[])?.told(progress);
         let threads = threads_or_cores(None);
         let head = (part.tally.clone(), part.elapsed_s);
         let saving = Checkpointer::of(
@@ -110,7 +110,7 @@ impl WithGameType for Resume<'_> {
         let bar = Progress::new(rest.end - rest.start, &session.show(progress));
         let start = Instant::now();
         let saver: Option<&dyn Saver<G::Stats>> = saving.as_ref().map(|c| c as _);
-        let (mut info, tally) = play_on(&part, &bar, (threads, &session.search_stop()), saver)?;
+        let (mut info, tally) = play_on(&part, &bar, (threads, &session.stop_as(progress)), saver)?;
         bar.finish();
         // One engine played the run where the stopped run names the one that plays now.
         let said: serde_json::Value = serde_json::from_str(&part.summary_json)?;
