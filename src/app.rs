@@ -9,6 +9,7 @@ use crate::api::{self, RunConfig, Session};
 use crate::cli::{Cli, Command};
 use crate::error::Interrupted;
 use crate::stats::summary::grouped;
+use crate::term::progress::{self, When};
 use crate::term::stdout::Print;
 use crate::{play, sweep};
 
@@ -26,8 +27,8 @@ pub fn run(cli: Cli) -> Result<()> {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
             let (run, written) = api::simulate_into(&session, &game, &config)?;
-            run.print(config.print, written.as_deref())?;
-            stopped(&run, written.as_deref())
+            run.print(config.print, written.as_deref(), config.progress)?;
+            stopped(&run, written.as_deref(), config.progress)
         }
         Command::Resume {
             dir,
@@ -46,7 +47,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 svg: args.svg.svg,
             };
             let (run, written) = api::merge_into(&session, &merge)?;
-            run.print(args.print.print(), written.as_deref())
+            run.print(args.print.print(), written.as_deref(), When::Auto)
         }
         Command::Sweep { help, game, args } => match game {
             Some(game) if !help && !args.iter().any(|a| a == "--help" || a == "-h") => {
@@ -61,7 +62,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
             let (answer, written) = api::exact_into(&session, &game.into(), &config, run.flawless)?;
-            answer.print(config.print, written.as_deref())
+            answer.print(config.print, written.as_deref(), config.progress)
         }
         Command::Search { search, game } => search_run(&session, search, &game),
         Command::Compare {
@@ -113,8 +114,8 @@ fn resume(
         return sweep_stopped(&played, Some(&written));
     }
     let (run, written) = api::resume(session, dir, progress, minutes)?;
-    run.print(Print::Text, Some(&written))?;
-    stopped(&run, Some(&written))
+    run.print(Print::Text, Some(&written), progress)?;
+    stopped(&run, Some(&written), progress)
 }
 
 /// A sweep stopped by an interrupt, written in `written` as far as it got: said on stderr,
@@ -135,19 +136,35 @@ fn sweep_stopped(played: &api::SweepRun, written: Option<&std::path::Path>) -> R
 }
 
 /// A run stopped by an interrupt or by its time, written in `written` as it was: said on
-/// stderr, exit status 130 ([`Interrupted`]); `Ok` for a run that played every game.
-fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
+/// stderr (as a log line where its progress went to a log, `when`), exit status 130
+/// ([`Interrupted`]); `Ok` for a run that played every game.
+fn stopped(run: &api::Run, written: Option<&std::path::Path>, when: When) -> Result<()> {
+    let resume = |d: &std::path::Path| format!("`warsim resume {}`", d.display());
+    match stopped_said(run, written, (&resume, "every figure above")) {
+        Some(said) => Err(Interrupted(progress::stamped(when, &said)).into()),
+        None => Ok(()),
+    }
+}
+
+/// What a run stopped by an interrupt or by its time says, written in `written` as it was:
+/// how many of its games it holds, the command that plays the rest (`resume` of the folder:
+/// `warsim resume DIR`) and that `figures` (`every figure above`) are over those; `None` for
+/// a run that played every game.
+pub fn stopped_said(
+    run: &api::Run,
+    written: Option<&std::path::Path>,
+    (resume, figures): (&dyn Fn(&std::path::Path) -> String, &str),
+) -> Option<String> {
     let info = run.info();
     if !info.stopped() {
-        return Ok(());
+        return None;
     }
     let asked = info.planned_end() - info.range.start;
     let at = written.map_or_else(String::new, |d| {
         format!(
-            " and wrote them into {}/ (summary.json says \"stopped\": true; `warsim resume {}` \
-             plays the rest)",
+            " and wrote them into {}/ (summary.json says \"stopped\": true; {} plays the rest)",
             d.display(),
-            d.display()
+            resume(d)
         )
     });
     let why = match &run.timing().note {
@@ -161,12 +178,11 @@ fn stopped(run: &api::Run, written: Option<&std::path::Path>) -> Result<()> {
         Some(_) => format!("games, short of its check at {}", grouped(asked)),
         None => format!("of the {} games asked", grouped(asked)),
     };
-    Err(Interrupted(format!(
-        "{why} after {} {of}{at}; every figure above is over those {}",
+    Some(format!(
+        "{why} after {} {of}{at}; {figures} is over those {}",
         grouped(run.games()),
         grouped(run.games())
     ))
-    .into())
 }
 
 /// `search GAME`: its flags as the typed configuration of the mode they ask for.

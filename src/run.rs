@@ -390,12 +390,38 @@ pub trait Saver<S> {
     /// Saves the games `head.. end` of the run's slice (its games after its pilot's: the
     /// pilot's come first) as a checkpoint, given `end` and their tally.
     fn save(&self, end: u64, played: &Tally<S>) -> Result<()>;
+    /// Saves, as a checkpoint, the run `info` as far as it got: a run to a precision on its
+    /// way to a check, described as [`precisely`] describes it when stopped there, of the games
+    /// `tally` (its head's among them).
+    fn save_stopped(&self, info: RunInfo, tally: &Tally<S>) -> Result<()>;
 }
 
-/// [`engine::simulate_until`] of `rest` in segments of about `saver.every()` each, the games
-/// finished so far saved after each one but the last: a segment is stopped as an interrupt
-/// stops the run (by a watch that sleeps, so the games pay nothing), and the next goes on
-/// from where it ended. A stop (`stop`) ends it as it ends `simulate_until`.
+/// Runs `play` with the stop of a segment, set once `every` has passed or as soon as `stop` is
+/// (looked at every [`LOOK`]) by a watch that sleeps, so the games pay nothing for it.
+fn segment<R>(every: Duration, stop: &Cancel, play: impl FnOnce(&Cancel) -> R) -> R {
+    let segment = Cancel::default();
+    std::thread::scope(|scope| {
+        let (done, wake) = mpsc::channel::<()>();
+        let segment = &segment;
+        scope.spawn(move || {
+            let started = Instant::now();
+            while let Err(mpsc::RecvTimeoutError::Timeout) = wake.recv_timeout(LOOK) {
+                if stop.is_set() || started.elapsed() >= every {
+                    segment.set();
+                    return;
+                }
+            }
+        });
+        let played = play(segment);
+        drop(done);
+        played
+    })
+}
+
+/// [`engine::simulate_until`] of `rest` in segments of about `saver.every()` each
+/// ([`segment`]), the games finished so far saved after each one but the last: a segment is
+/// stopped as an interrupt stops the run, and the next goes on from where it ended. A stop
+/// (`stop`) ends it as it ends `simulate_until`.
 fn segments<G: Game>(
     game: &G,
     seed: u64,
@@ -408,23 +434,8 @@ fn segments<G: Game>(
     let mut played = Tally::new(game.players());
     let mut at = rest.start;
     loop {
-        let segment = Cancel::default();
-        let (tally, end) = std::thread::scope(|scope| {
-            let (done, wake) = mpsc::channel::<()>();
-            let every = saver.every();
-            let segment = &segment;
-            scope.spawn(move || {
-                let started = Instant::now();
-                while let Err(mpsc::RecvTimeoutError::Timeout) = wake.recv_timeout(LOOK) {
-                    if stop.is_set() || started.elapsed() >= every {
-                        segment.set();
-                        return;
-                    }
-                }
-            });
-            let played = engine::simulate_until(game, seed, at..rest.end, threads, inc, segment);
-            drop(done);
-            played
+        let (tally, end) = segment(saver.every(), stop, |segment| {
+            engine::simulate_until(game, seed, at..rest.end, threads, inc, segment)
         })?;
         played = played.merge(tally)?;
         at = end;
@@ -449,6 +460,42 @@ pub fn play_rest<G: Game>(
         None => Ok(engine::simulate_until(
             game, seed, rest, threads, inc, stop,
         )?),
+    }
+}
+
+/// [`precision::simulate_until`] of the run `info` toward `target`, going on from `head`, for a
+/// run that keeps its games: in segments of about `saver.every()` each ([`segment`]), after
+/// each one but the last the run as far as it got saved as the stopped run it makes
+/// ([`precisely`]), the next deciding on at the same checks as `resume` does; or, without
+/// `saver`, in one go. A stop (`watched.cancel`) ends it as it ends `simulate_until`.
+pub fn play_precise<G: Game>(
+    game: &G,
+    (info, target): (&RunInfo, &Target),
+    head: Tally<G::Stats>,
+    watched: &precision::Watched<'_>,
+    saver: Option<&dyn Saver<G::Stats>>,
+) -> Result<(Tally<G::Stats>, Stop, Option<u64>)> {
+    let Some(saver) = saver else {
+        return Ok(precision::simulate_until(
+            game, info.seed, target, head, watched,
+        )?);
+    };
+    let mut tally = head;
+    loop {
+        let (played, stop, toward) = segment(saver.every(), watched.cancel, |segment| {
+            let watched = precision::Watched {
+                cancel: segment,
+                ..*watched
+            };
+            precision::simulate_until(game, info.seed, target, tally, &watched)
+        })?;
+        tally = played;
+        if toward.is_none() || watched.cancel.is_set() {
+            return Ok((tally, stop, toward));
+        }
+        let mut at = info.clone();
+        precisely(&mut at, target, &stop, toward);
+        saver.save_stopped(at, &tally)?;
     }
 }
 
@@ -495,7 +542,7 @@ pub fn play<G: Game>(
                 cancel,
             };
             let (tally, stop, toward) = match keeps {
-                true => precision::simulate_until(game, opts.seed, &target, head, &watched)?,
+                true => play_precise(game, (&info, &target), head, &watched, saver)?,
                 false => {
                     let (tally, stop) =
                         precision::simulate(game, opts.seed, &target, head, &watched)?;

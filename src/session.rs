@@ -4,7 +4,7 @@
 //! ([`Session::command_line`]); the Python package one a call ([`Session::hosted`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Result;
 
@@ -33,6 +33,9 @@ pub struct Session {
     signals: Signals,
     /// The host's count of the call's progress, which it draws itself.
     progress: Option<Arc<Shared>>,
+    /// A host's: the stop of the call's run that writes the games it finished when interrupted,
+    /// once it plays ([`Session::keeping_stop`], [`Session::interrupt`]).
+    kept: Arc<Mutex<Option<Cancel>>>,
 }
 
 impl Session {
@@ -45,6 +48,7 @@ impl Session {
             command: None,
             signals: Signals::Own,
             progress: None,
+            kept: Arc::default(),
         }
     }
 
@@ -57,6 +61,7 @@ impl Session {
             command: Some(command),
             signals: Signals::Host,
             progress: Some(progress),
+            kept: Arc::default(),
         }
     }
 
@@ -70,13 +75,54 @@ impl Session {
     /// stopped; a second signal ends the process, writing nothing); in a host, the call's
     /// cancel, after which its set does not commit.
     pub fn search_stop(&self) -> Cancel {
+        self.stop_as(When::Auto)
+    }
+
+    /// [`Session::search_stop`], its `stopping:` line on stderr said as progress goes (`when`:
+    /// a log line in a log).
+    pub fn stop_as(&self, when: When) -> Cancel {
         match self.signals {
             Signals::Own => {
                 let stop = Cancel::default();
-                crate::store::stop_on_interrupt(&stop);
+                crate::store::stop_on_interrupt(&stop, when);
                 stop
             }
             Signals::Host => self.cancel.clone(),
+        }
+    }
+
+    /// The stop of a run that writes the games it finished when interrupted (`simulate` into a
+    /// folder), as the command line's SIGINT and SIGTERM stop it ([`Session::stop_as`]). In a
+    /// host, the host's first interrupt of the call sets it ([`Session::interrupt`]) and not
+    /// the call's cancel, so the run's set commits, marked stopped; a run that begins after the
+    /// call was cancelled is stopped from the start (and its set does not commit).
+    pub fn keeping_stop(&self, when: When) -> Cancel {
+        if self.signals == Signals::Own {
+            return self.stop_as(when);
+        }
+        let stop = Cancel::default();
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if self.cancel.is_set() {
+            stop.set();
+        }
+        *kept = Some(stop.clone());
+        stop
+    }
+
+    /// A host's interrupt of the call: sets the stop of its run that writes the games it
+    /// finished ([`Session::keeping_stop`]), the first time, and says so (`true`); otherwise
+    /// (no such run plays yet, or it was stopped already) cancels the call.
+    pub fn interrupt(&self) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.as_ref() {
+            Some(stop) if !stop.is_set() => {
+                stop.set();
+                true
+            }
+            _ => {
+                self.cancel.set();
+                false
+            }
         }
     }
 

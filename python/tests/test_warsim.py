@@ -141,11 +141,54 @@ except KeyboardInterrupt:
     return float(done.stdout)
 
 
-def test_ctrl_c_stops_a_long_run_within_a_second_and_writes_nothing(tmp_path):
-    out = tmp_path / "never"
-    call = f'warsim.simulate("war", games=10**9, max_hours=float("inf"), out={str(out)!r})'
+def test_ctrl_c_stops_a_long_run_within_a_second_and_without_out_writes_nothing(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    call = 'warsim.simulate("war", games=10**9, max_hours=float("inf"))'
     assert _seconds_to_stop(call, 1.0) < 1.0
-    assert os.listdir(tmp_path) == [], "nothing written, no staging left"
+    assert os.listdir(tmp_path) == [], "nothing written"
+
+
+def test_ctrl_c_writes_the_games_finished_into_out_and_resume_plays_the_rest(tmp_path):
+    """A KeyboardInterrupt during simulate(..., out=DIR) writes the games finished so far into
+    DIR as the command line's SIGINT does, a stopped run, then raises, saying so; resume plays
+    the rest: the run played in one go. The interrupt comes 0.2 s after the run's staging
+    folder appears (the run then plays); one that came before its games (the folder's probe
+    write held up) writes nothing and is tried again."""
+    out = tmp_path / "run"
+    script = f"""
+import glob, os, signal, threading, time, warsim
+out = {str(out)!r}
+staged = os.path.join({str(tmp_path)!r}, ".run.warsim-staging-*")
+def interrupt():
+    while not glob.glob(staged):
+        time.sleep(0.002)
+    time.sleep(0.2)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=interrupt, daemon=True).start()
+try:
+    warsim.simulate("war", games=2_000_000, seed=9, threads=2, max_hours=float("inf"), out=out)
+    print("finished")
+except KeyboardInterrupt as e:
+    print(e)
+"""
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        said = done.stdout.strip()
+        if out.exists():
+            break
+        assert "warsim.resume(" not in said, said
+    stopped = warsim.load(out)
+    games = stopped.summary["games"]
+    assert stopped.summary["run"]["stopped"] is True and 0 < games < 2_000_000, said
+    assert said.startswith(f"interrupted: the run stopped after {games:,} of the 2,000,000 games")
+    assert "warsim.resume(" in said
+    r = warsim.resume(out)
+    whole = warsim.simulate("war", games=2_000_000, seed=9)
+    assert r.histogram_csv == whole.histogram_csv and r.summary["games"] == 2_000_000
+    assert sorted(os.listdir(tmp_path)) == ["run"], "no staging or lock left beside out="
 
 
 def test_ctrl_c_stops_a_game_of_a_far_cap_and_a_long_markov_chain_within_a_second():
@@ -162,7 +205,7 @@ def test_ctrl_c_stops_a_game_of_a_far_cap_and_a_long_markov_chain_within_a_secon
 def test_ctrl_c_while_a_run_is_written_never_loses_the_earlier_run(tmp_path):
     """Interrupts at moments spread over a whole call, file writing and commit included: a
     KeyboardInterrupt leaves the earlier run in out= whole, unless it says the new run was
-    written in full; a call that finished wrote the new one."""
+    written, in full or stopped part way; a call that finished wrote the new one."""
     out = tmp_path / "o"
     script = f"""
 import linecache, os, signal, threading, time, warsim
@@ -190,6 +233,8 @@ for k in range(1, 13):
         inside = "function(*args, **kwargs)" in line
         if "written in full" in str(e):
             said = "written"
+        elif "warsim.resume(" in str(e):
+            said = "stopped"
         else:
             said = "interrupted" if inside else "after"
     try:  # an interrupt that came after the call is not the call's
@@ -198,17 +243,18 @@ for k in range(1, 13):
     except KeyboardInterrupt:
         pass
     now = open(out + "/summary.json").read()
-    seed = __import__("json").loads(now)["seed"]
+    doc = __import__("json").loads(now)
+    seed, stopped = doc["seed"], doc["run"].get("stopped", False)
     if said == "interrupted":
         assert now == old, (k, said, seed)
     else:
-        assert seed == 2, (k, said, seed)
+        assert seed == 2 and stopped == (said == "stopped"), (k, said, seed)
     print(said)
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     said = done.stdout.split()
-    assert len(said) == 12 and "interrupted" in said, said
+    assert len(said) == 12 and {"interrupted", "stopped"} & set(said), said
     assert sorted(os.listdir(tmp_path)) == ["o"], "no staging or lock left beside out="
 
 

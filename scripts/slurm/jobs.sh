@@ -15,8 +15,23 @@ submit_tasks() {
   # otherwise pass as an empty job id.
   id=$(sbatch --parsable --job-name=warsim --array="$1" "${cpus[@]}" \
     --open-mode=append --output="$out/logs/task-%a.log" "${sbatch_opts[@]}" \
-    --wrap "$cmd $threads --progress log --shard \$SLURM_ARRAY_TASK_ID/$tasks --out $(printf '%q' "$out")/shards/\$SLURM_ARRAY_TASK_ID") || return
+    --wrap "$(task_script "$cmd $threads")") || return
   job_id "$id"
+}
+
+# task_script CMD: the script of a task of the run, CMD its warsim command but for --progress,
+# --shard and --out. A shard that SIGTERM or Ctrl-C stopped (its summary.json says "stopped":
+# true) or whose killed task left a checkpoint beside it (in a staging folder
+# shards/.K.warsim-staging-*/checkpoint-*) is resumed by `warsim resume`, not played again;
+# any other is played. warsim is the task's process itself (exec), so `--signal=B:TERM@120`
+# reaches it: it writes what it finished, marked stopped, and the next submission resumes it.
+task_script() {
+  local shards k='$SLURM_ARRAY_TASK_ID'
+  shards=$(printf '%q' "$out")/shards
+  echo "if grep -qs '\"stopped\": true' $shards/$k/summary.json ||" \
+    "ls -d $shards/.$k.warsim-staging-*/checkpoint-* >/dev/null 2>&1; then" \
+    "exec $(printf '%q' "$warsim") resume $shards/$k --progress log;" \
+    "else exec $1 --progress log --shard $k/$tasks --out $shards/$k; fi"
 }
 
 # submit_merge JOB: sbatch the merge of every shard into DIR/merged once JOB's tasks have all

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Resubmits the failed tasks of a run made by submit.sh, and a new merge job after them.
 #   scripts/slurm/resubmit.sh DIR [K ...]
-# Without K, the tasks to rerun are those whose shard DIR/shards/K has no summary.json (a task
-# writes its output set whole or not at all, so a shard with one is complete). The same command,
-# options and sbatch options as the first submission (DIR/run.env); logs are appended to.
+# Without K, the tasks to rerun are those whose shard DIR/shards/K is not complete: it has no
+# summary.json (a task writes its output set whole or not at all), or one that says "stopped":
+# true (SIGTERM, a preemption's warning, or --max-hours stopped it part way). A task whose shard
+# was stopped, or that was killed after a checkpoint, resumes it with `warsim resume` rather
+# than play it again (jobs.sh, task_script); any other plays it. The same command, options and
+# sbatch options as the first submission (DIR/run.env); logs are appended to.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/jobs.sh"
@@ -20,7 +23,8 @@ if [ $# -gt 0 ]; then
   done
 else
   for k in $(seq 0 $((tasks - 1))); do
-    [ -f "$out/shards/$k/summary.json" ] || todo+=("$k")
+    summary=$out/shards/$k/summary.json
+    if [ ! -f "$summary" ] || grep -qs '"stopped": true' "$summary"; then todo+=("$k"); fi
   done
 fi
 if [ ${#todo[@]} -eq 0 ]; then

@@ -5,6 +5,11 @@
 #  2. one shard deleted: merge refuses, naming it;
 #  3. scripts/slurm/resubmit.sh finds that task and reruns it alone, with a new merge job:
 #     identical again; task logs show progress lines;
+#  3b. a shard stopped by SIGINT and one killed after a checkpoint: resubmit.sh picks both and
+#     their tasks resume them (not play them again): identical again;
+#  3c. docs/cluster.md's requeue recipe, submitted as it stands: a task told to stop as
+#     --signal=B:TERM tells it writes what it finished, requeues itself and resumes; the merge
+#     is the unsharded run's;
 #  4. a run whose tasks fail: the merge job is cancelled, not left pending;
 #  5. a refused sbatch (an unknown partition): submit.sh fails and says so;
 #  6. more tasks than games: refused (exit 2) before any sbatch;
@@ -96,6 +101,68 @@ grep -qE "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z progress: 250,000 of 250,000 ga
   { echo "test: resubmit.sh reran a complete run" >&2; exit 1; }
 echo "test: merge after resubmission identical again" >&2
 
+echo "test: resubmit.sh resumes a stopped shard and a killed one's checkpoint" >&2
+rm -rf "$work/run/shards/5" "$work/run/shards/6" "$work/run/merged"
+# stop_shard K SIGNAL: plays shard K with a checkpoint every 30 ms, and sends it SIGNAL once it
+# has saved one (so it lands part way).
+stop_shard() {
+  local pid
+  "$warsim" "${run[@]}" --shard "$1/8" --checkpoint-minutes 0.0005 --out "$work/run/shards/$1" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 3000); do
+    ls -d "$work/run/shards/.$1.warsim-staging-"*/checkpoint-* >/dev/null 2>&1 && break
+    sleep 0.01
+  done
+  kill "-$2" "$pid" 2>/dev/null || true
+  wait "$pid" || true
+}
+stop_shard 5 INT
+stop_shard 6 KILL
+grep -q '"stopped": true' "$work/run/shards/5/summary.json" ||
+  { echo "test: shard 5 was not stopped part way" >&2; exit 1; }
+{ [ ! -e "$work/run/shards/6" ] && ls -d "$work/run/shards/.6.warsim-staging-"*/checkpoint-* >/dev/null; } ||
+  { echo "test: shard 6 was not killed after a checkpoint" >&2; exit 1; }
+again=$("$root/scripts/slurm/resubmit.sh" "$work/run")
+echo "$again" >&2
+case $again in *"tasks 5,6 of 8 again"*) ;; *) echo "test: resubmit.sh did not pick tasks 5 and 6" >&2; exit 1 ;; esac
+eval "$(echo "$again" | tail -n1)"
+wait_job "$ARRAY_JOB"
+wait_job "$MERGE_JOB"
+same_as_whole
+for k in 5 6; do
+  grep -q "when it was resumed" "$work/run/shards/$k/summary.json" ||
+    { echo "test: shard $k was played again, not resumed" >&2; exit 1; }
+done
+grep -q "resuming from the checkpoint of" "$work/run/logs/task-6.log" ||
+  { echo "test: task 6's log does not say it resumed its checkpoint" >&2; exit 1; }
+echo "test: stopped and killed shards resumed; merge identical again" >&2
+
+echo "test: docs/cluster.md's requeue recipe" >&2
+recipe=$work/requeue.sbatch
+awk '/<!-- requeue:end -->/ {on = 0} on && !/^```/ {print} /<!-- requeue:begin -->/ {on = 1}' \
+  "$root/docs/cluster.md" > "$recipe"
+grep -q 'scontrol requeue' "$recipe" || { echo "test: no requeue recipe in docs/cluster.md" >&2; exit 1; }
+rq=$work/requeue rq_games=6000000
+mkdir -p "$rq/logs"
+"$warsim" simulate war --games "$rq_games" --out "$work/requeue-whole" >/dev/null
+id=$(OUT=$rq GAMES=$rq_games TASKS=2 WARSIM=$warsim sbatch --parsable --array=0-1 \
+  --output="$rq/logs/task-%a.log" "$recipe")
+id=${id%%;*}
+# Once task 0 plays (its first progress line, and a second for warsim to be past it), the
+# warning --signal=B:TERM gives: SIGTERM to the batch shell alone, which passes it on.
+for _ in $(seq 1200); do grep -qs "progress: " "$rq/logs/task-0.log" && break; sleep 0.1; done
+sleep 1
+scancel --batch --signal=TERM "${id}_0"
+wait_job "$id"
+grep -q "stopping: writing what is finished" "$rq/logs/task-0.log" &&
+  grep -q "interrupted: the run stopped after" "$rq/logs/task-0.log" ||
+  { echo "test: task 0 was not stopped part way:" >&2; cat "$rq/logs/task-0.log" >&2; exit 1; }
+grep -q "when it was resumed" "$rq/shards/0/summary.json" ||
+  { echo "test: task 0 was not resumed after its requeue" >&2; exit 1; }
+"$warsim" merge "$rq/shards/0" "$rq/shards/1" --out "$rq/merged" >/dev/null
+same_as_whole "$work/requeue-whole" "$rq"
+echo "test: a task told to stop requeued itself and resumed; merge identical" >&2
+
 echo "test: a run whose tasks fail" >&2
 ids=$("$root/scripts/slurm/submit.sh" --tasks 2 --out "$work/bad" -- simulate war --ranks 0 --games 100 | tail -n1)
 eval "$ids"
@@ -142,4 +209,4 @@ wait_job "$ARRAY_JOB"
 wait_job "$MERGE_JOB"
 same_as_whole "$work/small-whole" "$work/small"
 echo "test: 100 shards merged, identical to the unsharded run" >&2
-echo "slurm test: 10 passed, 0 failed"
+echo "slurm test: 12 passed, 0 failed"

@@ -54,7 +54,8 @@ pub fn simulate_into(
     run: &RunConfig,
 ) -> Result<(Run, Option<PathBuf>)> {
     let simulation = Simulation::new(game, run)?;
-    let set = begin(session, run.out.as_deref(), Kind::Simulate, &[])?;
+    let set =
+        begin(session, run.out.as_deref(), Kind::Simulate, &[])?.map(|s| s.told(run.progress));
     let played = simulation
         .planned
         .play(session, set.as_ref().map(|s| s.dir()))?;
@@ -331,12 +332,12 @@ impl<G: GameCli> Planned for PlannedRun<G> {
             &session.show(run.progress),
             std::time::Duration::from_secs_f64(head.seconds),
         );
-        // Where warsim answers the signals and the run is written, the first interrupt stops
-        // the games and the set is written of those played, marked stopped (`warsim resume`
-        // plays the rest), a run to a precision's too.
-        let keeps = session.signals() == Signals::Own && run.out.is_some();
+        // Where the run is written, the first interrupt (the command line's SIGINT or SIGTERM,
+        // a host's Ctrl-C) stops the games and the set is written of those played, marked
+        // stopped (`warsim resume` plays the rest), a run to a precision's too.
+        let keeps = run.out.is_some();
         let stop = match keeps {
-            true => session.search_stop(),
+            true => session.keeping_stop(run.progress),
             false => session.cancel().clone(),
         };
         // A run that keeps its games also stops itself when it runs far past its bound.

@@ -9,11 +9,12 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::{Run, Session};
+use crate::cancel::Cancel;
 use crate::face::{GameCli, WithGameType};
 use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::PrecisionJson;
 use crate::model::{self, load::Part};
-use crate::run::{self as runs, threads_or_cores, Saver as _};
+use crate::run::{self as runs, threads_or_cores, Saver};
 use crate::sim::precision::{self, Target};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::grouped;
@@ -91,7 +92,7 @@ impl WithGameType for Resume<'_> {
         }
         // The set is begun (which removes what killed runs left beside `dir`, the checkpoint
         // read above among them) and the games read saved again at once in its own.
-        let set = session.begin(dir, Kind::Simulate, &[])?;
+        let set = session.begin(dir, Kind::Simulate, &[])?.told(progress);
         let threads = threads_or_cores(None);
         let head = (part.tally.clone(), part.elapsed_s);
         let saving = Checkpointer::of(
@@ -107,34 +108,9 @@ impl WithGameType for Resume<'_> {
             c.save(rest.start, &Tally::new(part.game.players()))?;
         }
         let bar = Progress::new(rest.end - rest.start, &session.show(progress));
-        let stop = session.search_stop();
         let start = Instant::now();
-        let inc = |n| bar.inc(n);
-        let with: (usize, &(dyn Fn(u64) + Sync), _) = (threads, &inc, &stop);
-        let (mut info, tally) = match info.precision.clone() {
-            Some(p) => {
-                let planned = |n: u64| bar.set_total(n - rest.start);
-                let watched = precision::Watched {
-                    threads,
-                    progress: with.1,
-                    planned: &planned,
-                    cancel: &stop,
-                };
-                to_precision(part.info, p, &part.game, part.tally, &watched)?
-            }
-            None => {
-                let (tally, end) = runs::play_rest(
-                    &part.game,
-                    info.seed,
-                    rest,
-                    with,
-                    saving.as_ref().map(|c| c as _),
-                )?;
-                let mut info = part.info;
-                info.range.end = end;
-                (info, part.tally.merge(tally)?)
-            }
-        };
+        let saver: Option<&dyn Saver<G::Stats>> = saving.as_ref().map(|c| c as _);
+        let (mut info, tally) = play_on(&part, &bar, (threads, &session.stop_as(progress)), saver)?;
         bar.finish();
         // One engine played the run where the stopped run names the one that plays now.
         let said: serde_json::Value = serde_json::from_str(&part.summary_json)?;
@@ -147,15 +123,48 @@ impl WithGameType for Resume<'_> {
     }
 }
 
+/// The rest of the stopped run `part` played on `threads` threads, counted by `bar`, stopped
+/// by `stop`, saving checkpoints with `saver`: its description and all its games.
+fn play_on<G: GameCli>(
+    part: &Part<G>,
+    bar: &Progress,
+    (threads, stop): (usize, &Cancel),
+    saver: Option<&dyn Saver<G::Stats>>,
+) -> Result<(RunInfo, Tally<G::Stats>)> {
+    let info = part.info.clone();
+    let rest = info.range.end..info.planned_end();
+    let inc = |n| bar.inc(n);
+    match info.precision.clone() {
+        Some(p) => {
+            let planned = |n: u64| bar.set_total(n - rest.start);
+            let watched = precision::Watched {
+                threads,
+                progress: &inc,
+                planned: &planned,
+                cancel: stop,
+            };
+            to_precision(info, p, &part.game, part.tally.clone(), &watched, saver)
+        }
+        None => {
+            let with: (usize, &(dyn Fn(u64) + Sync), _) = (threads, &inc, stop);
+            let (tally, end) = runs::play_rest(&part.game, info.seed, rest, with, saver)?;
+            let mut info = info;
+            info.range.end = end;
+            Ok((info, part.tally.clone().merge(tally)?))
+        }
+    }
+}
+
 /// The stopped run to a precision `info` (its block `p`), of games `head`, played on deciding
-/// at the same checks as in one go ([`precision::simulate_until`]); stopped again, it is as far
-/// as it got.
+/// at the same checks as in one go ([`precision::simulate_until`]), saving checkpoints with
+/// `saver`; stopped again, it is as far as it got.
 fn to_precision<G: GameCli>(
     mut info: RunInfo,
     p: PrecisionJson,
     game: &G,
     head: Tally<G::Stats>,
     watched: &precision::Watched<'_>,
+    saver: Option<&dyn Saver<G::Stats>>,
 ) -> Result<(RunInfo, Tally<G::Stats>)> {
     let target = Target {
         half_width: p.target,
@@ -163,7 +172,7 @@ fn to_precision<G: GameCli>(
         max_games: p.max_games,
     };
     let (tally, stopped, toward) =
-        precision::simulate_until(game, info.seed, &target, head, watched)?;
+        runs::play_precise(game, (&info, &target), head, watched, saver)?;
     runs::precisely(&mut info, &target, &stopped, toward);
     Ok((info, tally))
 }

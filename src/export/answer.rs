@@ -15,6 +15,7 @@ use super::readme::MARKER_LINE;
 use crate::model::summary::Provenance;
 use crate::stats::summary::grouped_in;
 use crate::store::OutputSet;
+use crate::term::progress::{self, When};
 use crate::term::stdout::{self, Print};
 
 /// A computed answer: the JSON document written as `file`, its figures as rows, and the lines
@@ -129,8 +130,9 @@ impl Solved {
     }
 
     /// Prints the answer as `print` asks: JSON, Markdown, or its game and description, its
-    /// lines, then the folder `written` where its set was written.
-    pub fn print(&self, print: Print, written: Option<&Path>) -> Result<()> {
+    /// lines, then the folder `written` where its set was written (a log line where progress
+    /// goes to a log, [`progress::stamped`]).
+    pub fn print(&self, print: Print, written: Option<(&Path, When)>) -> Result<()> {
         match print {
             Print::Nothing => {}
             Print::Json => stdout::print_json(&self.doc)?,
@@ -142,8 +144,8 @@ impl Solved {
                 for line in &self.lines {
                     writeln!(out, "{line}")?;
                 }
-                if let Some(dir) = written {
-                    writeln!(out, "{}", self.written(dir))?;
+                if let Some((dir, when)) = written {
+                    writeln!(out, "{}", progress::stamped(when, &self.written(dir)))?;
                 }
                 out.flush()?;
             }

@@ -16,6 +16,7 @@ use crate::model::summary::{Provenance, Summary};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct};
 use crate::store::Dir;
+use crate::term::progress::{self, When};
 use crate::term::stdout::{self, Print};
 use crate::term::text;
 
@@ -221,14 +222,14 @@ pub fn summarize<S: GameStats>(
 }
 
 /// Prints the run `r` (its `summary`, played in `timing`) on stdout as `print` says, naming
-/// the folder `written` where its set was written; a failure to print says that the set is in
-/// place.
+/// the folder `written` where its set was written, as a log line if its progress went to a log
+/// ([`progress::stamped`]); a failure to print says that the set is in place.
 pub fn print<S: GameStats>(
     r: &Report<S>,
     summary: &Summary<S::Json>,
     timing: &Timing,
     print: Print,
-    written: Option<&Path>,
+    written: Option<(&Path, When)>,
 ) -> Result<()> {
     let print = || -> Result<()> {
         let mut stdout = stdout::out();
@@ -238,16 +239,16 @@ pub fn print<S: GameStats>(
             Print::Markdown => write!(stdout, "{}", table::markdown(&table::rows(r, timing)))?,
             Print::Text => {
                 write!(stdout, "{}", text::summary(r, timing))?;
-                if let Some(dir) = written {
+                if let Some((dir, when)) = written {
                     // The game's own table, if it writes one (War's quit.csv with --quit-stats).
                     let table = r.tally.stats.table().map(|t| t.file);
                     let table = table.map(|f| format!("{f}, ")).unwrap_or_default();
-                    writeln!(
-                        stdout,
+                    let line = format!(
                         "written   {}/ (summary.json, summary.csv, histogram.csv, {table}charts, \
                          report.html, README.md)",
                         dir.display()
-                    )?;
+                    );
+                    writeln!(stdout, "{}", progress::stamped(when, &line))?;
                 }
             }
         }
@@ -256,7 +257,7 @@ pub fn print<S: GameStats>(
     };
     // The set is in place whatever happens to stdout: say so.
     match written {
-        Some(dir) => print().with_context(|| {
+        Some((dir, _)) => print().with_context(|| {
             format!(
                 "{} was written in full; cannot print its summary",
                 dir.display()

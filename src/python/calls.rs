@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use super::args::{self, words};
 use super::run::Run;
-use super::{interruptible, json_loads};
+use super::{interruptible, json_loads, keeping};
 use crate::api::{self, Setup};
 use crate::face::PlayIo;
 use crate::model::reader::{read_text, MAX_JSON_BYTES, MAX_SET_JSON_BYTES};
@@ -136,7 +136,10 @@ fn setup(
 /// line, on any number of threads. `max_hours` refuses a run estimated longer (`math.inf`:
 /// no bound); `shard="K/N"` plays one slice (see `merge`); `precision=H` plays until the 95%
 /// interval of the mean rounds is at most ±H. Bad input raises ValueError naming the
-/// argument; Ctrl-C stops the run within a second.
+/// argument; Ctrl-C stops the run within a second: with `out`, after writing the games
+/// finished so far there, marked stopped, for `warsim.resume(out)` to play the rest, as the
+/// command line's Ctrl-C does (it then raises KeyboardInterrupt saying so; a second Ctrl-C
+/// stops it at once, writing nothing).
 #[pyfunction]
 #[pyo3(signature = (game, /, **kwargs))]
 pub fn simulate<'py>(
@@ -145,10 +148,19 @@ pub fn simulate<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Run> {
     let p = planned(py, "simulate", game, kwargs)?;
-    interruptible(py, p.command, |session| {
-        let (run, written) = api::simulate_into(session, &p.setup, &p.config)?;
-        Ok(Run::of(run, written))
-    })
+    let resume = |d: &std::path::Path| format!("warsim.resume({:?})", d.display().to_string());
+    let played = keeping(
+        py,
+        p.command,
+        |session| {
+            let (run, written) = api::simulate_into(session, &p.setup, &p.config)?;
+            let figures = "every figure of its summary";
+            let said = crate::app::stopped_said(&run, written.as_deref(), (&resume, figures));
+            Ok((Run::of(run, written), said))
+        },
+        |(_, said): &(Run, Option<String>)| said.clone(),
+    );
+    Ok(played?.0)
 }
 
 /// Every distinct deal of `game` played once: a `Result`, whatever the rules. Its `summary` is

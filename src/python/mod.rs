@@ -8,7 +8,9 @@
 //! every 50 ms: Ctrl-C sets the run's [`Cancel`], which the engine sees before its next chunk
 //! and every output set sees before its commit, and the call raises `KeyboardInterrupt` with
 //! nothing written (the earlier set in `out=` left whole), or, when the interrupt came after
-//! the commit, one that says the output was written in full.
+//! the commit, one that says the output was written in full. A run into `out=` is stopped as
+//! the command line's Ctrl-C stops it instead: it writes the games finished, marked stopped,
+//! then raises ([`keeping`]).
 
 mod args;
 mod calls;
@@ -41,6 +43,20 @@ pub(crate) fn interruptible<T: Send>(
     command: Vec<String>,
     work: impl FnOnce(&Session) -> anyhow::Result<T> + Send,
 ) -> PyResult<T> {
+    keeping(py, command, work, |_| None)
+}
+
+/// [`interruptible`], for a call whose run writes the games it finished when interrupted
+/// (`simulate` with `out=`, [`Session::keeping_stop`]): the first Ctrl-C while it plays stops
+/// its games, as the command line's SIGINT does, and the call goes on to write them, marked
+/// stopped, then raises `KeyboardInterrupt` with what `kept` says of its value (`None`: that it
+/// was written in full); a second Ctrl-C cancels it, writing nothing.
+pub(crate) fn keeping<T: Send>(
+    py: Python<'_>,
+    command: Vec<String>,
+    work: impl FnOnce(&Session) -> anyhow::Result<T> + Send,
+    kept: impl FnOnce(&T) -> Option<String>,
+) -> PyResult<T> {
     let cancel = Cancel::default();
     let shared = Arc::new(progress::Shared::default());
     let session = Session::hosted(cancel.clone(), command, shared.clone());
@@ -55,6 +71,8 @@ pub(crate) fn interruptible<T: Send>(
             done.1.notify_all();
             value
         });
+        // The interrupt that stopped a run which then writes what it finished.
+        let mut stopped = None;
         loop {
             shown.draw(py, &shared, false);
             let finished = py.detach(|| {
@@ -69,23 +87,31 @@ pub(crate) fn interruptible<T: Send>(
                 break;
             }
             if let Err(signal) = py.check_signals() {
-                shown.draw(py, &shared, true);
-                cancel.set();
+                if session.interrupt() {
+                    stopped = Some(signal);
+                    continue;
+                }
                 // The engine stops before its next chunk, and no output set commits once the
                 // cancel is set: what was staged is removed on the way out and the old set stays.
-                // A worker that had committed before the cancel has written its set in full,
-                // and the interrupt says so.
+                // A worker that had committed before the cancel has written its set in full
+                // (or, stopped, as far as it got), and the interrupt says so.
+                shown.draw(py, &shared, true);
                 let done = py.detach(|| worker.join());
-                if matches!(done, Ok(Ok(_))) && signal.is_instance_of::<PyKeyboardInterrupt>(py) {
-                    return Err(written());
-                }
-                return Err(signal);
+                return Err(match (done, stopped) {
+                    (Ok(Ok(value)), Some(_)) => interrupted(kept(&value)),
+                    (Ok(Ok(_)), None) if signal.is_instance_of::<PyKeyboardInterrupt>(py) => {
+                        written()
+                    }
+                    _ => signal,
+                });
             }
         }
         shown.draw(py, &shared, true);
-        let value = match worker.join() {
-            Ok(done) => done.map_err(to_python)?,
-            Err(panic) => std::panic::resume_unwind(panic),
+        let value = match (worker.join(), stopped) {
+            (Ok(Ok(value)), Some(_)) => return Err(interrupted(kept(&value))),
+            (Ok(Err(e)), Some(signal)) => return Err(stopped_without_set(e, signal)),
+            (Ok(done), None) => done.map_err(to_python)?,
+            (Err(panic), _) => std::panic::resume_unwind(panic),
         };
         // An interrupt that came while the finished call was being collected is raised here,
         // saying that the output was written, rather than by Python on the next line as if
@@ -96,6 +122,33 @@ pub(crate) fn interruptible<T: Send>(
             Ok(()) => Ok(value),
         }
     })
+}
+
+/// The `KeyboardInterrupt` of a call stopped by an interrupt that then wrote what it had:
+/// `said` says what (`None`: it had finished, and wrote its output in full).
+fn interrupted(said: Option<String>) -> PyErr {
+    match said {
+        Some(said) => PyKeyboardInterrupt::new_err(said),
+        None => written(),
+    }
+}
+
+/// What a call stopped by an interrupt (`signal`) raises when it then failed with `e`: a run
+/// stopped before its first game finished (which writes nothing) raises the interrupt with
+/// what the command line says of it; a failure of its own (a full disk) raises that failure.
+fn stopped_without_set(e: anyhow::Error, signal: PyErr) -> PyErr {
+    if let Some(i) = e.downcast_ref::<crate::error::Interrupted>() {
+        return PyKeyboardInterrupt::new_err(i.0.clone());
+    }
+    let cancelled = e.downcast_ref::<crate::sim::engine::Cancelled>().is_some()
+        || matches!(
+            e.downcast_ref::<warsim_core::error::Error>(),
+            Some(warsim_core::error::Error::Cancelled(_))
+        );
+    match cancelled {
+        true => signal,
+        false => to_python(e),
+    }
 }
 
 /// The progress line of a long call, drawn by Python's `warsim._show_progress` (on stderr,

@@ -3,9 +3,10 @@
 //! reads), in a folder `checkpoint-END` that appears whole or not at all (written under
 //! another name, synced, then renamed). A SIGKILL or a power loss leaves the staging folder
 //! beside `--out DIR`; `warsim resume DIR` finds its newest checkpoint ([`latest`]) and plays
-//! on from there. The set's commit never carries one: it removes them first ([`clear`]). A
-//! sweep's checkpoint is its sweep.json as a stopped sweep's, with the data files of the rule
-//! set being played beside it (numbered by the sweep's count of checkpoints, not by a game).
+//! on from there. The set's commit never carries one: it removes them the moment before its
+//! exchange ([`clear`]). A sweep's checkpoint is its sweep.json as a stopped sweep's, with the
+//! data files of the rule set being played beside it (numbered by the sweep's count of
+//! checkpoints, not by a game).
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -24,9 +25,10 @@ const PREFIX: &str = "checkpoint-";
 /// The folder a checkpoint is written in before its rename.
 const WRITING: &str = "checkpoint.writing";
 
-/// The folder an old checkpoint is moved to before it is removed, so that a removal cut short
-/// (SIGKILL) leaves no half checkpoint under a checkpoint's name.
-const OLD: &str = "checkpoint.old";
+/// What an old checkpoint is renamed to before it is removed: a removal cut short (SIGKILL)
+/// leaves no `checkpoint-END` with files missing, which [`latest`] would take for the newest
+/// (removing its files made it the folder changed last).
+const REMOVING: &str = "checkpoint.removing";
 
 /// Writes the data files `files` puts of a stopped run of the first games of its slice, up to
 /// game `end` (a sweep's: its `end`th checkpoint), as the checkpoint of the set staged in
@@ -48,23 +50,30 @@ pub fn save(dir: &Dir, end: u64, files: Files<'_>) -> Result<()> {
     File::open(&dir.staging)?.sync_all()?;
     for old in checkpoints(&dir.staging)? {
         if old.file_name().is_some_and(|n| n != name.as_str()) {
-            let doomed = dir.path(OLD);
-            let _ = fs::remove_dir_all(&doomed);
-            fs::rename(&old, &doomed)?;
-            fs::remove_dir_all(&doomed)?;
+            remove(dir, &old)?;
         }
     }
     Ok(())
 }
 
-/// Removes every checkpoint (and one half written) from the set staged in `dir`.
+/// Removes every checkpoint (and one half written or half removed) from the set staged in
+/// `dir`.
 pub(super) fn clear(dir: &Dir) -> Result<()> {
     let _ = fs::remove_dir_all(dir.path(WRITING));
-    let _ = fs::remove_dir_all(dir.path(OLD));
+    let _ = fs::remove_dir_all(dir.path(REMOVING));
     for old in checkpoints(&dir.staging)? {
-        fs::remove_dir_all(&old)?;
+        remove(dir, &old)?;
     }
     Ok(())
+}
+
+/// Removes the checkpoint `old` of the set staged in `dir`: renamed first ([`REMOVING`]), so
+/// that it is gone whole under its own name at once.
+fn remove(dir: &Dir, old: &Path) -> Result<()> {
+    let doomed = dir.path(REMOVING);
+    let _ = fs::remove_dir_all(&doomed);
+    fs::rename(old, &doomed)?;
+    Ok(fs::remove_dir_all(&doomed)?)
 }
 
 /// The checkpoint folders in `staging`.

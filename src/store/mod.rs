@@ -39,6 +39,7 @@ mod target;
 use crate::error::UsageError;
 use crate::model::reader;
 use crate::sim::engine::{Cancel, Cancelled};
+use crate::term::progress::{self, When};
 use exchange::*;
 use lock::Lock;
 use target::*;
@@ -194,8 +195,9 @@ struct Pending {
     locks: Vec<PathBuf>,
     /// Sets committed by this process.
     committed: Vec<PathBuf>,
-    /// The stop of a run that writes what it has when interrupted ([`stop_on_interrupt`]).
-    stop: Option<Cancel>,
+    /// The stop of a run that writes what it has when interrupted ([`stop_on_interrupt`]), and
+    /// where its progress goes (in a log, its `stopping:` line is a log line).
+    stop: Option<(Cancel, When)>,
 }
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
@@ -221,11 +223,12 @@ fn install_cleanup() {
     });
 }
 
-/// Makes the first SIGINT or SIGTERM from now on set `cancel` instead of ending the process:
-/// a search stops, writes what it found and commits its set; a second signal cleans up and
-/// exits as before, writing nothing. The set's commit (or its drop) ends this.
-pub fn stop_on_interrupt(cancel: &Cancel) {
-    pending().stop = Some(cancel.clone());
+/// Makes the first SIGINT or SIGTERM from now on set `cancel` instead of ending the process,
+/// saying so on stderr (a log line where progress goes to a log, `when`): a search stops,
+/// writes what it found and commits its set; a second signal cleans up and exits as before,
+/// writing nothing. The set's commit (or its drop) ends this.
+pub fn stop_on_interrupt(cancel: &Cancel, when: When) {
+    pending().stop = Some((cancel.clone(), when));
 }
 
 /// Starts a message on a line of its own at a terminal: a progress bar's line, which the
@@ -240,14 +243,12 @@ fn fresh_line(err: &mut io::Stderr) {
 fn on_interrupt() {
     let mut p = pending();
     fresh_line(&mut io::stderr());
-    if let Some(stop) = p.stop.take().filter(|s| !s.is_set()) {
+    if let Some((stop, when)) = p.stop.take().filter(|(s, _)| !s.is_set()) {
         stop.set();
-        p.stop = Some(stop);
-        let _ = writeln!(
-            io::stderr(),
-            "stopping: writing what is finished so far (interrupt again to stop at once, \
-             writing nothing)"
-        );
+        p.stop = Some((stop, when));
+        let said = "stopping: writing what is finished so far (interrupt again to stop at once, \
+                    writing nothing)";
+        let _ = writeln!(io::stderr(), "{}", progress::stamped(when, said));
         return;
     }
     for dir in &p.dirs {
@@ -291,6 +292,9 @@ pub struct OutputSet {
     cancel: Option<Cancel>,
     /// What the set it replaces held, as the line saying so names it ([`described`]).
     replacing: Option<String>,
+    /// Where the run's progress goes: in a log, the line saying what it replaced is a log line
+    /// ([`OutputSet::told`]).
+    when: When,
 }
 
 /// A directory of a staged output set: the set's own, or one inside it ([`OutputSet::subdir`]).
@@ -399,6 +403,7 @@ impl OutputSet {
             lock: Some(lock),
             cancel: None,
             replacing,
+            when: When::Auto,
         };
         fs::create_dir(&set.root.staging)
             .map_err(|e| out_failed(&t, ": cannot write beside it", anyhow::Error::from(e)))?;
@@ -417,6 +422,12 @@ impl OutputSet {
         f.sync_all()?;
         fs::remove_file(&path)?;
         Ok(())
+    }
+
+    /// The set, its lines on stderr written as progress goes (`when`): log lines in a log.
+    pub fn told(mut self, when: When) -> OutputSet {
+        self.when = when;
+        self
     }
 
     /// The set's directory.
@@ -445,10 +456,13 @@ impl OutputSet {
     pub fn commit(mut self) -> Result<()> {
         let shown = self.root.target.clone();
         let target = self.lock.as_ref().expect("held until drop").target.clone();
-        // A long run's checkpoints live in its staging folder; the set committed carries none.
-        checkpoint::clear(&self.root)?;
         sync_tree(&self.root.staging)
             .with_context(|| format!("cannot write {}", shown.display()))?;
+        // A long run's checkpoints live in its staging folder; the set committed carries none.
+        // They go only now, its files synced, the moment before the exchange: a SIGKILL while
+        // the set was synced (its charts can take a while) still leaves one to resume from.
+        checkpoint::clear(&self.root)?;
+        File::open(&self.root.staging)?.sync_all()?;
         let old = {
             let mut p = pending();
             if self.cancel.as_ref().is_some_and(Cancel::is_set) {
@@ -485,7 +499,8 @@ impl OutputSet {
             // The command line says what it replaced (another game's run, say), on stderr:
             // stdout is the run's answer. A host (Python) was told by its own `out=`.
             if let (None, Some(what)) = (&self.cancel, &self.replacing) {
-                tell(format_args!("replaced {}/ ({what})", shown.display()));
+                let line = format!("replaced {}/ ({what})", shown.display());
+                tell(format_args!("{}", progress::stamped(self.when, &line)));
             }
         }
         if let Some(parent) = target.parent() {

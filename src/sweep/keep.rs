@@ -143,4 +143,10 @@ impl<S: GameStats + 'static> Saver<S> for RuleSetSaver<'_, S> {
         let run = self.checkpointer.run_at(end, played)?;
         self.keeper.save(Some((self.i, &run)))
     }
+
+    /// A rule set played to a precision: its games so far as the stopped run they make.
+    fn save_stopped(&self, info: RunInfo, tally: &Tally<S>) -> Result<()> {
+        let run = self.checkpointer.run_of(info, tally.clone())?;
+        self.keeper.save(Some((self.i, &run)))
+    }
 }

@@ -55,17 +55,24 @@ pub fn tell(when: When, line: &str) {
     }
 }
 
-/// Writes `line` on stderr as a log line: after the time of day in UTC, ISO 8601
-/// (`2026-12-07T14:03:12Z progress: ...`), which is what a Slurm log is searched by.
+/// Writes `line` on stderr as a log line ([`stamped`]).
 fn logged(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{}", stamped(When::Log, line));
+}
+
+/// `line` as a log line where progress goes to a log (`when`: `--progress log`): after the
+/// time of day in UTC, ISO 8601 (`2026-12-07T14:03:12Z progress: ...`), which is what a Slurm
+/// log is searched by; elsewhere as it is. Lines written elsewhere than by [`tell`] use it
+/// too: the `written` line on stdout (a Slurm log holds stdout with stderr), the message of a
+/// stopped run.
+pub fn stamped(when: When, line: &str) -> String {
+    if when != When::Log {
+        return line.to_string();
+    }
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "{} {line}",
-        crate::model::summary::iso_date(now)
-    );
+    format!("{} {line}", crate::model::summary::iso_date(now))
 }
 
 /// Seconds between two progress lines of [`When::Log`].

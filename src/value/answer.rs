@@ -8,6 +8,7 @@ use anyhow::Result;
 use super::Run;
 pub use crate::export::answer::Solved;
 use crate::store::OutputSet;
+use crate::term::progress::When;
 use crate::term::stdout::Print;
 
 /// What `exact` found.
@@ -32,11 +33,11 @@ impl Answer {
     }
 
     /// Prints the answer on stdout as `print` says, naming the folder `written` where its set
-    /// went.
-    pub fn print(&self, print: Print, written: Option<&Path>) -> Result<()> {
+    /// went (a log line when progress goes to a log, `when`).
+    pub fn print(&self, print: Print, written: Option<&Path>, when: When) -> Result<()> {
         match self {
-            Answer::Run(run) => run.print(print, written),
-            Answer::Solved(solved) => solved.print(print, written),
+            Answer::Run(run) => run.print(print, written, when),
+            Answer::Solved(solved) => solved.print(print, written.map(|dir| (dir, when))),
         }
     }
 }

@@ -18,7 +18,8 @@ const NOTE: &str = "a checkpoint of a run that was still playing: warsim resume 
 
 /// Saves the checkpoints of the run `base` (as planned) into the set staged in `dir`, every
 /// `every`: its games are `head` (played before these: a pilot's, or a stopped run's), then
-/// those the run's play gives [`Saver::save`].
+/// those the run's play gives [`Saver::save`]; a run to a precision gives its description
+/// and all its games ([`Saver::save_stopped`]).
 pub struct Checkpointer<'a, S> {
     /// The staged set.
     dir: &'a Dir,
@@ -67,13 +68,23 @@ impl<S: GameStats + 'static> Checkpointer<'_, S> {
     pub fn run_at(&self, end: u64, played: &Tally<S>) -> Result<Run> {
         let mut info = self.base.clone();
         info.range.end = end;
-        let tally = self.head.0.clone().merge(played.clone())?;
+        self.run_of(info, self.head.0.clone().merge(played.clone())?)
+    }
+
+    /// The run `info` of games `tally`, timed from the head's start (a run to a precision
+    /// stopped short of a check: its description says so).
+    pub fn run_of(&self, info: RunInfo, tally: Tally<S>) -> Result<Run> {
         let timing = Timing {
             elapsed_s: self.head.1 + self.started.elapsed().as_secs_f64(),
             threads: Some(self.threads),
             note: Some(NOTE.into()),
         };
         Run::new(info, tally, timing, self.made.clone())
+    }
+
+    /// Writes `run` as the checkpoint of its games so far.
+    fn write(&self, run: &Run) -> Result<()> {
+        checkpoint::save(self.dir, run.info().range.end, &|put| run.write_data(put))
     }
 }
 
@@ -84,7 +95,11 @@ impl<S: GameStats + 'static> Saver<S> for Checkpointer<'_, S> {
 
     /// Saves the games up to `end`, `played` after the head, as the run's checkpoint.
     fn save(&self, end: u64, played: &Tally<S>) -> Result<()> {
-        let run = self.run_at(end, played)?;
-        checkpoint::save(self.dir, end, &|put| run.write_data(put))
+        self.write(&self.run_at(end, played)?)
+    }
+
+    /// Saves a run to a precision as the stopped run its games so far make.
+    fn save_stopped(&self, info: RunInfo, tally: &Tally<S>) -> Result<()> {
+        self.write(&self.run_of(info, tally.clone())?)
     }
 }

@@ -17,6 +17,7 @@ use crate::model::summary::{Provenance, Summary};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::Distribution;
 use crate::store::{Dir, OutputSet};
+use crate::term::progress::When;
 use crate::term::stdout::Print;
 
 /// A run of any game, in memory: nothing of it is written or printed until a consumer asks.
@@ -119,9 +120,10 @@ impl Run {
         self.played.write_data(put)
     }
 
-    /// Prints the run on stdout as `print` says, naming the folder `written` where its set went.
-    pub fn print(&self, print: Print, written: Option<&Path>) -> Result<()> {
-        self.played.print(print, written)
+    /// Prints the run on stdout as `print` says, naming the folder `written` where its set went
+    /// (a log line when progress goes to a log, `when`).
+    pub fn print(&self, print: Print, written: Option<&Path>, when: When) -> Result<()> {
+        self.played.print(print, written, when)
     }
 }
 
@@ -156,7 +158,7 @@ trait Played: Send + Sync {
     fn curve(&self) -> Curve;
     fn as_any(&self) -> &dyn Any;
     fn write_data(&self, put: &mut dyn FnMut(&str, &[u8]) -> Result<()>) -> Result<()>;
-    fn print(&self, print: Print, written: Option<&Path>) -> Result<()>;
+    fn print(&self, print: Print, written: Option<&Path>, when: When) -> Result<()>;
     fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>>;
     fn charts(&self) -> Vec<&'static str>;
     fn summary_csv(&self) -> Result<String>;
@@ -216,8 +218,9 @@ impl<S: GameStats + 'static> Played for Typed<S> {
         crate::export::run::write_data(&report, &self.summary, self.histogram_csv.as_bytes(), put)
     }
 
-    fn print(&self, print_as: Print, written: Option<&Path>) -> Result<()> {
+    fn print(&self, print_as: Print, written: Option<&Path>, when: When) -> Result<()> {
         let report = Report::new(&self.info, &self.tally);
+        let written = written.map(|dir| (dir, when));
         print(&report, &self.summary, &self.timing, print_as, written)
     }
 

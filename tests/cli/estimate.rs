@@ -108,7 +108,8 @@ fn a_run_past_half_again_its_bound_stops_itself_and_resumes() {
         .unwrap();
     assert_eq!(done.status.code(), Some(130));
     let err = String::from_utf8_lossy(&done.stderr);
-    let lines = log_lines(&err[..err.rfind("stopped: ").unwrap()]);
+    // Every line a log line, the last (the message of the stopped run) too.
+    let lines = log_lines(&err);
     assert!(lines[0].starts_with("estimate: "), "{err}");
     assert!(
         lines.iter().any(|l| l
@@ -116,7 +117,9 @@ fn a_run_past_half_again_its_bound_stops_itself_and_resumes() {
         "{err}"
     );
     assert!(
-        err.contains("stopped: the run took half again its --max-hours bound and stopped itself"),
+        lines.last().unwrap().starts_with(
+            "stopped: the run took half again its --max-hours bound and stopped itself"
+        ),
         "{err}"
     );
     let part = json(&read(&out, "summary.json"));
@@ -132,4 +135,56 @@ fn a_run_past_half_again_its_bound_stops_itself_and_resumes() {
         without_run_details(json(&read(&out, "summary.json"))),
         without_run_details(json(&read(&whole, "summary.json")))
     );
+}
+
+/// Under `--progress log` every line of a run stopped by SIGINT and of its resume has its time,
+/// the signal handler's `stopping:` line, the final message and `replaced` on stderr, and the
+/// `written` line on stdout (a Slurm log holds both) too.
+#[test]
+fn under_progress_log_every_line_of_a_stopped_and_resumed_run_has_its_time() {
+    let dir = Scratch::new("log-times");
+    let out = dir.path("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(super::moments::RUN)
+        .args([s(&out), "--progress", "log"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let checkpointed = |o: &std::path::Path| !super::moments::staged(o).1.is_empty();
+    assert!(super::moments::wait_for(&mut child, &out, &checkpointed));
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    let lines = log_lines(&err);
+    let stopping = "stopping: writing what is finished so far";
+    assert!(lines.iter().any(|l| l.starts_with(stopping)), "{err}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("interrupted: the run stopped after "),
+        "{err}"
+    );
+    let written = |stdout: &[u8]| {
+        let text = String::from_utf8_lossy(stdout).to_string();
+        let line = text.lines().last().unwrap_or_default().to_string();
+        assert!(log_lines(&line)[0].starts_with("written   "), "{text}");
+    };
+    written(&done.stdout);
+    let resumed = Command::new(env!("CARGO_BIN_EXE_warsim"))
+        .args(["resume", s(&out), "--progress", "log"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    let replaced = format!("replaced {}/ (simulate war, ", out.display());
+    assert!(
+        log_lines(&err).iter().any(|l| l.starts_with(&replaced)),
+        "{err}"
+    );
+    written(&resumed.stdout);
 }

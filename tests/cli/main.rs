@@ -16,6 +16,7 @@ mod help;
 mod jitsu;
 mod merge;
 mod messages;
+mod moments;
 mod nothing_lost;
 mod output;
 mod precision;

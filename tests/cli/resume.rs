@@ -2,93 +2,29 @@
 //! `warsim resume` plays the rest: the same histogram and summary (but for timing and
 //! provenance) as the run played in one go; what is no stopped run is refused untouched.
 
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use super::moments::{at_every_moment, stop_at, Ended, Moment, PRECISE, RUN};
+use super::util::{fails, json, ok, read, s, Scratch};
 
-use super::util::{fails, json, ok, read, s, without_run_details, Scratch};
-
-/// The run interrupted: 2 threads, no pilot (`--max-hours none`), its `--out DIR` follows.
-const RUN: [&str; 11] = [
-    "simulate",
-    "war",
-    "--games",
-    "80000",
-    "--threads",
-    "2",
-    "--seed",
-    "3",
-    "--max-hours",
-    "none",
-    "--out",
-];
-
-/// The run in `out`, stopped by `signal` after `pause`: whether it stopped with games kept.
-fn interrupted(out: &std::path::Path, signal: &str, pause: Duration) -> bool {
-    interrupted_run(&RUN, out, signal, pause)
-}
-
-/// The run `run` (its `--out DIR` follows) in `out`, stopped by `signal` after `pause`:
-/// whether it stopped with games kept.
-fn interrupted_run(run: &[&str], out: &std::path::Path, signal: &str, pause: Duration) -> bool {
-    let child = Command::new(env!("CARGO_BIN_EXE_warsim"))
-        .args(run)
-        .arg(s(out))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(pause);
-    let _ = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status();
-    let done = child.wait_with_output().unwrap();
-    let said = String::from_utf8_lossy(&done.stderr);
-    match done.status.code() {
-        // Done, or stopped after its set was written whole.
-        Some(0) => false,
-        Some(130) if said.contains("written in full") => false,
-        Some(130) if said.contains("warsim resume") => {
-            assert!(said.contains("every figure above is over those"), "{said}");
-            true
-        }
-        // Stopped before a game was played (then nothing is written), or by the signal
-        // before warsim's handler was in place.
-        _ => {
-            assert!(!out.exists(), "{signal} after {pause:?}: {said}");
-            false
-        }
-    }
+#[test]
+fn a_run_stopped_by_sigint_at_any_moment_resumes_to_the_run_played_in_one_go() {
+    at_every_moment(&RUN, "resume-int", "-INT", 20);
 }
 
 #[test]
-fn a_run_stopped_at_any_moment_resumes_to_the_run_played_in_one_go() {
-    let dir = Scratch::new("resume");
-    let whole = dir.path("whole");
-    ok(&[&RUN[..], &[s(&whole)]].concat());
-    let want = without_run_details(json(&read(&whole, "summary.json")));
-    let mut stopped = 0;
-    for k in 0..40u64 {
-        let signal = if k % 2 == 0 { "-INT" } else { "-TERM" };
-        // Moments spread over the run, from before its first game to after its last.
-        let pause = Duration::from_millis(20 + (k * 7919) % 400);
-        let out = dir.path(&format!("r{k}"));
-        if interrupted(&out, signal, pause) {
-            stopped += 1;
-            let part = json(&read(&out, "summary.json"));
-            assert_eq!(part["run"]["stopped"], true);
-            let games = part["games"].as_u64().unwrap();
-            assert_eq!(part["run"]["end_game"].as_u64(), Some(games));
-            ok(&["resume", s(&out)]);
-        }
-        if out.exists() {
-            assert_eq!(read(&out, "histogram.csv"), read(&whole, "histogram.csv"));
-            let got = without_run_details(json(&read(&out, "summary.json")));
-            assert_eq!(got, want, "{signal} after {pause:?}");
-        }
-    }
-    eprintln!("{stopped} of 40 runs stopped part way and resumed");
-    assert!(stopped > 0, "no run was stopped part way");
+fn a_run_stopped_by_sigterm_at_any_moment_resumes_to_the_run_played_in_one_go() {
+    at_every_moment(&RUN, "resume-term", "-TERM", 20);
+}
+
+/// A run to a precision stopped by SIGINT or SIGTERM keeps its first games, short of the check
+/// it played toward, and `resume` goes on deciding at the same checks: the run played in one go.
+#[test]
+fn a_run_to_a_precision_stopped_by_sigint_at_any_moment_resumes_to_the_run_played_in_one_go() {
+    at_every_moment(&PRECISE, "resume-precision-int", "-INT", 20);
+}
+
+#[test]
+fn a_run_to_a_precision_stopped_by_sigterm_at_any_moment_resumes_to_the_run_played_in_one_go() {
+    at_every_moment(&PRECISE, "resume-precision-term", "-TERM", 20);
 }
 
 #[test]
@@ -156,15 +92,12 @@ fn resume_refuses_what_is_no_stopped_run_and_changes_nothing() {
 fn resume_refuses_a_stopped_run_whose_counts_were_edited() {
     let dir = Scratch::new("resume-edited");
     let out = dir.path("run");
-    let mut stopped = false;
-    for k in 0..20u64 {
-        let _ = std::fs::remove_dir_all(&out);
-        if interrupted(&out, "-INT", Duration::from_millis(60 + k * 30)) {
-            stopped = true;
-            break;
-        }
-    }
-    assert!(stopped, "no run was stopped part way");
+    // After a checkpoint of a third of its games: the signal finds the run part way.
+    let moment = Moment {
+        games: 50_000,
+        pause: std::time::Duration::ZERO,
+    };
+    assert_eq!(stop_at(&RUN, &out, "-INT", moment), Ended::Stopped);
     let histogram = read(&out, "histogram.csv");
     let mut lines: Vec<String> = histogram.lines().map(String::from).collect();
     let last = lines.len() - 1;
@@ -179,46 +112,4 @@ fn resume_refuses_a_stopped_run_whose_counts_were_edited() {
     assert!(line.contains("histogram.csv"), "{line}");
     assert_eq!(read(&out, "histogram.csv"), edited);
     assert_eq!(read(&out, "summary.json"), summary);
-}
-
-/// A run to a precision stopped by SIGINT or SIGTERM keeps its first games, short of the check
-/// it played toward, and `resume` goes on deciding at the same checks: the run played in one go.
-#[test]
-fn a_run_to_a_precision_stopped_at_any_moment_resumes_to_the_run_played_in_one_go() {
-    let run = [
-        "simulate",
-        "war",
-        "--precision",
-        "1",
-        "--threads",
-        "2",
-        "--seed",
-        "4",
-        "--max-hours",
-        "none",
-        "--out",
-    ];
-    let dir = Scratch::new("resume-precision");
-    let whole = dir.path("whole");
-    ok(&[&run[..], &[s(&whole)]].concat());
-    let want = without_run_details(json(&read(&whole, "summary.json")));
-    let mut stopped = 0;
-    for k in 0..10u64 {
-        let signal = if k % 2 == 0 { "-INT" } else { "-TERM" };
-        let pause = Duration::from_millis(40 + (k * 7919) % 600);
-        let out = dir.path(&format!("p{k}"));
-        if interrupted_run(&run, &out, signal, pause) {
-            stopped += 1;
-            let part = json(&read(&out, "summary.json"));
-            assert_eq!(part["run"]["stopped"], true);
-            assert_eq!(part["precision"]["reached"], false);
-            ok(&["resume", s(&out)]);
-        }
-        if out.exists() {
-            assert_eq!(read(&out, "histogram.csv"), read(&whole, "histogram.csv"));
-            let got = without_run_details(json(&read(&out, "summary.json")));
-            assert_eq!(got, want, "{signal} after {pause:?}");
-        }
-    }
-    assert!(stopped > 0, "no run was stopped part way");
 }

@@ -507,25 +507,31 @@ fn a_sweep_of_endless_rule_sets_is_refused_after_the_first() {
 fn a_pilot_does_not_time_the_building_of_its_rules() {
     let dir = Scratch::new("pilot-build");
     let out = dir.path("sw");
-    let line = fails_within(
-        60,
-        2,
-        &[
-            "sweep",
-            "rps",
-            "--players",
-            "12",
-            "--games",
-            "1000000",
-            "--max-hours",
-            "0.0000001",
-            "--out",
-            s(&out),
-        ],
-    );
-    let estimate = line.split("would take ").nth(1).unwrap_or_default();
-    assert!(
-        estimate.starts_with("about ") && estimate.split(" on ").next().unwrap().ends_with(" s"),
-        "seconds, not hours: {line}"
-    );
+    let args = [
+        "sweep",
+        "rps",
+        "--players",
+        "12",
+        "--games",
+        "1000000",
+        "--max-hours",
+        "0.0000001",
+        "--out",
+        s(&out),
+    ];
+    // A pilot's thread preempted through its whole budget on a loaded machine prices its first
+    // game at that budget (hours for a million games): noise that a try now and then shows,
+    // where the building, counted, shows on every try. So up to three tries, one in seconds
+    // (or minutes: not hours) enough.
+    let mut said = Vec::new();
+    for _ in 0..3 {
+        let line = fails_within(60, 2, &args);
+        let estimate = line.split("would take ").nth(1).unwrap_or_default();
+        let central: Vec<&str> = estimate.split_whitespace().take(3).collect();
+        if central.first() == Some(&"about") && matches!(central.get(2), Some(&("s" | "min"))) {
+            return;
+        }
+        said.push(line);
+    }
+    panic!("an estimate in hours every time: {said:?}");
 }
