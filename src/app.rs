@@ -66,15 +66,15 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
             svg,
-        } => api::compare(
-            &session,
-            &api::Compare {
+        } => {
+            let compare = api::Compare {
                 dirs,
                 out,
-                print: Print::of(json, false, false),
                 svg: svg.svg,
-            },
-        ),
+            };
+            let comparison = api::compare_into(&session, &compare)?;
+            comparison.print(Print::of(json, false, false), Some(compare.out.as_path()))
+        }
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => crate::term::stdout::write_all(&completions(shell)),
         Command::Games { json } => crate::term::stdout::write_all(&crate::list::text(json)?),

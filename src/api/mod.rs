@@ -2,15 +2,18 @@
 //! the command line ([`crate::app`]) and the Python package (`python`) adapt, neither building
 //! nor parsing an argument list for the other. A game comes as a [`Setup`]: its name and its
 //! settings struct ([`crate::games::Game::Settings`]), typed; the run options as a
-//! [`RunConfig`]. `simulate` and `merge` return the run as a value ([`Run`]), which writes
-//! nothing and prints nothing until a consumer asks ([`Run::write`], [`Run::print`]); the
-//! other commands still write what the command writes and print what `print` asks. A usage
-//! error ([`crate::error::UsageError`]) names settings, which each front end says in its own
-//! words.
+//! [`RunConfig`]. `simulate` and `merge` return the run as a value ([`Run`]), `exact` its
+//! [`Answer`] and `compare` a [`Comparison`], each of which writes nothing and prints nothing
+//! until a consumer asks (`write`, `print`); each `_into` sibling begins the output set before
+//! the work, so that a folder that cannot take it is refused first, and writes the value
+//! there. `sweep` and `search` still write what the command writes. A usage error
+//! ([`crate::error::UsageError`]) names settings, which each front end says in its own words.
 
 mod checkpointed;
 mod load;
 mod resume;
+#[cfg(test)]
+mod value_tests;
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +29,7 @@ pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
 pub use crate::session::{Session, Signals};
 pub use crate::sweep::Sweep;
-pub use crate::value::{Answer, Loaded, Run, Solved};
+pub use crate::value::{Answer, Comparison, Loaded, Run, Solved};
 pub use load::load;
 pub use resume::resume;
 
@@ -207,9 +210,20 @@ fn merge_as(session: &Session, dirs: &[PathBuf], name: &str) -> Result<Run> {
     })
 }
 
-/// `compare`: the survival curves of the runs and every pair's KS test.
-pub fn compare(session: &Session, c: &Compare) -> Result<()> {
-    crate::compare::run(session, c)
+/// `compare`: the survival curves of the runs in `dirs` and every pair's KS test; nothing is
+/// written or printed.
+pub fn compare(session: &Session, dirs: &[PathBuf]) -> Result<Comparison> {
+    crate::compare::compared(session, dirs)
+}
+
+/// `compare` as the command line and Python run it: its output set begun in `c.out` (none of
+/// the runs it reads) before a run is read, then the comparison written there.
+pub fn compare_into(session: &Session, c: &Compare) -> Result<Comparison> {
+    crate::compare::enough(&c.dirs)?;
+    let set = session.begin(&c.out, Kind::Compare, &c.dirs)?;
+    let comparison = crate::compare::compared(session, &c.dirs)?;
+    comparison.write(set, c.svg)?;
+    Ok(comparison)
 }
 
 /// `replay`: game `index` of the run in `dir` (its longest by default) played again.

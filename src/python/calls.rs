@@ -14,7 +14,7 @@ use super::run::Run;
 use super::{interruptible, json_loads};
 use crate::api::{self, Setup};
 use crate::face::PlayIo;
-use crate::model::reader::{read_text, MAX_JSON_BYTES, MAX_SET_JSON_BYTES};
+use crate::model::reader::{read_text, MAX_SET_JSON_BYTES};
 use crate::term::stdout::Print;
 
 /// The command line (after `warsim`) equivalent to a call of `command` on `game` with rule
@@ -298,13 +298,11 @@ pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> P
     let compare = api::Compare {
         dirs,
         out: out.clone(),
-        print: Print::Nothing,
         svg,
     };
     let (doc, csv) = interruptible(py, command, |session| {
-        api::compare(session, &compare)?;
-        let doc = read_text(&out, "compare.json", MAX_JSON_BYTES)?;
-        Ok((doc, read_text(&out, "compare.csv", MAX_SET_JSON_BYTES)?))
+        let comparison = api::compare_into(session, &compare)?;
+        Ok((comparison.json()?, comparison.csv()?))
     })?;
     document(py, &doc, csv, out)
 }

@@ -1,14 +1,17 @@
 //! What the commands return: a run held in memory ([`Run`], of `simulate`, `merge` and the
-//! enumerations of `exact`) and an answer computed rather than played ([`Answer`], `exact`'s
-//! Markov chain and flawless game). Their consumers write them as output sets, print them,
-//! draw their charts or hand them to Python; none computes them again.
+//! enumerations of `exact`), an answer computed rather than played ([`Answer`], `exact`'s
+//! Markov chain and flawless game) and the runs `compare` read and tested ([`Comparison`]).
+//! Their consumers write them as output sets, print them, draw their charts or hand them to
+//! Python; none computes them again.
 
 mod answer;
+mod compare;
 mod run;
 
 use anyhow::Result;
 
 pub use answer::{Answer, Solved};
+pub use compare::Comparison;
 pub use run::Run;
 
 use crate::charts::render::Sink;
