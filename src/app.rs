@@ -147,7 +147,8 @@ fn search_run(
             print,
             progress: search.progress.progress,
         };
-        return api::reaching(session, game, &cfg);
+        let searched = api::reaching_into(session, game, &cfg)?;
+        return shown(&searched, cfg.print, &cfg.out);
     }
     let cfg = api::SearchConfig {
         deals: search.deals,
@@ -166,7 +167,15 @@ fn search_run(
         method: search.method,
         bases: search.bases as usize,
     };
-    api::search(session, game, &cfg)
+    let searched = api::search_into(session, game, &cfg)?;
+    shown(&searched, cfg.print, &cfg.out)
+}
+
+/// A search written into `out`, printed as `print` says; then, if an interrupt stopped it,
+/// its error (exit status 130).
+fn shown(searched: &api::Searched, print: Print, out: &std::path::Path) -> Result<()> {
+    searched.print(print, Some(out))?;
+    searched.interrupted(out)
 }
 
 /// The command line as the manual shows it: built, so that each command knows its full name

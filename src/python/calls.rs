@@ -416,27 +416,21 @@ pub fn search<'py>(
         api::SearchGame::from_json(game, &rules.value()).map_err(|e| super::to_python(e.into()))?;
     let mut command = vec!["search".to_string(), game.to_string()];
     command.extend(rules.changed_words::<crate::games::bmn::BmnSettings>(&[]));
-    let document = if reaching {
-        command.extend(fields.changed_words::<api::ReachingConfig>(&["out"]));
-        "reaching.json"
-    } else {
-        command.extend(fields.changed_words::<api::SearchConfig>(&["out"]));
-        "search.json"
-    };
+    command.extend(match reaching {
+        true => fields.changed_words::<api::ReachingConfig>(&["out"]),
+        false => fields.changed_words::<api::SearchConfig>(&["out"]),
+    });
     command.extend(["--out".to_string(), out.display().to_string()]);
     let doc = interruptible(py, command, |session| {
-        if reaching {
-            let mut config: api::ReachingConfig = serde_json::from_value(fields.value())?;
-            config.print = Print::Nothing;
-            api::reaching(session, &setup, &config)?;
+        let searched = if reaching {
+            let config: api::ReachingConfig = serde_json::from_value(fields.value())?;
+            api::reaching_into(session, &setup, &config)?
         } else {
-            let mut config: api::SearchConfig = serde_json::from_value(fields.value())?;
-            config.print = Print::Nothing;
-            api::search(session, &setup, &config)?;
-        }
-        let census = out.join("census.json").exists() && document == "search.json";
-        let name = if census { "census.json" } else { document };
-        Ok(read_text(&out, name, MAX_SET_JSON_BYTES)?)
+            let config: api::SearchConfig = serde_json::from_value(fields.value())?;
+            api::search_into(session, &setup, &config)?
+        };
+        searched.interrupted(&out)?;
+        searched.json()
     })?;
     json_loads(py, &doc)
 }
