@@ -587,9 +587,9 @@ fn parse_deals(text: &str) -> Result<u64, String> {
 /// The run options of `command` (`simulate`, `exact` or `sweep`) that a caller of the typed API
 /// gives as fields of [`RunConfig`](crate::config::RunConfig)'s JSON (the Python package's
 /// keyword arguments): the command's flags that are fields there (what is printed and how
-/// progress shows are each front end's), with the command line's help, and as `default` the
-/// field's default as JSON. A sweep takes simulate's but for those it refuses
-/// ([`crate::sweep::REFUSED`]).
+/// progress shows are each front end's), with the command line's help, as `default` the
+/// field's default as JSON and as `schema` the JSON Schema of its values. A sweep takes
+/// simulate's but for those it refuses ([`crate::sweep::REFUSED`]).
 pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageError> {
     let (named, refused) = match command {
         "sweep" => ("simulate", crate::sweep::REFUSED),
@@ -602,6 +602,7 @@ pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageE
     };
     let defaults = serde_json::to_value(crate::config::RunConfig::default())
         .map_err(|e| crate::usage!("run options: {e}"))?;
+    let schemas = field_schemas::<crate::config::RunConfig>();
     let mut cli = <Cli as clap::CommandFactory>::command();
     cli.build();
     let cmd = cli
@@ -612,16 +613,9 @@ pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageE
         .filter_map(|a| {
             let name = a.get_long()?.replace('-', "_");
             let default = defaults.get(&name)?.clone();
+            let schema = schemas.get(&name)?.clone();
             (!refused.contains(&name.as_str())).then(|| RunOption {
-                value: a
-                    .get_action()
-                    .takes_values()
-                    .then(|| {
-                        a.get_value_names()
-                            .and_then(|v| v.first())
-                            .map(|v| v.to_string())
-                    })
-                    .flatten(),
+                schema,
                 help: a
                     .get_help()
                     .map(|h| crate::error::one_line(&h.to_string()))
@@ -633,13 +627,29 @@ pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageE
         .collect())
 }
 
+/// The JSON Schema of each field of `T`'s JSON as a caller gives it (its subschemas inlined),
+/// by field name.
+pub(crate) fn field_schemas<T: schemars::JsonSchema>() -> serde_json::Map<String, serde_json::Value>
+{
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12().for_deserialize();
+    settings.inline_subschemas = true;
+    let root = settings.into_generator().into_root_schema_for::<T>();
+    match serde_json::to_value(&root) {
+        Ok(serde_json::Value::Object(mut o)) => match o.remove("properties") {
+            Some(serde_json::Value::Object(fields)) => fields,
+            _ => serde_json::Map::new(),
+        },
+        _ => serde_json::Map::new(),
+    }
+}
+
 /// One run option as [`run_options`] lists it.
 #[derive(Debug, serde::Serialize)]
 pub struct RunOption {
     /// Its field of `RunConfig` (the Python keyword).
     pub name: String,
-    /// The name of its value (`N`, `DIR`), or `None` for a switch.
-    pub value: Option<String>,
+    /// The JSON Schema of its values, from its field's type: what a stub makes its type.
+    pub schema: serde_json::Value,
     /// Its help, in a line.
     pub help: String,
     /// Its default, as JSON.
