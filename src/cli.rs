@@ -586,14 +586,16 @@ fn parse_deals(text: &str) -> Result<u64, String> {
 
 /// The run options of `command` (`simulate`, `exact` or `sweep`) that a caller of the typed API
 /// gives as fields of [`RunConfig`](crate::config::RunConfig)'s JSON (the Python package's
-/// keyword arguments): the command's flags that are fields there (what is printed and how
-/// progress shows are each front end's), with the command line's help, as `default` the
-/// field's default as JSON and as `schema` the JSON Schema of its values. A sweep takes
-/// simulate's but for those it refuses ([`crate::sweep::REFUSED`]).
+/// keyword arguments): the fields themselves, in their order, as `RunConfig`'s JSON Schema
+/// lists them (what is printed and how progress shows, which it skips, are each front end's),
+/// but for those the command refuses ([`crate::exact::REFUSED`], [`crate::sweep::REFUSED`]);
+/// each with as `default` the field's default as JSON, as `schema` the JSON Schema of its
+/// values, and the help of the command line's flag of that name, where its text is written.
 pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageError> {
     let (named, refused) = match command {
         "sweep" => ("simulate", crate::sweep::REFUSED),
-        "simulate" | "exact" => (command, &[][..]),
+        "exact" => (command, crate::exact::REFUSED),
+        "simulate" => (command, &[][..]),
         _ => {
             return Err(crate::usage!(
                 "no run options for {command:?}: simulate, exact or sweep"
@@ -602,27 +604,27 @@ pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageE
     };
     let defaults = serde_json::to_value(crate::config::RunConfig::default())
         .map_err(|e| crate::usage!("run options: {e}"))?;
-    let schemas = field_schemas::<crate::config::RunConfig>();
     let mut cli = <Cli as clap::CommandFactory>::command();
     cli.build();
     let cmd = cli
         .find_subcommand(named)
         .ok_or_else(|| crate::usage!("no command {named}"))?;
-    Ok(cmd
-        .get_arguments()
-        .filter_map(|a| {
-            let name = a.get_long()?.replace('-', "_");
-            let default = defaults.get(&name)?.clone();
-            let schema = schemas.get(&name)?.clone();
-            (!refused.contains(&name.as_str())).then(|| RunOption {
-                schema,
-                help: a
-                    .get_help()
-                    .map(|h| crate::error::one_line(&h.to_string()))
-                    .unwrap_or_default(),
-                name,
-                default,
-            })
+    let help = |name: &str| {
+        let flag = name.replace('_', "-");
+        (cmd.get_arguments())
+            .find(|a| a.get_long() == Some(flag.as_str()))
+            .and_then(|a| a.get_help())
+            .map(|h| crate::error::one_line(&h.to_string()))
+            .unwrap_or_default()
+    };
+    Ok(field_schemas::<crate::config::RunConfig>()
+        .into_iter()
+        .filter(|(name, _)| !refused.contains(&name.as_str()))
+        .map(|(name, schema)| RunOption {
+            help: help(&name),
+            default: defaults.get(&name).cloned().unwrap_or_default(),
+            schema,
+            name,
         })
         .collect())
 }

@@ -109,3 +109,18 @@ fn run_options_carry_their_fields_schemas() {
     assert!(pair.is_some());
     assert!(serde_json::from_value::<RunConfig>(serde_json::json!({"shard": [1]})).is_err());
 }
+
+/// A command's run options are `RunConfig`'s fields but those it refuses, in their order.
+#[test]
+fn run_options_are_the_configs_fields_but_the_refused() {
+    let names = |command| -> Vec<String> {
+        (run_options(command).unwrap().into_iter())
+            .map(|o| o.name)
+            .collect()
+    };
+    assert_eq!(names("exact"), ["threads", "out", "svg"]);
+    let mut simulate = names("simulate");
+    assert_eq!(simulate.len(), 9);
+    simulate.retain(|n| !crate::sweep::REFUSED.contains(&n.as_str()));
+    assert_eq!(names("sweep"), simulate);
+}
