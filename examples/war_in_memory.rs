@@ -5,13 +5,14 @@
 //!     cargo run --release --example war_in_memory [-- OUT_DIR]
 
 use warsim::api::{self, RunConfig, Session, Setup};
+use warsim::config::Games;
 use warsim::games::war::WarSettings;
 use warsim::term::progress::When;
 
 fn main() -> anyhow::Result<()> {
     let game = Setup::from_json("war", &serde_json::to_value(WarSettings::default())?)?;
     let config = RunConfig {
-        games: Some(100_000),
+        games: Some(Games::new(100_000)?),
         out: std::env::args_os().nth(1).map(Into::into),
         progress: When::Never,
         ..RunConfig::default()

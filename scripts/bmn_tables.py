@@ -126,13 +126,14 @@ def bmn_record_search():
     s = load('bmn/record-search/summary.json')
     rows = {r['run']: r for r in s['rows']}
     busy = max(max(r['load_before'], r['load_after']) for r in s['rows'])
-    out = [f"CPU: {s['cpu']}, {s['cores']} cores, every run on {rows['sample-deals']['threads']} "
-           f"threads, seed 0. "
+    threads = rows['sample-deals']['threads']
+    # A run's own threads hold the load average near their count: only more is other work.
+    out = [f"CPU: {s['cpu']}, {s['cores']} cores, every run on {threads} threads, seed 0. "
            + (f"The machine was busy (load average up to {busy:.2f} while these ran, other work "
               f"sharing its {s['cores']} cores), so the deals/s figures are low and the time-bound "
               f"runs played fewer deals than a quiet machine would; the deal-bound runs' games "
-              f"do not depend on it." if busy > 0.5 else "The machine was quiet (load average "
-              f"at most {busy:.2f})."), '',
+              f"do not depend on it." if busy > threads + 0.5 else "Nothing else ran (load "
+              f"average at most {busy:.2f}, the runs' own {threads} threads)."), '',
            '| budget | method | deals played | seconds | deals/s | longest game (cards) | tricks | load before → after |',
            '|---|---|---|---|---|---|---|---|']
     for name in ['climb-deals', 'sample-deals', 'record-deals', 'climb-minutes', 'sample-minutes',

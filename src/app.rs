@@ -33,12 +33,12 @@ pub fn run(cli: Cli) -> Result<()> {
             dir,
             progress,
             checkpoint,
-        } => {
-            let minutes = checkpoint.checkpoint_minutes;
-            let (run, written) = api::resume(&session, &dir, progress.progress, minutes)?;
-            run.print(Print::Text, Some(&written))?;
-            stopped(&run, Some(&written))
-        }
+        } => resume(
+            &session,
+            &dir,
+            progress.progress,
+            checkpoint.checkpoint_minutes,
+        ),
         Command::Merge(args) => {
             let merge = api::Merge {
                 dirs: args.dirs,
@@ -50,7 +50,10 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Sweep { help, game, args } => match game {
             Some(game) if !help && !args.iter().any(|a| a == "--help" || a == "-h") => {
-                api::sweep(&session, &sweep::from_args(&game, &args)?)
+                let sweep = sweep::from_args(&game, &args)?;
+                let (played, written) = api::sweep_into(&session, &sweep)?;
+                played.print(sweep.run.print, written.as_deref())?;
+                sweep_stopped(&played, written.as_deref())
             }
             game => crate::term::stdout::write_all(sweep::help_text(game.as_deref())?.as_bytes()),
         },
@@ -93,6 +96,42 @@ fn estimate_alone(e: &crate::estimate::Estimate, config: &RunConfig) -> Result<(
         false => format!("within the --max-hours bound of {bound}"),
     };
     crate::term::stdout::write_all(format!("estimate: {e}\n{verdict}\n").as_bytes())
+}
+
+/// `resume DIR`: the stopped run or sweep in `dir` (or the checkpoint a killed one left beside
+/// it) played to its end, written there and printed, progress as `progress` says, checkpoints
+/// every `minutes`.
+fn resume(
+    session: &Session,
+    dir: &std::path::Path,
+    progress: crate::term::progress::When,
+    minutes: f64,
+) -> Result<()> {
+    if api::resumes_a_sweep(dir) {
+        let (played, written) = api::resume_sweep(session, dir, progress, minutes)?;
+        played.print(Print::Text, Some(&written))?;
+        return sweep_stopped(&played, Some(&written));
+    }
+    let (run, written) = api::resume(session, dir, progress, minutes)?;
+    run.print(Print::Text, Some(&written))?;
+    stopped(&run, Some(&written))
+}
+
+/// A sweep stopped by an interrupt, written in `written` as far as it got: said on stderr,
+/// exit status 130 ([`Interrupted`]); `Ok` for a sweep that played every rule set whole.
+fn sweep_stopped(played: &api::SweepRun, written: Option<&std::path::Path>) -> Result<()> {
+    let Some(held) = played.held() else {
+        return Ok(());
+    };
+    let at = written.map_or_else(String::new, |d| {
+        format!(
+            " and wrote what it played into {}/ (sweep.json says \"stopped\": true; `warsim resume {}` plays \
+             the rest)",
+            d.display(),
+            d.display()
+        )
+    });
+    Err(Interrupted(format!("interrupted: the sweep stopped ({held}){at}")).into())
 }
 
 /// A run stopped by an interrupt or by its time, written in `written` as it was: said on
@@ -156,7 +195,7 @@ fn search_run(
         walkers: search.walkers,
         seed: search.seed.seed,
         threads: search.threads.threads,
-        keep: search.keep as usize,
+        keep: search.keep,
         out,
         print,
         progress: search.progress.progress,
@@ -165,7 +204,7 @@ fn search_run(
         census: search.census,
         from: search.from,
         method: search.method,
-        bases: search.bases as usize,
+        bases: search.bases,
     };
     let searched = api::search_into(session, game, &cfg)?;
     shown(&searched, cfg.print, &cfg.out)

@@ -9,10 +9,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{parse_games, parse_precision, parse_seed, RunConfig, MAX_THREADS};
+use crate::config::{parse_precision, parse_seed, Bases, Games, Keep, RunConfig, Threads, Walkers};
 use crate::estimate::{self, MaxHours};
 use crate::face::{ExactGame, PlayGame, SearchGame, SimulateGame};
-use crate::search::{self, SearchConfig};
 use crate::sim::shard::Shard;
 use crate::term::progress;
 use crate::term::stdout::Print;
@@ -81,7 +80,7 @@ pub enum Command {
     Sweep {
         /// Print help; after GAME, that game's rule options and the run options.
         // clap's own flag would take `sweep war --help` as `sweep --help`, hiding the game's
-        // options: this one leaves the choice to `sweep::run`.
+        // options: this one leaves the choice to the command line's adapter (`app::run`).
         #[arg(short = 'h', long)]
         help: bool,
         /// The game.
@@ -225,8 +224,8 @@ pub struct RunOptions {
     /// Number of games in the whole run [default: 1000000]; with --precision, the games
     /// played before the first check [default: 10000].
     #[arg(long, global = true, value_name = "N", allow_negative_numbers = true,
-          value_parser = parse_games)]
-    pub games: Option<u64>,
+          value_parser = str::parse::<Games>)]
+    pub games: Option<Games>,
     /// Play until the 95% interval of the mean rounds is at most ±H, deciding only at fixed
     /// game counts (the minimum, then 1/8 more each time), so the games played do not depend
     /// on the threads.
@@ -234,9 +233,9 @@ pub struct RunOptions {
           value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: play at most M games (the summary says whether H was reached).
-    #[arg(long, global = true, value_name = "M", default_value_t = crate::config::DEFAULT_MAX_GAMES,
-          allow_negative_numbers = true, value_parser = parse_games)]
-    pub max_games: u64,
+    #[arg(long, global = true, value_name = "M", default_value_t = Games::DEFAULT_MAX,
+          allow_negative_numbers = true, value_parser = str::parse::<Games>)]
+    pub max_games: Games,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub seed: SeedArg,
@@ -282,8 +281,8 @@ pub struct SeedArg {
 pub struct ThreadsArg {
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long, global = true, value_name = "T",
-          allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_THREADS)))]
-    pub threads: Option<u32>,
+          allow_negative_numbers = true, value_parser = str::parse::<Threads>)]
+    pub threads: Option<Threads>,
 }
 
 /// `--max-hours`, defined once for runs, sweeps and searches.
@@ -398,10 +397,9 @@ pub struct SearchOptions {
     pub minutes: Option<f64>,
     /// Independent walkers of --method climb, --loops and --census (the result depends on
     /// them, not on the threads); sampling and joining play on every thread instead.
-    #[arg(long, global = true, value_name = "W", default_value_t = SearchConfig::default().walkers,
-          allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_WALKERS)))]
-    pub walkers: u32,
+    #[arg(long, global = true, value_name = "W", default_value_t = Walkers::DEFAULT,
+          allow_negative_numbers = true, value_parser = str::parse::<Walkers>)]
+    pub walkers: Walkers,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub seed: SeedArg,
@@ -409,10 +407,9 @@ pub struct SearchOptions {
     #[allow(missing_docs)]
     pub threads: ThreadsArg,
     /// The longest deals kept.
-    #[arg(long, global = true, value_name = "K", default_value_t = SearchConfig::default().keep as u32,
-          allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_KEEP)))]
-    pub keep: u32,
+    #[arg(long, global = true, value_name = "K", default_value_t = Keep::DEFAULT,
+          allow_negative_numbers = true, value_parser = str::parse::<Keep>)]
+    pub keep: Keep,
     /// Where to write search.json and best.txt, or with --reaching reaching.json and deals.txt
     /// (required).
     #[arg(long, global = true, value_name = "DIR")]
@@ -468,10 +465,9 @@ pub struct SearchOptions {
     #[arg(long, global = true, value_name = "METHOD", value_enum)]
     pub method: Option<crate::search::Method>,
     /// With --method record: the longest games sampled to join from, longest first.
-    #[arg(long, global = true, value_name = "B",
-          default_value_t = crate::search::DEFAULT_BASES as u32,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(search::MAX_BASES)))]
-    pub bases: u32,
+    #[arg(long, global = true, value_name = "B", default_value_t = Bases::DEFAULT,
+          value_parser = str::parse::<Bases>)]
+    pub bases: Bases,
 }
 
 /// The options of `exact`: those of `simulate` that apply when every deal is played once (no

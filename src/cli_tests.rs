@@ -2,6 +2,7 @@
 //! checks.
 
 use super::*;
+use crate::search::SearchConfig;
 use clap::CommandFactory;
 
 /// The run options' defaults are stated once, in `RunConfig::default` and
@@ -22,7 +23,7 @@ fn the_flags_defaults_are_the_configs() {
     let d = SearchConfig::default();
     assert_eq!(
         (search.walkers, search.keep, search.bases, search.seed.seed),
-        (d.walkers, d.keep as u32, d.bases as u32, d.seed)
+        (d.walkers, d.keep, d.bases, d.seed)
     );
     assert_eq!(search.max_hours.max_hours, d.max_hours);
 }
@@ -30,15 +31,16 @@ fn the_flags_defaults_are_the_configs() {
 /// A separator stands between groups of three digits only: `1,5` is no number of games.
 #[test]
 fn games_take_separators_in_groups_of_three_only() {
+    let read_games = |t: &str| t.parse::<Games>().map(Games::get);
     for (text, n) in [
         ("1000000", 1_000_000),
         ("1,000,000", 1_000_000),
         ("1_000", 1000),
     ] {
-        assert_eq!(parse_games(text), Ok(n), "{text}");
+        assert_eq!(read_games(text), Ok(n), "{text}");
     }
-    assert_eq!(parse_games("12,345"), Ok(12_345));
-    assert_eq!(parse_games("1e6"), Ok(1_000_000));
+    assert_eq!(read_games("12,345"), Ok(12_345));
+    assert_eq!(read_games("1e6"), Ok(1_000_000));
     for bad in [
         "1,5",
         "1,5e3",
@@ -54,12 +56,12 @@ fn games_take_separators_in_groups_of_three_only() {
         "1.0",
     ] {
         assert!(
-            parse_games(bad).is_err(),
+            read_games(bad).is_err(),
             "{bad} was read as {:?}",
-            parse_games(bad)
+            read_games(bad)
         );
     }
-    assert!(parse_games("1,5").unwrap_err().contains("groups of three"));
+    assert!(read_games("1,5").unwrap_err().contains("groups of three"));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::cancel::Cancel;
-use crate::config::RunConfig;
+use crate::config::{Games, RunConfig, Threads};
 use crate::estimate::{self, Estimate, MaxHours};
 use crate::games::Game;
 use crate::model::report::{RunInfo, Timing};
@@ -35,8 +35,8 @@ pub fn threads(opts: &RunConfig) -> usize {
 }
 
 /// `threads`, or every core (for `search`, which has no [`RunConfig`]).
-pub fn threads_or_cores(threads: Option<u32>) -> usize {
-    threads.map_or_else(cores, |t| t as usize)
+pub fn threads_or_cores(threads: Option<Threads>) -> usize {
+    threads.map_or_else(cores, |t| t.get() as usize)
 }
 
 /// The cores this process may use.
@@ -47,7 +47,7 @@ fn cores() -> usize {
 /// Games a run planned as `info` may play: its slice, or with `--precision` its `--max-games`.
 pub fn most_games(opts: &RunConfig, info: &RunInfo) -> u64 {
     match opts.precision {
-        Some(_) => opts.max_games.max(info.games_total),
+        Some(_) => opts.max_games.get().max(info.games_total),
         None => info.range.end - info.range.start,
     }
 }
@@ -223,8 +223,8 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
         }
         // The games before the first check are at most --max-games: a run asked to stop
         // after M games plays no more.
-        let min = match opts.games {
-            Some(g) if g > opts.max_games => {
+        let min = match opts.games.map(Games::get) {
+            Some(g) if g > opts.max_games.get() => {
                 return Err(usage_of![
                     setting("games", g),
                     " with ",
@@ -236,11 +236,11 @@ pub fn plan<G: Game>(game: &G, opts: &RunConfig) -> Result<RunInfo> {
                 .into())
             }
             Some(g) => g,
-            None => DEFAULT_MIN_GAMES.min(opts.max_games),
+            None => DEFAULT_MIN_GAMES.min(opts.max_games.get()),
         };
         return RunInfo::new(game, opts.seed, min, shard);
     }
-    let games = opts.games.unwrap_or(DEFAULT_GAMES);
+    let games = opts.games.map_or(DEFAULT_GAMES, Games::get);
     let info = RunInfo::new(game, opts.seed, games, shard)?;
     if info.range.is_empty() {
         return Err(usage_of![
@@ -485,7 +485,7 @@ pub fn play<G: Game>(
             let target = Target {
                 half_width,
                 min_games: info.games_total,
-                max_games: opts.max_games.max(info.games_total),
+                max_games: opts.max_games.get().max(info.games_total),
             };
             let planned = |n: u64| progress.set_total(slot.offset + n.saturating_mul(slot.weight));
             let watched = precision::Watched {

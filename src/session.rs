@@ -90,6 +90,12 @@ impl Session {
         Provenance::of(self.command.as_deref())
     }
 
+    /// The command line (after `warsim`) the call's files record, as its words: what a
+    /// stopped sweep records so that `warsim resume` can make it again.
+    pub fn words(&self) -> Vec<String> {
+        crate::model::summary::called_words(self.command.as_deref())
+    }
+
     /// Where a progress of the call goes, `when` being what its options ask of warsim's own.
     pub fn show(&self, when: When) -> Show {
         match &self.progress {

@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use warsim::api::{self, RunConfig, SearchConfig, SearchGame, Session, Setup};
+use warsim::api::{self, RunConfig, SearchConfig, Session, Setup};
 use warsim::cancel::Cancel;
+use warsim::config::{Bases, Games, Keep, Threads, Walkers};
 use warsim::estimate::MaxHours;
 use warsim::term::progress::When;
 use warsim::term::stdout::Print;
@@ -29,6 +30,22 @@ fn refused(e: anyhow::Error, want: &str) {
 
 #[test]
 fn run_options_past_the_command_lines_bounds_are_refused() {
+    // The counts cannot be made out of range: each is refused where it is made, in the words
+    // the command line uses for its flag.
+    for (made, want) in [
+        (
+            Threads::new(u32::MAX).map(drop),
+            "threads 4294967295: expected a whole number from 1 to 1,024",
+        ),
+        (Threads::new(0).map(drop), "threads 0"),
+        (
+            Games::new(0).map(drop),
+            "games 0: expected a whole number of games of at least 1",
+        ),
+    ] {
+        let e = made.unwrap_err().to_string();
+        assert!(e.starts_with(want), "want {want:?}: {e}");
+    }
     let rps = serde_json::to_value(warsim::games::rps::RpsSettings::default()).unwrap();
     let game = Setup::from_json("rps", &rps).unwrap();
     let dir = out("run");
@@ -36,45 +53,22 @@ fn run_options_past_the_command_lines_bounds_are_refused() {
         out: Some(dir.clone()),
         print: Print::Nothing,
         progress: When::Never,
-        games: Some(100),
+        games: Some(Games::new(100).unwrap()),
         ..RunConfig::default()
     };
-    for (run, want) in [
-        (
-            RunConfig {
-                threads: Some(u32::MAX),
-                ..quiet.clone()
-            },
-            "threads 4294967295: expected a whole number from 1 to 1024",
-        ),
-        (
-            RunConfig {
-                threads: Some(0),
-                ..quiet.clone()
-            },
-            "threads 0",
-        ),
-        (
-            RunConfig {
-                games: Some(0),
-                ..quiet.clone()
-            },
-            "games 0: expected a whole number of games of at least 1",
-        ),
-        (
-            RunConfig {
-                precision: Some(f64::NAN),
-                ..quiet.clone()
-            },
-            "precision NaN",
-        ),
-    ] {
-        refused(api::simulate(&session(), &game, &run).unwrap_err(), want);
-        refused(
-            api::exact(&session(), &game, &run, false).unwrap_err(),
-            want,
-        );
-    }
+    // A precision, a float, is held as given and refused before anything is played.
+    let run = RunConfig {
+        precision: Some(f64::NAN),
+        ..quiet.clone()
+    };
+    refused(
+        api::simulate(&session(), &game, &run).unwrap_err(),
+        "precision NaN",
+    );
+    refused(
+        api::exact(&session(), &game, &run, false).unwrap_err(),
+        "precision NaN",
+    );
     // What the command line's `exact` has no flag for is refused, not ignored.
     let seeded = RunConfig {
         seed: 5,
@@ -94,7 +88,7 @@ fn run_options_past_the_command_lines_bounds_are_refused() {
         ),
         (
             RunConfig {
-                max_games: 5,
+                max_games: Games::new(5).unwrap(),
                 games: None,
                 ..quiet.clone()
             },
@@ -102,7 +96,7 @@ fn run_options_past_the_command_lines_bounds_are_refused() {
         ),
         (
             RunConfig {
-                games: Some(9),
+                games: Some(Games::new(9).unwrap()),
                 ..quiet.clone()
             },
             "games",
@@ -119,43 +113,23 @@ fn run_options_past_the_command_lines_bounds_are_refused() {
 }
 
 #[test]
-fn search_options_past_the_command_lines_bounds_are_refused() {
-    let bmn = serde_json::to_value(warsim::games::bmn::BmnSettings::default()).unwrap();
-    let game = SearchGame::from_json("bmn", &bmn).unwrap();
-    let dir = out("search");
-    let quiet = SearchConfig {
-        out: dir.clone(),
-        print: Print::Nothing,
-        progress: When::Never,
-        deals: Some(100),
-        ..SearchConfig::default()
-    };
-    for (config, want) in [
-        (
-            SearchConfig {
-                threads: Some(u32::MAX),
-                ..quiet.clone()
-            },
-            "threads 4294967295",
-        ),
-        (
-            SearchConfig {
-                keep: usize::MAX,
-                ..quiet.clone()
-            },
-            "keep 18446744073709551615: expected a whole number from 1 to 10,000",
-        ),
-        (
-            SearchConfig {
-                walkers: u32::MAX,
-                ..quiet.clone()
-            },
-            "walkers 4294967295",
-        ),
-    ] {
-        refused(api::search(&session(), &game, &config).unwrap_err(), want);
-    }
-    assert!(!dir.exists());
+fn search_options_past_the_command_lines_bounds_cannot_be_made() {
+    let keep = Keep::new(usize::MAX).unwrap_err().to_string();
+    assert!(
+        keep.starts_with("keep 18446744073709551615: expected a whole number from 1 to 10,000"),
+        "{keep}"
+    );
+    let walkers = Walkers::new(u32::MAX).unwrap_err().to_string();
+    assert!(walkers.starts_with("walkers 4294967295"), "{walkers}");
+    let bases = Bases::new(0).unwrap_err().to_string();
+    assert!(bases.starts_with("bases 0"), "{bases}");
+    // From JSON, the Python package's way in, the same bounds in the same words.
+    let e = serde_json::from_value::<SearchConfig>(serde_json::json!({"keep": 10001}));
+    let e = e.unwrap_err().to_string();
+    assert!(
+        e.contains("expected a whole number from 1 to 10,000"),
+        "{e}"
+    );
 }
 
 /// Settings from JSON in the caller's words: the missing take their defaults (a missing field
@@ -180,7 +154,7 @@ fn settings_from_json_take_defaults_whole_floats_and_name_the_setting() {
         "{e}"
     );
     let run: RunConfig = serde_json::from_value(serde_json::json!({"games": 1e3})).unwrap();
-    assert_eq!(run.games, Some(1000));
+    assert_eq!(run.games.map(Games::get), Some(1000));
 }
 
 /// The description of a run read back from `dir`'s summary.json.
@@ -228,7 +202,7 @@ fn a_runs_description_reaches_its_summary_from_every_kind_of_run() {
         held
     };
     let games = |n: u64| RunConfig {
-        games: Some(n),
+        games: Some(Games::new(n).unwrap()),
         ..RunConfig::default()
     };
     simulate("plain", games(3_000));
@@ -236,7 +210,7 @@ fn a_runs_description_reaches_its_summary_from_every_kind_of_run() {
         "precision",
         RunConfig {
             precision: Some(8.0),
-            max_games: 200_000,
+            max_games: Games::new(200_000).unwrap(),
             ..games(2_000)
         },
     );
@@ -284,7 +258,7 @@ fn a_runs_description_reaches_its_summary_from_every_kind_of_run() {
     assert!(status.success());
     for down in [1, 2] {
         let run = RunConfig {
-            games: Some(3_000),
+            games: Some(Games::new(3_000).unwrap()),
             seed: 11,
             print: Print::Nothing,
             progress: When::Never,

@@ -3,14 +3,13 @@
 //! nor parsing an argument list for the other. A game comes as a [`Setup`]: its name and its
 //! settings struct ([`crate::games::Game::Settings`]), typed; the run options as a
 //! [`RunConfig`]. `simulate` and `merge` return the run as a value ([`Run`]), `exact` its
-//! [`Answer`], `compare` a [`Comparison`] and `search` a [`Searched`], each of which writes
-//! nothing and prints nothing until a consumer asks (`write`, `print`); each `_into` sibling
-//! begins the output set before the work, so that a folder that cannot take it is refused
-//! first, and writes the value there. `sweep` still writes what the command writes. A usage
+//! [`Answer`], `sweep` a [`SweepRun`], `compare` a [`Comparison`] and `search` a
+//! [`Searched`], each of which writes nothing and prints nothing until a consumer asks
+//! (`write`, `print`); each `_into` sibling begins the output set before the work, so that a
+//! folder that cannot take it is refused first, and writes the value there. A usage
 //! error ([`crate::error::UsageError`]) names settings, which each front end says in its own
 //! words.
 
-mod checkpointed;
 mod load;
 mod resume;
 #[cfg(test)]
@@ -18,7 +17,7 @@ mod value_tests;
 
 use std::path::{Path, PathBuf};
 
-use checkpointed::Checkpointer;
+use crate::value::Checkpointer;
 
 use anyhow::Result;
 
@@ -29,7 +28,7 @@ pub use crate::reaching::ReachingConfig;
 pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
 pub use crate::session::{Session, Signals};
-pub use crate::sweep::Sweep;
+pub use crate::sweep::{resumes_a_sweep, Sweep, SweepRun};
 pub use crate::value::{Answer, Asked, Comparison, Loaded, Run, Searched, Solved};
 pub use load::load;
 pub use resume::resume;
@@ -157,9 +156,35 @@ fn found(session: &Session, game: &Setup, run: &RunConfig, flawless: bool) -> Re
     }
 }
 
-/// `sweep`: every rule set of `sweep` played into its folder of `sweep.run.out`.
-pub fn sweep(session: &Session, sweep: &Sweep) -> Result<()> {
-    crate::sweep::run(session, sweep)
+/// `sweep`: every rule set of `sweep` played, returned as the sweep's value; nothing is
+/// written or printed (`sweep.run`'s `out`, `print` and `svg` are its consumers',
+/// [`sweep_into`]).
+pub fn sweep(session: &Session, sweep: &Sweep) -> Result<SweepRun> {
+    sweep.prepare()?.play(session, None, None)
+}
+
+/// `sweep` as the command line and Python run it: every rule set checked, the output set begun
+/// in `sweep.run.out` before a game is played, the sweep played (what it finishes kept in the
+/// set's staging folder as it goes) and written there; gives the sweep and the folder written.
+/// Stopped by an interrupt (on the command line), it is written as far as it got, marked
+/// stopped.
+pub fn sweep_into(session: &Session, sweep: &Sweep) -> Result<(SweepRun, Option<PathBuf>)> {
+    let prepared = sweep.prepare()?;
+    let set = begin(session, sweep.run.out.as_deref(), Kind::Sweep, &[])?;
+    let played = prepared.play(session, set.as_ref(), None)?;
+    let written = write(set, |set| played.write(set, sweep.run.svg))?;
+    Ok((played, written))
+}
+
+/// `resume DIR` of a stopped sweep (one [`resumes_a_sweep`] finds): played to its end and
+/// written into `dir`, as [`resume`] does a run.
+pub fn resume_sweep(
+    session: &Session,
+    dir: &Path,
+    progress: crate::term::progress::When,
+    minutes: f64,
+) -> Result<(SweepRun, PathBuf)> {
+    crate::sweep::resume(session, dir, progress, minutes)
 }
 
 /// What `merge` adds up and where it writes.
@@ -462,7 +487,7 @@ mod tests {
 
     fn quiet_run(out: &Path, games: u64) -> RunConfig {
         RunConfig {
-            games: Some(games),
+            games: Some(crate::config::Games::new(games).unwrap()),
             out: Some(out.to_path_buf()),
             print: Print::Nothing,
             progress: crate::term::progress::When::Never,
@@ -520,6 +545,36 @@ mod tests {
         assert_eq!(run.charts(), vec!["histogram", "survival"]);
         let png = run.chart("histogram", "png").unwrap();
         assert_eq!(png, std::fs::read(out.join("histogram.png")).unwrap());
+    }
+
+    /// `sweep` returns the sweep and writes nothing; `sweep_into` writes the same sweep, its
+    /// sweep.json and sweep.csv the value's texts and each rule set's folder its run's.
+    #[test]
+    fn a_sweep_is_a_value_that_its_set_writes() {
+        let dir = PrivateDir::new("warsim-api").unwrap();
+        let out = dir.path().join("sweep");
+        let axes = vec![(
+            "players".to_string(),
+            vec!["3".to_string(), "4".to_string()],
+        )];
+        let swept = Sweep::new("rps", axes, quiet_run(&out, 1_000), 10, |_, at| {
+            let players = 3 + at[0];
+            let settings = serde_json::json!({ "players": players, "max_rounds": 100 });
+            Ok(Setup::from_json("rps", &settings).unwrap())
+        })
+        .unwrap();
+        let (session, _) = hosted(&["sweep", "rps", "--players", "3,4"]);
+        let played = sweep(&session, &swept).unwrap();
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+        assert!(!played.stopped() && played.held().is_none());
+        let (written, at) = sweep_into(&session, &swept).unwrap();
+        assert_eq!(at.as_deref(), Some(out.as_path()));
+        let file = |name: &str| std::fs::read_to_string(out.join(name)).unwrap();
+        assert_eq!(written.sweep_json().unwrap(), file("sweep.json"));
+        assert_eq!(played.sweep_csv().unwrap(), file("sweep.csv"));
+        for (run, set) in played.runs().iter().zip(["players-3", "players-4"]) {
+            assert_eq!(run.histogram_csv(), file(&format!("{set}/histogram.csv")));
+        }
     }
 
     /// A host's cancelled session plays nothing and writes nothing.
@@ -587,7 +642,7 @@ mod tests {
         let game = Setup::from_json("war", &war).unwrap();
         for run in [
             RunConfig {
-                threads: Some(2),
+                threads: Some(crate::config::Threads::new(2).unwrap()),
                 ..quiet_run(&out, 1)
             },
             RunConfig {
@@ -607,7 +662,7 @@ mod tests {
                 ..SearchConfig::default()
             },
             SearchConfig {
-                keep: 5,
+                keep: crate::config::Keep::new(5).unwrap(),
                 ..SearchConfig::default()
             },
         ] {

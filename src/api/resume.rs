@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::checkpointed::Checkpointer;
 use super::{Run, Session};
 use crate::face::{GameCli, WithGameType};
 use crate::model::report::{RunInfo, Timing};
@@ -21,6 +20,7 @@ use crate::stats::summary::grouped;
 use crate::store::{checkpoint, Kind};
 use crate::term::progress::{self, Progress, When};
 use crate::usage;
+use crate::value::Checkpointer;
 
 /// `resume DIR`: the stopped run in `dir`, or the newest checkpoint a killed run into `dir`
 /// left beside it (which comes first: it is newer than any set in `dir`), played to its end

@@ -49,7 +49,7 @@ fn two_runs(session: &Session, dir: &Path) -> Vec<PathBuf> {
         .map(|seed| {
             let out = dir.join(format!("seed-{seed}"));
             let run = RunConfig {
-                games: Some(500),
+                games: Some(crate::config::Games::new(500).unwrap()),
                 seed,
                 out: Some(out.clone()),
                 print: Print::Nothing,
@@ -111,9 +111,9 @@ fn a_search_is_a_value_that_its_set_writes() {
     let bmn = small_bmn();
     let config = SearchConfig {
         deals: Some(4_000),
-        walkers: 2,
+        walkers: crate::config::Walkers::new(2).unwrap(),
         seed: 2,
-        threads: Some(1),
+        threads: Some(crate::config::Threads::new(1).unwrap()),
         method: Some(Method::Climb),
         out: dir.path().join("climb"),
         print: Print::Nothing,

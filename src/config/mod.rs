@@ -4,6 +4,7 @@
 //! Each option's reader of its text is here too, shared by both faces, so they accept and
 //! refuse the same values in the same words.
 
+pub mod bounded;
 pub mod search;
 pub mod settings;
 
@@ -16,11 +17,9 @@ use crate::estimate::MaxHours;
 use crate::sim::shard::Shard;
 use crate::term::progress::When;
 use crate::term::stdout::Print;
+pub use bounded::{Bases, Games, Keep, Threads, Walkers, MAX_THREADS};
 use warsim_core::error::{setting, setting_alone};
 use warsim_core::usage_of;
-
-/// With `--precision`, the most games played without `--max-games`.
-pub const DEFAULT_MAX_GAMES: u64 = 100_000_000;
 
 /// Minutes between two checkpoints of a run without `--checkpoint-minutes`: a SIGKILL loses
 /// at most this much work, and a run shorter than it writes none.
@@ -34,9 +33,6 @@ pub fn parse_minutes(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The most worker threads a run takes.
-pub const MAX_THREADS: u32 = 1024;
-
 /// The run options of `simulate`, `exact` and `sweep`. Its JSON (serde) is what the typed
 /// API's callers give: each field a keyword of the Python package's (whose signatures and stubs
 /// list the fields the command line's flags share), a number as a number, read by the same
@@ -46,20 +42,18 @@ pub const MAX_THREADS: u32 = 1024;
 #[serde(default, deny_unknown_fields)]
 pub struct RunConfig {
     /// Games of the run; with `precision`, those before the first check (`None`: the default).
-    #[serde(deserialize_with = "json::games")]
-    pub games: Option<u64>,
+    pub games: Option<Games>,
     /// Play until the 95% interval of the mean rounds is at most ± this.
     #[serde(deserialize_with = "json::precision")]
     pub precision: Option<f64>,
     /// With `precision`, the most games played.
     #[serde(deserialize_with = "json::max_games")]
-    pub max_games: u64,
+    pub max_games: Games,
     /// Base seed: game i draws from (seed, i) alone.
     #[serde(deserialize_with = "json::seed")]
     pub seed: u64,
     /// Worker threads (`None`: every core).
-    #[serde(deserialize_with = "json::threads")]
-    pub threads: Option<u32>,
+    pub threads: Option<Threads>,
     /// Where the output set goes.
     #[schemars(extend("format" = "path"))]
     pub out: Option<PathBuf>,
@@ -94,7 +88,7 @@ impl Default for RunConfig {
         RunConfig {
             games: None,
             precision: None,
-            max_games: DEFAULT_MAX_GAMES,
+            max_games: Games::DEFAULT_MAX,
             seed: 0,
             threads: None,
             out: None,
@@ -109,16 +103,11 @@ impl Default for RunConfig {
 }
 
 impl RunConfig {
-    /// Refuses a value no face's reader takes (a typed caller's `threads: Some(u32::MAX)` or
-    /// `games: Some(0)`): each is read again by its flag's own reader below, so a bound stated
-    /// there holds for the command line, JSON, Python and Rust alike. `run::plan` and `exact`
-    /// call it before anything is played.
+    /// Refuses a precision no face's reader takes (a typed caller's NaN): the counts are
+    /// [`bounded`] types, which cannot hold what their readers refuse; a precision is read
+    /// again by its flag's own reader below. `run::plan` and `exact` call it before anything
+    /// is played.
     pub fn check_values(&self) -> Result<(), UsageError> {
-        check_threads(self.threads)?;
-        if let Some(g) = self.games {
-            read_again("games", g, parse_games)?;
-        }
-        read_again("max_games", self.max_games, parse_games)?;
         if let Some(h) = self.precision {
             read_again("precision", h, parse_precision)?;
         }
@@ -150,13 +139,6 @@ impl RunConfig {
     }
 }
 
-/// `--games`: a whole number ≥ 1, written `1000000`, `1_000_000`, `1,000,000` or `1e6`.
-/// Separators stand only between groups of three digits, so `1,5` (a decimal comma, or a
-/// typo) is refused rather than read as 15.
-pub fn parse_games(text: &str) -> Result<u64, String> {
-    crate::settings::parse_count(text, "games")
-}
-
 /// `--precision`: a half-width above 0.
 pub fn parse_precision(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
@@ -183,19 +165,6 @@ pub fn read_again<T: std::fmt::Display, U>(
         .map_err(|e| usage_of![setting(name, &value), ": ", e])
 }
 
-/// Refuses `threads` that [`parse_threads`] would not read (a search's too).
-pub fn check_threads(threads: Option<u32>) -> Result<(), UsageError> {
-    threads.map_or(Ok(()), |t| read_again("threads", t, parse_threads))
-}
-
-/// `threads`: a whole number from 1 to [`MAX_THREADS`].
-pub fn parse_threads(text: &str) -> Result<u32, String> {
-    text.parse::<u32>()
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("expected a whole number from 1 to {MAX_THREADS}"))
-}
-
 /// The run options read from JSON: a number only as a number (never a bool, never text, so a
 /// string that looks like one is refused as the Python package has always refused it), its
 /// text read by the option's own reader above; `null` is the default.
@@ -204,6 +173,7 @@ pub(crate) mod json {
     use serde::{Deserialize, Deserializer, Serializer};
     use serde_json::Value;
 
+    use super::Games;
     use crate::estimate::MaxHours;
     use crate::sim::shard::Shard;
 
@@ -231,24 +201,17 @@ pub(crate) mod json {
         }
     }
 
-    pub fn games<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-        number(d, super::parse_games)
-    }
-
     pub fn precision<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         number(d, super::parse_precision)
     }
 
-    pub fn max_games<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        Ok(number(d, super::parse_games)?.unwrap_or(super::DEFAULT_MAX_GAMES))
+    /// `null` is the default.
+    pub fn max_games<'de, D: Deserializer<'de>>(d: D) -> Result<Games, D::Error> {
+        Ok(Option::<Games>::deserialize(d)?.unwrap_or(Games::DEFAULT_MAX))
     }
 
     pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
         Ok(number(d, super::parse_seed)?.unwrap_or(0))
-    }
-
-    pub fn threads<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
-        number(d, super::parse_threads)
     }
 
     /// Hours as a number, or `none` (`inf`) for no bound.
@@ -320,9 +283,10 @@ mod tests {
         let read = |v: serde_json::Value| serde_json::from_value::<RunConfig>(v);
         let run = read(serde_json::json!({"games": 1e3, "threads": 2.0, "max_games": 1e8}));
         let run = run.unwrap();
+        let got = (run.games.map(Games::get), run.threads.map(Threads::get));
         assert_eq!(
-            (run.games, run.threads, run.max_games),
-            (Some(1000), Some(2), 100_000_000)
+            (got, run.max_games),
+            ((Some(1000), Some(2)), Games::DEFAULT_MAX)
         );
         let e = read(serde_json::json!({"games": 1.5}))
             .unwrap_err()

@@ -7,12 +7,12 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::bounded::{Bases, Keep, Threads, Walkers};
 use super::json::number;
 use crate::estimate::MaxHours;
-use crate::games::bmn::search::plan::{Method, DEFAULT_BASES};
+use crate::games::bmn::search::plan::Method;
 pub use crate::games::bmn::search::plan::{MAX_BASES, MAX_KEEP, MAX_WALKERS};
 use crate::games::bmn::search::reaching::DEFAULT_MAX_POSITIONS;
-use crate::stats::summary::grouped;
 use crate::term::progress::When;
 use crate::term::stdout::Print;
 
@@ -32,16 +32,15 @@ pub struct SearchConfig {
     pub minutes: Option<f64>,
     /// Independent walkers.
     #[serde(deserialize_with = "walkers")]
-    pub walkers: u32,
+    pub walkers: Walkers,
     /// Base seed: walker w draws from (seed, w).
     #[serde(deserialize_with = "super::json::seed")]
     pub seed: u64,
     /// Worker threads (`None`: every core).
-    #[serde(deserialize_with = "super::json::threads")]
-    pub threads: Option<u32>,
+    pub threads: Option<Threads>,
     /// The longest deals kept.
     #[serde(deserialize_with = "keep")]
-    pub keep: usize,
+    pub keep: Keep,
     /// Where search.json and best.txt go.
     #[schemars(extend("format" = "path"))]
     pub out: PathBuf,
@@ -66,7 +65,7 @@ pub struct SearchConfig {
     pub method: Option<Method>,
     /// With `--method record`: the longest games sampled that are joined from.
     #[serde(deserialize_with = "bases")]
-    pub bases: usize,
+    pub bases: Bases,
     /// The census of cycles instead (`--census`).
     pub census: bool,
 }
@@ -74,16 +73,16 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     /// The command line's defaults: [`DEFAULT_DEALS`] deals from seed 0 (16 walkers for the
     /// climb and the searches for cycles), every core, the 10 longest kept, sampling and
-    /// joining from [`DEFAULT_BASES`] bases, the run options' bound on the estimated time; no
+    /// joining from [`Bases::DEFAULT`] bases, the run options' bound on the estimated time; no
     /// output folder (a search refuses none).
     fn default() -> SearchConfig {
         SearchConfig {
             deals: None,
             minutes: None,
-            walkers: 16,
+            walkers: Walkers::DEFAULT,
             seed: 0,
             threads: None,
-            keep: 10,
+            keep: Keep::DEFAULT,
             out: PathBuf::new(),
             print: Print::Text,
             progress: When::Auto,
@@ -91,25 +90,10 @@ impl Default for SearchConfig {
             loops: false,
             from: None,
             method: None,
-            bases: DEFAULT_BASES,
+            bases: Bases::DEFAULT,
             census: false,
         }
     }
-}
-
-/// A whole number from JSON, `min` to `max`; `None` for `null`.
-fn whole<'de, D: serde::Deserializer<'de>>(
-    d: D,
-    min: u64,
-    max: u64,
-) -> Result<Option<u64>, D::Error> {
-    let read = |t: &str| {
-        t.parse::<u64>()
-            .ok()
-            .filter(|n| (min..=max).contains(n))
-            .ok_or_else(|| format!("expected a whole number from {min} to {}", grouped(max)))
-    };
-    number(d, read)
 }
 
 fn deals<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
@@ -121,19 +105,17 @@ fn minutes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Err
     number(d, |t| t.parse::<f64>().map_err(|e| e.to_string()))
 }
 
-fn walkers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = whole(d, 1, MAX_WALKERS.into())?;
-    Ok(n.map_or(SearchConfig::default().walkers, |n| n as u32))
+/// `walkers`, `keep` and `bases` from JSON: `null` is the default.
+fn walkers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Walkers, D::Error> {
+    Ok(Option::deserialize(d)?.unwrap_or(Walkers::DEFAULT))
 }
 
-fn keep<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-    let n = whole(d, 1, MAX_KEEP as u64)?;
-    Ok(n.map_or(SearchConfig::default().keep, |n| n as usize))
+fn keep<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Keep, D::Error> {
+    Ok(Option::deserialize(d)?.unwrap_or(Keep::DEFAULT))
 }
 
-fn bases<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-    let n = whole(d, 1, MAX_BASES as u64)?;
-    Ok(n.map_or(DEFAULT_BASES, |n| n as usize))
+fn bases<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Bases, D::Error> {
+    Ok(Option::deserialize(d)?.unwrap_or(Bases::DEFAULT))
 }
 
 /// What `search bmn --reaching` is asked to do. Its JSON (serde) is what the typed API's callers

@@ -1,5 +1,5 @@
 //! A run's output set: its summary made once ([`summarize`]), summary.json, the CSV files, the
-//! charts, report.html and README.md written into the set and committed whole ([`write_set`]),
+//! charts, report.html and README.md written into a staged set's folder ([`write_run`]),
 //! and the summary printed as asked ([`print`]).
 
 use std::io::Write;
@@ -15,21 +15,9 @@ use crate::model::report::{Report, RunInfo, Timing};
 use crate::model::summary::{Provenance, Summary};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::{counted, fixed, grouped, grouped_in, pct};
-use crate::store::{Dir, OutputSet};
+use crate::store::Dir;
 use crate::term::stdout::{self, Print};
 use crate::term::text;
-
-/// Writes a run's files into `set`, then moves the set into place as a whole.
-pub fn write_set<S: GameStats>(
-    set: OutputSet,
-    r: &Report<S>,
-    summary: &Summary<S::Json>,
-    histogram: &[u8],
-    svg: bool,
-) -> Result<()> {
-    write_run(set.dir(), r, summary, histogram, svg)?;
-    set.commit()
-}
 
 /// Puts a run's data files (those a reader of the run reads its counts from; no chart, no
 /// page) with `put`: `summary.json`, `summary.csv`, `histogram.csv`, `cycles.csv` (with loop
@@ -282,6 +270,7 @@ pub fn print<S: GameStats>(
 mod tests {
     use super::*;
     use crate::sim::shard::Shard;
+    use crate::store::OutputSet;
 
     #[test]
     fn a_set_that_fails_halfway_leaves_the_old_one_and_no_trace() {
@@ -308,7 +297,9 @@ mod tests {
         let histogram = csv::histogram(&report).unwrap();
         let summary = report.summary(&timing, &histogram, Provenance::of(None));
         let set = OutputSet::begin(&out, crate::store::Kind::Simulate, &[], None).unwrap();
-        assert!(write_set(set, &report, &summary, &histogram, false).is_err());
+        // Dropped uncommitted, as a writer that fails drops it.
+        assert!(write_run(set.dir(), &report, &summary, &histogram, false).is_err());
+        drop(set);
         assert_eq!(std::fs::read(out.join("summary.json")).unwrap(), b"old");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1, "only --out remains beside it");

@@ -171,6 +171,14 @@ pub struct SweepJson {
     pub seed: u64,
     /// The options that vary, in the order given.
     pub varying: Vec<String>,
+    /// Only in a sweep that an interrupt stopped: `true`. Its rule sets say which of them it
+    /// holds whole and which part way (`held`), and `warsim resume DIR` plays the rest.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
+    /// Only in a stopped sweep: the command that asked it (its words after `warsim`), from
+    /// which `warsim resume` makes the sweep again to play the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Vec<String>>,
     /// Every rule set.
     pub rule_sets: Vec<RuleSetJson>,
     /// Seconds the whole sweep took.
@@ -190,8 +198,27 @@ pub struct RuleSetJson {
     pub label: String,
     /// The value of every varying option.
     pub settings: serde_json::Map<String, Value>,
-    /// Its summary.json.
-    pub summary: Value,
+    /// Only in a stopped sweep: how much of the rule set it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<Held>,
+    /// Its summary.json (absent for a rule set a stopped sweep did not reach, and in a
+    /// checkpoint's sweep.json, which names the rule sets its folder holds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Value>,
+}
+
+/// How much of a rule set a stopped sweep holds.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Held {
+    /// Every game it was asked: its folder is the run `simulate` writes.
+    Whole,
+    /// Its first games: its folder is a stopped run (its summary.json says `"stopped": true`).
+    Partial,
+    /// None: the sweep stopped before it; it has no folder.
+    Missing,
 }
 
 /// sweep.csv: `rule_set`, then the columns of every rule set's summary.csv (their union in
@@ -251,7 +278,8 @@ pub struct SweepCharts<'a> {
 }
 
 /// Writes the sweep's own files into `dir`: sweep.json (`doc`), sweep.csv, sweep.png and
-/// means.png (and their SVG with `svg`), and report.html.
+/// means.png (and their SVG with `svg`), and report.html. A stopped sweep has no charts nor
+/// page (their layout is of every rule set): `warsim resume` draws them.
 pub fn write(
     dir: &Dir,
     doc: &SweepJson,
@@ -261,6 +289,9 @@ pub fn write(
 ) -> Result<()> {
     dir.write_json("sweep.json", doc)?;
     dir.write("sweep.csv", &sweep_csv(rows)?)?;
+    if doc.stopped {
+        return Ok(());
+    }
     let curves: Vec<(String, &Curve)> = rows.iter().map(|r| (r.label.clone(), &r.curve)).collect();
     let unit = rows.first().map_or(Unit::ROUNDS, |r| r.unit);
     let sweep_curves: Vec<&Curve> = rows.iter().map(|r| &r.curve).collect();
@@ -304,14 +335,14 @@ pub fn write(
     dir.write("report.html", html.as_bytes())
 }
 
-/// Prints the sweep as `print` says, once its set (at `out`) is in place.
+/// Prints the sweep as `print` says, once its set (at `out`, if written) is in place.
 pub fn print(
     print: Print,
     doc: &SweepJson,
     rows: &[SweepRow],
     title: &str,
     elapsed_s: f64,
-    out: &Path,
+    out: Option<&Path>,
 ) -> Result<()> {
     if print == Print::Json {
         crate::term::stdout::print_json(doc)?;
@@ -320,12 +351,20 @@ pub fn print(
     } else if print == Print::Text {
         let mut stdout = crate::term::stdout::out();
         write!(stdout, "{}", text(title, rows, elapsed_s))?;
-        writeln!(
-            stdout,
-            "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, report.html, one \
-             directory per rule set)",
-            out.display()
-        )?;
+        match out {
+            Some(out) if doc.stopped => writeln!(
+                stdout,
+                "written   {}/ (sweep.json, sweep.csv, one directory per rule set played)",
+                out.display()
+            )?,
+            Some(out) => writeln!(
+                stdout,
+                "written   {}/ (sweep.json, sweep.csv, sweep.png, means.png, report.html, one \
+                 directory per rule set)",
+                out.display()
+            )?,
+            None => {}
+        }
         stdout.flush()?;
     }
     Ok(())

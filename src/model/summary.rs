@@ -181,15 +181,7 @@ impl Provenance {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        let args: Vec<String> = called.map_or_else(
-            || {
-                std::env::args_os()
-                    .skip(1)
-                    .map(|a| a.to_string_lossy().into_owned())
-                    .collect()
-            },
-            <[String]>::to_vec,
-        );
+        let args = called_words(called);
         Provenance {
             program: Self::program(),
             // `warsim` for the program's own path, which says nothing on another machine.
@@ -203,6 +195,19 @@ impl Provenance {
             engine: None,
         }
     }
+}
+
+/// The words of the command line `called` (after `warsim`), or of this process's own.
+pub fn called_words(called: Option<&[String]>) -> Vec<String> {
+    called.map_or_else(
+        || {
+            std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect()
+        },
+        <[String]>::to_vec,
+    )
 }
 
 /// The most bytes of a command line a summary records: a merge of thousands of shards names

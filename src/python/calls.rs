@@ -14,7 +14,6 @@ use super::run::Run;
 use super::{interruptible, json_loads};
 use crate::api::{self, Setup};
 use crate::face::PlayIo;
-use crate::model::reader::{read_text, MAX_SET_JSON_BYTES};
 use crate::term::stdout::Print;
 
 /// The command line (after `warsim`) equivalent to a call of `command` on `game` with rule
@@ -273,9 +272,8 @@ pub fn sweep<'py>(
         command.extend(["--max-rule-sets".into(), n.to_string()]);
     }
     let (doc, csv) = interruptible(py, command, |session| {
-        api::sweep(session, &sweep)?;
-        let doc = read_text(&out, "sweep.json", MAX_SET_JSON_BYTES)?;
-        Ok((doc, read_text(&out, "sweep.csv", MAX_SET_JSON_BYTES)?))
+        let (played, _) = api::sweep_into(session, &sweep)?;
+        Ok((played.sweep_json()?, played.sweep_csv()?))
     })?;
     document(py, &doc, csv, out)
 }

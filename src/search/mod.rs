@@ -40,7 +40,6 @@ pub struct Search<'a> {
 impl<'a> Search<'a> {
     /// Checks `cfg` as the core's settings and plans the search of `game` it asks.
     pub fn new(game: &'a Bmn, cfg: &'a SearchConfig) -> Result<Search<'a>> {
-        crate::config::check_threads(cfg.threads)?;
         check_mode(cfg)?;
         let plan = Plan::of(game, &settings(cfg))?;
         Ok(Search { game, cfg, plan })
@@ -119,12 +118,12 @@ fn settings(cfg: &SearchConfig) -> Settings {
     Settings {
         deals: cfg.deals,
         minutes: cfg.minutes,
-        walkers: cfg.walkers,
+        walkers: cfg.walkers.get(),
         seed: cfg.seed,
-        keep: cfg.keep,
+        keep: cfg.keep.get(),
         from: cfg.from.clone(),
         method: cfg.method.unwrap_or_default(),
-        bases: cfg.bases,
+        bases: cfg.bases.get(),
         loops: cfg.loops,
         census: cfg.census,
     }

@@ -3,7 +3,9 @@
 //! reads), in a folder `checkpoint-END` that appears whole or not at all (written under
 //! another name, synced, then renamed). A SIGKILL or a power loss leaves the staging folder
 //! beside `--out DIR`; `warsim resume DIR` finds its newest checkpoint ([`latest`]) and plays
-//! on from there. The set's commit never carries one: it removes them first ([`clear`]).
+//! on from there. The set's commit never carries one: it removes them first ([`clear`]). A
+//! sweep's checkpoint is its sweep.json as a stopped sweep's, with the data files of the rule
+//! set being played beside it (numbered by the sweep's count of checkpoints, not by a game).
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -22,9 +24,14 @@ const PREFIX: &str = "checkpoint-";
 /// The folder a checkpoint is written in before its rename.
 const WRITING: &str = "checkpoint.writing";
 
+/// The folder an old checkpoint is moved to before it is removed, so that a removal cut short
+/// (SIGKILL) leaves no half checkpoint under a checkpoint's name.
+const OLD: &str = "checkpoint.old";
+
 /// Writes the data files `files` puts of a stopped run of the first games of its slice, up to
-/// game `end`, as the checkpoint of the set staged in `dir`, then removes the checkpoints
-/// before it. (The run puts its own files: the store knows no run.)
+/// game `end` (a sweep's: its `end`th checkpoint), as the checkpoint of the set staged in
+/// `dir`, then removes the checkpoints before it. (The run puts its own files: the store knows
+/// no run.)
 pub fn save(dir: &Dir, end: u64, files: Files<'_>) -> Result<()> {
     let fresh = dir.path(WRITING);
     let _ = fs::remove_dir_all(&fresh);
@@ -41,7 +48,10 @@ pub fn save(dir: &Dir, end: u64, files: Files<'_>) -> Result<()> {
     File::open(&dir.staging)?.sync_all()?;
     for old in checkpoints(&dir.staging)? {
         if old.file_name().is_some_and(|n| n != name.as_str()) {
-            fs::remove_dir_all(&old)?;
+            let doomed = dir.path(OLD);
+            let _ = fs::remove_dir_all(&doomed);
+            fs::rename(&old, &doomed)?;
+            fs::remove_dir_all(&doomed)?;
         }
     }
     Ok(())
@@ -50,6 +60,7 @@ pub fn save(dir: &Dir, end: u64, files: Files<'_>) -> Result<()> {
 /// Removes every checkpoint (and one half written) from the set staged in `dir`.
 pub(super) fn clear(dir: &Dir) -> Result<()> {
     let _ = fs::remove_dir_all(dir.path(WRITING));
+    let _ = fs::remove_dir_all(dir.path(OLD));
     for old in checkpoints(&dir.staging)? {
         fs::remove_dir_all(&old)?;
     }
@@ -71,8 +82,9 @@ fn checkpoints(staging: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-/// The newest checkpoint that a killed run into `out` left in its staging folder (the one
-/// written last, of the furthest run), if any.
+/// The newest checkpoint that a killed run into `out` left in its staging folder (of each
+/// staging folder its last by name, which two stand in only while the older is removed; of
+/// those, the one written last), if any.
 pub fn latest(out: &Path) -> Option<PathBuf> {
     let name = out.file_name()?.to_string_lossy().into_owned();
     let parent = match out.parent() {
@@ -84,7 +96,7 @@ pub fn latest(out: &Path) -> Option<PathBuf> {
         let file = e.file_name().to_string_lossy().into_owned();
         file.starts_with(&head) && e.file_type().is_ok_and(|t| t.is_dir())
     });
-    let found = stagings.flat_map(|s| checkpoints(&s.path()).unwrap_or_default());
+    let found = stagings.filter_map(|s| checkpoints(&s.path()).ok()?.pop());
     found.max_by_key(|c| {
         let when = fs::metadata(c).and_then(|m| m.modified()).ok();
         (when, c.file_name().map(|n| n.to_os_string()))

@@ -425,14 +425,18 @@ impl OutputSet {
         &self.root
     }
 
-    /// A new directory `name` inside the set.
+    /// Directory `name` inside the set, made unless this set made it before (a sweep keeps a
+    /// rule set's data files there as it goes, and writes the rest of its files at the end).
     pub fn subdir(&self, name: &str) -> Result<Dir> {
         let dir = Dir {
             staging: self.root.staging.join(name),
             target: self.root.target.join(name),
         };
-        fs::create_dir(&dir.staging)
-            .with_context(|| format!("cannot write {}", dir.target.display()))?;
+        let made = fs::symlink_metadata(&dir.staging).is_ok_and(|m| m.is_dir());
+        if !made {
+            fs::create_dir(&dir.staging)
+                .with_context(|| format!("cannot write {}", dir.target.display()))?;
+        }
         dir.write(MARKER, Kind::RuleSet.marker().as_bytes())?;
         Ok(dir)
     }

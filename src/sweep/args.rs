@@ -31,6 +31,21 @@ pub fn from_args(game: &str, args: &[String]) -> Result<Sweep, UsageError> {
     })
 }
 
+/// The sweep that the command `words` (after `warsim`: `sweep GAME ARGS...`, as a stopped
+/// sweep's sweep.json records it) asks.
+pub fn from_words(words: &[String]) -> Result<Sweep, UsageError> {
+    match words {
+        [sweep, game, args @ ..]
+            if sweep == "sweep"
+                && !game.starts_with('-')
+                && !args.iter().any(|a| a == "--help" || a == "-h") =>
+        {
+            from_args(game, args)
+        }
+        _ => Err(usage!("`warsim {}` is no sweep", words.join(" "))),
+    }
+}
+
 /// One option that takes several values.
 #[derive(Clone, Debug)]
 struct Axis {

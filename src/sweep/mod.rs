@@ -12,30 +12,30 @@
 //! settings are given.
 
 mod args;
+mod keep;
+mod play;
+mod resume;
+mod value;
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Result;
-use serde_json::Value;
 
 use crate::config::RunConfig;
 use crate::error::UsageError;
 use crate::estimate::Estimate;
-use crate::export::sweep::{RuleSetJson, SweepCharts, SweepJson, SweepRow};
-use crate::export::{self, csv as out_csv, run::write_run};
 use crate::face::{GameCli, SimulateGame, WithGame};
-use crate::games::Unit;
-use crate::model::report::{Curve, Report};
-use crate::model::summary::Provenance;
 use crate::model::sweep::RuleSet;
 use crate::session::Session;
 use crate::sim::pilot;
 use crate::stats::summary::{counted, grouped};
-use crate::store::{Dir, Kind, OutputSet};
 use crate::term::progress::{Progress, Show};
 use crate::{run, usage};
-pub use args::{from_args, help_text};
+pub use args::{from_args, from_words, help_text};
+pub use play::{Prepared, Start};
+pub use resume::{resume, resumes_a_sweep};
+pub use value::SweepRun;
 use warsim_core::error::{setting, setting_alone};
 use warsim_core::usage_of;
 
@@ -136,37 +136,25 @@ impl Sweep {
         })
     }
 
-    /// sweep.json of the rule sets, played as `rows`.
-    fn document(
-        &self,
-        rows: &[SweepRow],
-        per_set: u64,
-        timing: (f64, usize),
-        made: Provenance,
-    ) -> SweepJson {
+    /// The sweep checked, before anything is run or written: every rule set's game against
+    /// the run options, and its folder's name.
+    pub fn prepare(&self) -> Result<Prepared<'_>> {
+        check_all(self)?;
+        let sets: Vec<RuleSet> = self.rule_sets.iter().map(|s| s.0.clone()).collect();
+        let names = folder_names(&self.game, &sets)?;
+        Ok(Prepared { sweep: self, names })
+    }
+
+    /// Games each rule set plays: `--games`, or its default (with `--precision`, the games
+    /// before its first check: a run to a precision learns its length as it goes).
+    fn per_set(&self) -> u64 {
         let run0 = &self.run;
-        SweepJson {
-            game: self.game.clone(),
-            games: run0.precision.is_none().then_some(per_set),
-            precision: run0.precision,
-            seed: run0.seed,
-            varying: self.axes.iter().map(|a| a.0.clone()).collect(),
-            rule_sets: (self.rule_sets.iter().zip(rows))
-                .map(|((set, _), r)| RuleSetJson {
-                    name: r.name.clone(),
-                    label: r.label.clone(),
-                    settings: set
-                        .settings
-                        .iter()
-                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                        .collect(),
-                    summary: r.summary.clone(),
-                })
-                .collect(),
-            elapsed_s: timing.0,
-            threads: timing.1,
-            provenance: made,
-        }
+        let default = if run0.precision.is_some() {
+            run::DEFAULT_MIN_GAMES
+        } else {
+            run::DEFAULT_GAMES
+        };
+        run0.games.map_or(default, crate::config::Games::get)
     }
 }
 
@@ -196,54 +184,6 @@ fn product(axes: &[(String, Vec<String>)]) -> Vec<(RuleSet, Vec<usize>)> {
     sets
 }
 
-/// A sweep: every rule set checked, then played into its folder, the sweep's own files written
-/// and committed, and its summary printed.
-pub fn run(session: &Session, sweep: &Sweep) -> Result<()> {
-    let game = &sweep.game;
-    let run0 = &sweep.run;
-    check_all(sweep)?;
-    let sets: Vec<RuleSet> = sweep.rule_sets.iter().map(|s| s.0.clone()).collect();
-    let names = folder_names(game, &sets)?;
-    let out = run0
-        .out
-        .as_deref()
-        .ok_or_else(|| usage!("sweep {game}: no output directory"))?;
-    let set_out = session.begin(out, Kind::Sweep, &[])?;
-    // A run to a precision learns its length as it goes: the total grows rule set by rule set.
-    let per_set = run0.games.unwrap_or(if run0.precision.is_some() {
-        run::DEFAULT_MIN_GAMES
-    } else {
-        run::DEFAULT_GAMES
-    });
-    let (progress, weights) = progress_of(session, sweep, per_set)?;
-    let playing = Playing {
-        threads: run::threads(run0),
-        progress: &progress,
-        weights: &weights,
-        set_out: &set_out,
-        session,
-    };
-    let start = Instant::now();
-    let rows = playing.play(sweep, names)?;
-    progress.finish();
-    let elapsed_s = start.elapsed().as_secs_f64();
-    let timing = (elapsed_s, playing.threads);
-    let doc = sweep.document(&rows, per_set, timing, session.provenance());
-    let title = title(game, &rows, run0, per_set);
-    let drawn = SweepCharts {
-        title: &title,
-        sets: &sets,
-        lens: sweep.axes.iter().map(|a| a.1.len()).collect(),
-        numeric: match &sweep.axes[..] {
-            [a] if a.1.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.0.as_str()),
-            _ => None,
-        },
-    };
-    export::sweep::write(set_out.dir(), &doc, &rows, &drawn, run0.svg)?;
-    set_out.commit()?;
-    export::sweep::print(run0.print, &doc, &rows, &title, elapsed_s, out)
-}
-
 /// Every rule set's game checked against the run options, before anything is run or written.
 fn check_all(sweep: &Sweep) -> Result<()> {
     for (_, g) in &sweep.rule_sets {
@@ -253,12 +193,14 @@ fn check_all(sweep: &Sweep) -> Result<()> {
 }
 
 /// The sweep's progress, and each rule set's weight in it: costed from the estimate where a
-/// run wants one (which may refuse the sweep as too long), else a count of games.
-fn progress_of(session: &Session, sweep: &Sweep, per_set: u64) -> Result<(Progress, Vec<u64>)> {
+/// run wants one (which may refuse the sweep as too long) and it is not `resumed` (which was
+/// accepted when it began), else a count of games.
+fn progress_of(session: &Session, sweep: &Sweep, resumed: bool) -> Result<(Progress, Vec<u64>)> {
     let run0 = &sweep.run;
     let n = sweep.rule_sets.len();
+    let per_set = sweep.per_set();
     let show: Show = session.show(run0.progress);
-    if !run::wants_estimate(run0) {
+    if resumed || !run::wants_estimate(run0) {
         let total = per_set.saturating_mul(n as u64);
         return Ok((Progress::new(total, &show), vec![1; n]));
     }
@@ -271,62 +213,17 @@ fn progress_of(session: &Session, sweep: &Sweep, per_set: u64) -> Result<(Progre
     Ok((Progress::costed(total, &show), weights))
 }
 
-/// What every rule set of a sweep plays with.
-struct Playing<'a> {
-    threads: usize,
-    progress: &'a Progress,
-    /// Each rule set's weight in the progress.
-    weights: &'a [u64],
-    set_out: &'a OutputSet,
-    session: &'a Session,
-}
-
-impl Playing<'_> {
-    /// Plays every rule set into its folder (`names`), in order.
-    fn play(&self, sweep: &Sweep, names: Vec<String>) -> Result<Vec<SweepRow>> {
-        let mut offset = 0;
-        let mut rows = Vec::new();
-        for (((set, g), name), &weight) in sweep.rule_sets.iter().zip(names).zip(self.weights) {
-            let dir = self.set_out.subdir(&name)?;
-            let one = One {
-                run: &sweep.run,
-                with: run::PlayWith {
-                    threads: self.threads,
-                    progress: self.progress,
-                    slot: run::Slot { offset, weight },
-                    cancel: self.session.cancel(),
-                    keeps: false,
-                },
-                dir: &dir,
-                made: self.session.provenance(),
-            };
-            let done = g.run(one)?;
-            offset += done.games.saturating_mul(weight);
-            rows.push(SweepRow {
-                label: set.label(),
-                name,
-                summary: done.summary,
-                summary_csv: done.summary_csv,
-                curve: done.curve,
-                unit: done.unit,
-            });
-        }
-        Ok(rows)
-    }
-}
-
-/// The title of the sweep's charts, page and summary: the game, the rule sets and their games.
-fn title(game: &str, rows: &[SweepRow], run0: &RunConfig, per_set: u64) -> String {
-    let each = match run0.precision {
-        Some(h) => format!(
-            "each to ±{h} {}",
-            rows.first().map_or("rounds", |r| r.unit.many)
-        ),
-        None => format!("{} each", counted(per_set, "game")),
+/// The title of the sweep's charts, page and summary: the game, the rule sets and their games
+/// (`many`: what its rounds count).
+fn title(sweep: &Sweep, many: &str) -> String {
+    let each = match sweep.run.precision {
+        Some(h) => format!("each to ±{h} {many}"),
+        None => format!("{} each", counted(sweep.per_set(), "game")),
     };
     format!(
-        "{game} — {}, {each}",
-        counted(rows.len() as u64, "rule set")
+        "{} — {}, {each}",
+        sweep.game,
+        counted(sweep.rule_sets.len() as u64, "rule set")
     )
 }
 
@@ -439,48 +336,6 @@ impl WithGame for Pilot<'_> {
         let budget = (pilot::Budget::fixed(self.budget), self.already);
         let cancel = self.session.cancel();
         Ok(run::estimate(&game, self.run, &info, budget, cancel)?.1)
-    }
-}
-
-/// Runs one rule set into its directory.
-struct One<'a> {
-    run: &'a RunConfig,
-    with: run::PlayWith<'a>,
-    dir: &'a Dir,
-    /// Its provenance.
-    made: Provenance,
-}
-
-/// What a rule set's run gives the sweep.
-struct Done {
-    games: u64,
-    unit: Unit,
-    summary: Value,
-    summary_csv: Vec<u8>,
-    curve: Curve,
-}
-
-impl WithGame for One<'_> {
-    type Output = Result<Done>;
-    fn with<G: GameCli>(self, game: G) -> Result<Done> {
-        let run = self.run;
-        let info = run::plan(&game, run)?;
-        let head = run::Head::none(game.players());
-        let (info, tally, timing) = run::play(&game, run, info, head, self.with, None)?;
-        let report = Report::new(&info, &tally);
-        let histogram = out_csv::histogram(&report)?;
-        let summary = report.summary(&timing, &histogram, self.made);
-        write_run(self.dir, &report, &summary, &histogram, run.svg)?;
-        Ok(Done {
-            games: tally.games,
-            unit: G::UNIT,
-            summary: serde_json::to_value(&summary)?,
-            summary_csv: out_csv::summary(&report)?,
-            curve: Curve {
-                exact: game.expected_rounds(),
-                ..report.curve()
-            },
-        })
     }
 }
 

@@ -19,7 +19,7 @@ fn lists_and_all_expand_in_the_order_given() {
         &["--war-down", "1,3", "--games", "1000", "--short-war=all"],
     )
     .unwrap();
-    assert_eq!(p.run.games, Some(1000));
+    assert_eq!(p.run.games.map(crate::config::Games::get), Some(1000));
     assert_eq!(
         labels(&p),
         [

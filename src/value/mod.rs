@@ -2,9 +2,11 @@
 //! enumerations of `exact`), an answer computed rather than played ([`Answer`], `exact`'s
 //! Markov chain and flawless game), the runs `compare` read and tested ([`Comparison`]) and a
 //! search's report ([`Searched`]). Their consumers write them as output sets, print them,
-//! draw their charts or hand them to Python; none computes them again.
+//! draw their charts or hand them to Python; none computes them again. A run still playing
+//! saves itself as a stopped `Run` at its checkpoints ([`Checkpointer`]).
 
 mod answer;
+mod checkpointed;
 mod compare;
 mod run;
 mod search;
@@ -12,6 +14,7 @@ mod search;
 use anyhow::Result;
 
 pub use answer::{Answer, Solved};
+pub use checkpointed::Checkpointer;
 pub use compare::Comparison;
 pub use run::Run;
 pub use search::{Asked, Searched};

@@ -3,19 +3,20 @@
 //! them; its consumers write it as an output set ([`Run::write`]), print it ([`Run::print`]),
 //! draw its charts ([`Run::chart`]) or hand it to Python, and none of them computes it again.
 
+use std::any::Any;
 use std::path::Path;
 
 use anyhow::Result;
 
 use super::{chart_of, charts_of, summary_csv_of, Loaded};
-use crate::export::run::{print, summarize, write_set};
+use crate::export::run::{print, summarize, write_run};
 use crate::games::GameStats;
 use crate::model::pretty_json;
-use crate::model::report::{Report, RunInfo, Timing};
+use crate::model::report::{Curve, Report, RunInfo, Timing};
 use crate::model::summary::{Provenance, Summary};
 use crate::stats::histogram::Tally;
 use crate::stats::summary::Distribution;
-use crate::store::OutputSet;
+use crate::store::{Dir, OutputSet};
 use crate::term::stdout::Print;
 
 /// A run of any game, in memory: nothing of it is written or printed until a consumer asks.
@@ -88,7 +89,29 @@ impl Run {
 
     /// Writes the run's output set into `set` (its charts also as SVG with `svg`) and commits it.
     pub fn write(&self, set: OutputSet, svg: bool) -> Result<()> {
-        self.played.write(set, svg)
+        self.played.write_dir(set.dir(), svg)?;
+        set.commit()
+    }
+
+    /// Writes the run's files into `dir`, a folder of a staged set (a sweep's rule set).
+    pub fn write_dir(&self, dir: &Dir, svg: bool) -> Result<()> {
+        self.played.write_dir(dir, svg)
+    }
+
+    /// Its summary as a JSON value (a sweep's sweep.json holds every rule set's).
+    pub fn summary_value(&self) -> Result<serde_json::Value> {
+        self.played.summary_value()
+    }
+
+    /// The rounds of its games that end and how many did not, for a sweep's charts and table.
+    pub fn curve(&self) -> Curve {
+        self.played.curve()
+    }
+
+    /// Its tally, if its games count `S` (a stopped run played on: its games so far).
+    pub fn tally<S: GameStats + 'static>(&self) -> Option<&Tally<S>> {
+        let any: &dyn Any = self.played.as_any();
+        any.downcast_ref::<Typed<S>>().map(|t| &t.tally)
     }
 
     /// Puts the run's data files (a checkpoint's: no chart) with `put`.
@@ -128,7 +151,10 @@ trait Played: Send + Sync {
     fn games(&self) -> u64;
     fn rounds(&self) -> Option<Distribution>;
     fn texts(&self) -> (&str, &str);
-    fn write(&self, set: OutputSet, svg: bool) -> Result<()>;
+    fn write_dir(&self, dir: &Dir, svg: bool) -> Result<()>;
+    fn summary_value(&self) -> Result<serde_json::Value>;
+    fn curve(&self) -> Curve;
+    fn as_any(&self) -> &dyn Any;
     fn write_data(&self, put: &mut dyn FnMut(&str, &[u8]) -> Result<()>) -> Result<()>;
     fn print(&self, print: Print, written: Option<&Path>) -> Result<()>;
     fn chart(&self, name: &str, ext: &str) -> Result<Vec<u8>>;
@@ -167,10 +193,22 @@ impl<S: GameStats + 'static> Played for Typed<S> {
         (&self.summary_json, &self.histogram_csv)
     }
 
-    fn write(&self, set: OutputSet, svg: bool) -> Result<()> {
+    fn write_dir(&self, dir: &Dir, svg: bool) -> Result<()> {
         let report = Report::new(&self.info, &self.tally);
         let histogram = self.histogram_csv.as_bytes();
-        write_set(set, &report, &self.summary, histogram, svg)
+        write_run(dir, &report, &self.summary, histogram, svg)
+    }
+
+    fn summary_value(&self) -> Result<serde_json::Value> {
+        Ok(serde_json::to_value(&self.summary)?)
+    }
+
+    fn curve(&self) -> Curve {
+        Report::new(&self.info, &self.tally).curve()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 
     fn write_data(&self, put: &mut dyn FnMut(&str, &[u8]) -> Result<()>) -> Result<()> {

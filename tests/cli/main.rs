@@ -28,6 +28,7 @@ mod small_games;
 mod stats;
 mod streams;
 mod sweep;
+mod sweep_resume;
 mod terminal;
 mod trust;
 mod war;

@@ -115,8 +115,9 @@ fn resume_refuses_what_is_no_stopped_run_and_changes_nothing() {
     std::fs::write(done.join("summary.json"), v.to_string()).unwrap();
     let line = fails(2, &["resume", s(&done)]);
     assert!(line.contains("summary.json"), "{line}");
-    // Other commands' folders (a sweep's, exact's), a run to a precision (which holds every
-    // game it decided to play), and no folder at all: each refused, each left as it was.
+    // A sweep played whole (nothing to resume), exact's folder, a run to a precision (which
+    // holds every game it decided to play), and no folder at all: each refused, each left as
+    // it was.
     let sweep = dir.path("sweep");
     crate::nothing_lost::small_sweep(&sweep);
     let exact = dir.path("exact");
@@ -132,7 +133,7 @@ fn resume_refuses_what_is_no_stopped_run_and_changes_nothing() {
     ];
     ok(&[&args[..], &[s(&precise)]].concat());
     for (folder, says) in [
-        (&sweep, "is a sweep"),
+        (&sweep, "holds every rule set it was asked"),
         (&exact, "holds every game it was asked"),
         (&precise, "holds every game it was asked"),
     ] {

@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
+use super::Run;
 use crate::games::GameStats;
 use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::Provenance;
 use crate::run::Saver;
 use crate::stats::histogram::Tally;
 use crate::store::{checkpoint, Dir};
-use crate::value::Run;
 
 /// The timing note of a checkpoint.
 const NOTE: &str = "a checkpoint of a run that was still playing: warsim resume plays the rest";
@@ -61,13 +61,10 @@ impl<'a, S> Checkpointer<'a, S> {
     }
 }
 
-impl<S: GameStats + 'static> Saver<S> for Checkpointer<'_, S> {
-    fn every(&self) -> Duration {
-        self.every
-    }
-
-    /// Saves the games up to `end`, `played` after the head, as the run's checkpoint.
-    fn save(&self, end: u64, played: &Tally<S>) -> Result<()> {
+impl<S: GameStats + 'static> Checkpointer<'_, S> {
+    /// The run stopped at `end`, its games `played` after the head: what a checkpoint holds
+    /// (a sweep's, beside its sweep.json).
+    pub fn run_at(&self, end: u64, played: &Tally<S>) -> Result<Run> {
         let mut info = self.base.clone();
         info.range.end = end;
         let tally = self.head.0.clone().merge(played.clone())?;
@@ -76,7 +73,18 @@ impl<S: GameStats + 'static> Saver<S> for Checkpointer<'_, S> {
             threads: Some(self.threads),
             note: Some(NOTE.into()),
         };
-        let run = Run::new(info, tally, timing, self.made.clone())?;
+        Run::new(info, tally, timing, self.made.clone())
+    }
+}
+
+impl<S: GameStats + 'static> Saver<S> for Checkpointer<'_, S> {
+    fn every(&self) -> Duration {
+        self.every
+    }
+
+    /// Saves the games up to `end`, `played` after the head, as the run's checkpoint.
+    fn save(&self, end: u64, played: &Tally<S>) -> Result<()> {
+        let run = self.run_at(end, played)?;
         checkpoint::save(self.dir, end, &|put| run.write_data(put))
     }
 }
