@@ -8,6 +8,7 @@ Usage: scripts/python-stubs.py [FILE]   (default: print on stdout)
 """
 
 import sys
+from keyword import iskeyword
 
 import warsim
 
@@ -52,33 +53,66 @@ def resume(dir: _Path) -> Result: ...
 def replay(dir: _Path, /, *, game: int | None = None) -> dict[str, Any]: ...
 def compare(dirs: Sequence[_Path], /, *, out: _Path, svg: bool = False) -> Document: ...
 def play(game: str, /, *args: str, trace: bool = False, **options: Any) -> dict[str, Any]: ...
-def search(game: Literal["bmn"], /, *, out: _Path, **options: Any) -> dict[str, Any]: ...
 def command(*argv: str) -> str: ...
 def games() -> list[dict[str, Any]]: ...
 '''
 
-# The Python type of a run option's value, by the name the command line gives its value.
-TYPES = {"N": "int", "M": "int", "S": "int", "T": "int", "H": "float", "DIR": "_Path",
-         "K/N": "str | tuple[int, int]"}
+# The Python type of each of JSON Schema's types (a string of format "path" is a folder).
+JSON_TYPES = {"integer": "int", "number": "float", "string": "str", "boolean": "bool"}
+
+
+def python_type(schema):
+    """The Python type of the values that `schema` describes (an option's JSON Schema, from its
+    Rust type), `None` left out: its alternatives' union, the values of an enum as one Literal,
+    a pair as a tuple, a path as `_Path`."""
+    literals, kinds = [], []
+
+    def walk(s):
+        alternatives = s.get("anyOf") or s.get("oneOf")
+        if alternatives:
+            for alternative in alternatives:
+                walk(alternative)
+            return
+        if "const" in s:
+            literals.append(s["const"])
+            return
+        types = s.get("type", [])
+        for t in types if isinstance(types, list) else [types]:
+            if t == "null":
+                continue
+            if "enum" in s:
+                literals.extend(v for v in s["enum"] if v is not None)
+            elif t == "array" and "prefixItems" in s:
+                kinds.append("tuple[" + ", ".join(map(python_type, s["prefixItems"])) + "]")
+            elif t == "string" and s.get("format") == "path":
+                kinds.append("_Path")
+            else:
+                kinds.append(JSON_TYPES[t])
+
+    walk(schema)
+    if literals:
+        kinds.insert(0, "Literal[" + ", ".join(repr(v) for v in literals) + "]")
+    return " | ".join(dict.fromkeys(kinds))
+
+
+def keyword(name, schema, default, required=False):
+    """A keyword parameter `name` (`from_` for a field named as a Python keyword) of a value of
+    `schema`, with its default."""
+    name = name + "_" if iskeyword(name) else name
+    kind = python_type(schema)
+    if required:
+        return f"{name}: {kind}"
+    if default is None:
+        return f"{name}: {kind} | None = None"
+    return f"{name}: {kind} = {default!r}"
 
 
 def run(command, required=()):
     """The run options of `command` as keyword parameters, from the package's own list of them
-    (`_warsim.run_options`, the command line's flags that are run configuration fields)."""
-    out = []
-    for o in warsim._warsim.run_options(command):
-        if o["value"] is None:
-            out.append(f"{o['name']}: bool = {o['default']!r}")
-            continue
-        kind = TYPES[o["value"]]
-        if o["name"] in required:
-            out.append(f"{o['name']}: {kind}")
-        elif o["default"] is None:
-            out.append(f"{o['name']}: {kind} | None = None")
-        else:
-            out.append(f"{o['name']}: {kind} = {o['default']!r}")
-    return ", ".join(out)
-
+    (`_warsim.run_options`, the command line's flags that are run configuration fields, each
+    with its field's JSON Schema)."""
+    return ", ".join(keyword(o["name"], o["schema"], o["default"], o["name"] in required)
+                     for o in warsim._warsim.run_options(command))
 
 
 def option(o, listable):
@@ -127,8 +161,22 @@ def sweep(game: str, /, *, {run("sweep", ("out",))},
     return "\n".join(out)
 
 
+def search(games):
+    """`search`, for the one game it explores: its keywords (`_warsim.search_options`, each
+    with its field's JSON Schema) and the game's rule settings."""
+    game = next(g for g in games if g["name"] == "bmn")
+    options = ", ".join(keyword(o["name"], o["schema"], o["default"])
+                        for o in warsim._warsim.search_options())
+    rules = ", ".join(option(o, False) for o in game["options"])
+    return f'''def search(game: Literal["bmn"], /, *, out: _Path, {options},
+        {rules}) -> dict[str, Any]:
+        {doc(game, "search")}
+'''
+
+
 def stubs():
-    return HEAD + "\n" + overloads(warsim.games())
+    games = warsim.games()
+    return HEAD + "\n" + overloads(games) + "\n" + search(games)
 
 
 if __name__ == "__main__":

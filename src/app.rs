@@ -70,15 +70,15 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
             svg,
-        } => api::compare(
-            &session,
-            &api::Compare {
+        } => {
+            let compare = api::Compare {
                 dirs,
                 out,
-                print: Print::of(json, false, false),
                 svg: svg.svg,
-            },
-        ),
+            };
+            let comparison = api::compare_into(&session, &compare)?;
+            comparison.print(Print::of(json, false, false), Some(compare.out.as_path()))
+        }
         Command::Play { output, game } => play::run(&game, output.json, output.trace),
         Command::Completions { shell } => crate::term::stdout::write_all(&completions(shell)),
         Command::Games { json } => crate::term::stdout::write_all(&crate::list::text(json)?),
@@ -202,7 +202,8 @@ fn search_run(
             print,
             progress: search.progress.progress,
         };
-        return api::reaching(session, game, &cfg);
+        let searched = api::reaching_into(session, game, &cfg)?;
+        return shown(&searched, cfg.print, &cfg.out);
     }
     let cfg = api::SearchConfig {
         deals: search.deals,
@@ -221,7 +222,15 @@ fn search_run(
         method: search.method,
         bases: search.bases,
     };
-    api::search(session, game, &cfg)
+    let searched = api::search_into(session, game, &cfg)?;
+    shown(&searched, cfg.print, &cfg.out)
+}
+
+/// A search written into `out`, printed as `print` says; then, if an interrupt stopped it,
+/// its error (exit status 130).
+fn shown(searched: &api::Searched, print: Print, out: &std::path::Path) -> Result<()> {
+    searched.print(print, Some(out))?;
+    searched.interrupted(out)
 }
 
 /// The command line as the manual shows it: built, so that each command knows its full name

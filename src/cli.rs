@@ -582,14 +582,16 @@ fn parse_deals(text: &str) -> Result<u64, String> {
 
 /// The run options of `command` (`simulate`, `exact` or `sweep`) that a caller of the typed API
 /// gives as fields of [`RunConfig`](crate::config::RunConfig)'s JSON (the Python package's
-/// keyword arguments): the command's flags that are fields there (what is printed and how
-/// progress shows are each front end's), with the command line's help, and as `default` the
-/// field's default as JSON. A sweep takes simulate's but for those it refuses
-/// ([`crate::sweep::REFUSED`]).
+/// keyword arguments): the fields themselves, in their order, as `RunConfig`'s JSON Schema
+/// lists them (what is printed and how progress shows, which it skips, are each front end's),
+/// but for those the command refuses ([`crate::exact::REFUSED`], [`crate::sweep::REFUSED`]);
+/// each with as `default` the field's default as JSON, as `schema` the JSON Schema of its
+/// values, and the help of the command line's flag of that name, where its text is written.
 pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageError> {
     let (named, refused) = match command {
         "sweep" => ("simulate", crate::sweep::REFUSED),
-        "simulate" | "exact" => (command, &[][..]),
+        "exact" => (command, crate::exact::REFUSED),
+        "simulate" => (command, &[][..]),
         _ => {
             return Err(crate::usage!(
                 "no run options for {command:?}: simulate, exact or sweep"
@@ -603,30 +605,40 @@ pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageE
     let cmd = cli
         .find_subcommand(named)
         .ok_or_else(|| crate::usage!("no command {named}"))?;
-    Ok(cmd
-        .get_arguments()
-        .filter_map(|a| {
-            let name = a.get_long()?.replace('-', "_");
-            let default = defaults.get(&name)?.clone();
-            (!refused.contains(&name.as_str())).then(|| RunOption {
-                value: a
-                    .get_action()
-                    .takes_values()
-                    .then(|| {
-                        a.get_value_names()
-                            .and_then(|v| v.first())
-                            .map(|v| v.to_string())
-                    })
-                    .flatten(),
-                help: a
-                    .get_help()
-                    .map(|h| crate::error::one_line(&h.to_string()))
-                    .unwrap_or_default(),
-                name,
-                default,
-            })
+    let help = |name: &str| {
+        let flag = name.replace('_', "-");
+        (cmd.get_arguments())
+            .find(|a| a.get_long() == Some(flag.as_str()))
+            .and_then(|a| a.get_help())
+            .map(|h| crate::error::one_line(&h.to_string()))
+            .unwrap_or_default()
+    };
+    Ok(field_schemas::<crate::config::RunConfig>()
+        .into_iter()
+        .filter(|(name, _)| !refused.contains(&name.as_str()))
+        .map(|(name, schema)| RunOption {
+            help: help(&name),
+            default: defaults.get(&name).cloned().unwrap_or_default(),
+            schema,
+            name,
         })
         .collect())
+}
+
+/// The JSON Schema of each field of `T`'s JSON as a caller gives it (its subschemas inlined),
+/// by field name.
+pub(crate) fn field_schemas<T: schemars::JsonSchema>() -> serde_json::Map<String, serde_json::Value>
+{
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12().for_deserialize();
+    settings.inline_subschemas = true;
+    let root = settings.into_generator().into_root_schema_for::<T>();
+    match serde_json::to_value(&root) {
+        Ok(serde_json::Value::Object(mut o)) => match o.remove("properties") {
+            Some(serde_json::Value::Object(fields)) => fields,
+            _ => serde_json::Map::new(),
+        },
+        _ => serde_json::Map::new(),
+    }
 }
 
 /// One run option as [`run_options`] lists it.
@@ -634,8 +646,8 @@ pub fn run_options(command: &str) -> Result<Vec<RunOption>, crate::error::UsageE
 pub struct RunOption {
     /// Its field of `RunConfig` (the Python keyword).
     pub name: String,
-    /// The name of its value (`N`, `DIR`), or `None` for a switch.
-    pub value: Option<String>,
+    /// The JSON Schema of its values, from its field's type: what a stub makes its type.
+    pub schema: serde_json::Value,
     /// Its help, in a line.
     pub help: String,
     /// Its default, as JSON.

@@ -86,3 +86,43 @@ fn the_module_docs_name_every_command() {
         );
     }
 }
+
+/// Each run option's schema is its field type's: what the type stubs make a Python type of.
+/// A shard is `"K/N"` or `[K, N]`, as its schema says, and both read as the same slice.
+#[test]
+fn run_options_carry_their_fields_schemas() {
+    let options = run_options("simulate").unwrap();
+    let schema = |name: &str| &options.iter().find(|o| o.name == name).unwrap().schema;
+    assert_eq!(
+        schema("games")["type"],
+        serde_json::json!(["integer", "null"])
+    );
+    assert_eq!(schema("max_hours")["type"], "number");
+    assert_eq!(schema("out")["format"], "path");
+    assert_eq!(schema("svg")["type"], "boolean");
+    let shard = serde_json::to_string(&schema("shard")["anyOf"]).unwrap();
+    assert!(
+        shard.contains("prefixItems") && shard.contains("pattern"),
+        "{shard}"
+    );
+    let read = |v: serde_json::Value| serde_json::from_value::<RunConfig>(v).unwrap().shard;
+    let pair = read(serde_json::json!({"shard": [1, 4]}));
+    assert_eq!(pair, read(serde_json::json!({"shard": "1/4"})));
+    assert!(pair.is_some());
+    assert!(serde_json::from_value::<RunConfig>(serde_json::json!({"shard": [1]})).is_err());
+}
+
+/// A command's run options are `RunConfig`'s fields but those it refuses, in their order.
+#[test]
+fn run_options_are_the_configs_fields_but_the_refused() {
+    let names = |command| -> Vec<String> {
+        (run_options(command).unwrap().into_iter())
+            .map(|o| o.name)
+            .collect()
+    };
+    assert_eq!(names("exact"), ["threads", "out", "svg"]);
+    let mut simulate = names("simulate");
+    assert_eq!(simulate.len(), 9);
+    simulate.retain(|n| !crate::sweep::REFUSED.contains(&n.as_str()));
+    assert_eq!(names("sweep"), simulate);
+}

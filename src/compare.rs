@@ -9,26 +9,24 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::export::compare::{self, CompareJson, PairJson, PairedJson, Run, RunJson};
+use crate::export::compare::{CompareJson, PairJson, PairedJson, Run, RunJson};
 use crate::face::{self, GameCli, WithGameType};
 use crate::model;
 use crate::model::report::Report;
 use crate::rng::game_rng;
 use crate::session::Session;
 use crate::stats::tail::{holm, Ks};
-use crate::store::Kind;
-use crate::term::stdout::Print;
 use crate::usage;
+use crate::value::Comparison;
 
-/// What `compare` reads and where it writes.
+/// What `compare` reads and where it writes (the command line's and Python's `compare`, which
+/// write a set).
 #[derive(Clone, Debug)]
 pub struct Compare {
     /// The runs' directories.
     pub dirs: Vec<PathBuf>,
     /// Where the comparison goes.
     pub out: PathBuf,
-    /// What is printed when it is written.
-    pub print: Print,
     /// Whether the chart is also written as SVG.
     pub svg: bool,
 }
@@ -58,13 +56,19 @@ impl WithGameType for Load<'_> {
     }
 }
 
-/// `compare DIRS --out OUT`: the runs read, every pair tested, the set written, then printed.
-pub fn run(session: &Session, c: &Compare) -> Result<()> {
-    let (dirs, out) = (&c.dirs, &c.out);
+/// Refuses fewer than two runs: there is nothing to compare (said before an output set is
+/// begun or a run read).
+pub fn enough(dirs: &[PathBuf]) -> Result<()> {
     if dirs.len() < 2 {
         return Err(usage!("compare needs at least two run directories").into());
     }
-    let set = session.begin(out, Kind::Compare, dirs)?;
+    Ok(())
+}
+
+/// `compare DIRS`: the runs read and every pair tested, made by `session` (its provenance);
+/// nothing written or printed.
+pub fn compared(session: &Session, dirs: &[PathBuf]) -> Result<Comparison> {
+    enough(dirs)?;
     let runs = dirs
         .iter()
         .map(|dir| read(dir))
@@ -91,9 +95,7 @@ pub fn run(session: &Session, c: &Compare) -> Result<()> {
         ks,
         provenance: session.provenance(),
     };
-    compare::write(set.dir(), &doc, &runs, c.svg)?;
-    set.commit()?;
-    compare::print(&doc, out, c.print)
+    Ok(Comparison::new(doc, runs))
 }
 
 /// The run in `dir`, read as the game its summary names.

@@ -32,6 +32,17 @@ pub struct Exact<'a> {
     pub session: &'a Session,
 }
 
+/// The run options `exact` refuses: it plays every deal once (or solves the chain), so the
+/// games, a precision, a shard, a seed and a bound on the time say nothing to it.
+pub const REFUSED: &[&str] = &[
+    "games",
+    "precision",
+    "shard",
+    "seed",
+    "max_games",
+    "max_hours",
+];
+
 /// What `exact` found, and the output set begun in the run's `out` (when it has one) before
 /// the work, for its caller to write.
 pub type Found = (Answer, Option<OutputSet>);
@@ -46,16 +57,12 @@ impl WithGame for Exact<'_> {
         // --svg of the run options, [`crate::cli::run_options`]); a library caller's RunConfig
         // may still hold them, and would otherwise have them ignored without a word (a seed
         // the command line refuses was taken).
-        let defaults = RunConfig::default();
-        for (given, name) in [
-            (opts.games.is_some(), "games"),
-            (opts.precision.is_some(), "precision"),
-            (opts.shard.is_some(), "shard"),
-            (opts.seed != defaults.seed, "seed"),
-            (opts.max_games != defaults.max_games, "max_games"),
-            (opts.max_hours != defaults.max_hours, "max_hours"),
-        ] {
-            if given {
+        let (asked, defaults) = (
+            serde_json::to_value(opts)?,
+            serde_json::to_value(RunConfig::default())?,
+        );
+        for &name in REFUSED {
+            if asked[name] != defaults[name] {
                 return Err(usage_of![
                     format!("exact {}: ", G::NAME),
                     setting_alone(name),

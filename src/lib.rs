@@ -14,8 +14,9 @@
 //! `compare` in [`compare`], `replay` in [`replay`],
 //! `play` in [`play`], `search` in [`search`] (with `--reaching` in [`reaching`]); `games` is
 //! [`list`]; `completions` and `manpage` are generated from [`cli`] in [`app`] itself. What the
-//! commands make flows one way: `simulate`, `merge` and `exact` return [`value`]s (a run, an
-//! answer), which the faces write and print; [`model`] is the run (its description,
+//! commands make flows one way: `simulate`, `merge`, `exact`, `compare` and `search` return
+//! [`value`]s (a run, an answer, a comparison, a search's report), which the faces write and
+//! print; [`model`] is the run (its description,
 //! statistics, summary.json and the one reader of a run folder), [`export`] writes its files,
 //! one per format, [`charts`] draws them, [`store`] commits them as one all-or-nothing set,
 //! and [`term`] prints the summary and the progress. `python` (feature `python`) is the Python

@@ -77,6 +77,34 @@ fn run_options_past_the_command_lines_bounds_are_refused() {
     };
     let e = api::exact(&session(), &game, &seeded, false).unwrap_err();
     refused(e, "exact rps: seed does not apply");
+    for (run, name) in [
+        (
+            RunConfig {
+                shard: "0/2".parse().ok(),
+                games: None,
+                ..quiet.clone()
+            },
+            "shard",
+        ),
+        (
+            RunConfig {
+                max_games: Games::new(5).unwrap(),
+                games: None,
+                ..quiet.clone()
+            },
+            "max_games",
+        ),
+        (
+            RunConfig {
+                games: Some(Games::new(9).unwrap()),
+                ..quiet.clone()
+            },
+            "games",
+        ),
+    ] {
+        let e = api::exact(&session(), &game, &run, false).unwrap_err();
+        refused(e, &format!("exact rps: {name} does not apply"));
+    }
     assert!(!dir.exists());
     // A bound of NaN, or below 0, cannot be made.
     for h in [f64::NAN, -1.0, 0.0] {

@@ -2,15 +2,18 @@
 //! the command line ([`crate::app`]) and the Python package (`python`) adapt, neither building
 //! nor parsing an argument list for the other. A game comes as a [`Setup`]: its name and its
 //! settings struct ([`crate::games::Game::Settings`]), typed; the run options as a
-//! [`RunConfig`]. `simulate` and `merge` return the run as a value ([`Run`]), `sweep` the
-//! sweep ([`SweepRun`]), which write nothing and print nothing until a consumer asks
-//! ([`Run::write`], [`Run::print`], [`SweepRun::write`], [`SweepRun::print`]); the other
-//! commands still write what the command writes and print what `print` asks. A usage
+//! [`RunConfig`]. `simulate` and `merge` return the run as a value ([`Run`]), `exact` its
+//! [`Answer`], `sweep` a [`SweepRun`], `compare` a [`Comparison`] and `search` a
+//! [`Searched`], each of which writes nothing and prints nothing until a consumer asks
+//! (`write`, `print`); each `_into` sibling begins the output set before the work, so that a
+//! folder that cannot take it is refused first, and writes the value there. A usage
 //! error ([`crate::error::UsageError`]) names settings, which each front end says in its own
 //! words.
 
 mod load;
 mod resume;
+#[cfg(test)]
+mod value_tests;
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +29,7 @@ pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
 pub use crate::session::{Session, Signals};
 pub use crate::sweep::{resumes_a_sweep, Sweep, SweepRun};
-pub use crate::value::{Answer, Loaded, Run, Solved};
+pub use crate::value::{Answer, Asked, Comparison, Loaded, Run, Searched, Solved};
 pub use load::load;
 pub use resume::resume;
 
@@ -234,9 +237,20 @@ fn merge_as(session: &Session, dirs: &[PathBuf], name: &str) -> Result<Run> {
     })
 }
 
-/// `compare`: the survival curves of the runs and every pair's KS test.
-pub fn compare(session: &Session, c: &Compare) -> Result<()> {
-    crate::compare::run(session, c)
+/// `compare`: the survival curves of the runs in `dirs` and every pair's KS test; nothing is
+/// written or printed.
+pub fn compare(session: &Session, dirs: &[PathBuf]) -> Result<Comparison> {
+    crate::compare::compared(session, dirs)
+}
+
+/// `compare` as the command line and Python run it: its output set begun in `c.out` (none of
+/// the runs it reads) before a run is read, then the comparison written there.
+pub fn compare_into(session: &Session, c: &Compare) -> Result<Comparison> {
+    crate::compare::enough(&c.dirs)?;
+    let set = session.begin(&c.out, Kind::Compare, &c.dirs)?;
+    let comparison = crate::compare::compared(session, &c.dirs)?;
+    comparison.write(set, c.svg)?;
+    Ok(comparison)
 }
 
 /// `replay`: game `index` of the run in `dir` (its longest by default) played again.
@@ -251,8 +265,29 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
 }
 
 /// `search`: Beggar-my-neighbour's searches (`--method record`, `sample` or `climb`,
-/// `--loops`, `--census`), written into `config.out`.
-pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<()> {
+/// `--loops`, `--census`), returned as the core's report; nothing is written or printed
+/// (`config.out` is the folder its replay command names, and `config.print` the printer's).
+pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<Searched> {
+    let bmn = searchable(game, config)?;
+    crate::search::Search::new(&bmn, config)?.play(session)
+}
+
+/// `search` as the command line and Python run it: the search planned and checked, its
+/// output set begun in `config.out` before it plays, then written there (also when an
+/// interrupt stopped it: see [`Searched::interrupted`]).
+pub fn search_into(
+    session: &Session,
+    game: &SearchGame,
+    config: &SearchConfig,
+) -> Result<Searched> {
+    let bmn = searchable(game, config)?;
+    let search = crate::search::Search::new(&bmn, config)?;
+    searched_into(session, &config.out, || search.play(session))
+}
+
+/// The game of a search of `config`, once the options the command line refuses together are
+/// refused.
+fn searchable(game: &SearchGame, config: &SearchConfig) -> Result<crate::games::bmn::Bmn> {
     has_out(&config.out)?;
     if config.census {
         let keep = config.keep != SearchConfig::default().keep;
@@ -263,13 +298,41 @@ pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Re
             &[(config.loops, "loops"), (keep, "keep")],
         )?;
     }
-    crate::search::run(session, &game.game()?, config)
+    Ok(game.game()?)
 }
 
-/// `search --reaching`: the deals that reach a never-ending cycle's basin.
-pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -> Result<()> {
+/// `search --reaching`: the deals that reach a never-ending cycle's basin, returned as the
+/// core's report; nothing is written or printed.
+pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -> Result<Searched> {
     has_out(&config.out)?;
-    crate::reaching::run(session, &game.game()?, config)
+    let bmn = game.game()?;
+    crate::reaching::Reaching::new(&bmn, config)?.play(session)
+}
+
+/// `search --reaching` as the command line and Python run it: its output set begun in
+/// `config.out` before the walk, then written there.
+pub fn reaching_into(
+    session: &Session,
+    game: &SearchGame,
+    config: &ReachingConfig,
+) -> Result<Searched> {
+    has_out(&config.out)?;
+    let bmn = game.game()?;
+    let walk = crate::reaching::Reaching::new(&bmn, config)?;
+    searched_into(session, &config.out, || walk.play(session))
+}
+
+/// A search's set begun in `out` (so that a target that cannot take it is refused before
+/// the search), the search played with `play`, and its set written.
+fn searched_into(
+    session: &Session,
+    out: &Path,
+    play: impl FnOnce() -> Result<Searched>,
+) -> Result<Searched> {
+    let set = session.begin(out, Kind::Search, &[])?;
+    let searched = play()?;
+    searched.write(set)?;
+    Ok(searched)
 }
 
 /// Refuses setting `name` of `command` asked with one of `others` (each with whether it was

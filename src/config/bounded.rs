@@ -57,6 +57,21 @@ macro_rules! bounded {
             }
         }
 
+        // Its JSON Schema is its number's (what Python's stubs make an `int` of).
+        impl schemars::JsonSchema for $name {
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                <$inner as schemars::JsonSchema>::schema_name()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                <$inner as schemars::JsonSchema>::json_schema(generator)
+            }
+        }
+
         impl FromStr for $name {
             type Err = String;
 

@@ -37,7 +37,8 @@ pub fn parse_minutes(text: &str) -> Result<f64, String> {
 /// API's callers give: each field a keyword of the Python package's (whose signatures and stubs
 /// list the fields the command line's flags share), a number as a number, read by the same
 /// reader as the flag's text; what is printed and how progress is shown are the front end's.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// Its JSON Schema (schemars) gives each keyword's type to Python's stubs.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RunConfig {
     /// Games of the run; with `precision`, those before the first check (`None`: the default).
@@ -54,6 +55,7 @@ pub struct RunConfig {
     /// Worker threads (`None`: every core).
     pub threads: Option<Threads>,
     /// Where the output set goes.
+    #[schemars(extend("format" = "path"))]
     pub out: Option<PathBuf>,
     /// What is printed on stdout when the run is done.
     #[serde(skip)]
@@ -65,9 +67,11 @@ pub struct RunConfig {
     pub progress: When,
     /// The bound on a run's estimated time.
     #[serde(with = "json::max_hours")]
+    #[schemars(with = "f64")]
     pub max_hours: MaxHours,
     /// The slice of the games this run plays.
     #[serde(with = "json::shard")]
+    #[schemars(schema_with = "json::shard::schema")]
     pub shard: Option<Shard>,
     /// Minutes between two checkpoints of a `simulate --out` run (0: none); the command
     /// line's, as the interrupt that keeps a run's games is.
@@ -231,9 +235,21 @@ pub(crate) mod json {
         }
     }
 
-    /// `K/N`.
+    /// `K/N`, or `[K, N]`.
     pub mod shard {
         use super::*;
+
+        /// `"K/N"`, `[K, N]` or `null`.
+        pub fn schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            let index = serde_json::json!({"type": "integer", "minimum": 0});
+            schemars::json_schema!({
+                "anyOf": [
+                    {"type": "string", "pattern": "^[0-9]+/[0-9]+$"},
+                    {"type": "array", "prefixItems": [index, index], "minItems": 2, "maxItems": 2},
+                    {"type": "null"}
+                ]
+            })
+        }
 
         pub fn serialize<S: Serializer>(shard: &Option<Shard>, s: S) -> Result<S::Ok, S::Error> {
             match shard {
@@ -246,6 +262,10 @@ pub(crate) mod json {
             match Value::deserialize(d)? {
                 Value::Null => Ok(None),
                 Value::String(t) => t.parse().map(Some).map_err(D::Error::custom),
+                Value::Array(a) if a.len() == 2 && a.iter().all(Value::is_u64) => {
+                    let text = format!("{}/{}", a[0], a[1]);
+                    text.parse().map(Some).map_err(D::Error::custom)
+                }
                 _ => Err(D::Error::custom("expected \"K/N\"")),
             }
         }

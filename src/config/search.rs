@@ -18,8 +18,9 @@ use crate::term::stdout::Print;
 
 /// What `search` is asked to do. Its JSON (serde) is what the typed API's callers give (the
 /// Python package's `search` keywords), each number as a number, read as the flag reads it;
-/// the command line's flags take their defaults from [`SearchConfig::default`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// the command line's flags take their defaults from [`SearchConfig::default`]. Its JSON
+/// Schema (schemars) gives each keyword's type to Python's stubs.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SearchConfig {
     /// Deals played in all (split evenly among the walkers); `None`: [`DEFAULT_DEALS`], or
@@ -41,6 +42,7 @@ pub struct SearchConfig {
     #[serde(deserialize_with = "keep")]
     pub keep: Keep,
     /// Where search.json and best.txt go.
+    #[schemars(extend("format" = "path"))]
     pub out: PathBuf,
     /// What is printed when done.
     #[serde(skip)]
@@ -50,6 +52,7 @@ pub struct SearchConfig {
     pub progress: When,
     /// The bound on the estimated time (`--max-hours`).
     #[serde(with = "super::json::max_hours")]
+    #[schemars(with = "f64")]
     pub max_hours: MaxHours,
     /// Search for cycles instead of long games (`--loops`).
     pub loops: bool,
@@ -117,7 +120,7 @@ fn bases<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Bases, D::Error> {
 
 /// What `search bmn --reaching` is asked to do. Its JSON (serde) is what the typed API's callers
 /// give (the Python package's `search(reaching=DEAL, ...)`), each number as a number.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReachingConfig {
     /// The deal whose cycle is walked, as `play bmn --deal` reads it.
@@ -130,6 +133,7 @@ pub struct ReachingConfig {
     #[serde(deserialize_with = "minutes")]
     pub minutes: Option<f64>,
     /// Where reaching.json and deals.txt go.
+    #[schemars(extend("format" = "path"))]
     pub out: PathBuf,
     /// What is printed when done.
     #[serde(skip)]

@@ -236,8 +236,8 @@ pub fn write(dir: &Dir, doc: &CompareJson, runs: &[Run], svg: bool) -> Result<()
     dir.write("report.html", page(&title, doc, runs, &chart).as_bytes())
 }
 
-/// Prints the comparison as `print` says, once its set (at `out`) is in place.
-pub fn print(doc: &CompareJson, out: &Path, print: Print) -> Result<()> {
+/// Prints the comparison as `print` says, naming the folder `written` where its set went.
+pub fn print(doc: &CompareJson, written: Option<&Path>, print: Print) -> Result<()> {
     if print == Print::Json {
         crate::term::stdout::print_json(doc)?;
     } else if print == Print::Text {
@@ -280,11 +280,13 @@ pub fn print(doc: &CompareJson, out: &Path, print: Print) -> Result<()> {
                 )?;
             }
         }
-        writeln!(
-            stdout,
-            "written   {}/ (compare.json, compare.csv, compare.png, report.html)",
-            out.display()
-        )?;
+        if let Some(out) = written {
+            writeln!(
+                stdout,
+                "written   {}/ (compare.json, compare.csv, compare.png, report.html)",
+                out.display()
+            )?;
+        }
         stdout.flush()?;
     }
     Ok(())
@@ -426,7 +428,7 @@ fn page(title: &str, doc: &CompareJson, runs: &[Run], chart: &str) -> String {
 }
 
 /// compare.csv: one row per pair of runs.
-fn pairs_csv(doc: &CompareJson) -> Result<Vec<u8>> {
+pub(crate) fn pairs_csv(doc: &CompareJson) -> Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(Vec::new());
     wtr.write_record([
         "run_a",

@@ -1,8 +1,9 @@
-//! A search's set (`search bmn`): its document, the core's report with the command's
-//! provenance beside it (search.json, census.json or reaching.json), and its text files of a
-//! `play` command a line, each with what it plays (best.txt, cycles.txt, deals.txt), written
-//! and committed; then its summary printed. An interrupted search's set is complete, and the
-//! command then exits as an interrupted one does (status 130).
+//! What a search (`search bmn`, and `--reaching`) writes and prints of its report
+//! ([`crate::value::Searched`]): its document, the core's report with the command's provenance
+//! beside it (search.json, census.json or reaching.json), and its text files of a `play`
+//! command a line, each with what it plays (best.txt, cycles.txt, deals.txt), written and
+//! committed; its summary printed; and, for an interrupted search, whose set is complete, the
+//! error the command then exits with (status 130).
 
 use std::path::Path;
 
@@ -15,9 +16,8 @@ use crate::games::bmn::search::header::{Listed, Replays};
 use crate::games::bmn::search::reaching::ReachingReport;
 use crate::games::bmn::search::report::{CensusReport, SearchReport};
 use crate::model::summary::Provenance;
-use crate::session::Session;
 use crate::stats::summary::grouped;
-use crate::store::Kind;
+use crate::store::OutputSet;
 use crate::term::search::{length, named, summary};
 use crate::term::stdout::{self, Print};
 
@@ -26,59 +26,65 @@ use crate::term::stdout::{self, Print};
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Document<'a> {
     #[serde(flatten)]
-    report: &'a SearchReport,
-    provenance: Provenance,
+    pub(crate) report: &'a SearchReport,
+    pub(crate) provenance: Provenance,
 }
 
-/// Where a search writes and what it prints.
-pub struct Shown<'a> {
-    /// The folder (`--out`).
-    pub out: &'a Path,
-    /// What is printed when done.
-    pub print: Print,
-    /// Whether it was a search for a time (`--minutes`): its summary then says the command
-    /// that plays it again, as a stopped one's does.
-    pub timed: bool,
-}
+/// A search's files: its document's name (search.json, census.json, reaching.json) and its
+/// text files, each with its content.
+pub(crate) type Files = (&'static str, Vec<(&'static str, String)>);
 
-/// Begins the set of a search at `shown.out` under `session`, plays the search (`search`, which may refuse,
-/// writing nothing), writes the document it reports and its text files (`say` writes their
-/// commands), commits the set and prints the summary; then an error if the search was
-/// interrupted, its set complete all the same.
-pub fn into_set(
-    session: &Session,
-    shown: &Shown,
-    say: &dyn Replays,
-    search: impl FnOnce() -> Result<SearchReport>,
-) -> Result<()> {
-    let set = session.begin(shown.out, Kind::Search, &[])?;
-    let report = &search()?;
-    let doc = Document {
-        report,
-        provenance: session.provenance(),
-    };
-    let (json, files) = files(report, say);
+/// Writes the document `doc` as `files` name it, then its text files, into `set`, and commits
+/// it.
+pub(crate) fn write(set: OutputSet, doc: &Document, files: &Files) -> Result<()> {
+    let (json, texts) = files;
     let dir = set.dir();
-    dir.write_json(json, &doc)?;
-    for (name, text) in &files {
+    dir.write_json(json, doc)?;
+    for (name, text) in texts {
         dir.write(name, text.as_bytes())?;
     }
-    set.commit()?;
-    let written: Vec<&str> = std::iter::once(json)
-        .chain(files.iter().map(|f| f.0))
-        .collect();
-    match shown.print {
-        Print::Json => stdout::print_json(&doc)?,
-        Print::Nothing => {}
-        Print::Text | Print::Markdown => stdout::write_all(
-            summary(report, shown.out, shown.timed, &written.join(", ")).as_bytes(),
-        )?,
+    set.commit()
+}
+
+/// Prints the search `doc` as `print` says: its JSON, or its summary (the command that plays
+/// it again after a search for a time, `timed`, or a stopped one) naming the folder `written`
+/// where its `files` went.
+pub(crate) fn print(
+    doc: &Document,
+    files: &Files,
+    timed: bool,
+    print: Print,
+    written: Option<&Path>,
+) -> Result<()> {
+    match print {
+        Print::Json => stdout::print_json(doc),
+        Print::Nothing => Ok(()),
+        Print::Text | Print::Markdown => {
+            let mut text = summary(doc.report, timed);
+            if let Some(out) = written {
+                let (json, texts) = files;
+                let names: Vec<&str> = std::iter::once(*json)
+                    .chain(texts.iter().map(|f| f.0))
+                    .collect();
+                text.push_str(&format!(
+                    "written   {}/ ({})\n",
+                    out.display(),
+                    names.join(", ")
+                ));
+            }
+            stdout::write_all(text.as_bytes())
+        }
     }
+}
+
+/// The error of a search `report` that an interrupt stopped, whose set (its document `json`)
+/// went into `written`; `Ok` for one that played what it was asked.
+pub(crate) fn interrupted(report: &SearchReport, json: &str, written: &Path) -> Result<()> {
     match stopped_after(report) {
         Some(after) => Err(Interrupted(format!(
             "interrupted: the search stopped after {after} and wrote what it found into {}/ \
              ({json} says \"stopped\": true)",
-            shown.out.display()
+            written.display()
         ))
         .into()),
         None => Ok(()),
@@ -112,8 +118,9 @@ fn lengths<'a>(found: impl Iterator<Item = &'a Listed<Found>>) -> Vec<(String, S
         .collect()
 }
 
-/// The document's name and the text files of `report`, each with its content.
-fn files(report: &SearchReport, say: &dyn Replays) -> (&'static str, Vec<(&'static str, String)>) {
+/// The document's name and the text files of `report`, each with its content (`say` writes
+/// their commands).
+pub(crate) fn files(report: &SearchReport, say: &dyn Replays) -> Files {
     let best = |text| ("search.json", vec![("best.txt", text)]);
     match report {
         SearchReport::Climb(r) => best(listing(

@@ -14,7 +14,6 @@ use super::run::Run;
 use super::{interruptible, json_loads, keeping};
 use crate::api::{self, Setup};
 use crate::face::PlayIo;
-use crate::model::reader::{read_text, MAX_JSON_BYTES, MAX_SET_JSON_BYTES};
 use crate::term::stdout::Print;
 
 /// The command line (after `warsim`) equivalent to a call of `command` on `game` with rule
@@ -309,13 +308,11 @@ pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> P
     let compare = api::Compare {
         dirs,
         out: out.clone(),
-        print: Print::Nothing,
         svg,
     };
     let (doc, csv) = interruptible(py, command, |session| {
-        api::compare(session, &compare)?;
-        let doc = read_text(&out, "compare.json", MAX_JSON_BYTES)?;
-        Ok((doc, read_text(&out, "compare.csv", MAX_SET_JSON_BYTES)?))
+        let comparison = api::compare_into(session, &compare)?;
+        Ok((comparison.json()?, comparison.csv()?))
     })?;
     document(py, &doc, csv, out)
 }
@@ -429,27 +426,21 @@ pub fn search<'py>(
         api::SearchGame::from_json(game, &rules.value()).map_err(|e| super::to_python(e.into()))?;
     let mut command = vec!["search".to_string(), game.to_string()];
     command.extend(rules.changed_words::<crate::games::bmn::BmnSettings>(&[]));
-    let document = if reaching {
-        command.extend(fields.changed_words::<api::ReachingConfig>(&["out"]));
-        "reaching.json"
-    } else {
-        command.extend(fields.changed_words::<api::SearchConfig>(&["out"]));
-        "search.json"
-    };
+    command.extend(match reaching {
+        true => fields.changed_words::<api::ReachingConfig>(&["out"]),
+        false => fields.changed_words::<api::SearchConfig>(&["out"]),
+    });
     command.extend(["--out".to_string(), out.display().to_string()]);
     let doc = interruptible(py, command, |session| {
-        if reaching {
-            let mut config: api::ReachingConfig = serde_json::from_value(fields.value())?;
-            config.print = Print::Nothing;
-            api::reaching(session, &setup, &config)?;
+        let searched = if reaching {
+            let config: api::ReachingConfig = serde_json::from_value(fields.value())?;
+            api::reaching_into(session, &setup, &config)?
         } else {
-            let mut config: api::SearchConfig = serde_json::from_value(fields.value())?;
-            config.print = Print::Nothing;
-            api::search(session, &setup, &config)?;
-        }
-        let census = out.join("census.json").exists() && document == "search.json";
-        let name = if census { "census.json" } else { document };
-        Ok(read_text(&out, name, MAX_SET_JSON_BYTES)?)
+            let config: api::SearchConfig = serde_json::from_value(fields.value())?;
+            api::search_into(session, &setup, &config)?
+        };
+        searched.interrupted(&out)?;
+        searched.json()
     })?;
     json_loads(py, &doc)
 }

@@ -280,9 +280,9 @@ fn games(py: Python<'_>) -> PyResult<Py<PyAny>> {
     )
 }
 
-/// The run options of `command` (`simulate`, `exact`, `sweep`): each keyword with its value's
-/// name (None for a switch), help and default, from the command line's definition and the
-/// run configuration's fields, for the signatures, docstrings and type stubs.
+/// The run options of `command` (`simulate`, `exact`, `sweep`): each keyword with its help,
+/// its default and its JSON Schema, from the command line's definition and the run
+/// configuration's fields, for the signatures, docstrings and type stubs.
 #[pyfunction]
 fn run_options(py: Python<'_>, command: &str) -> PyResult<Py<PyAny>> {
     let list = crate::cli::run_options(command).map_err(|e| to_python(e.into()))?;
@@ -290,6 +290,39 @@ fn run_options(py: Python<'_>, command: &str) -> PyResult<Py<PyAny>> {
         py,
         &serde_json::to_string(&list).map_err(|e| to_python(e.into()))?,
     )
+}
+
+/// The keywords of `search` beside `out` and the game's rule settings, for the type stubs: the
+/// fields of a search's configuration, then those of a walk's that it lacks (`reaching`, which
+/// asks for the walk and is `None` without one, and `max_positions`), each with its help (its
+/// doc comment), its default and its JSON Schema.
+#[pyfunction]
+fn search_options(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    use crate::api::{ReachingConfig, SearchConfig};
+    use crate::cli::{field_schemas, RunOption};
+    let json = |v: serde_json::Result<serde_json::Value>| v.map_err(|e| to_python(e.into()));
+    let search = json(serde_json::to_value(SearchConfig::default()))?;
+    let mut walk = json(serde_json::to_value(ReachingConfig::default()))?;
+    walk["reaching"] = serde_json::Value::Null;
+    let mut list: Vec<RunOption> = Vec::new();
+    for (defaults, schemas) in [
+        (search, field_schemas::<SearchConfig>()),
+        (walk, field_schemas::<ReachingConfig>()),
+    ] {
+        for (name, schema) in schemas {
+            if name == "out" || list.iter().any(|o| o.name == name) {
+                continue;
+            }
+            list.push(RunOption {
+                help: (schema.get("description").and_then(|d| d.as_str()))
+                    .map_or_else(String::new, one_line),
+                default: defaults[&name].clone(),
+                schema,
+                name,
+            });
+        }
+    }
+    json_loads(py, &json(serde_json::to_value(&list))?.to_string())
 }
 
 /// `json.loads(text)`.
@@ -316,6 +349,7 @@ fn _warsim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(command, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(run_options, m)?)?;
+    m.add_function(wrap_pyfunction!(search_options, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

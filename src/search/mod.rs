@@ -1,10 +1,11 @@
 //! `search bmn`: the command's face over the searches of `warsim_core::games::bmn::search`
 //! (`--method record`, the default, `--method sample` and `--method climb`, `--loops`,
 //! `--census`). Each
-//! runs in the same stages: its flags checked as the core's settings into a plan, its output
-//! set begun, its time foreseen and held to `--max-hours` (every mode, [`bound`]), the core's
-//! search run with progress shown and an interrupt (Ctrl-C, SIGTERM) as its cancel, then its
-//! set written and its summary printed ([`crate::export::search`]). A search for a time
+//! runs in the same stages: its flags checked as the core's settings into a plan ([`Search`]),
+//! its output set begun (by [`crate::api::search_into`]), its time foreseen and held to
+//! `--max-hours` (every mode, [`bound`]), the core's search run with progress shown and an
+//! interrupt (Ctrl-C, SIGTERM) as its cancel, giving a [`Searched`]; then its set written and
+//! its summary printed by their consumers ([`crate::export::search`]). A search for a time
 //! (`--minutes`) plays as many deals as the time allows, and search.json says how many (its
 //! `replay` is the command with `--deals` of that number, which plays the same search again);
 //! an interrupted one writes what it found, marked `"stopped": true`, replayable the same way.
@@ -12,7 +13,6 @@
 use anyhow::Result;
 
 use crate::estimate::{Basis, Estimate};
-use crate::export::search::{into_set, Shown};
 use crate::games::bmn::search::climb;
 use crate::games::bmn::search::plan::{Plan, Settings};
 use crate::games::bmn::Bmn;
@@ -21,6 +21,7 @@ use crate::session::Session;
 use crate::sim::pilot::Measured;
 use crate::stats::summary::grouped;
 use crate::term::progress::Progress;
+use crate::value::{Asked, Searched};
 use warsim_core::error::{setting, setting_alone};
 
 pub(crate) mod replay;
@@ -28,17 +29,26 @@ pub(crate) mod replay;
 pub use crate::config::search::{SearchConfig, MAX_BASES, MAX_KEEP, MAX_WALKERS};
 pub use crate::games::bmn::search::plan::{Method, DEFAULT_BASES, DEFAULT_DEALS};
 
-/// `search bmn`: plans the search, runs it, writes its set into `cfg.out` and prints it.
-pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
-    check_mode(cfg)?;
-    let plan = Plan::of(game, &settings(cfg))?;
-    let say = replay::Say::new(game.rules(), Some(cfg));
-    let shown = Shown {
-        out: &cfg.out,
-        print: cfg.print,
-        timed: cfg.minutes.is_some(),
-    };
-    into_set(session, &shown, &say, || {
+/// A search planned and checked, not yet played: every refusal of its settings comes before
+/// an output set is begun.
+pub struct Search<'a> {
+    game: &'a Bmn,
+    cfg: &'a SearchConfig,
+    plan: Plan,
+}
+
+impl<'a> Search<'a> {
+    /// Checks `cfg` as the core's settings and plans the search of `game` it asks.
+    pub fn new(game: &'a Bmn, cfg: &'a SearchConfig) -> Result<Search<'a>> {
+        check_mode(cfg)?;
+        let plan = Plan::of(game, &settings(cfg))?;
+        Ok(Search { game, cfg, plan })
+    }
+
+    /// Plays it under `session`: its time foreseen and held to `--max-hours`, then the core's
+    /// search with progress shown and an interrupt as its cancel; nothing written or printed.
+    pub fn play(self, session: &Session) -> Result<Searched> {
+        let Search { game, cfg, plan } = self;
         let stop = session.search_stop();
         let threads = crate::run::threads_or_cores(cfg.threads);
         bound(game, cfg, &plan, threads)?;
@@ -49,10 +59,12 @@ pub fn run(session: &Session, game: &Bmn, cfg: &SearchConfig) -> Result<()> {
             Some(m) => Progress::timed(m * 60.0, &session.show(cfg.progress), plan.unit()),
             None => Progress::counting(plan.total(), &session.show(cfg.progress), plan.unit()),
         };
+        let say = replay::Say::new(game.rules(), Some(cfg));
         let report = pool.install(|| plan.run(game, &stop, &|n| progress.inc(n), &say));
         progress.finish();
-        Ok(report)
-    })
+        let asked = Asked::Search(cfg.clone());
+        Ok(Searched::new(report, asked, &say, session.provenance()))
+    }
 }
 
 /// Refuses a method given to a search for cycles, which has none (the core cannot tell the

@@ -1,7 +1,6 @@
 //! What the terminal shows of a search (`search bmn`): what it was, what it found (the
-//! longest deals, the cycles, the basin) with the commands that play them, and what it wrote.
-
-use std::path::Path;
+//! longest deals, the cycles, the basin) with the commands that play them; the line of the
+//! files it wrote is `export::search::print`'s.
 
 use crate::games::bmn::search::climb::Found;
 use crate::games::bmn::search::header::Listed;
@@ -30,10 +29,10 @@ pub fn named(c: &Cycle) -> String {
     format!("cycle {}: {t}, {n}", c.id)
 }
 
-/// What the terminal shows of a search: what it was, what it found, the command that plays
-/// it again (after a search for a time, `timed`, or a stopped one) and the files `written`
-/// into `out`.
-pub fn summary(report: &SearchReport, out: &Path, timed: bool, written: &str) -> String {
+/// What the terminal shows of a search: what it was, what it found, and the command that
+/// plays it again (after a search for a time, `timed`, or a stopped one); the line of what
+/// it wrote is the writer's.
+pub fn summary(report: &SearchReport, timed: bool) -> String {
     let (title, body) = match report {
         SearchReport::Climb(r) => (" --method climb".into(), climbed(r)),
         SearchReport::Loops(r) => (" --loops".into(), looped(r)),
@@ -49,9 +48,8 @@ pub fn summary(report: &SearchReport, out: &Path, timed: bool, written: &str) ->
         _ => String::new(),
     };
     format!(
-        "search bmn{title} — {}\n{body}{again}written   {}/ ({written})\n",
-        report.head().description,
-        out.display()
+        "search bmn{title} — {}\n{body}{again}",
+        report.head().description
     )
 }
 

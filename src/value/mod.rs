@@ -1,18 +1,23 @@
 //! What the commands return: a run held in memory ([`Run`], of `simulate`, `merge` and the
-//! enumerations of `exact`) and an answer computed rather than played ([`Answer`], `exact`'s
-//! Markov chain and flawless game). Their consumers write them as output sets, print them,
+//! enumerations of `exact`), an answer computed rather than played ([`Answer`], `exact`'s
+//! Markov chain and flawless game), the runs `compare` read and tested ([`Comparison`]) and a
+//! search's report ([`Searched`]). Their consumers write them as output sets, print them,
 //! draw their charts or hand them to Python; none computes them again. A run still playing
 //! saves itself as a stopped `Run` at its checkpoints ([`Checkpointer`]).
 
 mod answer;
 mod checkpointed;
+mod compare;
 mod run;
+mod search;
 
 use anyhow::Result;
 
 pub use answer::{Answer, Solved};
 pub use checkpointed::Checkpointer;
+pub use compare::Comparison;
 pub use run::Run;
+pub use search::{Asked, Searched};
 
 use crate::charts::render::Sink;
 use crate::charts::RunChart;
