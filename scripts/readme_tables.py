@@ -574,7 +574,7 @@ def verbatim(name):
     return make
 
 
-SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'bmn-census': bmn_census, 'bmn-search': bmn_search, 'bmn-record-search': bmn_record_search, 'bmn-loops': bmn_loops, 'bmn-reaching': bmn_reaching, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
+SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'scaling': verbatim('scaling.txt'), 'bmn-census': bmn_census, 'bmn-search': bmn_search, 'bmn-record-search': bmn_record_search, 'bmn-loops': bmn_loops, 'bmn-reaching': bmn_reaching, 'bmn-records': bmn_records, 'bmn-simulate': bmn_simulate, 'bmn-exact': bmn_exact, 'bench': verbatim('bench.txt'), 'deck-speed': verbatim('deck-speed.txt'), 'merge-scale': verbatim('merge-scale.txt'), 'war-rules-table': war_rules_table, 'war-literature-table': literature_table, 'war-players-table': players_table, 'jitsu-table': jitsu_table, 'snap-table': snap_table, 'war-table': war_table, 'war-bryer-vs-seed': bryer_vs_seed,
             'shotgun-table': shotgun_table, 'rps-table': rps_table, 'war-experiments-table': experiments_table,
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table,
