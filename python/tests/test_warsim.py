@@ -198,8 +198,13 @@ def test_ctrl_c_stops_a_game_of_a_far_cap_and_a_long_markov_chain_within_a_secon
         'warsim.play("war", ranks=6, suits=2, pickup="p1-first", detect_loops="off", '
         "max_rounds=10**12)"
     )
-    assert _seconds_to_stop(play, 1.0) < 1.0
-    assert _seconds_to_stop('warsim.exact("war", ranks=3, suits=4)', 1.0) < 1.0
+    # Up to 3 tries each: a loaded machine can hold the stop past a second once, while a call
+    # that looked at no cancel would miss it every time.
+    for call in (play, 'warsim.exact("war", ranks=3, suits=4)'):
+        took = [_seconds_to_stop(call, 1.0)]
+        while took[-1] >= 1.0 and len(took) < 3:
+            took.append(_seconds_to_stop(call, 1.0))
+        assert min(took) < 1.0, (call, took)
 
 
 def test_ctrl_c_while_a_run_is_written_never_loses_the_earlier_run(tmp_path):
@@ -598,6 +603,34 @@ def test_lists_numpy_floats_and_none_mean_what_they_say(tmp_path):
     names = [r["name"] for r in s["rule_sets"]]
     assert names == ["ranks-13_suits-2_p1-cards-13", "ranks-13_suits-2_p1-cards-12"], names
 
+
+
+def test_resume_finishes_a_sweep_an_interrupt_stopped(tmp_path):
+    """A sweep stopped part way by SIGINT is finished by `warsim.resume` as the command line's
+    `resume` finishes it, and returned as `sweep` returns one: its table is the table of the
+    sweep played in one go."""
+    import signal
+
+    args = ["sweep", "war", "--war-down", "1,2,3", "--games", "200000", "--threads", "1",
+            "--max-hours", "none", "--quiet"]
+    for pause in (0.8, 0.5, 1.2, 0.3, 1.6, 2.4):
+        out = tmp_path / f"sweep{pause}"
+        child = subprocess.Popen([BINARY, *args, "--out", str(out)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        time.sleep(pause)
+        child.send_signal(signal.SIGINT)
+        _, said = child.communicate(timeout=120)
+        if child.returncode == 130 and "warsim resume" in said:
+            break
+    else:
+        pytest.fail("no sweep was stopped part way")
+    assert json.loads((out / "sweep.json").read_text())["stopped"] is True
+    done = warsim.resume(out)
+    assert isinstance(done, warsim.Document) and "stopped" not in done
+    whole = warsim.sweep("war", war_down=[1, 2, 3], games=200_000, threads=1,
+                         out=tmp_path / "whole")
+    assert done._table == whole._table
+    assert (out / "sweep.csv").read_text() == (tmp_path / "whole" / "sweep.csv").read_text()
 
 
 def test_resume_plays_the_rest_of_a_run_an_interrupt_stopped(tmp_path):

@@ -224,18 +224,28 @@ pub fn load(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
 }
 
 /// Plays the rest of the run in folder `dir`, which an interrupt stopped (its summary says
-/// `"stopped": true`), writes the whole run there and returns it: the same histogram as the
-/// run played in one go. Ctrl-C stops it, leaving the stopped run as it was.
+/// `"stopped": true`) or a killed run left a checkpoint of, writes the whole run there and
+/// returns it: the same histogram as the run played in one go. A stopped sweep is finished the
+/// same way and returned as `sweep` returns one (the document, its table, the folder). Ctrl-C
+/// stops it, leaving the stopped run as it was.
 #[pyfunction]
-pub fn resume(py: Python<'_>, dir: PathBuf) -> PyResult<Run> {
+pub fn resume(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
     existing(std::slice::from_ref(&dir))?;
     let command = vec!["resume".to_string(), dir.display().to_string()];
-    interruptible(py, command, |session| {
-        let never = crate::term::progress::When::Never;
-        let minutes = crate::config::DEFAULT_CHECKPOINT_MINUTES;
+    let never = crate::term::progress::When::Never;
+    let minutes = crate::config::DEFAULT_CHECKPOINT_MINUTES;
+    if api::resumes_a_sweep(&dir) {
+        let (doc, csv) = interruptible(py, command, |session| {
+            let (played, _) = api::resume_sweep(session, &dir, never, minutes)?;
+            Ok((played.sweep_json()?, played.sweep_csv()?))
+        })?;
+        return document(py, &doc, csv, dir);
+    }
+    let run = interruptible(py, command, |session| {
         let (run, written) = api::resume(session, &dir, never, minutes)?;
         Ok(Run::of(run, Some(written)))
-    })
+    })?;
+    Ok(Py::new(py, run)?.into_any())
 }
 
 /// Plays one game of the run in folder `dir` again (`warsim replay DIR --json`, as a dict): by
