@@ -124,6 +124,9 @@ def _seconds_to_stop(call, after):
     seconds, and returns how long it took to raise KeyboardInterrupt after the signal."""
     script = f"""
 import os, signal, threading, time, warsim
+# A runner that started this suite with SIGINT ignored (nohup, a background job) passes that
+# on, and Python then leaves SIGINT ignored: the handler a terminal's Python has, restored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sent = []
 def interrupt():
     sent.append(time.monotonic())
@@ -158,6 +161,9 @@ def test_ctrl_c_writes_the_games_finished_into_out_and_resume_plays_the_rest(tmp
     out = tmp_path / "run"
     script = f"""
 import glob, os, signal, threading, time, warsim
+# A runner that started this suite with SIGINT ignored (nohup, a background job) passes that
+# on, and Python then leaves SIGINT ignored: the handler a terminal's Python has, restored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 out = {str(out)!r}
 staged = os.path.join({str(tmp_path)!r}, ".run.warsim-staging-*")
 def interrupt():
@@ -214,6 +220,9 @@ def test_ctrl_c_while_a_run_is_written_never_loses_the_earlier_run(tmp_path):
     out = tmp_path / "o"
     script = f"""
 import linecache, os, signal, threading, time, warsim
+# A runner that started this suite with SIGINT ignored (nohup, a background job) passes that
+# on, and Python then leaves SIGINT ignored: the handler a terminal's Python has, restored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 out = {str(out)!r}
 def earlier():
     warsim.simulate("war", games=1000, seed=1, out=out)
