@@ -614,25 +614,31 @@ def test_lists_numpy_floats_and_none_mean_what_they_say(tmp_path):
 
 
 
-def test_resume_finishes_a_sweep_an_interrupt_stopped(tmp_path):
-    """A sweep stopped part way by SIGINT is finished by `warsim.resume` as the command line's
-    `resume` finishes it, and returned as `sweep` returns one: its table is the table of the
-    sweep played in one go."""
+def _stopped_part_way(args, tmp_path, name, pauses, timeout):
+    """Runs the command line's `args` into a folder of `tmp_path` and sends it SIGINT after each
+    of `pauses` seconds in turn (a fresh folder each) until one stops part way, saying so: that
+    folder. A pause can land before warsim answers signals or after the run ends, so several."""
     import signal
 
-    args = ["sweep", "war", "--war-down", "1,2,3", "--games", "200000", "--threads", "1",
-            "--max-hours", "none", "--quiet"]
-    for pause in (0.8, 0.5, 1.2, 0.3, 1.6, 2.4):
-        out = tmp_path / f"sweep{pause}"
+    for pause in pauses:
+        out = tmp_path / f"{name}{pause}"
         child = subprocess.Popen([BINARY, *args, "--out", str(out)], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, text=True)
         time.sleep(pause)
         child.send_signal(signal.SIGINT)
-        _, said = child.communicate(timeout=120)
+        _, said = child.communicate(timeout=timeout)
         if child.returncode == 130 and "warsim resume" in said:
-            break
-    else:
-        pytest.fail("no sweep was stopped part way")
+            return out
+    pytest.fail(f"no {name} was stopped part way")
+
+
+def test_resume_finishes_a_sweep_an_interrupt_stopped(tmp_path):
+    """A sweep stopped part way by SIGINT is finished by `warsim.resume` as the command line's
+    `resume` finishes it, and returned as `sweep` returns one: its table is the table of the
+    sweep played in one go."""
+    args = ["sweep", "war", "--war-down", "1,2,3", "--games", "200000", "--threads", "1",
+            "--max-hours", "none", "--quiet"]
+    out = _stopped_part_way(args, tmp_path, "sweep", (0.8, 0.5, 1.2, 0.3, 1.6, 2.4), 120)
     assert json.loads((out / "sweep.json").read_text())["stopped"] is True
     done = warsim.resume(out)
     assert isinstance(done, warsim.Document) and "stopped" not in done
@@ -643,20 +649,8 @@ def test_resume_finishes_a_sweep_an_interrupt_stopped(tmp_path):
 
 
 def test_resume_plays_the_rest_of_a_run_an_interrupt_stopped(tmp_path):
-    import signal
-
     args = ["simulate", "war", "--games", "300000", "--threads", "1", "--max-hours", "none"]
-    for pause in (0.6, 0.3, 0.15, 1.2, 2.4):
-        out = tmp_path / f"run{pause}"
-        child = subprocess.Popen([BINARY, *args, "--out", str(out)], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, text=True)
-        time.sleep(pause)
-        child.send_signal(signal.SIGINT)
-        _, said = child.communicate(timeout=60)
-        if child.returncode == 130 and "warsim resume" in said:
-            break
-    else:
-        pytest.fail("no run was stopped part way")
+    out = _stopped_part_way(args, tmp_path, "run", (0.6, 0.3, 0.15, 1.2, 2.4), 60)
     stopped = warsim.load(out)
     assert stopped.summary["run"]["stopped"] is True and stopped.summary["games"] < 300_000
     r = warsim.resume(out)
