@@ -11,7 +11,6 @@ use super::bounded::{Bases, Keep, Threads, Walkers};
 use super::json::number;
 use crate::estimate::MaxHours;
 use crate::games::bmn::search::plan::Method;
-pub use crate::games::bmn::search::plan::{MAX_BASES, MAX_KEEP, MAX_WALKERS};
 use crate::games::bmn::search::reaching::DEFAULT_MAX_POSITIONS;
 use crate::term::progress::When;
 use crate::term::stdout::Print;

@@ -26,8 +26,8 @@ use warsim_core::error::{setting, setting_alone};
 
 pub(crate) mod replay;
 
-pub use crate::config::search::{SearchConfig, MAX_BASES, MAX_KEEP, MAX_WALKERS};
-pub use crate::games::bmn::search::plan::{Method, DEFAULT_BASES, DEFAULT_DEALS};
+pub use crate::config::search::SearchConfig;
+pub use crate::games::bmn::search::plan::{Method, DEFAULT_DEALS};
 
 /// A search planned and checked, not yet played: every refusal of its settings comes before
 /// an output set is begun.
