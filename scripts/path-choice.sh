@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Which War path plays each rule set on this CPU (issue 41; docs/speed.md, "Which path plays,
-# CPU by CPU"): the rule sets core/src/games/war/lanes/measured.rs names, and the won pile,
+# CPU by CPU"): the two presets (whose lanes measured.rs chooses by the CPU's family), the rule
+# sets core/src/games/war/lanes/measured.rs names, and the won pile,
 # timed on each path this CPU runs (lib.sh's war_paths, forced with WARSIM_PATH) on one thread,
 # REPS alternating runs each, games (or, for exact, deals) over CPU time: the median and the
 # best of each, and the path a run that names none plays (summary.json's provenance.engine).
-# Writes the table on stdout: scripts/path-choice.sh 5 > results/path-choice.txt
+# Writes the table on stdout: scripts/path-choice.sh 5 > results/path-choice.txt (made on a
+# Zen 3 EPYC; results/path-choice-zen4.txt on a Zen 4 one)
 # Usage: scripts/path-choice.sh [REPS=5]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 read -ra paths <<<"$(war_paths)"
 # LABEL|COMMAND ARGS (games or deals given here)
 cases=(
+  "bryer|simulate war --rules bryer --games 1000000 --seed 1"
+  "classic|simulate war --games 400000 --seed 1"
   "p1-first, loops, 52 cards|simulate war --pickup p1-first --detect-loops on --games 40000 --seed 1"
   "p1-first, loops, 40 cards|simulate war --pickup p1-first --detect-loops on --ranks 10 --games 100000 --seed 1"
   "p1-first, loops, 32 cards|simulate war --pickup p1-first --detect-loops on --ranks 8 --games 200000 --seed 1"

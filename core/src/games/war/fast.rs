@@ -38,8 +38,9 @@ pub enum Path {
     /// block path's), for the rule sets the lanes play; the block path for the others.
     Lanes,
     /// The same lanes on AVX2 (`lanes-avx2`), for x86-64 CPUs without the AVX-512 features of
-    /// the lanes and the block path, with the scalar path for the rule sets the lanes do not
-    /// play.
+    /// the lanes and for those where they measured faster than the AVX-512 lanes (Zen 4,
+    /// `lanes/measured.rs`), with the block path the CPU has (`avx512`, else `scalar`) for the
+    /// rule sets the lanes do not play.
     LanesAvx2,
 }
 
@@ -92,7 +93,7 @@ impl Path {
     pub(super) fn blocks(self) -> Path {
         match self {
             Path::Lanes => Path::Avx512,
-            Path::LanesAvx2 => Path::Scalar,
+            Path::LanesAvx2 => Path::Avx512.or_available(),
             path => path,
         }
     }

@@ -6,12 +6,19 @@
 //!
 //! The lanes' choice by features alone (AVX-512 lanes, else AVX2 lanes) is what was measured
 //! fastest for every rule set on the Intel Xeon (Emerald Rapids) the lanes were tuned on
-//! (`results/bench-xeon.txt`), and even on `bryer` on an AMD EPYC of Zen 4 (issue 41). On
-//! AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]) one rule set differs:
+//! (`results/bench-xeon.txt`). On AMD's Zen 4 ([`Family::AmdZen4`]) the AVX2 lanes play every
+//! rule set the lanes play faster than the AVX-512 lanes (issue 62: `bryer` 1.67M games/s
+//! against 1.42M, classic 0.65M against 0.52M, one thread, quiet, on an EPYC of family 19h
+//! model 11h; `results/path-choice-zen4.txt`): Zen 4 runs a 512-bit operation as two 256-bit
+//! halves, so the AVX-512 lanes' 32 games a step gain no width over two AVX2 steps of 16 and
+//! pay for their extra mask and permute work. There the lanes are the AVX2 lanes
+//! ([`lanes_path`]), with the AVX-512 block path beside them. On AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]) one rule set differs:
 //! `p1-first` with loop detection on a deck of 40 cards or more, whose long games (thousands
 //! of rounds) the scalar path's branch-free blocks of plain battles play faster than the AVX2
 //! lanes, whose every battle costs two scalar loads, two scalar stores and three image
-//! compares. On 32 cards the two are even, and on `exact`'s small decks the lanes win.
+//! compares. On 32 cards the two are even, and on `exact`'s small decks the lanes win. Zen 4's
+//! AVX2 lanes lose the same rule set to the block paths beside them
+//! (`results/path-choice-zen4.txt`).
 //! `scripts/path-choice.sh` times these rule sets on each path this CPU runs
 //! (`results/path-choice.txt`, made on a Zen 3 EPYC).
 
@@ -20,6 +27,7 @@ use std::sync::OnceLock;
 use super::{order, Engine};
 use crate::games::war::rules::WarRules;
 use crate::games::war::step::P1_FIRST;
+use crate::games::war::Path;
 
 /// The CPU families the measurements name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +36,9 @@ pub(in crate::games::war) enum Family {
     /// 40h-5Fh. Not Zen 4 (the same family, other models): unmeasured with its AVX-512 hidden,
     /// where it would run the AVX2 lanes, so it keeps the choice by features.
     AmdZen3,
+    /// AMD's Zen 4: family 19h, models 10h-1Fh (EPYC Genoa, the one measured, and Bergamo),
+    /// 60h-7Fh (Ryzen 7000, 8000) and A0h-AFh (EPYC Siena), with AVX-512 on 256-bit halves.
+    AmdZen4,
     /// Any other, including CPUs no measurement names.
     Other,
 }
@@ -66,6 +77,7 @@ impl Family {
         };
         match (amd, family, model) {
             (true, 0x19, 0x00..=0x0f | 0x20..=0x2f | 0x40..=0x5f) => Family::AmdZen3,
+            (true, 0x19, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => Family::AmdZen4,
             _ => Family::Other,
         }
     }
@@ -81,8 +93,18 @@ pub(in crate::games::war) fn lanes_lose(
 ) -> bool {
     let order = order(rules.pickup, rules.war_down, rules.detect_loops);
     match (family, engine) {
-        (Family::AmdZen3, Engine::Avx2) => order == Some(P1_FIRST) && cards >= 40,
-        (Family::AmdZen3 | Family::Other, _) => false,
+        (Family::AmdZen3 | Family::AmdZen4, Engine::Avx2) => order == Some(P1_FIRST) && cards >= 40,
+        (Family::AmdZen3 | Family::AmdZen4 | Family::Other, _) => false,
+    }
+}
+
+/// The lane path a run that names none plays on `family`, where the CPU runs it (else
+/// [`Path::or_available`] falls back): the AVX2 lanes on Zen 4, measured faster there than
+/// the AVX-512 lanes (above), the AVX-512 lanes elsewhere.
+pub(in crate::games::war) fn lanes_path(family: Family) -> Path {
+    match family {
+        Family::AmdZen4 => Path::LanesAvx2,
+        Family::AmdZen3 | Family::Other => Path::Lanes,
     }
 }
 
@@ -99,19 +121,36 @@ mod tests {
             o.pickup = Some(Pickup::P1First);
             o.detect_loops = Some(DetectLoops::On);
         });
-        let zen = Family::AmdZen3;
-        assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 52));
-        assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 40));
-        assert!(!lanes_lose(zen, Engine::Avx2, &p1_first, 32));
-        assert!(!lanes_lose(zen, Engine::Avx512, &p1_first, 52));
+        for zen in [Family::AmdZen3, Family::AmdZen4] {
+            assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 52));
+            assert!(lanes_lose(zen, Engine::Avx2, &p1_first, 40));
+            assert!(!lanes_lose(zen, Engine::Avx2, &p1_first, 32));
+            assert!(!lanes_lose(zen, Engine::Avx512, &p1_first, 52));
+            assert!(!lanes_lose(zen, Engine::Avx2, &bryer(), 52));
+        }
         assert!(!lanes_lose(Family::Other, Engine::Avx2, &p1_first, 52));
-        assert!(!lanes_lose(zen, Engine::Avx2, &bryer(), 52));
         // The run's path follows the table on this CPU.
         let war = War::new(p1_first.clone()).unwrap();
         if let Some(engine) = war.path.lanes() {
             let slower = lanes_lose(Family::here(), engine, &p1_first, 52);
             assert_eq!(war.path() == war.path.blocks(), slower);
         }
+    }
+
+    /// A run that names no path plays the lanes measured fastest on its CPU's family: the AVX2
+    /// lanes on Zen 4, the AVX-512 lanes elsewhere, where the CPU runs them.
+    #[test]
+    fn a_run_naming_no_path_plays_the_lanes_measured_fastest_on_its_family() {
+        assert_eq!(lanes_path(Family::AmdZen4), Path::LanesAvx2);
+        assert_eq!(lanes_path(Family::AmdZen3), Path::Lanes);
+        assert_eq!(lanes_path(Family::Other), Path::Lanes);
+        let war = War::new(bryer()).unwrap();
+        assert_eq!(war.path(), lanes_path(Family::here()).or_available());
+        // Beside the AVX2 lanes, the rule sets they do not play take the block path the CPU
+        // has: on an AVX-512 CPU, the AVX-512 blocks.
+        let honor = rules_with(|o| o.honor = Some(1));
+        let beside = War::new(honor).unwrap().on_path(Path::LanesAvx2);
+        assert_eq!(beside.path(), Path::Avx512.or_available());
     }
 
     #[test]
@@ -131,10 +170,25 @@ mod tests {
         assert_eq!(Family::of(true, amd(5, 0)), Family::AmdZen3, "Cezanne");
         assert_eq!(
             Family::of(true, amd(1, 1)),
-            Family::Other,
-            "EPYC Genoa, Zen 4"
+            Family::AmdZen4,
+            "EPYC Genoa, Zen 4, measured"
         );
-        assert_eq!(Family::of(true, amd(6, 1)), Family::Other, "Raphael, Zen 4");
+        assert_eq!(
+            Family::of(true, amd(6, 1)),
+            Family::AmdZen4,
+            "Raphael, Zen 4"
+        );
+        assert_eq!(
+            Family::of(true, amd(7, 4)),
+            Family::AmdZen4,
+            "Phoenix, Zen 4"
+        );
+        assert_eq!(
+            Family::of(true, amd(0xa, 0)),
+            Family::AmdZen4,
+            "Bergamo/Siena"
+        );
+        assert_eq!(Family::of(false, amd(1, 1)), Family::Other, "not AMD");
         assert_eq!(Family::of(false, amd(0, 1)), Family::Other, "not AMD");
         // Family 17h (Zen 2): base Fh + extended 8h.
         assert_eq!(
