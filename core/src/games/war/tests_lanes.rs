@@ -188,6 +188,36 @@ fn the_lanes_play_the_block_paths_and_the_scalar_references_games() {
 /// Issue 25: `deal8` and `deal8_avx2` deal exactly the hands `Position::deal` deals, 8 games
 /// at once, and leave each game's generator where that deal leaves it (the shuffled pickup
 /// draws on from there), for both deals they play and decks of 2 to 64 cards.
+/// Issue 62: every path this CPU runs plays the scalar reference's game, field for field, for
+/// each of a million games of `bryer` and of classic (200 in a debug build), from seed 3.
+#[test]
+fn every_path_plays_the_scalar_references_games_for_a_million_games() {
+    let games: u64 = if cfg!(debug_assertions) {
+        200
+    } else {
+        1_000_000
+    };
+    let classic = rules_with(|_| {});
+    for rules in [bryer(), classic] {
+        let scalar = War::new(rules.clone()).unwrap().on_path(Path::Scalar);
+        let want = played_range(&scalar, 3, 0..games);
+        let paths = [Path::Avx512, Path::Lanes, Path::LanesAvx2];
+        for path in paths.into_iter().filter(|p| p.or_available() == *p) {
+            let war = War::new(rules.clone()).unwrap().on_path(path);
+            let got = played_range(&war, 3, 0..games);
+            if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+                panic!(
+                    "{:?} on {}: game {i} is {:?}, the scalar reference's {:?}",
+                    rules.preset,
+                    war.path().name(),
+                    got[i],
+                    want[i]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn deal8_deals_todays_hands_and_leaves_todays_generators() {
     let deals: [(lanes::Engine, lane_deal::DealAhead); 2] = [
