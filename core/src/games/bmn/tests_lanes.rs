@@ -238,7 +238,7 @@ fn the_lanes_play_where_the_cpu_and_the_rules_allow() {
     assert_eq!(game(4, 6, DEFAULT_MAX_ROUNDS), phase);
 }
 
-/// `.ci/run` requires the lanes its CPU has (`WARSIM_REQUIRE_PATHS=lanes-avx2,lanes`, as
+/// `.ci/run` requires the lanes its CPU has (`WARSIM_REQUIRE_PATHS=lanes-avx2,lanes,avx512`, as
 /// War's lanes are named), so a CI machine without them fails instead of comparing nothing.
 #[test]
 fn the_lanes_run_here_or_are_not_required() {

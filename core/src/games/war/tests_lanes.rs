@@ -326,8 +326,9 @@ fn the_lanes_play_every_deal_of_exact_as_the_scalar_reference_does() {
 /// -- --nocapture`), since there those tests compare the paths it has; and the run fails where
 /// `WARSIM_REQUIRE_PATHS` (a comma list of path names, as summary.json's provenance names
 /// them) asks for one of them. `.ci/run` requires the AVX2 lanes, which every x86-64 CI
-/// machine of this project has had, and the AVX-512 lanes, which its CPU (AMD EPYC with
-/// AVX-512) has, so a machine without them fails instead of comparing the scalar path with itself.
+/// machine of this project has had, and the AVX-512 lanes and block path, which its CPU (AMD
+/// EPYC with AVX-512) has, so a machine without them fails instead of comparing the scalar path
+/// with itself.
 #[test]
 fn every_path_compared_runs_here_or_is_named() {
     let all = [Path::Avx512, Path::Lanes, Path::LanesAvx2];
