@@ -234,17 +234,17 @@ fn hands_of(pen: &Penalties, p: &[__m256i; 4], out: &mut [Dealt]) {
         // SAFETY: `pos` holds 128 bytes; this writes bytes 32k to 32k + 31, k < 4.
         unsafe { _mm256_storeu_si256(pos.as_mut_ptr().add(32 * k).cast(), *v) };
     }
-    hands_at(pen, &pos, offset, out);
+    hands_at(pen, &pos, out);
 }
 
-/// Each game's two hands from its penalty cards' positions, game `l`'s at `pos[at(l)..]`.
+/// Each game's two hands from its penalty cards' positions, game `l`'s at `pos[offset(l)..]`.
 #[inline]
 #[target_feature(enable = "bmi2,popcnt")]
-fn hands_at(pen: &Penalties, pos: &[u8; 128], at: fn(usize) -> usize, out: &mut [Dealt]) {
+fn hands_at(pen: &Penalties, pos: &[u8; 128], out: &mut [Dealt]) {
     for (l, out) in out.iter_mut().take(8).enumerate() {
         let (mut a, mut b0, mut b1) = (0u64, 0u64, 0u64);
         for c in 0..pen.count {
-            let bit = (1u64 << 63) >> (pos[at(l) + c] & 63);
+            let bit = (1u64 << 63) >> (pos[offset(l) + c] & 63);
             a |= bit;
             b0 |= bit & pen.low[c];
             b1 |= bit & pen.high[c];
@@ -277,12 +277,12 @@ pub(super) fn deal8_wide(pen: &Penalties, seed: u64, g0: u64, out: &mut [Dealt])
     for _ in 1..n {
         let r = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(s[0], s[3])), s[0]);
         let t = _mm512_slli_epi64::<17>(s[1]);
-        s[2] = _mm512_xor_si512(s[2], s[0]);
-        s[3] = _mm512_xor_si512(s[3], s[1]);
-        s[1] = _mm512_xor_si512(s[1], s[2]);
-        s[0] = _mm512_xor_si512(s[0], s[3]);
-        s[2] = _mm512_xor_si512(s[2], t);
-        s[3] = _mm512_rol_epi64::<45>(s[3]);
+        // xoshiro's five xors as two three-way xors and two plain ones (0x96: a ^ b ^ c).
+        let s3 = _mm512_xor_si512(s[3], s[1]);
+        s[1] = _mm512_ternarylogic_epi64::<0x96>(s[1], s[2], s[0]);
+        s[2] = _mm512_ternarylogic_epi64::<0x96>(s[2], s[0], t);
+        s[0] = _mm512_xor_si512(s[0], s3);
+        s[3] = _mm512_rol_epi64::<45>(s3);
         // next_u32 is the high half; j = (u32 × (i + 1)) >> 32, byte 4 of each qword.
         let m = _mm512_mul_epu32(_mm512_srli_epi64::<32>(r), nn);
         least = _mm512_min_epu32(least, m);
@@ -297,16 +297,47 @@ pub(super) fn deal8_wide(pen: &Penalties, seed: u64, g0: u64, out: &mut [Dealt])
         vi = _mm512_sub_epi8(vi, one8);
         nn = _mm512_sub_epi64(nn, one64);
     }
-    let mut pos = [0u8; 128];
-    // SAFETY: `pos` holds 128 bytes; these write bytes 0 to 63 and 64 to 127.
-    unsafe {
-        _mm512_storeu_si512(pos.as_mut_ptr().cast(), p[0]);
-        _mm512_storeu_si512(pos.as_mut_ptr().add(64).cast(), p[1]);
-    }
-    hands_at(pen, &pos, |l| 64 * (l & 1) + 16 * (l >> 1), out);
+    hands_wide(pen, &p, out);
     // Lemire's test, (u32)m < i + 1 <= n, on each game's low dword (bit 2l).
     let low = _mm512_mask_cmplt_epu32_mask(0x5555, least, _mm512_set1_epi32(n as i32));
     _pext_u32(u32::from(low), 0x5555)
+}
+
+/// Each game's two hands in the lanes' form from its penalty cards' positions after
+/// [`deal8_wide`]'s shuffle (`p`: games 0, 2, 4, 6 in the 128-bit lanes of the first vector,
+/// 1, 3, 5, 7 in the second), the 8 games at once: for each penalty card, its position in
+/// each game is moved into that game's qword (game `l` in qword `l`) by two byte shuffles, and
+/// its bit (`1 << 63 >> position`) or-ed into the masks of every penalty card and of each bit
+/// of the demands; a card past the deck's penalty cards sits at [`NOWHERE`], which shifts to
+/// nothing. What is left per game (splitting the hands, the queues' `pext` and `pdep`) is
+/// scalar ([`hands`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,bmi2,popcnt")]
+fn hands_wide(pen: &Penalties, p: &[__m512i; 2], out: &mut [Dealt]) {
+    let top = _mm512_set1_epi64(i64::MIN);
+    let z = _mm512_setzero_si512();
+    let (mut a, mut b0, mut b1) = (z, z, z);
+    for c in 0..pen.count.min(MAX_PENALTIES) {
+        // Byte c of each 128-bit lane into byte 0 of its low qword (the first vector) or of
+        // its high one (the second); every other byte zero (a shuffle index with bit 7 set).
+        let pick = !0xFF | c as i64;
+        let lo = _mm512_shuffle_epi8(p[0], _mm512_set4_epi64(-1, pick, -1, pick));
+        let hi = _mm512_shuffle_epi8(p[1], _mm512_set4_epi64(pick, -1, pick, -1));
+        let bit = _mm512_srlv_epi64(top, _mm512_or_si512(lo, hi));
+        a = _mm512_or_si512(a, bit);
+        b0 = _mm512_mask_or_epi64(b0, pen.low[c] as u8, b0, bit);
+        b1 = _mm512_mask_or_epi64(b1, pen.high[c] as u8, b1, bit);
+    }
+    let (mut pa, mut p0, mut p1) = ([0u64; 8], [0u64; 8], [0u64; 8]);
+    // SAFETY: each array holds 8 u64s, 64 bytes.
+    unsafe {
+        _mm512_storeu_si512(pa.as_mut_ptr().cast(), a);
+        _mm512_storeu_si512(p0.as_mut_ptr().cast(), b0);
+        _mm512_storeu_si512(p1.as_mut_ptr().cast(), b1);
+    }
+    for (l, out) in out.iter_mut().take(8).enumerate() {
+        *out = hands(pa[l], p0[l], p1[l], pen.cards / 2);
+    }
 }
 
 /// The games whose deal may have needed Lemire's rejection loop, from `least`, the running
