@@ -112,12 +112,6 @@ fn queue(b0: u64, b1: u64, m: u64, k2: u32) -> u32 {
     (q.checked_shl(64 - k2).unwrap_or(0) >> 32) as u32
 }
 
-/// Where game `l` (0..8) of a batch keeps its positions in [`deal8`]'s bytes: games 0 and 2,
-/// 1 and 3, 4 and 6, 5 and 7 share a vector, one per 128-bit half.
-fn offset(l: usize) -> usize {
-    64 * (l >> 2) + 32 * (l & 1) + 16 * ((l >> 1) & 1)
-}
-
 /// xoshiro256++'s next output in each qword lane, as `GameRng::next_u64`.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -211,7 +205,8 @@ fn penalty_positions(pen: &Penalties) -> __m256i {
 
 /// Each game's `j` of this draw broadcast to the 16 bytes of its half: from the products
 /// `ma` (games 0–3) and `mb` (games 4–7), byte 4 of each qword, in the order of the four
-/// vectors of positions ([`offset`]).
+/// vectors of positions (games 0 and 2, 1 and 3, 4 and 6, 5 and 7 share a vector, one per
+/// 128-bit half).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn swap_targets(ma: __m256i, mb: __m256i) -> [__m256i; 4] {
@@ -225,31 +220,46 @@ fn swap_targets(ma: __m256i, mb: __m256i) -> [__m256i; 4] {
 }
 
 /// Each game's two hands in the lanes' form from its penalty cards' positions after the
-/// shuffle (`p`, laid out by [`offset`]).
+/// shuffle (`p`, laid out as [`swap_targets`] says), 4 games a vector as [`hands_wide`] makes 8: each
+/// penalty card's position moved into its game's qword by two byte shuffles (games 0 to 3 from
+/// the first two vectors, 4 to 7 from the last two), its bit or-ed into the masks by a shift
+/// ([`NOWHERE`] shifts to nothing).
 #[inline]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn hands_of(pen: &Penalties, p: &[__m256i; 4], out: &mut [Dealt]) {
-    let mut pos = [0u8; 128];
-    for (k, v) in p.iter().enumerate() {
-        // SAFETY: `pos` holds 128 bytes; this writes bytes 32k to 32k + 31, k < 4.
-        unsafe { _mm256_storeu_si256(pos.as_mut_ptr().add(32 * k).cast(), *v) };
-    }
-    hands_at(pen, &pos, out);
-}
-
-/// Each game's two hands from its penalty cards' positions, game `l`'s at `pos[offset(l)..]`.
-#[inline]
-#[target_feature(enable = "bmi2,popcnt")]
-fn hands_at(pen: &Penalties, pos: &[u8; 128], out: &mut [Dealt]) {
-    for (l, out) in out.iter_mut().take(8).enumerate() {
-        let (mut a, mut b0, mut b1) = (0u64, 0u64, 0u64);
-        for c in 0..pen.count {
-            let bit = (1u64 << 63) >> (pos[offset(l) + c] & 63);
-            a |= bit;
-            b0 |= bit & pen.low[c];
-            b1 |= bit & pen.high[c];
+    let top = _mm256_set1_epi64x(i64::MIN);
+    let z = _mm256_setzero_si256();
+    let (mut a, mut b0, mut b1) = ([z; 2], [z; 2], [z; 2]);
+    for c in 0..pen.count.min(MAX_PENALTIES) {
+        // Byte c of each 128-bit half into byte 0 of its low qword (the even games' vector)
+        // or of its high one (the odd games'); every other byte zero.
+        let pick = !0xFF | c as i64;
+        let even = _mm256_setr_epi64x(pick, -1, pick, -1);
+        let odd = _mm256_setr_epi64x(-1, pick, -1, pick);
+        let low = _mm256_set1_epi64x(pen.low[c] as i64);
+        let high = _mm256_set1_epi64x(pen.high[c] as i64);
+        for h in 0..2 {
+            let at = _mm256_or_si256(
+                _mm256_shuffle_epi8(p[2 * h], even),
+                _mm256_shuffle_epi8(p[2 * h + 1], odd),
+            );
+            let bit = _mm256_srlv_epi64(top, at);
+            a[h] = _mm256_or_si256(a[h], bit);
+            b0[h] = _mm256_or_si256(b0[h], _mm256_and_si256(bit, low));
+            b1[h] = _mm256_or_si256(b1[h], _mm256_and_si256(bit, high));
         }
-        *out = hands(a, b0, b1, pen.cards / 2);
+    }
+    let (mut pa, mut p0, mut p1) = ([0u64; 8], [0u64; 8], [0u64; 8]);
+    for h in 0..2 {
+        // SAFETY: each array holds 8 u64s; these write u64s 4h to 4h + 3, h < 2.
+        unsafe {
+            _mm256_storeu_si256(pa.as_mut_ptr().add(4 * h).cast(), a[h]);
+            _mm256_storeu_si256(p0.as_mut_ptr().add(4 * h).cast(), b0[h]);
+            _mm256_storeu_si256(p1.as_mut_ptr().add(4 * h).cast(), b1[h]);
+        }
+    }
+    for (l, out) in out.iter_mut().take(8).enumerate() {
+        *out = hands(pa[l], p0[l], p1[l], pen.cards / 2);
     }
 }
 
