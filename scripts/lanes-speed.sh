@@ -71,3 +71,7 @@ for p in "${progs[@]}"; do
   printf '%-12s %12.0f %25s %10s %10s %10s\n' "$p" "$m" "$(printf '%.0f-%.0f' "$lo" "$hi")" \
     "$(vs probe)" "$(vs scalar)" "$(vs prototype)"
 done
+# The path a run that names none plays (its provenance's engine), which the README's table shows.
+echo "plays: $("$warsim" simulate war --rules bryer --games 1000 --threads 1 --json |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"]["engine"])')" \
+  "(the path a run that names none plays here)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where War's time goes in the lanes (issue 41; docs/speed.md, "On the AMD EPYC"): `perf record`
-# of one-thread runs of `bryer`, classic and squaaawk's won-pile rules on the first lane path
-# this CPU runs (lib.sh's war_paths), each function's share of the samples (those of 1% or
+# of one-thread runs of `bryer`, classic and squaaawk's won-pile rules on the lane path a run
+# that names none plays on this CPU (its provenance's engine: on Zen 4 the AVX2 lanes, else
+# the widest the CPU has), each function's share of the samples (those of 1% or
 # more), names shortened to their module path in the War core.
 # Writes the table on stdout: scripts/perf-shares.sh > results/perf-lanes.txt
 # Usage: scripts/perf-shares.sh [GAMES=1000000]
@@ -12,7 +13,8 @@ build_speed
 need perf linux-perf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-path=$(war_paths | cut -d' ' -f1)
+path=$("$warsim" simulate war --rules bryer --games 1000 --threads 1 --json |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"]["engine"])')
 echo "machine: $(nproc) cores, $(cpu_name); 1 thread, WARSIM_PATH=$path; perf's share of the" \
   "samples by function (1% or more)"
 for rules in "bryer|--rules bryer|$games" "classic||$((games / 2))" \

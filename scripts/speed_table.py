@@ -2,7 +2,8 @@
 rule sets on one thread, medians of 5 alternating runs, on each machine the speed scripts ran
 on: this repository's latest (results/lanes-speed.txt, results/squaaawk-speed.txt) and the
 Intel Xeon the lanes were tuned on, kept as measured (the same files with -xeon). Each row is
-the first path of its tables (the lanes the CPU runs), beside the peers of those tables: the C
+the path a run that names none plays there (the table's `plays:` line; a table without one,
+made before it was written, its first path: the lanes the CPU runs), beside the peers of those tables: the C
 probe of the lanes reference for `bryer` (scripts/lanes-speed.sh), squaaawk/war's standard
 game for classic and squaaawk's own rules for the won pile (scripts/squaaawk-speed.sh)."""
 import re
@@ -19,19 +20,22 @@ def fail(name, what):
 
 
 def bryer_rows(name):
-    """The CPU and {path: (games/s, x probe)} of a lanes-speed.sh table."""
+    """The CPU, {path: (games/s, x probe)} and the path that plays (None where the table does not
+    say) of a lanes-speed.sh table."""
     lines = text(name).splitlines()
     if not lines or not lines[0].startswith('machine: '):
         fail(name, 'machine line')
     cpu = lines[0].removeprefix('machine: ').split(';')[0].strip()
-    rows = {}
+    rows, plays = {}, None
     for row in lines[3:]:
         f = row.split()
-        if len(f) >= 4:
+        if f and f[0] == 'plays:':
+            plays = f[1]
+        elif len(f) >= 4:
             rows[f[0]] = (float(f[1]), f[3])
     if 'probe' not in rows:
         fail(name, 'C probe row')
-    return cpu, rows
+    return cpu, rows, plays
 
 
 def peer_rows(name):
@@ -55,8 +59,10 @@ def speed_table():
             '|---|---|---|---|---|---|---|---|']
     for machine in MACHINES:
         lanes, peer = f'lanes-speed{machine}.txt', f'squaaawk-speed{machine}.txt'
-        cpu, bryer = bryer_rows(lanes)
-        path = next(p for p in bryer if p not in ('probe', 'prototype'))
+        cpu, bryer, plays = bryer_rows(lanes)
+        path = plays or next(p for p in bryer if p not in ('probe', 'prototype'))
+        if path not in bryer:
+            fail(lanes, f'row of {path}, the path it says plays')
         cells = [f'{cpu} ({path})', millions(bryer[path][0]), bryer[path][1]]
         others = peer_rows(peer)
         for rules in ('classic', 'won-pile last-card 3'):
