@@ -86,21 +86,31 @@ pub(super) struct Feed<'a> {
 }
 
 impl Feed<'_> {
-    /// The next game's index and deal, if any is left.
+    /// The next game's index and deal, if any is left: inlined into the lanes' refill, which
+    /// keeps the lanes in registers, and a call only when the buffer is empty ([`Feed::more`]).
+    #[inline]
     fn next(&mut self) -> Option<(u64, Dealt)> {
-        if self.at == self.buf.len() {
-            let k = (self.end - self.next).min(AHEAD as u64) as usize;
-            if k == 0 {
-                return None;
-            }
-            self.buf.resize(k, Dealt::default());
-            (self.fill)(self.next, &mut self.buf);
-            self.at = 0;
-            self.next += k as u64;
+        if self.at == self.buf.len() && !self.more() {
+            return None;
         }
         let i = self.next - (self.buf.len() - self.at) as u64;
         self.at += 1;
         Some((i, self.buf[self.at - 1]))
+    }
+
+    /// Deals the next [`AHEAD`] games (fewer at the range's end) into the empty buffer;
+    /// whether any was left to deal.
+    #[inline(never)]
+    fn more(&mut self) -> bool {
+        let k = (self.end - self.next).min(AHEAD as u64) as usize;
+        if k == 0 {
+            return false;
+        }
+        self.buf.resize(k, Dealt::default());
+        (self.fill)(self.next, &mut self.buf);
+        self.at = 0;
+        self.next += k as u64;
+        true
     }
 }
 
