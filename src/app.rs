@@ -20,13 +20,13 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Simulate { run, game } if run.estimate => {
             let config = RunConfig::from(&run);
-            let e = api::Simulation::new(&game, &config)?.estimate(&session)?;
+            let e = api::Simulation::new(&game.into(), &config)?.estimate(&session)?;
             estimate_alone(&e, &config)
         }
         Command::Simulate { run, game } => {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
-            let (run, written) = api::simulate_into(&session, &game, &config)?;
+            let (run, written) = api::simulate_into(&session, &game.into(), &config)?;
             run.print(config.print, written.as_deref(), config.progress)?;
             stopped(&run, written.as_deref(), config.progress)
         }

@@ -22,8 +22,9 @@ use crate::value::Checkpointer;
 use anyhow::Result;
 
 pub use crate::compare::Compare;
+pub use crate::config::setup::Setup;
 pub use crate::config::RunConfig;
-pub use crate::face::{PlayGame as Play, SearchGame, SimulateGame as Setup};
+pub use crate::face::{PlayGame as Play, SearchGame};
 pub use crate::reaching::ReachingConfig;
 pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
@@ -36,8 +37,10 @@ pub use resume::resume;
 use warsim_core::error::{setting, setting_alone, UsageError};
 use warsim_core::usage_of;
 
+use crate::config::setup::{self, WithGame, WithGameType};
 use crate::exact::Found;
-use crate::face::{self, GameCli, PlayIo, PlayReport, WithGame, WithGameType};
+use crate::face::{PlayIo, PlayReport};
+use crate::games::Game;
 use crate::store::{Dir, Kind, OutputSet};
 use crate::term::progress::Progress;
 use crate::{exact as exacts, merge as merges, model, run as runs, usage};
@@ -227,11 +230,11 @@ fn game_of_shards(dirs: &[PathBuf]) -> Result<String> {
 
 /// The shards `dirs` added as runs of game `name`.
 fn merge_as(session: &Session, dirs: &[PathBuf], name: &str) -> Result<Run> {
-    face::by_name(name, MergeOf { dirs, session }).unwrap_or_else(|| {
+    setup::by_name(name, MergeOf { dirs, session }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
             dirs[0].display(),
-            face::names().join(", ")
+            setup::names().join(", ")
         )
         .into())
     })
@@ -380,7 +383,7 @@ trait Planned {
     fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate>;
 }
 
-impl<G: GameCli> Planned for PlannedRun<G> {
+impl<G: Game> Planned for PlannedRun<G> {
     fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate> {
         runs::estimate_alone(&self.game, &self.run, &self.info, session.cancel())
     }
@@ -445,7 +448,7 @@ struct Plan<'a> {
 impl WithGame for Plan<'_> {
     type Output = Result<Box<dyn Planned>>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<Box<dyn Planned>> {
+    fn with<G: Game>(self, game: G) -> Result<Box<dyn Planned>> {
         let info = runs::plan(&game, self.run)?;
         Ok(Box::new(PlannedRun {
             game,
@@ -464,7 +467,7 @@ struct MergeOf<'a> {
 impl WithGameType for MergeOf<'_> {
     type Output = Result<Run>;
 
-    fn with<G: GameCli>(self) -> Result<Run> {
+    fn with<G: Game>(self) -> Result<Run> {
         let (info, tally, timing) = merges::merge::<G>(self.dirs)?;
         Run::new(info, tally, timing, self.session.provenance())
     }
@@ -613,7 +616,7 @@ mod tests {
     /// line can ask, since clap requires them) is a usage error or a game, never a panic.
     #[test]
     fn every_play_at_its_defaults_answers_or_refuses() {
-        for name in crate::face::names() {
+        for name in setup::names() {
             let game = Play::from_json(name, &default_play(name)).unwrap();
             let mut out = Vec::new();
             let mut io = PlayIo {
@@ -682,12 +685,12 @@ mod tests {
     /// The JSON of game `name`'s `play` arguments at their defaults.
     fn default_play(name: &str) -> serde_json::Value {
         struct Of;
-        impl WithGameType for Of {
+        impl crate::face::WithFace for Of {
             type Output = serde_json::Value;
-            fn with<G: GameCli>(self) -> serde_json::Value {
+            fn with<G: crate::face::GameCli>(self) -> serde_json::Value {
                 serde_json::to_value(G::PlayArgs::default()).unwrap()
             }
         }
-        face::by_name(name, Of).unwrap()
+        crate::face::by_name(name, Of).unwrap()
     }
 }
