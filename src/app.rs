@@ -64,7 +64,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let (answer, written) = api::exact_into(&session, &game.into(), &config, run.flawless)?;
             answer.print(config.print, written.as_deref(), config.progress)
         }
-        Command::Search { search, game } => search_run(&session, search, &game),
+        Command::Search { search, game } => search_run(&session, search, &game.into()),
         Command::Compare {
             dirs,
             out,
@@ -189,7 +189,7 @@ pub fn stopped_said(
 fn search_run(
     session: &Session,
     search: crate::cli::SearchOptions,
-    game: &api::SearchGame,
+    game: &api::SearchSetup,
 ) -> Result<()> {
     let out = search.out.unwrap_or_default();
     let print = Print::of(search.json, false, false);

@@ -22,9 +22,9 @@ use crate::value::Checkpointer;
 use anyhow::Result;
 
 pub use crate::compare::Compare;
-pub use crate::config::setup::Setup;
+pub use crate::config::setup::{SearchSetup, Setup};
 pub use crate::config::RunConfig;
-pub use crate::face::{PlayGame as Play, SearchGame};
+pub use crate::face::PlayGame as Play;
 pub use crate::reaching::ReachingConfig;
 pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
@@ -270,7 +270,7 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
 /// `search`: Beggar-my-neighbour's searches (`--method record`, `sample` or `climb`,
 /// `--loops`, `--census`), returned as the core's report; nothing is written or printed
 /// (`config.out` is the folder its replay command names, and `config.print` the printer's).
-pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<Searched> {
+pub fn search(session: &Session, game: &SearchSetup, config: &SearchConfig) -> Result<Searched> {
     let bmn = searchable(game, config)?;
     crate::search::Search::new(&bmn, config)?.play(session)
 }
@@ -280,7 +280,7 @@ pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Re
 /// interrupt stopped it: see [`Searched::interrupted`]).
 pub fn search_into(
     session: &Session,
-    game: &SearchGame,
+    game: &SearchSetup,
     config: &SearchConfig,
 ) -> Result<Searched> {
     let bmn = searchable(game, config)?;
@@ -290,7 +290,7 @@ pub fn search_into(
 
 /// The game of a search of `config`, once the options the command line refuses together are
 /// refused.
-fn searchable(game: &SearchGame, config: &SearchConfig) -> Result<crate::games::bmn::Bmn> {
+fn searchable(game: &SearchSetup, config: &SearchConfig) -> Result<crate::games::bmn::Bmn> {
     has_out(&config.out)?;
     if config.census {
         let keep = config.keep != SearchConfig::default().keep;
@@ -306,7 +306,11 @@ fn searchable(game: &SearchGame, config: &SearchConfig) -> Result<crate::games::
 
 /// `search --reaching`: the deals that reach a never-ending cycle's basin, returned as the
 /// core's report; nothing is written or printed.
-pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -> Result<Searched> {
+pub fn reaching(
+    session: &Session,
+    game: &SearchSetup,
+    config: &ReachingConfig,
+) -> Result<Searched> {
     has_out(&config.out)?;
     let bmn = game.game()?;
     crate::reaching::Reaching::new(&bmn, config)?.play(session)
@@ -316,7 +320,7 @@ pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -
 /// `config.out` before the walk, then written there.
 pub fn reaching_into(
     session: &Session,
-    game: &SearchGame,
+    game: &SearchSetup,
     config: &ReachingConfig,
 ) -> Result<Searched> {
     has_out(&config.out)?;
@@ -659,7 +663,7 @@ mod tests {
             assert!(e.to_string().contains("flawless"), "{e}");
         }
         let bmn = serde_json::to_value(crate::games::bmn::BmnSettings::default()).unwrap();
-        let bmn = SearchGame::from_json("bmn", &bmn).unwrap();
+        let bmn = SearchSetup::from_json("bmn", &bmn).unwrap();
         for config in [
             SearchConfig {
                 loops: true,

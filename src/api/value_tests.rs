@@ -95,11 +95,11 @@ fn a_comparison_is_a_value_that_its_set_writes() {
 }
 
 /// Beggar-my-neighbour on a 14-card deck (ranks 7, suits 2).
-fn small_bmn() -> SearchGame {
+fn small_bmn() -> SearchSetup {
     let mut settings = serde_json::to_value(crate::games::bmn::BmnSettings::default()).unwrap();
     settings["ranks"] = 7.into();
     settings["suits"] = 2.into();
-    SearchGame::from_json("bmn", &settings).unwrap()
+    SearchSetup::from_json("bmn", &settings).unwrap()
 }
 
 /// `search` and `reaching` find without writing; their `_into` siblings write the value's

@@ -192,6 +192,38 @@ impl<'de> Deserialize<'de> for Setup {
     }
 }
 
+/// A game `search` explores and its settings, as plain data: the games deterministic after
+/// the deal with a search written for them, Beggar-my-neighbour alone so far (the command
+/// line's `search GAME` converts into it at the edge).
+#[derive(Clone, Debug)]
+pub enum SearchSetup {
+    /// Beggar-my-neighbour: the longest deals, and deals that never end.
+    Bmn(<Bmn as Game>::Settings),
+}
+
+impl SearchSetup {
+    /// Game `name` with its settings `settings` as JSON (what Python's keyword arguments
+    /// become), for the games `search` explores.
+    pub fn from_json(name: &str, settings: &serde_json::Value) -> Result<SearchSetup, UsageError> {
+        if name != <Bmn as Game>::NAME {
+            return Err(crate::usage!(
+                "search {name:?}: search explores {} alone",
+                <Bmn as Game>::NAME
+            ));
+        }
+        crate::config::settings::read(settings)
+            .map(SearchSetup::Bmn)
+            .map_err(|e| crate::usage!("{name}: {e}"))
+    }
+
+    /// The game its settings describe, or a usage error naming the bad one.
+    pub fn game(&self) -> Result<Bmn, UsageError> {
+        match self {
+            SearchSetup::Bmn(o) => Ok(Bmn::from_settings(o)?.on_engine(&engine_path())),
+        }
+    }
+}
+
 /// The error of a game name no game has, listing the games.
 pub fn no_game(name: &str) -> UsageError {
     crate::usage!("no game {name:?}; the games are {}", names().join(", "))

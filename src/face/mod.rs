@@ -15,7 +15,7 @@ use std::fmt::Debug;
 
 use clap::Subcommand;
 
-use crate::config::setup::{engine_path, games_list, no_game, Setup};
+use crate::config::setup::{games_list, no_game, SearchSetup, Setup};
 use crate::games::Game;
 pub use play_io::{players_words, LineSink, PlayIo, PlayReport};
 
@@ -197,28 +197,10 @@ pub enum SearchGame {
     Bmn(<Bmn as Game>::Settings),
 }
 
-impl SearchGame {
-    /// Game `name` with its settings `settings` as JSON (what Python's keyword arguments
-    /// become), for the games `search` explores.
-    pub fn from_json(
-        name: &str,
-        settings: &serde_json::Value,
-    ) -> Result<SearchGame, crate::error::UsageError> {
-        if name != <Bmn as Game>::NAME {
-            return Err(crate::usage!(
-                "search {name:?}: search explores {} alone",
-                <Bmn as Game>::NAME
-            ));
-        }
-        crate::config::settings::read(settings)
-            .map(SearchGame::Bmn)
-            .map_err(|e| crate::usage!("{name}: {e}"))
-    }
-
-    /// The game its rule options describe, or a usage error naming the bad one.
-    pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
-        match self {
-            SearchGame::Bmn(o) => Ok(Bmn::from_settings(o)?.on_engine(&engine_path())),
+impl From<SearchGame> for SearchSetup {
+    fn from(game: SearchGame) -> SearchSetup {
+        match game {
+            SearchGame::Bmn(o) => SearchSetup::Bmn(o),
         }
     }
 }

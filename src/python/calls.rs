@@ -454,8 +454,8 @@ pub fn search<'py>(
     let shown = serde_json::Value::String(out.display().to_string());
     let put = fields.put("out", shown);
     put.map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{what}: out: {why}")))?;
-    let setup =
-        api::SearchGame::from_json(game, &rules.value()).map_err(|e| super::to_python(e.into()))?;
+    let setup = api::SearchSetup::from_json(game, &rules.value())
+        .map_err(|e| super::to_python(e.into()))?;
     let mut command = vec!["search".to_string(), game.to_string()];
     command.extend(rules.changed_words::<crate::games::bmn::BmnSettings>(&[]));
     command.extend(match reaching {
