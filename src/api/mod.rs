@@ -616,28 +616,6 @@ mod tests {
         assert!(e.to_string().contains("play rps"), "{e}");
     }
 
-    /// Every game's `play` at its default arguments (no piles, no throws: what no command
-    /// line can ask, since clap requires them) is a usage error or a game, never a panic.
-    #[test]
-    fn every_play_at_its_defaults_answers_or_refuses() {
-        for name in setup::names() {
-            let game = Play::from_json(name, &default_play(name)).unwrap();
-            let mut out = Vec::new();
-            let mut io = PlayIo {
-                trace: false,
-                names: false,
-                out: &mut out,
-                input: &mut std::io::empty(),
-                input_echoed: false,
-                prompt: &mut std::io::sink(),
-                cancel: &Cancel::default(),
-            };
-            if let Err(e) = play(&game, &mut io) {
-                assert!(crate::error::is_usage(&e), "{name}: {e:#}");
-            }
-        }
-    }
-
     /// What the command line's flags refuse together, the API refuses too (found by an attack:
     /// `exact(flawless=True, threads=2)` and `search(census=True, loops=True)` ran, ignoring
     /// one, and recorded a command the command line refuses), before anything is written.
@@ -684,17 +662,5 @@ mod tests {
             assert!(e.to_string().contains("census"), "{e}");
         }
         assert!(!out.exists());
-    }
-
-    /// The JSON of game `name`'s `play` arguments at their defaults.
-    fn default_play(name: &str) -> serde_json::Value {
-        struct Of;
-        impl crate::face::WithFace for Of {
-            type Output = serde_json::Value;
-            fn with<G: crate::face::GameCli>(self) -> serde_json::Value {
-                serde_json::to_value(G::PlayArgs::default()).unwrap()
-            }
-        }
-        crate::face::by_name(name, Of).unwrap()
     }
 }
