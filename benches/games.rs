@@ -10,7 +10,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::cell::RefCell;
 
-use warsim::face::{self, GameCli, WithGameType};
+use warsim::face::{self, GameCli, WithFace};
 use warsim::games::war::{DetectLoops, Path, Pickup, Preset, War, WarRules, WarSettings};
 use warsim::games::Game;
 use warsim::list::game_from_args;
@@ -152,7 +152,7 @@ fn loop_detection(c: &mut Criterion) {
 fn every_game(c: &mut Criterion) {
     #[derive(Clone)]
     struct Bench<'a>(&'a RefCell<&'a mut Criterion>);
-    impl WithGameType for Bench<'_> {
+    impl WithFace for Bench<'_> {
         type Output = ();
         fn with<G: GameCli>(self) {
             let game = game_from_args::<G, _>(G::EXAMPLE).expect("a valid example");

@@ -20,13 +20,13 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Simulate { run, game } if run.estimate => {
             let config = RunConfig::from(&run);
-            let e = api::Simulation::new(&game, &config)?.estimate(&session)?;
+            let e = api::Simulation::new(&game.into(), &config)?.estimate(&session)?;
             estimate_alone(&e, &config)
         }
         Command::Simulate { run, game } => {
             let config = RunConfig::from(&run);
             config.check_outputs()?;
-            let (run, written) = api::simulate_into(&session, &game, &config)?;
+            let (run, written) = api::simulate_into(&session, &game.into(), &config)?;
             run.print(config.print, written.as_deref(), config.progress)?;
             stopped(&run, written.as_deref(), config.progress)
         }
@@ -64,7 +64,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let (answer, written) = api::exact_into(&session, &game.into(), &config, run.flawless)?;
             answer.print(config.print, written.as_deref(), config.progress)
         }
-        Command::Search { search, game } => search_run(&session, search, &game),
+        Command::Search { search, game } => search_run(&session, search, &game.into()),
         Command::Compare {
             dirs,
             out,
@@ -189,7 +189,7 @@ pub fn stopped_said(
 fn search_run(
     session: &Session,
     search: crate::cli::SearchOptions,
-    game: &api::SearchGame,
+    game: &api::SearchSetup,
 ) -> Result<()> {
     let out = search.out.unwrap_or_default();
     let print = Print::of(search.json, false, false);

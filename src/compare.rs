@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use crate::config::setup::{self, WithGameType};
 use crate::export::compare::{CompareJson, PairJson, PairedJson, Run, RunJson};
-use crate::face::{self, GameCli, WithGameType};
+use crate::games::Game;
 use crate::model;
 use crate::model::report::Report;
 use crate::rng::game_rng;
@@ -36,7 +37,7 @@ struct Load<'a>(&'a Path);
 
 impl WithGameType for Load<'_> {
     type Output = Result<Run>;
-    fn with<G: GameCli>(self) -> Result<Run> {
+    fn with<G: Game>(self) -> Result<Run> {
         let part = model::load::load::<G>(self.0)?;
         let report = Report::new(&part.info, &part.tally);
         Ok(Run {
@@ -101,7 +102,7 @@ pub fn compared(session: &Session, dirs: &[PathBuf]) -> Result<Comparison> {
 /// The run in `dir`, read as the game its summary names.
 fn read(dir: &Path) -> Result<Run> {
     let game = model::load::game_of(dir)?;
-    face::by_name(&game, Load(dir)).unwrap_or_else(|| {
+    setup::by_name(&game, Load(dir)).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {game:?}, which warsim does not know",
             dir.display()
@@ -191,7 +192,7 @@ struct Lengths<'a> {
 
 impl WithGameType for Lengths<'_> {
     type Output = Result<Vec<u64>>;
-    fn with<G: GameCli>(self) -> Result<Vec<u64>> {
+    fn with<G: Game>(self) -> Result<Vec<u64>> {
         let part = model::load::load::<G>(self.dir)?;
         let (game, seed) = (&part.game, part.info.seed);
         let mut scratch = game.scratch();
@@ -212,7 +213,7 @@ fn paired(x: &Run, y: &Run) -> Result<Option<PairedJson>> {
     }
     let lengths = |r: &Run| {
         let name = r.game.clone();
-        face::by_name(
+        setup::by_name(
             &name,
             Lengths {
                 dir: &r.dir,

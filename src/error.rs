@@ -10,7 +10,19 @@ pub use warsim_core::usage;
 
 /// Setting `name` as this command line's flag: `war_down` is `--war-down`.
 pub fn flag(name: &str) -> String {
-    format!("--{}", name.replace('_', "-"))
+    format!("--{}", long(name))
+}
+
+/// Setting `name` (its serde name) as the command line spells it without the dashes, as the
+/// outputs of a sweep name what varies: `war_down` is `war-down`. Every game's flags follow it
+/// (`list::tests`, every option's long name is its setting's).
+pub fn long(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+/// The setting whose flag is `--long` (`war-down` is `war_down`): [`long`] undone.
+pub fn setting_of_long(long: &str) -> String {
+    long.replace('-', "_")
 }
 
 /// `e` said of setting `name` (`--from` and what its reader found wrong): the setting, a space,

@@ -6,8 +6,8 @@
 use anyhow::Result;
 use serde_json::{json, Map, Value};
 
+use crate::config::setup::WithGame;
 use crate::config::RunConfig;
-use crate::face::{GameCli, WithGame};
 use crate::games::{ChainSolution, Game};
 use crate::model::report::{RunInfo, Timing};
 use crate::session::Session;
@@ -50,7 +50,7 @@ pub type Found = (Answer, Option<OutputSet>);
 impl WithGame for Exact<'_> {
     type Output = Result<Found>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<Found> {
+    fn with<G: Game>(self, game: G) -> Result<Found> {
         let (opts, session) = (self.run, self.session);
         opts.check_values()?;
         // The command line's `exact` has none of these options (only --threads, --out and
@@ -196,9 +196,11 @@ pub struct FlawlessGame<'a> {
 impl WithGame for FlawlessGame<'_> {
     type Output = Result<Found>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<Found> {
+    fn with<G: Game>(self, game: G) -> Result<Found> {
         let (opts, session) = (self.run, self.session);
-        let Some(war) = game.flawless() else {
+        // War alone defines the flawless game: the game is War, or there is none.
+        let any: &dyn std::any::Any = &game;
+        let Some(war) = any.downcast_ref::<crate::games::war::War>() else {
             return Err(usage_of![
                 format!("exact {}: ", G::NAME),
                 setting_alone("flawless"),

@@ -3,9 +3,11 @@
 //!
 //! The rules, the parallel engine and the exact tallies are the `warsim-core` crate, re-exported
 //! here as [`games`], [`sim`], [`stats`], [`rng`] and [`cancel`]; it has no command line and no
-//! files. This crate is the command over it: [`face`] holds the one list of games and each
-//! game's command-line face (its rule flags, help and `play` command), [`cli`] defines the command line, [`config`] is
-//! what a run is asked as plain data, [`estimate`] foresees a run's time before it starts,
+//! files. This crate is the command over it: [`config`] is what a run is asked as plain data,
+//! the registry of games among it (`config::setup`: the one list of games and the typed API's
+//! [`api::Setup`], knowing no clap); [`face`] holds each game's command-line face (its rule
+//! flags, help and `play` command) and the subcommands made from the list, [`cli`] defines the
+//! command line, [`estimate`] foresees a run's time before it starts,
 //! [`error`] holds the one-line rendering of every error (a usage error exits with status 2).
 //! [`api`] is every command as a typed function over a [`session`] (what stops a call, the
 //! command its files record, who handles its signals, where its progress goes); [`app`] adapts

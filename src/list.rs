@@ -8,8 +8,9 @@ use anyhow::Result;
 use clap::{Args, FromArgMatches};
 use serde::Serialize;
 
+use crate::config::setup::{no_game, Setup};
 use crate::error::UsageError;
-use crate::face::{self, GameCli, WithGame, WithGameType};
+use crate::face::{self, GameCli, WithFace};
 use crate::usage;
 
 /// One game as `warsim games --json` lists it.
@@ -104,28 +105,26 @@ pub fn parse_args<T: Args + FromArgMatches, A: AsRef<str>>(
     T::from_arg_matches(&matches).map_err(bad)
 }
 
-/// Builds game `name` from its rule options `args` (the game's own checks, as
-/// [`game_from_args`]) and hands it to `task`: a game chosen by name outside a command line
-/// (the Python package, the chart tests).
-pub fn with_game<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>>(
-    name: &str,
-    args: &[A],
-    task: T,
-) -> anyhow::Result<R> {
-    struct Build<'a, T, A>(&'a [A], T);
-    impl<R, T: WithGame<Output = anyhow::Result<R>>, A: AsRef<str>> WithGameType for Build<'_, T, A> {
-        type Output = anyhow::Result<R>;
-        fn with<G: GameCli>(self) -> anyhow::Result<R> {
-            self.1.with(game_from_args::<G, _>(self.0)?)
+/// The [`Setup`] of game `name` that its rule options `args` of `simulate GAME` describe, or
+/// the command line's one-line message for the first bad one: a game chosen by name and flags
+/// outside a whole command line (the chart tests), converted at the edge as `simulate`'s is.
+pub fn setup_from_args<A: AsRef<str>>(name: &str, args: &[A]) -> Result<Setup, UsageError> {
+    struct Parse<'a, A>(&'a [A]);
+    impl<A: AsRef<str>> WithFace for Parse<'_, A> {
+        type Output = Result<serde_json::Value, UsageError>;
+        fn with<G: GameCli>(self) -> Result<serde_json::Value, UsageError> {
+            let settings = parse_args::<G::Settings, A>(G::NAME, self.0)?;
+            serde_json::to_value(settings).map_err(|e| usage!("{}: {e}", G::NAME))
         }
     }
-    face::by_name(name, Build(args, task)).unwrap_or_else(|| Err(face::no_game(name).into()))
+    let settings = face::by_name(name, Parse(args)).unwrap_or_else(|| Err(no_game(name)))?;
+    Setup::from_json(name, &settings)
 }
 
 #[derive(Clone)]
 struct List;
 
-impl WithGameType for List {
+impl WithFace for List {
     type Output = Result<Listed, UsageError>;
 
     fn with<G: GameCli>(self) -> Result<Listed, UsageError> {
@@ -171,9 +170,35 @@ mod tests {
         let games = games().unwrap();
         assert_eq!(
             games.iter().map(|g| g.name).collect::<Vec<_>>(),
-            face::names()
+            crate::config::setup::names()
         );
         assert!(games.iter().any(|g| g.exact), "some game has exact");
+    }
+
+    /// Every game's flags are its settings' names spelled with dashes, so a sweep's axes (and
+    /// an error's flag) can be named by the settings and spelled as the command line does
+    /// ([`crate::error::long`]).
+    #[test]
+    fn every_flag_is_its_settings_name() {
+        #[derive(Clone)]
+        struct Names;
+        impl WithFace for Names {
+            type Output = (Vec<String>, Vec<String>);
+            fn with<G: GameCli>(self) -> (Vec<String>, Vec<String>) {
+                let settings = serde_json::to_value(G::Settings::default()).unwrap();
+                let mut named: Vec<String> = (settings.as_object().unwrap().keys())
+                    .map(|k| crate::error::long(k))
+                    .collect();
+                let mut flags: Vec<String> =
+                    settings_of::<G>().into_iter().map(|o| o.name).collect();
+                named.sort_unstable();
+                flags.sort_unstable();
+                (named, flags)
+            }
+        }
+        for (named, flags) in face::for_each(Names) {
+            assert_eq!(named, flags);
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::face::{self, GameCli, WithGameType};
+use crate::config::setup::{self, WithGameType};
+use crate::games::Game;
 use crate::games::{Outcome, Unit};
 use crate::model;
 use crate::rng::game_rng;
@@ -56,7 +57,7 @@ struct Replay<'a> {
 impl WithGameType for Replay<'_> {
     type Output = Result<Replayed>;
 
-    fn with<G: GameCli>(self) -> Result<Replayed> {
+    fn with<G: Game>(self) -> Result<Replayed> {
         let part = model::load::load::<G>(self.dir)?;
         let info = &part.info;
         let replaying = part.replaying(self.index).map_err(|e| e.after("replay "))?;
@@ -92,11 +93,11 @@ impl WithGameType for Replay<'_> {
 /// the run says: the typed call under `replay` and Python's `replay`.
 pub fn replayed(dir: &Path, index: Option<u64>) -> Result<Replayed> {
     let name = model::load::game_of(dir)?;
-    face::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
+    setup::by_name(&name, Replay { dir, index }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
             dir.display(),
-            face::names().join(", ")
+            setup::names().join(", ")
         )
         .into())
     })

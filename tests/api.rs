@@ -137,7 +137,7 @@ fn search_options_past_the_command_lines_bounds_cannot_be_made() {
 /// message offering 1e6), and a refusal names the setting with no Rust type in it.
 #[test]
 fn settings_from_json_take_defaults_whole_floats_and_name_the_setting() {
-    for name in warsim::face::names() {
+    for name in warsim::config::setup::names() {
         assert!(
             Setup::from_json(name, &serde_json::json!({})).is_ok(),
             "{name}"

@@ -403,6 +403,28 @@ def test_sweep_and_compare(tmp_path):
     c = warsim.compare(runs, out=tmp_path / "cmp")
     assert c["ks"][0]["d"] > 0
     assert json.loads((tmp_path / "cmp" / "compare.json").read_text()) == c
+    assert c.out == tmp_path / "cmp"
+
+
+def test_compare_without_out_makes_no_file(tmp_path, monkeypatch):
+    # compare without out= is its value in memory: the comparison the folder would hold (but
+    # for the command it records, which names no folder), and no file made anywhere.
+    runs = [warsim.simulate("shotgun", games=2000, seed=k, out=tmp_path / f"r{k}").out
+            for k in range(2)]
+    written = warsim.compare(runs, out=tmp_path / "cmp")
+    empty = tmp_path / "tmp"
+    empty.mkdir()
+    touched = empty.stat().st_mtime_ns
+    monkeypatch.setenv("TMPDIR", str(empty))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    c = warsim.compare(runs)
+    assert c.out is None
+    assert c["ks"] == written["ks"] and c["runs"] == written["runs"]
+    assert c.to_frame().equals(written.to_frame())
+    assert list(empty.iterdir()) == [] and empty.stat().st_mtime_ns == touched
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    with pytest.raises(ValueError, match="svg"):
+        warsim.compare(runs, svg=True)
 
 
 def test_plot_draws_the_games_that_end_natively_with_their_marks():

@@ -95,9 +95,10 @@ def _frame(text, method):
 
 
 class Document(dict):
-    """A document a call wrote, as a dict (`sweep` its sweep.json, `compare` its compare.json),
-    with `out`, the folder written, and `to_frame()`, the document's table (sweep.csv: one row
-    per rule set; compare.csv: one row per pair of runs) as a pandas DataFrame."""
+    """A document a call made, as a dict (`sweep` its sweep.json, `compare` its compare.json),
+    with `out`, the folder written (None for a `compare` without `out=`, which writes nothing),
+    and `to_frame()`, the document's table (sweep.csv: one row per rule set; compare.csv: one
+    row per pair of runs) as a pandas DataFrame."""
 
     def __init__(self, doc, table, out):
         super().__init__(doc)

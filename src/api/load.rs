@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::face::{self, GameCli, WithGameType};
+use crate::config::setup::{self, WithGameType};
 use crate::games::Game;
 use crate::model::report::Report;
 use crate::model::{self, load::Part};
@@ -23,7 +23,7 @@ pub fn load(dir: &Path) -> Result<Box<dyn Loaded>> {
 /// list holds is a usage error naming the folder.
 pub(super) fn of_folder<R, T: WithGameType<Output = Result<R>>>(dir: &Path, task: T) -> Result<R> {
     let game = model::load::game_of(dir)?;
-    face::by_name(&game, task)
+    setup::by_name(&game, task)
         .unwrap_or_else(|| Err(usage!("{}: no game {game:?}", dir.display()).into()))
 }
 
@@ -51,7 +51,7 @@ struct Load<'a>(&'a Path);
 impl WithGameType for Load<'_> {
     type Output = Result<Box<dyn Loaded>>;
 
-    fn with<G: GameCli>(self) -> Result<Box<dyn Loaded>> {
+    fn with<G: Game>(self) -> Result<Box<dyn Loaded>> {
         Ok(Box::new(model::load::load::<G>(self.0)?))
     }
 }

@@ -22,8 +22,9 @@ use crate::value::Checkpointer;
 use anyhow::Result;
 
 pub use crate::compare::Compare;
+pub use crate::config::setup::{SearchSetup, Setup};
 pub use crate::config::RunConfig;
-pub use crate::face::{PlayGame as Play, SearchGame, SimulateGame as Setup};
+pub use crate::face::PlayGame as Play;
 pub use crate::reaching::ReachingConfig;
 pub use crate::replay::Replayed;
 pub use crate::search::SearchConfig;
@@ -36,8 +37,10 @@ pub use resume::resume;
 use warsim_core::error::{setting, setting_alone, UsageError};
 use warsim_core::usage_of;
 
+use crate::config::setup::{self, WithGame, WithGameType};
 use crate::exact::Found;
-use crate::face::{self, GameCli, PlayIo, PlayReport, WithGame, WithGameType};
+use crate::face::{PlayIo, PlayReport};
+use crate::games::Game;
 use crate::store::{Dir, Kind, OutputSet};
 use crate::term::progress::Progress;
 use crate::{exact as exacts, merge as merges, model, run as runs, usage};
@@ -227,11 +230,11 @@ fn game_of_shards(dirs: &[PathBuf]) -> Result<String> {
 
 /// The shards `dirs` added as runs of game `name`.
 fn merge_as(session: &Session, dirs: &[PathBuf], name: &str) -> Result<Run> {
-    face::by_name(name, MergeOf { dirs, session }).unwrap_or_else(|| {
+    setup::by_name(name, MergeOf { dirs, session }).unwrap_or_else(|| {
         Err(usage!(
             "{}: summary.json names game {name:?}, which is none of {}",
             dirs[0].display(),
-            face::names().join(", ")
+            setup::names().join(", ")
         )
         .into())
     })
@@ -267,7 +270,7 @@ pub fn play(game: &Play, io: &mut PlayIo) -> Result<PlayReport> {
 /// `search`: Beggar-my-neighbour's searches (`--method record`, `sample` or `climb`,
 /// `--loops`, `--census`), returned as the core's report; nothing is written or printed
 /// (`config.out` is the folder its replay command names, and `config.print` the printer's).
-pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Result<Searched> {
+pub fn search(session: &Session, game: &SearchSetup, config: &SearchConfig) -> Result<Searched> {
     let bmn = searchable(game, config)?;
     crate::search::Search::new(&bmn, config)?.play(session)
 }
@@ -277,7 +280,7 @@ pub fn search(session: &Session, game: &SearchGame, config: &SearchConfig) -> Re
 /// interrupt stopped it: see [`Searched::interrupted`]).
 pub fn search_into(
     session: &Session,
-    game: &SearchGame,
+    game: &SearchSetup,
     config: &SearchConfig,
 ) -> Result<Searched> {
     let bmn = searchable(game, config)?;
@@ -287,7 +290,7 @@ pub fn search_into(
 
 /// The game of a search of `config`, once the options the command line refuses together are
 /// refused.
-fn searchable(game: &SearchGame, config: &SearchConfig) -> Result<crate::games::bmn::Bmn> {
+fn searchable(game: &SearchSetup, config: &SearchConfig) -> Result<crate::games::bmn::Bmn> {
     has_out(&config.out)?;
     if config.census {
         let keep = config.keep != SearchConfig::default().keep;
@@ -303,7 +306,11 @@ fn searchable(game: &SearchGame, config: &SearchConfig) -> Result<crate::games::
 
 /// `search --reaching`: the deals that reach a never-ending cycle's basin, returned as the
 /// core's report; nothing is written or printed.
-pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -> Result<Searched> {
+pub fn reaching(
+    session: &Session,
+    game: &SearchSetup,
+    config: &ReachingConfig,
+) -> Result<Searched> {
     has_out(&config.out)?;
     let bmn = game.game()?;
     crate::reaching::Reaching::new(&bmn, config)?.play(session)
@@ -313,7 +320,7 @@ pub fn reaching(session: &Session, game: &SearchGame, config: &ReachingConfig) -
 /// `config.out` before the walk, then written there.
 pub fn reaching_into(
     session: &Session,
-    game: &SearchGame,
+    game: &SearchSetup,
     config: &ReachingConfig,
 ) -> Result<Searched> {
     has_out(&config.out)?;
@@ -380,7 +387,7 @@ trait Planned {
     fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate>;
 }
 
-impl<G: GameCli> Planned for PlannedRun<G> {
+impl<G: Game> Planned for PlannedRun<G> {
     fn estimate(&self, session: &Session) -> Result<crate::estimate::Estimate> {
         runs::estimate_alone(&self.game, &self.run, &self.info, session.cancel())
     }
@@ -445,7 +452,7 @@ struct Plan<'a> {
 impl WithGame for Plan<'_> {
     type Output = Result<Box<dyn Planned>>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<Box<dyn Planned>> {
+    fn with<G: Game>(self, game: G) -> Result<Box<dyn Planned>> {
         let info = runs::plan(&game, self.run)?;
         Ok(Box::new(PlannedRun {
             game,
@@ -464,7 +471,7 @@ struct MergeOf<'a> {
 impl WithGameType for MergeOf<'_> {
     type Output = Result<Run>;
 
-    fn with<G: GameCli>(self) -> Result<Run> {
+    fn with<G: Game>(self) -> Result<Run> {
         let (info, tally, timing) = merges::merge::<G>(self.dirs)?;
         Run::new(info, tally, timing, self.session.provenance())
     }
@@ -609,28 +616,6 @@ mod tests {
         assert!(e.to_string().contains("play rps"), "{e}");
     }
 
-    /// Every game's `play` at its default arguments (no piles, no throws: what no command
-    /// line can ask, since clap requires them) is a usage error or a game, never a panic.
-    #[test]
-    fn every_play_at_its_defaults_answers_or_refuses() {
-        for name in crate::face::names() {
-            let game = Play::from_json(name, &default_play(name)).unwrap();
-            let mut out = Vec::new();
-            let mut io = PlayIo {
-                trace: false,
-                names: false,
-                out: &mut out,
-                input: &mut std::io::empty(),
-                input_echoed: false,
-                prompt: &mut std::io::sink(),
-                cancel: &Cancel::default(),
-            };
-            if let Err(e) = play(&game, &mut io) {
-                assert!(crate::error::is_usage(&e), "{name}: {e:#}");
-            }
-        }
-    }
-
     /// What the command line's flags refuse together, the API refuses too (found by an attack:
     /// `exact(flawless=True, threads=2)` and `search(census=True, loops=True)` ran, ignoring
     /// one, and recorded a command the command line refuses), before anything is written.
@@ -656,7 +641,7 @@ mod tests {
             assert!(e.to_string().contains("flawless"), "{e}");
         }
         let bmn = serde_json::to_value(crate::games::bmn::BmnSettings::default()).unwrap();
-        let bmn = SearchGame::from_json("bmn", &bmn).unwrap();
+        let bmn = SearchSetup::from_json("bmn", &bmn).unwrap();
         for config in [
             SearchConfig {
                 loops: true,
@@ -677,17 +662,5 @@ mod tests {
             assert!(e.to_string().contains("census"), "{e}");
         }
         assert!(!out.exists());
-    }
-
-    /// The JSON of game `name`'s `play` arguments at their defaults.
-    fn default_play(name: &str) -> serde_json::Value {
-        struct Of;
-        impl WithGameType for Of {
-            type Output = serde_json::Value;
-            fn with<G: GameCli>(self) -> serde_json::Value {
-                serde_json::to_value(G::PlayArgs::default()).unwrap()
-            }
-        }
-        face::by_name(name, Of).unwrap()
     }
 }

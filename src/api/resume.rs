@@ -10,7 +10,8 @@ use anyhow::Result;
 
 use super::{Run, Session};
 use crate::cancel::Cancel;
-use crate::face::{GameCli, WithGameType};
+use crate::config::setup::WithGameType;
+use crate::games::Game;
 use crate::model::report::{RunInfo, Timing};
 use crate::model::summary::PrecisionJson;
 use crate::model::{self, load::Part};
@@ -69,7 +70,7 @@ struct Resume<'a> {
 impl WithGameType for Resume<'_> {
     type Output = Result<(Run, PathBuf)>;
 
-    fn with<G: GameCli>(self) -> Result<(Run, PathBuf)> {
+    fn with<G: Game>(self) -> Result<(Run, PathBuf)> {
         let Resume {
             dir,
             from,
@@ -125,7 +126,7 @@ impl WithGameType for Resume<'_> {
 
 /// The rest of the stopped run `part` played on `threads` threads, counted by `bar`, stopped
 /// by `stop`, saving checkpoints with `saver`: its description and all its games.
-fn play_on<G: GameCli>(
+fn play_on<G: Game>(
     part: &Part<G>,
     bar: &Progress,
     (threads, stop): (usize, &Cancel),
@@ -158,7 +159,7 @@ fn play_on<G: GameCli>(
 /// The stopped run to a precision `info` (its block `p`), of games `head`, played on deciding
 /// at the same checks as in one go ([`precision::simulate_until`]), saving checkpoints with
 /// `saver`; stopped again, it is as far as it got.
-fn to_precision<G: GameCli>(
+fn to_precision<G: Game>(
     mut info: RunInfo,
     p: PrecisionJson,
     game: &G,

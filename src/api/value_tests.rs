@@ -95,11 +95,11 @@ fn a_comparison_is_a_value_that_its_set_writes() {
 }
 
 /// Beggar-my-neighbour on a 14-card deck (ranks 7, suits 2).
-fn small_bmn() -> SearchGame {
+fn small_bmn() -> SearchSetup {
     let mut settings = serde_json::to_value(crate::games::bmn::BmnSettings::default()).unwrap();
     settings["ranks"] = 7.into();
     settings["suits"] = 2.into();
-    SearchGame::from_json("bmn", &settings).unwrap()
+    SearchSetup::from_json("bmn", &settings).unwrap()
 }
 
 /// `search` and `reaching` find without writing; their `_into` siblings write the value's
@@ -147,4 +147,38 @@ fn a_search_is_a_value_that_its_set_writes() {
         without_times(&basin.json().unwrap()),
         without_times(&written.json().unwrap())
     );
+}
+
+/// Every game's `play` at its default arguments (no piles, no throws: what no command
+/// line can ask, since clap requires them) is a usage error or a game, never a panic.
+#[test]
+fn every_play_at_its_defaults_answers_or_refuses() {
+    for name in setup::names() {
+        let game = Play::from_json(name, &default_play(name)).unwrap();
+        let mut out = Vec::new();
+        let mut io = PlayIo {
+            trace: false,
+            names: false,
+            out: &mut out,
+            input: &mut std::io::empty(),
+            input_echoed: false,
+            prompt: &mut std::io::sink(),
+            cancel: &Cancel::default(),
+        };
+        if let Err(e) = play(&game, &mut io) {
+            assert!(crate::error::is_usage(&e), "{name}: {e:#}");
+        }
+    }
+}
+
+/// The JSON of game `name`'s `play` arguments at their defaults.
+fn default_play(name: &str) -> serde_json::Value {
+    struct Of;
+    impl crate::face::WithFace for Of {
+        type Output = serde_json::Value;
+        fn with<G: crate::face::GameCli>(self) -> serde_json::Value {
+            serde_json::to_value(G::PlayArgs::default()).unwrap()
+        }
+    }
+    crate::face::by_name(name, Of).unwrap()
 }

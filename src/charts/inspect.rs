@@ -18,7 +18,8 @@ use crate::export::table::{self, Row};
 use crate::model::report::{Curve, Report, RunInfo, Timing};
 use crate::term::text;
 
-use crate::face::{GameCli, WithGame};
+use crate::config::setup::WithGame;
+use crate::games::Game;
 use crate::games::Unit;
 use crate::sim::engine;
 use crate::sim::shard::Shard;
@@ -261,7 +262,7 @@ struct Play(u64);
 
 impl WithGame for Play {
     type Output = anyhow::Result<Checked>;
-    fn with<G: GameCli>(self, game: G) -> anyhow::Result<Checked> {
+    fn with<G: Game>(self, game: G) -> anyhow::Result<Checked> {
         let tally = engine::simulate(&game, 0, 0..self.0, 2, &|_| {}, &Default::default())?;
         let info = RunInfo::new(&game, 0, self.0, Shard::WHOLE)?;
         let r = Report::new(&info, &tally);
@@ -291,7 +292,8 @@ impl WithGame for Play {
 
 fn run(args: &str, games: u64) -> Checked {
     let words: Vec<&str> = args.split_whitespace().collect();
-    crate::list::with_game(words[0], &words[1..], Play(games)).unwrap()
+    let setup = crate::list::setup_from_args(words[0], &words[1..]).unwrap();
+    setup.run(Play(games)).unwrap()
 }
 
 #[test]

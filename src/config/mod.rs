@@ -7,6 +7,7 @@
 pub mod bounded;
 pub mod search;
 pub mod settings;
+pub mod setup;
 
 use std::path::PathBuf;
 

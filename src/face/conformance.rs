@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use clap::Parser;
 
-use super::{for_each, GameCli, PlayIo, WithGameType};
+use super::{for_each, GameCli, PlayIo, WithFace};
 use crate::cli::{Cli, Command};
 use crate::games::{from_rules, Outcome, Result1};
 use crate::list::game_from_args;
@@ -23,7 +23,7 @@ const GAMES: u64 = 300;
 #[derive(Clone)]
 struct Conforms;
 
-impl WithGameType for Conforms {
+impl WithFace for Conforms {
     type Output = Result<&'static str, String>;
 
     fn with<G: GameCli>(self) -> Result<&'static str, String> {
@@ -126,7 +126,7 @@ fn every_game_conforms_on_its_example() {
 #[test]
 fn every_listed_game_has_its_rules_page() {
     let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
-    let missing: Vec<&str> = (super::names().into_iter())
+    let missing: Vec<&str> = (crate::config::setup::names().into_iter())
         .filter(|&g| g != "toy" && !rules.join(format!("{g}.md")).is_file())
         .collect();
     assert!(missing.is_empty(), "no docs/rules/GAME.md for {missing:?}");

@@ -1,10 +1,12 @@
-//! The games as the command line offers them: the one list of games ([`games!`], a line a
-//! game), and each game's face, a module a game: its lines in `warsim games` and its `play GAME`
-//! command ([`GameCli`]). A game's rule flags are its settings struct ([`Game::Settings`],
-//! declared once in the core with each setting's help, default and parser), which clap derives
-//! from; the game checks them. Adding a game is its module here and its line in the list: the
-//! subcommands, `warsim games`, `merge`'s dispatch by name, the conformance suite, the benches
-//! and CI take the games from the list.
+//! The games as the command line offers them: the subcommands made from the one list of games
+//! (`games_list!` in [`crate::config::setup`], the registry), and each game's face, a module a
+//! game: its lines in `warsim games` and its `play GAME` command ([`GameCli`]). A game's rule
+//! flags are its settings struct ([`Game::Settings`], declared once in the core with each
+//! setting's help, default and parser), which clap derives from; the game checks them. A
+//! subcommand becomes the typed API's [`Setup`] at the edge (`From<SimulateGame> for Setup`).
+//! Adding a game is its module here and its line in the list: the subcommands, `warsim games`,
+//! `merge`'s dispatch by name, the conformance suite, the benches and CI take the games from
+//! the list.
 
 pub mod jitsu_interactive;
 mod play_io;
@@ -13,6 +15,7 @@ use std::fmt::Debug;
 
 use clap::Subcommand;
 
+use crate::config::setup::{games_list, no_game, SearchSetup, Setup};
 use crate::games::Game;
 pub use play_io::{players_words, LineSink, PlayIo, PlayReport};
 
@@ -50,52 +53,27 @@ pub trait GameCli:
         + serde::Serialize
         + serde::de::DeserializeOwned;
 
-    /// The game as War, for `exact GAME --flawless` (the exact chance that one player wins
-    /// every battle, which War alone defines); `None` for every other game.
-    fn flawless(&self) -> Option<&crate::games::war::War> {
-        None
-    }
-
     /// `play GAME`: plays the game the arguments describe, writing its trace (or an
     /// interactive game's transcript) to `io` as it is made.
     fn play_command(args: &Self::PlayArgs, io: &mut PlayIo) -> anyhow::Result<PlayReport>;
 }
 
-/// Something to do with a game of any type: run a simulation of it, say.
-pub trait WithGame {
-    /// What it gives.
-    type Output;
-    /// Does it with `game`.
-    fn with<G: GameCli>(self, game: G) -> Self::Output;
-}
-
-/// Something to do knowing only a game's type: read its outputs back, say.
-pub trait WithGameType {
+/// Something to do with a game's command-line face: list it, say (`warsim games`).
+pub trait WithFace {
     /// What it gives.
     type Output;
     /// Does it for game type `G`.
     fn with<G: GameCli>(self) -> Self::Output;
 }
 
-/// Makes, from one list of games (each the module of its face and its type), every list the
-/// program needs: the modules, [`names`], the
-/// subcommands of `simulate` ([`SimulateGame`]) and `play` ([`PlayGame`]) with their help
-/// from each game's [`GameCli::ABOUT`], [`GameCli::PLAY_ABOUT`] and [`GameCli::RULES`], and [`by_name`]
-/// and [`for_each`]. The subcommand names are the games' [`Game::NAME`]s. The games after
-/// `exact:` are those `exact` plays ([`ExactGame`]), so its help offers no game it refuses. A
-/// game's line may carry attributes (`#[cfg(test)]`: the toy game of the tests).
-macro_rules! games {
-    ($($(#[$only:meta])* $module:ident: $game:ident,)+ ; exact: $($exact:ident,)+) => {
-        $($(#[$only])* use $module::$game;)+
-
-        /// The names of every game, in the order listed.
-        // A push a game, not `vec![]`: a game's line may be compiled out (`#[cfg(test)]`).
-        #[allow(clippy::vec_init_then_push)]
-        pub fn names() -> Vec<&'static str> {
-            let mut names = Vec::new();
-            $($(#[$only])* names.push(<$game as Game>::NAME);)+
-            names
-        }
+/// Makes, from the one list of games ([`games_list!`]), the command line's lists: the
+/// subcommands of `simulate` ([`SimulateGame`]), `exact` ([`ExactGame`]) and `play`
+/// ([`PlayGame`]) with their help from each game's [`GameCli::ABOUT`], [`GameCli::PLAY_ABOUT`]
+/// and [`GameCli::RULES`], their conversion into the typed API's [`Setup`], and [`by_name`] and
+/// [`for_each`] over the faces. The subcommand names are the games' [`Game::NAME`]s.
+macro_rules! faces {
+    ($($(#[$only:meta])* $($path:ident)::+ : $game:ident,)+ ; exact: $($exact:ident,)+) => {
+        $($(#[$only])* use crate::$($path)::+::$game;)+
 
         /// `simulate GAME`: the game and its rule options.
         #[derive(Clone, Debug, Subcommand)]
@@ -110,51 +88,10 @@ macro_rules! games {
             )+
         }
 
-        impl SimulateGame {
-            /// Builds the game from its options (a usage error names a bad one), on the
-            /// engine path [`engine_path`] names, and hands it to `task`.
-            pub fn run<R, T: WithGame<Output = anyhow::Result<R>>>(
-                &self,
-                task: T,
-            ) -> anyhow::Result<R> {
-                match self {
-                    $($(#[$only])* SimulateGame::$game(o) => task.with($game::from_settings(o)?.on_engine(&engine_path())),)+
-                }
-            }
-
-            /// Game `name` with its settings `settings` (a JSON object of some of the game's
-            /// settings, the others at their defaults: what Python's keyword arguments become),
-            /// read through serde ([`crate::config::settings::read`]): a game chosen by name
-            /// with no command line built or parsed.
-            pub fn from_json(
-                name: &str,
-                settings: &serde_json::Value,
-            ) -> Result<SimulateGame, crate::error::UsageError> {
-                $(
-                    $(#[$only])*
-                    if name == <$game as Game>::NAME {
-                        return crate::config::settings::read(settings)
-                            .map(SimulateGame::$game)
-                            .map_err(|e| crate::usage!("{name}: {e}"));
-                    }
-                )+
-                Err(no_game(name))
-            }
-
-            /// The game's name.
-            pub fn name(&self) -> &'static str {
-                match self {
-                    $($(#[$only])* SimulateGame::$game(_) => <$game as Game>::NAME,)+
-                }
-            }
-
-            /// Sets the flags `matches` holds (a sweep's value of one flag, parsed alone),
-            /// leaving every other flag as it is.
-            pub fn update(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-                match self {
-                    $($(#[$only])* SimulateGame::$game(f) => {
-                        clap::FromArgMatches::update_from_arg_matches(f, matches)
-                    })+
+        impl From<SimulateGame> for Setup {
+            fn from(game: SimulateGame) -> Setup {
+                match game {
+                    $($(#[$only])* SimulateGame::$game(o) => Setup::$game(o),)+
                 }
             }
         }
@@ -171,10 +108,10 @@ macro_rules! games {
             )+
         }
 
-        impl From<ExactGame> for SimulateGame {
-            fn from(game: ExactGame) -> SimulateGame {
+        impl From<ExactGame> for Setup {
+            fn from(game: ExactGame) -> Setup {
                 match game {
-                    $(ExactGame::$exact(o) => SimulateGame::$exact(o),)+
+                    $(ExactGame::$exact(o) => Setup::$exact(o),)+
                 }
             }
         }
@@ -218,8 +155,9 @@ macro_rules! games {
             }
         }
 
-        /// Does `task` for the game called `name`, or `None` if no game has that name.
-        pub fn by_name<T: WithGameType>(name: &str, task: T) -> Option<T::Output> {
+        /// Does `task` for the face of the game called `name`, or `None` if no game has that
+        /// name.
+        pub fn by_name<T: WithFace>(name: &str, task: T) -> Option<T::Output> {
             $(
                 $(#[$only])*
                 if name == <$game as Game>::NAME {
@@ -229,9 +167,9 @@ macro_rules! games {
             None
         }
 
-        /// Does `task` for every game, in the order listed.
+        /// Does `task` for every game's face, in the order listed.
         #[allow(clippy::vec_init_then_push)]
-        pub fn for_each<T: WithGameType + Clone>(task: T) -> Vec<T::Output> {
+        pub fn for_each<T: WithFace + Clone>(task: T) -> Vec<T::Output> {
             let mut out = Vec::new();
             $($(#[$only])* out.push(task.clone().with::<$game>());)+
             out
@@ -248,25 +186,7 @@ pub mod snap;
 pub mod toy;
 pub mod war;
 
-games! {
-    war: War,
-    snap: Snap,
-    shotgun: Shotgun,
-    rps: Elimination,
-    jitsu: Jitsu,
-    bmn: Bmn,
-    #[cfg(test)] toy: Toy,
-    ;
-    exact:
-    War,
-    Snap,
-    Bmn,
-}
-
-/// The error of a game name no game has, listing the games.
-pub fn no_game(name: &str) -> crate::error::UsageError {
-    crate::usage!("no game {name:?}; the games are {}", names().join(", "))
-}
+games_list!(faces);
 
 /// `search GAME`: the games whose deals `search` explores (deterministic after the deal, with a
 /// search written for them); Beggar-my-neighbour alone so far.
@@ -277,38 +197,12 @@ pub enum SearchGame {
     Bmn(<Bmn as Game>::Settings),
 }
 
-impl SearchGame {
-    /// Game `name` with its settings `settings` as JSON (what Python's keyword arguments
-    /// become), for the games `search` explores.
-    pub fn from_json(
-        name: &str,
-        settings: &serde_json::Value,
-    ) -> Result<SearchGame, crate::error::UsageError> {
-        if name != <Bmn as Game>::NAME {
-            return Err(crate::usage!(
-                "search {name:?}: search explores {} alone",
-                <Bmn as Game>::NAME
-            ));
-        }
-        crate::config::settings::read(settings)
-            .map(SearchGame::Bmn)
-            .map_err(|e| crate::usage!("{name}: {e}"))
-    }
-
-    /// The game its rule options describe, or a usage error naming the bad one.
-    pub fn game(&self) -> Result<Bmn, crate::error::UsageError> {
-        match self {
-            SearchGame::Bmn(o) => Ok(Bmn::from_settings(o)?.on_engine(&engine_path())),
+impl From<SearchGame> for SearchSetup {
+    fn from(game: SearchGame) -> SearchSetup {
+        match game {
+            SearchGame::Bmn(o) => SearchSetup::Bmn(o),
         }
     }
-}
-
-/// The engine path the environment variable `WARSIM_PATH` names (tests and benchmarks time or
-/// check one path; results are the same on every path): the one place that reads it, since the
-/// core reads no environment; each game built to be played is handed it
-/// ([`Game::on_engine`]).
-pub fn engine_path() -> crate::games::engine_path::EnginePath {
-    crate::games::engine_path::EnginePath::named(std::env::var("WARSIM_PATH").ok())
 }
 
 #[cfg(test)]
@@ -319,24 +213,22 @@ mod tests {
 
     #[derive(Clone)]
     struct Name;
-    impl WithGameType for Name {
+    impl WithFace for Name {
         type Output = &'static str;
         fn with<G: GameCli>(self) -> &'static str {
             G::NAME
         }
     }
 
+    /// Every game of the registry has its face, found by its name, in the registry's order.
     #[test]
-    fn every_listed_name_finds_its_game_once() {
-        assert_eq!(for_each(Name), names());
-        for name in names() {
+    fn every_listed_game_has_its_face() {
+        let names = crate::config::setup::names();
+        assert_eq!(for_each(Name), names);
+        for name in names {
             assert_eq!(by_name(name, Name), Some(name));
         }
         assert_eq!(by_name("chess", Name), None);
-        let mut distinct = names();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert_eq!(distinct.len(), names().len());
     }
 
     /// `exact --help` offers a game exactly when `exact` plays the game's example rule set.

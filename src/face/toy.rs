@@ -193,7 +193,7 @@ mod tests {
         assert!(!toy.exact);
         let flags: Vec<&str> = toy.options.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(flags, ["sides", "max-rounds"]);
-        assert!(crate::face::names().contains(&"toy"));
+        assert!(crate::config::setup::names().contains(&"toy"));
         let bad = Cli::try_parse_from(["warsim", "exact", "toy"]);
         assert!(bad.is_err(), "exact offers the toy");
     }

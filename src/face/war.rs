@@ -121,10 +121,6 @@ impl GameCli for War {
     const PLAY_EXAMPLE: &'static [&'static str] = &[];
     type PlayArgs = PlayWar;
 
-    fn flawless(&self) -> Option<&War> {
-        Some(self)
-    }
-
     /// Replays game I of a run (`--seed S --game I` with the run's rule options), or plays a
     /// given `--deal`; prints who won in which round, or the loop.
     fn play_command(args: &PlayWar, io: &mut PlayIo) -> anyhow::Result<PlayReport> {

@@ -256,7 +256,7 @@ fn check_against_rules<G: Game>(
     // A run read back may be played on (`resume`, `compare`'s shared deals): on the path named.
     let game = crate::games::from_rules::<G>(&v.rules)
         .map_err(|e| usage!("{d}: summary.json rules: {e}"))?
-        .on_engine(&crate::face::engine_path());
+        .on_engine(&crate::config::setup::engine_path());
     if v.players != game.players() || !(1..=MAX_PLAYERS).contains(&v.players) {
         return Err(usage!(
             "{d}: summary.json says {} players; its rules have {}",

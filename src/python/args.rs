@@ -298,34 +298,34 @@ pub fn run_names(command: &str) -> Vec<String> {
 
 /// The fields of game `game`'s settings struct, at its defaults.
 pub fn settings_fields(game: &str, what: &str) -> PyResult<Fields> {
-    fields_of(game, what, false)
-}
-
-/// The fields of game `game`'s `play` arguments, at their defaults.
-pub fn play_fields(game: &str, what: &str) -> PyResult<Fields> {
-    fields_of(game, what, true)
-}
-
-/// The fields of game `game`'s `play` arguments (`play`) or of its settings struct.
-fn fields_of(game: &str, what: &str, play: bool) -> PyResult<Fields> {
-    struct Of<'a>(&'a str, bool);
-    impl crate::face::WithGameType for Of<'_> {
+    struct Of<'a>(&'a str);
+    impl crate::config::setup::WithGameType for Of<'_> {
         type Output = Fields;
-        fn with<G: crate::face::GameCli>(self) -> Fields {
-            match self.1 {
-                true => Fields::of::<G::PlayArgs>(self.0),
-                false => Fields::of::<G::Settings>(self.0),
-            }
+        fn with<G: crate::games::Game>(self) -> Fields {
+            Fields::of::<G::Settings>(self.0)
         }
     }
-    crate::face::by_name(game, Of(what, play)).ok_or_else(|| no_game(game))
+    crate::config::setup::by_name(game, Of(what)).ok_or_else(|| no_game(game))
+}
+
+/// The fields of game `game`'s `play` arguments (the command line's `play GAME`), at their
+/// defaults.
+pub fn play_fields(game: &str, what: &str) -> PyResult<Fields> {
+    struct Of<'a>(&'a str);
+    impl crate::face::WithFace for Of<'_> {
+        type Output = Fields;
+        fn with<G: crate::face::GameCli>(self) -> Fields {
+            Fields::of::<G::PlayArgs>(self.0)
+        }
+    }
+    crate::face::by_name(game, Of(what)).ok_or_else(|| no_game(game))
 }
 
 /// The field that `play(game, ...)`'s positional arguments fill (snap's piles, rps's throws),
 /// if the game's `play` takes any: the command line's positional argument.
 pub fn positional(game: &str) -> Option<String> {
     struct Of;
-    impl crate::face::WithGameType for Of {
+    impl crate::face::WithFace for Of {
         type Output = Option<String>;
         fn with<G: crate::face::GameCli>(self) -> Option<String> {
             let cmd = <G::PlayArgs as clap::Args>::augment_args(clap::Command::new(G::NAME));
@@ -340,7 +340,7 @@ pub fn positional(game: &str) -> Option<String> {
 pub fn no_game(game: &str) -> PyErr {
     PyValueError::new_err(format!(
         "game={game:?}: no such game; the games are {}",
-        crate::face::names().join(", ")
+        crate::config::setup::names().join(", ")
     ))
 }
 
@@ -389,7 +389,6 @@ pub fn sweep_of(
     base.also = run_names("sweep");
     base.also.push("max_rule_sets".into());
     let mut axes: Vec<(String, Vec<String>)> = Vec::new();
-    let mut keys = Vec::new();
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let key: String = key.extract()?;
         if !base.has(&key) {
@@ -404,19 +403,17 @@ pub fn sweep_of(
         }
         let values =
             axis_values(game, &base, &key, &value).map_err(|why| bad(&key, &value, &why))?;
-        let long = crate::error::flag(&key).split_off(2);
-        axes.push((long, values));
-        keys.push(key);
+        axes.push((key, values));
     }
     let sweep = crate::sweep::Sweep::new(game, axes.clone(), run, max_rule_sets, |_, at| {
         let mut fields = base.clone();
-        for ((key, (_, values)), &i) in keys.iter().zip(&axes).zip(at) {
+        for ((key, values), &i) in axes.iter().zip(at) {
             let v = serde_json::Value::String(values[i].clone());
             fields
                 .put(key, v)
                 .map_err(|why| crate::usage!("{what}: {key}={:?}: {why}", values[i]))?;
         }
-        crate::face::SimulateGame::from_json(game, &fields.value())
+        crate::config::setup::Setup::from_json(game, &fields.value())
     });
     sweep.map_err(|e| PyValueError::new_err(crate::error::with_keywords(&e)))
 }
@@ -484,7 +481,7 @@ fn axis_values(
             .collect::<PyResult<_>>()
             .map_err(|e| e.to_string())?
     } else if text == "all" && takes("all").is_err() {
-        let long = crate::error::flag(key).split_off(2);
+        let long = crate::error::long(key);
         let choices = crate::list::games()
             .map_err(|e| e.to_string())?
             .into_iter()

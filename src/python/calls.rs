@@ -15,6 +15,8 @@ use super::{interruptible, json_loads, keeping};
 use crate::api::{self, Setup};
 use crate::face::PlayIo;
 use crate::term::stdout::Print;
+use warsim_core::error::{setting, setting_alone};
+use warsim_core::usage_of;
 
 /// The command line (after `warsim`) equivalent to a call of `command` on `game` with rule
 /// words `rule` and run option words `run`, and `--out` when the caller kept the folder `out`
@@ -239,7 +241,7 @@ pub fn resume(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
             let (played, _) = api::resume_sweep(session, &dir, never, minutes)?;
             Ok((played.sweep_json()?, played.sweep_csv()?))
         })?;
-        return document(py, &doc, csv, dir);
+        return document(py, &doc, csv, Some(dir));
     }
     let run = interruptible(py, command, |session| {
         let (run, written) = api::resume(session, &dir, never, minutes)?;
@@ -297,31 +299,51 @@ pub fn sweep<'py>(
         let (played, _) = api::sweep_into(session, &sweep)?;
         Ok((played.sweep_json()?, played.sweep_csv()?))
     })?;
-    document(py, &doc, csv, out)
+    document(py, &doc, csv, Some(out))
 }
 
-/// A document a call wrote (sweep.json, compare.json) as the tuple (the document as a dict, the
-/// text of its table, sweep.csv or compare.csv, the folder), which the package makes a dict
-/// with `to_frame()`.
-fn document(py: Python<'_>, doc: &str, csv: String, out: PathBuf) -> PyResult<Py<PyAny>> {
+/// A document a call made (sweep.json, compare.json) as the tuple (the document as a dict, the
+/// text of its table, sweep.csv or compare.csv, the folder written or `None`), which the
+/// package makes a dict with `to_frame()`.
+fn document(py: Python<'_>, doc: &str, csv: String, out: Option<PathBuf>) -> PyResult<Py<PyAny>> {
     let doc = json_loads(py, doc)?;
     Ok((doc, csv, out).into_pyobject(py)?.into_any().unbind())
 }
 
 /// Survival curves and pairwise two-sample KS tests of the runs in `dirs`, written into folder
-/// `out`; returns compare.json as a dict (`to_frame()`: compare.csv as a DataFrame).
+/// `out` when given (nothing is written without it); returns compare.json as a dict
+/// (`to_frame()`: compare.csv as a DataFrame).
 #[pyfunction]
-#[pyo3(signature = (dirs, /, *, out, svg=false))]
-pub fn compare(py: Python<'_>, dirs: Vec<PathBuf>, out: PathBuf, svg: bool) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (dirs, /, *, out=None, svg=false))]
+pub fn compare(
+    py: Python<'_>,
+    dirs: Vec<PathBuf>,
+    out: Option<PathBuf>,
+    svg: bool,
+) -> PyResult<Py<PyAny>> {
     existing(&dirs)?;
-    let command = of_dirs("compare", &dirs, Some(&out), svg);
-    let compare = api::Compare {
-        dirs,
-        out: out.clone(),
-        svg,
-    };
+    let command = of_dirs("compare", &dirs, out.as_ref(), svg);
     let (doc, csv) = interruptible(py, command, |session| {
-        let comparison = api::compare_into(session, &compare)?;
+        let comparison = match &out {
+            Some(out) => api::compare_into(
+                session,
+                &api::Compare {
+                    dirs: dirs.clone(),
+                    out: out.clone(),
+                    svg,
+                },
+            )?,
+            // As the run options refuse it ([`crate::config::RunConfig::check_outputs`]).
+            None if svg => {
+                return Err(usage_of![
+                    setting_alone("svg"),
+                    " writes the charts as SVG files into the output directory: add ",
+                    setting("out", "DIR"),
+                ]
+                .into())
+            }
+            None => api::compare(session, &dirs)?,
+        };
         Ok((comparison.json()?, comparison.csv()?))
     })?;
     document(py, &doc, csv, out)
@@ -432,8 +454,8 @@ pub fn search<'py>(
     let shown = serde_json::Value::String(out.display().to_string());
     let put = fields.put("out", shown);
     put.map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{what}: out: {why}")))?;
-    let setup =
-        api::SearchGame::from_json(game, &rules.value()).map_err(|e| super::to_python(e.into()))?;
+    let setup = api::SearchSetup::from_json(game, &rules.value())
+        .map_err(|e| super::to_python(e.into()))?;
     let mut command = vec!["search".to_string(), game.to_string()];
     command.extend(rules.changed_words::<crate::games::bmn::BmnSettings>(&[]));
     command.extend(match reaching {

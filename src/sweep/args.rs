@@ -2,16 +2,18 @@
 //! `simulate GAME` with a list of values is an axis, everything else the arguments every rule
 //! set shares. Nothing here names a game: the options, their values and their parsing come from
 //! the command-line definition of `simulate GAME`. The command line is parsed once and each
-//! listed value once; a rule set is the shared game flags with its values set on them, typed,
-//! never an argv parsed again.
+//! listed value once, into the JSON value of its setting (the edge, where a flag's text is read
+//! by clap); a rule set is the shared [`Setup`] with its settings' values set through serde
+//! ([`Setup::with`]), never an argv parsed again.
 
-use clap::{ArgAction, ArgMatches, CommandFactory, Parser};
+use clap::{ArgAction, CommandFactory, Parser};
+use serde_json::Value;
 
 use super::{Sweep, MAX_RULE_SETS};
 use crate::cli::{Cli, Command};
+use crate::config::setup::Setup;
 use crate::config::RunConfig;
 use crate::error::{one_line, UsageError};
-use crate::face::SimulateGame;
 use crate::model::sweep::RuleSet;
 use crate::stats::summary::grouped;
 use crate::usage;
@@ -23,7 +25,7 @@ const MAX_RULE_SETS_OPTION: &str = "max-rule-sets";
 pub fn from_args(game: &str, args: &[String]) -> Result<Sweep, UsageError> {
     let plan = Plan::new(game, args)?;
     let axes = (plan.axes.iter())
-        .map(|a| (a.long.clone(), a.values.clone()))
+        .map(|a| (a.name.clone(), a.values.clone()))
         .collect();
     let run = plan.shared.0.clone();
     Sweep::new(game, axes, run, plan.max_sets, |set, at| {
@@ -51,10 +53,12 @@ pub fn from_words(words: &[String]) -> Result<Sweep, UsageError> {
 struct Axis {
     /// Its long name, without the dashes.
     long: String,
+    /// The name of its setting (`war_down` for `--war-down`).
+    name: String,
     values: Vec<String>,
-    /// Each value parsed as the option alone (no other flag, no default): what a rule set
-    /// with that value sets on the shared flags.
-    parsed: Vec<ArgMatches>,
+    /// Each value as its setting's JSON value: what a rule set with that value sets on the
+    /// shared settings.
+    json: Vec<Value>,
 }
 
 /// What the command line asked for: the arguments every rule set shares, parsed once, and the
@@ -63,8 +67,8 @@ struct Axis {
 struct Plan {
     game: String,
     axes: Vec<Axis>,
-    /// The run options and the game's flags of `simulate GAME` with the shared arguments.
-    shared: (RunConfig, SimulateGame),
+    /// The run options and the game of `simulate GAME` with the shared arguments.
+    shared: (RunConfig, Setup),
     /// The most rule sets it may make.
     max_sets: u64,
 }
@@ -158,26 +162,51 @@ impl Axis {
         } else {
             vec![value.to_string()]
         };
-        let mut parsed = Vec::with_capacity(values.len());
+        let name = crate::error::setting_of_long(long);
+        let mut json = Vec::with_capacity(values.len());
         for v in &values {
-            parsed.push(parses(v).map_err(|e| {
+            parses(v).map_err(|e| {
                 usage!(
                     "sweep {game}: --{long} {value:?}: value {v:?}: {}",
                     one_line(&e.render().to_string()).trim_start_matches("error: ")
                 )
-            })?);
+            })?;
+            json.push(setting_value(game, long, &name, v)?);
         }
         Ok(Axis {
             long: long.to_string(),
+            name,
             values,
-            parsed,
+            json,
         })
     }
 }
 
-/// The run options and the game's flags of `simulate GAME` with the arguments `fixed` that
-/// every rule set shares, parsed once.
-fn shared_args(game: &str, fixed: &[String]) -> Result<(RunConfig, SimulateGame), UsageError> {
+/// Value `v` of option `--long` as the JSON value of its setting `name`: `simulate GAME
+/// --long=v` read by clap (the command line's reader of a flag's text), made the typed
+/// [`Setup`] as `simulate`'s is, and its setting read.
+fn setting_value(game: &str, long: &str, name: &str, v: &str) -> Result<Value, UsageError> {
+    let flag = format!("--{long}={v}");
+    let setup = match Cli::try_parse_from(["warsim", "simulate", game, &flag]) {
+        Ok(Cli {
+            command: Command::Simulate { game, .. },
+        }) => Setup::from(game),
+        _ => {
+            return Err(usage!(
+                "sweep {game}: {flag}: not an option of simulate {game}"
+            ))
+        }
+    };
+    let settings = setup.settings_json().ok();
+    let value = settings.as_ref().and_then(|s| s.get(name));
+    value
+        .cloned()
+        .ok_or_else(|| usage!("sweep {game}: --{long} sets no setting {name}"))
+}
+
+/// The run options and the game of `simulate GAME` with the arguments `fixed` that every rule
+/// set shares, parsed once.
+fn shared_args(game: &str, fixed: &[String]) -> Result<(RunConfig, Setup), UsageError> {
     let mut argv: Vec<String> = vec!["warsim".into(), "simulate".into(), game.to_string()];
     argv.extend(fixed.iter().cloned());
     match Cli::try_parse_from(&argv) {
@@ -189,7 +218,7 @@ fn shared_args(game: &str, fixed: &[String]) -> Result<(RunConfig, SimulateGame)
         )),
         Ok(Cli {
             command: Command::Simulate { run, game },
-        }) => Ok((RunConfig::from(&run), game)),
+        }) => Ok((RunConfig::from(&run), game.into())),
         Ok(_) => Err(usage!("sweep: not a simulation")),
         Err(e) => Err(usage!(
             "sweep {game}: {}",
@@ -251,21 +280,14 @@ impl Plan {
         })
     }
 
-    /// The game of `set`, whose value on each axis is the one at `at`: the shared flags with
-    /// the set's values set on them.
-    fn parse(&self, set: &RuleSet, at: &[usize]) -> Result<SimulateGame, UsageError> {
-        let mut game = self.shared.1.clone();
-        for (axis, &i) in self.axes.iter().zip(at) {
-            game.update(&axis.parsed[i]).map_err(|e| {
-                usage!(
-                    "sweep {}, rule set {}: {}",
-                    self.game,
-                    set.label(),
-                    one_line(&e.render().to_string()).trim_start_matches("error: ")
-                )
-            })?;
-        }
-        Ok(game)
+    /// The game of `set`, whose value on each axis is the one at `at`: the shared settings
+    /// with the set's values set on them.
+    fn parse(&self, set: &RuleSet, at: &[usize]) -> Result<Setup, UsageError> {
+        let values: Vec<(String, Value)> = (self.axes.iter().zip(at))
+            .map(|(axis, &i)| (axis.name.clone(), axis.json[i].clone()))
+            .collect();
+        (self.shared.1.with(&values))
+            .map_err(|e| usage!("sweep {}, rule set {}: {e}", self.game, set.label()))
     }
 }
 

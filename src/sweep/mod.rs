@@ -22,10 +22,11 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::config::setup::{Setup, WithGame};
 use crate::config::RunConfig;
-use crate::error::UsageError;
+use crate::error::{long, UsageError};
 use crate::estimate::Estimate;
-use crate::face::{GameCli, SimulateGame, WithGame};
+use crate::games::Game;
 use crate::model::sweep::RuleSet;
 use crate::session::Session;
 use crate::sim::pilot;
@@ -60,11 +61,12 @@ const NAME_MAX: usize = 255;
 pub struct Sweep {
     /// The game's name.
     pub game: String,
-    /// Each setting that varies (named as the command line spells it, `war-down`) with its
-    /// values as text, in the order given.
+    /// Each setting that varies (named as its settings struct names it, `war_down`; the
+    /// outputs spell it as the command line does, `war-down`: [`crate::error::long`]) with
+    /// its values as text, in the order given.
     pub axes: Vec<(String, Vec<String>)>,
     /// Every rule set, the first axis varying slowest: its values, and the game they make.
-    pub rule_sets: Vec<(RuleSet, SimulateGame)>,
+    pub rule_sets: Vec<(RuleSet, Setup)>,
     /// The run options every rule set shares.
     pub run: RunConfig,
 }
@@ -78,7 +80,7 @@ impl Sweep {
         axes: Vec<(String, Vec<String>)>,
         run: RunConfig,
         max_rule_sets: u64,
-        mut build: impl FnMut(&RuleSet, &[usize]) -> Result<SimulateGame, UsageError>,
+        mut build: impl FnMut(&RuleSet, &[usize]) -> Result<Setup, UsageError>,
     ) -> Result<Sweep, UsageError> {
         if run.shard.is_some() {
             return Err(usage_of![
@@ -91,7 +93,8 @@ impl Sweep {
         // point to draw (plotters looked for their range forever).
         if let Some((name, _)) = axes.iter().find(|a| a.1.is_empty()) {
             return Err(usage!(
-                "sweep {game}: {name} lists no values; list at least one"
+                "sweep {game}: {} lists no values; list at least one",
+                long(name)
             ));
         }
         let count = axes
@@ -118,7 +121,7 @@ impl Sweep {
                 " is missing (a sweep writes a directory)",
             ]);
         }
-        let rule_sets: Vec<(RuleSet, SimulateGame)> = product(&axes)
+        let rule_sets: Vec<(RuleSet, Setup)> = product(&axes)
             .into_iter()
             .map(|(set, at)| build(&set, &at).map(|g| (set, g)))
             .collect::<Result<_, _>>()?;
@@ -159,7 +162,7 @@ impl Sweep {
 }
 
 /// Every combination of the axes' values, the first axis varying slowest, with the index of
-/// each value on its axis.
+/// each value on its axis; each rule set names its settings as the outputs do.
 fn product(axes: &[(String, Vec<String>)]) -> Vec<(RuleSet, Vec<usize>)> {
     let mut sets = vec![(
         RuleSet {
@@ -173,7 +176,7 @@ fn product(axes: &[(String, Vec<String>)]) -> Vec<(RuleSet, Vec<usize>)> {
             .flat_map(|(s, at)| {
                 values.iter().enumerate().map(move |(i, v)| {
                     let mut t = s.clone();
-                    t.settings.push((name.clone(), v.clone()));
+                    t.settings.push((long(name), v.clone()));
                     let mut at = at.clone();
                     at.push(i);
                     (t, at)
@@ -315,7 +318,7 @@ struct Check<'a>(&'a RunConfig);
 
 impl WithGame for Check<'_> {
     type Output = Result<()>;
-    fn with<G: GameCli>(self, game: G) -> Result<()> {
+    fn with<G: Game>(self, game: G) -> Result<()> {
         run::plan(&game, self.0).map(|_| ())
     }
 }
@@ -331,7 +334,7 @@ struct Pilot<'a> {
 
 impl WithGame for Pilot<'_> {
     type Output = Result<Estimate>;
-    fn with<G: GameCli>(self, game: G) -> Result<Estimate> {
+    fn with<G: Game>(self, game: G) -> Result<Estimate> {
         let info = run::plan(&game, self.run)?;
         let budget = (pilot::Budget::fixed(self.budget), self.already);
         let cancel = self.session.cancel();

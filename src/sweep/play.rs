@@ -12,9 +12,10 @@ use super::keep::Keeper;
 use super::value::SweepRun;
 use super::{progress_of, Sweep};
 use crate::cancel::Cancel;
+use crate::config::setup::WithGame;
 use crate::config::RunConfig;
 use crate::export::sweep::SweepRow;
-use crate::face::{GameCli, WithGame};
+use crate::games::Game;
 use crate::model::report::Curve;
 use crate::model::summary::Provenance;
 use crate::run::{self, Head, PlayWith, Saver as _, Slot};
@@ -180,7 +181,7 @@ impl WithGame for One<'_> {
     /// The rule set's run, and the exact mean rounds its game knows.
     type Output = Result<(Run, Option<f64>)>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<(Run, Option<f64>)> {
+    fn with<G: Game>(self, game: G) -> Result<(Run, Option<f64>)> {
         let exact = game.expected_rounds();
         let One {
             run,

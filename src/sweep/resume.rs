@@ -14,11 +14,12 @@ use serde_json::Value;
 use super::from_words;
 use super::play::{Prepared, Start};
 use super::value::SweepRun;
+use crate::config::setup::WithGame;
 use crate::config::RunConfig;
 use crate::error::UsageError;
 use crate::estimate::MaxHours;
 use crate::export::sweep::Held;
-use crate::face::{GameCli, WithGame};
+use crate::games::Game;
 use crate::model::report::Timing;
 use crate::model::summary::Provenance;
 use crate::model::{self, load::Part, reader};
@@ -122,7 +123,11 @@ fn edited(dir: &Path, why: &str) -> UsageError {
 /// then at most one part way, and none after.
 fn held(dir: &Path, doc: &Value, prepared: &Prepared<'_>) -> Result<Vec<Held>, UsageError> {
     let sweep = prepared.sweep;
-    let varying: Vec<&str> = sweep.axes.iter().map(|a| a.0.as_str()).collect();
+    let varying: Vec<String> = sweep
+        .axes
+        .iter()
+        .map(|a| crate::error::long(&a.0))
+        .collect();
     let same = doc["game"] == sweep.game.as_str()
         && doc["varying"] == serde_json::json!(varying)
         && doc["seed"] == sweep.run.seed
@@ -198,7 +203,7 @@ struct ReadBack<'a> {
 impl WithGame for ReadBack<'_> {
     type Output = Result<Run>;
 
-    fn with<G: GameCli>(self, game: G) -> Result<Run> {
+    fn with<G: Game>(self, game: G) -> Result<Run> {
         let plan = run::plan(&game, self.run)?;
         let part: Part<G> = model::load::load(self.dir)?;
         let info = &part.info;

@@ -35,6 +35,31 @@ fn lists_and_all_expand_in_the_order_given() {
         p.rule_sets[1].0.dir_name(),
         "war-down-1_short-war-last-card"
     );
+    // The axes are the settings' names; the outputs spell them as the flags.
+    let names: Vec<&str> = p.axes.iter().map(|a| a.0.as_str()).collect();
+    assert_eq!(names, ["war_down", "short_war"]);
+}
+
+/// A rule set's values are set on the shared settings through serde: the values the flags'
+/// own readers take (`1e3`, `1,000`, a choice) reach the game as the flag gives them.
+#[test]
+fn a_rule_sets_values_are_its_settings_values() {
+    let p = plan(
+        "war",
+        &["--max-rounds", "1e3;2,000", "--pickup", "p1-first"],
+    )
+    .unwrap();
+    let caps: Vec<serde_json::Value> = (p.rule_sets.iter())
+        .map(|(_, g)| g.settings_json().unwrap())
+        .map(|s| serde_json::json!([s["max_rounds"], s["pickup"]]))
+        .collect();
+    assert_eq!(
+        caps,
+        [
+            serde_json::json!([1000, "p1-first"]),
+            serde_json::json!([2000, "p1-first"])
+        ]
+    );
 }
 
 /// A rule set is the shared flags with its values set: a flag given once stays, defaults
@@ -48,7 +73,7 @@ fn a_rule_set_sets_its_values_on_the_shared_flags() {
     .unwrap();
     let flags: Vec<(usize, usize, usize, u64)> = (p.rule_sets.iter())
         .map(|set| match &set.1 {
-            SimulateGame::Snap(f) => (f.players, f.faces, f.copies, f.max_rounds),
+            Setup::Snap(f) => (f.players, f.faces, f.copies, f.max_rounds),
             g => panic!("not snap: {g:?}"),
         })
         .collect();
@@ -122,7 +147,7 @@ fn a_sweeps_progress_weighs_each_rule_set_by_its_estimated_cost() {
 /// as War's.
 #[test]
 fn a_sweep_of_another_games_rule_sets_is_refused() {
-    let snap = SimulateGame::from_json(
+    let snap = Setup::from_json(
         "snap",
         &serde_json::to_value(crate::games::snap::SnapSettings::default()).unwrap(),
     )

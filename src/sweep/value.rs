@@ -66,7 +66,7 @@ impl SweepRun {
         let many = played.first().map_or("rounds", |p| p.0.unit.many);
         let axes = &sweep.axes;
         let numeric = match &axes[..] {
-            [a] if a.1.iter().all(|v| v.parse::<f64>().is_ok()) => Some(a.0.clone()),
+            [a] if a.1.iter().all(|v| v.parse::<f64>().is_ok()) => Some(crate::error::long(&a.0)),
             _ => None,
         };
         let (rows, runs) = played.into_iter().unzip();
@@ -185,7 +185,11 @@ pub(super) fn document(
         games: run0.precision.is_none().then_some(sweep.per_set()),
         precision: run0.precision,
         seed: run0.seed,
-        varying: sweep.axes.iter().map(|a| a.0.clone()).collect(),
+        varying: sweep
+            .axes
+            .iter()
+            .map(|a| crate::error::long(&a.0))
+            .collect(),
         stopped,
         asked,
         rule_sets: (sweep.rule_sets.iter().zip(names).zip(held))

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use serde_json::Value;
-use warsim::face::{self, GameCli, WithGameType};
-use warsim::games::GameStats;
+use warsim::config::setup::{self, WithGameType};
+use warsim::face::{self, GameCli, WithFace};
+use warsim::games::{Game, GameStats};
 use warsim::list::game_from_args;
 use warsim::model::summary::Summary;
 
@@ -38,7 +39,7 @@ fn games() -> Vec<Listed> {
         .collect();
     assert_eq!(
         games.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
-        face::names(),
+        setup::names(),
         "warsim games lists the games of face/mod.rs"
     );
     games
@@ -134,7 +135,7 @@ struct RoundTrip(String);
 
 impl WithGameType for RoundTrip {
     type Output = String;
-    fn with<G: GameCli>(self) -> String {
+    fn with<G: Game>(self) -> String {
         let typed: Summary<<G::Stats as GameStats>::Json> =
             serde_json::from_str(&self.0).expect("a summary of its game");
         let mut text = serde_json::to_string_pretty(&typed).unwrap();
@@ -150,7 +151,7 @@ fn summary_json_read_back_and_written_again_is_byte_identical() {
         let run = dir.path("run");
         simulate(&g, "2000", &[], &run);
         let text = read(&run, "summary.json");
-        let again = face::by_name(&g.name, RoundTrip(text.clone())).unwrap();
+        let again = setup::by_name(&g.name, RoundTrip(text.clone())).unwrap();
         assert_eq!(again, text, "{}", g.name);
     }
 }
@@ -178,7 +179,7 @@ fn bad_input_is_one_line_and_exit_2() {
 #[derive(Clone)]
 struct Described(Vec<String>);
 
-impl WithGameType for Described {
+impl WithFace for Described {
     type Output = (Value, String);
     fn with<G: GameCli>(self) -> (Value, String) {
         let game = game_from_args::<G, _>(&self.0).expect("valid options");
