@@ -13,9 +13,8 @@
 
 use std::arch::x86_64::*;
 
-use super::deal::Dealt;
-use super::step::{trick_cap, Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
-use super::{set_lanes, Feed};
+use super::step::{Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
+use super::{set_lanes, Games, Start};
 
 /// Whether this CPU runs these lanes: AVX-512 F and CD (`vplzcntq`) for the step, BW for the
 /// deal's byte swaps ([`deal8_wide`](super::deal::deal8_wide)), and what the AVX2 lanes need
@@ -55,14 +54,15 @@ struct Group {
 
 /// The deck's numbers as vectors: cards, twice the penalty cards, `32 −` that (where the
 /// pile's queue goes under a taker's beside the payer's), and the pile's base bit
-/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length).
+/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length); and the
+/// cards as a number, of which a refilled lane's second hand holds those the first does not.
 #[derive(Clone, Copy)]
 struct Shape {
     cards: __m512i,
     pens2: __m512i,
     qshift: __m512i,
     base: __m512i,
-    half: i32,
+    cards_n: i32,
 }
 
 /// How the games of a step ended: those that ended, those that ended with a player unable to
@@ -196,18 +196,19 @@ fn step(g: &mut Group, k: &Shape) -> Ends {
 }
 
 impl Group {
-    /// Puts `deal` in lane `lane`: both hands of `half` cards, player 1 to lead an
+    /// Puts `start` in lane `lane` (a game of `cards` cards): its hands and who leads an
     /// alternating phase (which clears the pile), no card laid.
     #[target_feature(enable = "avx512f")]
-    fn refill(&mut self, lane: usize, deal: &Dealt, half: i32) {
+    fn refill(&mut self, lane: usize, start: &Start, cards: i32) {
+        let deal = &start.deal;
         let m = 1u16 << lane;
-        self.xn = _mm512_mask_set1_epi32(self.xn, m, half);
-        self.yn = _mm512_mask_set1_epi32(self.yn, m, half);
+        self.xn = _mm512_mask_set1_epi32(self.xn, m, start.xn as i32);
+        self.yn = _mm512_mask_set1_epi32(self.yn, m, cards - start.xn as i32);
         self.xc = _mm512_mask_set1_epi32(self.xc, m, deal.xc as i32);
         self.yc = _mm512_mask_set1_epi32(self.yc, m, deal.yc as i32);
         self.xq = _mm512_mask_set1_epi32(self.xq, m, deal.xq as i32);
         self.yq = _mm512_mask_set1_epi32(self.yq, m, deal.yq as i32);
-        self.ctw = _mm512_mask_set1_epi32(self.ctw, m, 0);
+        self.ctw = _mm512_mask_set1_epi32(self.ctw, m, start.who as i32);
         self.alt |= m;
         let q = 1u8 << ((lane >> 2) * 2 + (lane & 1));
         let (xp, yp) = (deal.xp as i64, deal.yp as i64);
@@ -221,16 +222,17 @@ impl Group {
     }
 }
 
-/// Plays every game `feed` deals in 16 lanes, handing each to `report`.
+/// Plays every game `games` starts in 16 lanes, reporting each back to it; a game still
+/// playing after `trick_cap` tricks is handed back as long.
 #[target_feature(enable = "avx512f,avx512cd,avx2,bmi2,popcnt")]
-pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut(Report)) {
-    let cap = _mm512_set1_epi32((trick_cap(cards) * TRICK) as i32 - 1);
+pub(super) fn run(games: &mut dyn Games, cards: u32, pens: u32, trick_cap: u32) {
+    let cap = _mm512_set1_epi32((trick_cap * TRICK) as i32 - 1);
     let k = Shape {
         cards: _mm512_set1_epi32(cards as i32),
         pens2: _mm512_set1_epi32(2 * pens as i32),
         qshift: _mm512_set1_epi32(32 - 2 * pens as i32),
         base: _mm512_set1_epi64(1 << (64 - cards)),
-        half: cards as i32 / 2,
+        cards_n: cards as i32,
     };
     let z = _mm512_setzero_si512();
     let mut g = Group {
@@ -252,7 +254,7 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
         alt: 0,
     };
     let mut ids = [0u64; 16];
-    let mut live = refill(&mut g, &mut ids, 0, u16::MAX, feed, &k);
+    let mut live = refill(&mut g, &mut ids, 0, u16::MAX, games, &k);
     let mut steps = 0u32;
     while live != 0 {
         let ends = step(&mut g, &k);
@@ -267,7 +269,7 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
         if over | long != 0 {
             // A copy goes out of line, so that the loop keeps `g` in registers.
             let (ended, mut t) = (Ends { over, ..ends }, g);
-            live = events(&mut t, &mut ids, live, &ended, long, feed, &k, report);
+            live = events(&mut t, &mut ids, live, &ended, long, games, &k);
             g = t;
         }
     }
@@ -284,9 +286,8 @@ fn events(
     live: u16,
     ends: &Ends,
     long: u16,
-    feed: &mut Feed,
+    games: &mut dyn Games,
     k: &Shape,
-    report: &mut dyn FnMut(Report),
 ) -> u16 {
     let mut ctw = [0u32; 16];
     // SAFETY: `ctw` holds 16 u32s, 64 bytes.
@@ -299,7 +300,7 @@ fn events(
         );
         // A player unable to lay loses (x, unless y is the one), and the pile taken by the
         // other is the last trick.
-        report(Report::Ended(
+        games.report(Report::Ended(
             ids[l],
             Ended {
                 cards: v & CARDS,
@@ -309,13 +310,13 @@ fn events(
         ));
     }
     for l in set_lanes(u32::from(long)) {
-        report(Report::Long(ids[l]));
+        games.report(Report::Long(ids[l]));
     }
     let done = ends.over | long;
-    refill(g, ids, live & !done, done, feed, k)
+    refill(g, ids, live & !done, done, games, k)
 }
 
-/// Puts the next deals of `feed` into the lanes `free`; returns the lanes then playing
+/// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
 /// (`live` and those refilled).
 #[target_feature(enable = "avx512f,avx2,bmi2,popcnt")]
 fn refill(
@@ -323,13 +324,13 @@ fn refill(
     ids: &mut [u64; 16],
     mut live: u16,
     free: u16,
-    feed: &mut Feed,
+    games: &mut dyn Games,
     k: &Shape,
 ) -> u16 {
     for l in set_lanes(u32::from(free)) {
-        if let Some((id, deal)) = feed.next() {
+        if let Some((id, start)) = games.next() {
             ids[l] = id;
-            g.refill(l, &deal, k.half);
+            g.refill(l, &start, k.cards_n);
             live |= 1 << l;
         }
     }

@@ -1,5 +1,7 @@
 //! Beggar-my-neighbour in SIMD lanes (issue 52): 8 games at once on AVX2, one *phase* of each
-//! per step, with no branch, for `simulate bmn` (`lanes-avx2` in summary.json's provenance).
+//! per step, with no branch, for `simulate bmn` (`lanes-avx2` in summary.json's provenance),
+//! 16 on AVX-512 (`lanes`); and for the searches' climb and census ([`Lanes`], [`Games`]:
+//! deals and positions whose next game may depend on the last one's end).
 //!
 //! A lane is one game in the phase engine's form ([`super::phase`]): each hand a mask of its
 //! penalty cards, their demands as 2-bit fields, and its length; the pile the same. One step
@@ -26,9 +28,10 @@ mod step;
 use std::ops::Range;
 
 use deal::{deal8, deal8_wide, of_deck, Deal8, Dealt, Penalties};
-use step::Report;
+pub(in crate::games::bmn) use step::Report;
+use step::WHO;
 
-use super::{Bmn, BmnGame, BmnScratch, Width};
+use super::{Bmn, BmnGame, BmnScratch, Position, Width};
 use crate::games::cards::shuffle;
 use crate::games::{Game, GameResult, Outcome};
 use crate::rng::game_rng;
@@ -75,19 +78,40 @@ pub fn fits(deck: &[u8], max_rounds: u64) -> bool {
         && max_rounds >= MIN_CAP
 }
 
-/// Where the lanes take their next games: a buffer of deals in the lanes' form, filled
-/// [`AHEAD`] at a time by `fill(first, out)` (deals `first`, `first + 1`, …).
-pub(super) struct Feed<'a> {
+/// A game to start in a lane: its hands in the lanes' form, the cards of the player to lead
+/// (`x`; the other holds the rest of the deck) and who that is ([`WHO`] set: player 2).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::games::bmn) struct Start {
+    deal: Dealt,
+    xn: u32,
+    who: u32,
+}
+
+/// What the lanes play: a source of games, each with the caller's id, and the sink of their
+/// ends. One object, so that a caller whose next game depends on the last one's end (the
+/// climb's walkers) can start it as soon as it hears of that end.
+pub(in crate::games::bmn) trait Games {
+    /// The next game to start, if any is ready (none: the lane stays idle until every lane is).
+    fn next(&mut self) -> Option<(u64, Start)>;
+    /// A game that ended in the lanes, or that reached the trick cap ([`Report::Long`]).
+    fn report(&mut self, r: Report);
+}
+
+/// Where the lanes take `simulate`'s games: a buffer of deals in the lanes' form, filled
+/// [`AHEAD`] at a time by `fill(first, out)` (deals `first`, `first + 1`, …), and where their
+/// ends go.
+struct Feed<'a> {
     buf: Vec<Dealt>,
     at: usize,
     next: u64,
     end: u64,
+    half: u32,
     fill: &'a mut dyn FnMut(u64, &mut [Dealt]),
+    report: &'a mut dyn FnMut(Report),
 }
 
-impl Feed<'_> {
-    /// The next game's index and deal, if any is left.
-    fn next(&mut self) -> Option<(u64, Dealt)> {
+impl Games for Feed<'_> {
+    fn next(&mut self) -> Option<(u64, Start)> {
         if self.at == self.buf.len() {
             let k = (self.end - self.next).min(AHEAD as u64) as usize;
             if k == 0 {
@@ -100,7 +124,16 @@ impl Feed<'_> {
         }
         let i = self.next - (self.buf.len() - self.at) as u64;
         self.at += 1;
-        Some((i, self.buf[self.at - 1]))
+        let start = Start {
+            deal: self.buf[self.at - 1],
+            xn: self.half,
+            who: 0,
+        };
+        Some((i, start))
+    }
+
+    fn report(&mut self, r: Report) {
+        (self.report)(r);
     }
 }
 
@@ -150,7 +183,7 @@ pub(super) fn play_range(
         let mut one = |g: u64| {
             deck.copy_from_slice(game.deck());
             shuffle(&mut game_rng(seed, g), &mut deck);
-            // SAFETY: `width.available()` said this CPU has BMI2 and POPCNT.
+            // SAFETY: `width.available()` said this CPU has AVX2, BMI2 and POPCNT.
             unsafe { of_deck(&deck) }
         };
         let mut chunks = out.chunks_exact_mut(8);
@@ -225,21 +258,110 @@ fn run(
     fill: &mut dyn FnMut(u64, &mut [Dealt]),
     report: &mut dyn FnMut(Report),
 ) {
+    let lanes = Lanes::new(width, game.deck()).expect("the callers checked the lanes");
     let mut feed = Feed {
         buf: Vec::with_capacity(AHEAD),
         at: 0,
         next: range.start,
         end: range.end,
+        half: game.deck().len() as u32 / 2,
         fill,
+        report,
     };
-    let deck = game.deck();
-    let pens = deck.iter().filter(|&&d| d > 0).count() as u32;
-    let cards = deck.len() as u32;
-    match width {
-        // SAFETY: the callers checked `width.available()`: AVX-512 F, CD and BW, AVX2, BMI2 and
-        // POPCNT.
-        Width::Avx512 => unsafe { avx512::run(&mut feed, cards, pens, report) },
-        // SAFETY: the callers checked `width.available()`: AVX2, BMI2 and POPCNT.
-        Width::Avx2 => unsafe { step::run(&mut feed, cards, pens, report) },
+    lanes.play(&mut feed);
+}
+
+/// The lanes of one width for one deck, on a CPU that has them: made only by [`Lanes::new`],
+/// so that holding one is the proof the unsafe step and deal need. The searches play their
+/// deals and positions through it (`search/lanes.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::games::bmn) struct Lanes {
+    width: Width,
+    cards: u32,
+    pens: u32,
+    trick_cap: u32,
+}
+
+impl Lanes {
+    /// The lanes of `width` for `deck` (demands in rank order, [`fits`] checked by the
+    /// caller), if this CPU has them; a game leaves them at [`step::trick_cap`] tricks.
+    pub fn new(width: Width, deck: &[u8]) -> Option<Lanes> {
+        let cards = deck.len() as u32;
+        width.available().then(|| Lanes {
+            width,
+            cards,
+            pens: deck.iter().filter(|&&d| d > 0).count() as u32,
+            trick_cap: step::trick_cap(cards),
+        })
     }
+
+    /// These lanes with games leaving them at `tricks` tricks (at most [`step::trick_cap`]'s
+    /// bound of 2,048, so that a game's cards fit its counter).
+    pub fn leaving_at(self, tricks: u32) -> Lanes {
+        Lanes {
+            trick_cap: tricks.clamp(1, step::trick_cap(MAX_CARDS as u32)),
+            ..self
+        }
+    }
+
+    /// The deal `deck` (player 1's hand first, top card first, half the cards each) as a
+    /// game to start, player 1 to lead.
+    pub fn deal(self, deck: &[u8]) -> Start {
+        // SAFETY: `Lanes::new` checked that this CPU has AVX2, BMI2 and POPCNT.
+        let deal = unsafe { of_deck(deck) };
+        Start {
+            deal,
+            xn: self.cards / 2,
+            who: 0,
+        }
+    }
+
+    /// The position `p` (a trick's start) as a game to start, its leader to lay first; none
+    /// unless both hands hold a card and together the deck's cards and penalty cards (a lane
+    /// starts with the pile empty and gives the second hand the cards the first lacks).
+    pub fn position(self, p: &Position) -> Option<Start> {
+        let [a, b] = &p.hands;
+        let (x, y) = if p.leader == 0 { (a, b) } else { (b, a) };
+        let (x, y) = (of_hand(x.cards()), of_hand(y.cards()));
+        let fits = x.3 > 0 && y.3 > 0 && x.3 + y.3 == self.cards && x.2 + y.2 == 2 * self.pens;
+        fits.then_some(Start {
+            deal: Dealt {
+                xp: x.0,
+                yp: y.0,
+                xq: x.1,
+                yq: y.1,
+                xc: x.2,
+                yc: y.2,
+            },
+            xn: x.3,
+            who: if p.leader == 0 { 0 } else { WHO },
+        })
+    }
+
+    /// Plays every game `games` starts, reporting each back to it.
+    pub fn play(self, games: &mut dyn Games) {
+        match self.width {
+            // SAFETY: `Lanes::new` checked `width.available()`: AVX-512 F, CD and BW, AVX2,
+            // BMI2 and POPCNT.
+            Width::Avx512 => unsafe { avx512::run(games, self.cards, self.pens, self.trick_cap) },
+            // SAFETY: `Lanes::new` checked `width.available()`: AVX2, BMI2 and POPCNT.
+            Width::Avx2 => unsafe { step::run(games, self.cards, self.pens, self.trick_cap) },
+        }
+    }
+}
+
+/// One hand in the lanes' form: its penalty cards as a mask from the top (bit 63 the top
+/// card), their demands − 1 as 2-bit fields from the top of a u32, twice their count, and
+/// the hand's cards.
+fn of_hand(cards: impl Iterator<Item = u8>) -> (u64, u32, u32, u32) {
+    let (mut mask, mut queue, mut k, mut n) = (0u64, 0u32, 0u32, 0u32);
+    for (i, d) in cards.enumerate() {
+        n += 1;
+        if d > 0 {
+            mask |= (1u64 << 63) >> i;
+            queue |= u32::from(d - 1) << (30 - k);
+            k += 2;
+        }
+    }
+    (mask, queue, k, n)
 }
