@@ -225,7 +225,7 @@ impl Group {
 /// Plays every game `games` starts in 16 lanes, reporting each back to it; a game still
 /// playing after `trick_cap` tricks is handed back as long.
 #[target_feature(enable = "avx512f,avx512cd,avx2,bmi2,popcnt")]
-pub(super) fn run(games: &mut dyn Games, cards: u32, pens: u32, trick_cap: u32) {
+pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32) {
     let cap = _mm512_set1_epi32((trick_cap * TRICK) as i32 - 1);
     let k = Shape {
         cards: _mm512_set1_epi32(cards as i32),
@@ -280,13 +280,13 @@ pub(super) fn run(games: &mut dyn Games, cards: u32, pens: u32, trick_cap: u32) 
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx2,bmi2,popcnt")]
-fn events(
+fn events<G: Games>(
     g: &mut Group,
     ids: &mut [u64; 16],
     live: u16,
     ends: &Ends,
     long: u16,
-    games: &mut dyn Games,
+    games: &mut G,
     k: &Shape,
 ) -> u16 {
     let mut ctw = [0u32; 16];
@@ -319,12 +319,12 @@ fn events(
 /// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
 /// (`live` and those refilled).
 #[target_feature(enable = "avx512f,avx2,bmi2,popcnt")]
-fn refill(
+fn refill<G: Games>(
     g: &mut Group,
     ids: &mut [u64; 16],
     mut live: u16,
     free: u16,
-    games: &mut dyn Games,
+    games: &mut G,
     k: &Shape,
 ) -> u16 {
     for l in set_lanes(u32::from(free)) {

@@ -27,7 +27,7 @@ mod step;
 
 use std::ops::Range;
 
-use deal::{deal8, deal8_wide, of_deck, Deal8, Dealt, Penalties};
+use deal::{deal8, deal8_wide, of_bytes, of_deck, Deal8, Dealt, Penalties};
 pub(in crate::games::bmn) use step::Report;
 use step::WHO;
 
@@ -322,24 +322,23 @@ impl Lanes {
     pub fn position(self, p: &Position) -> Option<Start> {
         let [a, b] = &p.hands;
         let (x, y) = if p.leader == 0 { (a, b) } else { (b, a) };
-        let (x, y) = (of_hand(x.cards()), of_hand(y.cards()));
-        let fits = x.3 > 0 && y.3 > 0 && x.3 + y.3 == self.cards && x.2 + y.2 == 2 * self.pens;
-        fits.then_some(Start {
-            deal: Dealt {
-                xp: x.0,
-                yp: y.0,
-                xq: x.1,
-                yq: y.1,
-                xc: x.2,
-                yc: y.2,
-            },
-            xn: x.3,
+        let mut bytes = [0u8; 64];
+        let xn = x.copy_to(&mut bytes);
+        let yn = y.copy_to(&mut bytes[xn..]);
+        if xn == 0 || yn == 0 || (xn + yn) as u32 != self.cards {
+            return None;
+        }
+        // SAFETY: `Lanes::new` checked that this CPU has AVX2, BMI2 and POPCNT.
+        let deal = unsafe { of_bytes(&bytes, xn as u32) };
+        (deal.xc + deal.yc == 2 * self.pens).then_some(Start {
+            deal,
+            xn: xn as u32,
             who: if p.leader == 0 { 0 } else { WHO },
         })
     }
 
     /// Plays every game `games` starts, reporting each back to it.
-    pub fn play(self, games: &mut dyn Games) {
+    pub fn play<G: Games>(self, games: &mut G) {
         match self.width {
             // SAFETY: `Lanes::new` checked `width.available()`: AVX-512 F, CD and BW, AVX2,
             // BMI2 and POPCNT.
@@ -348,20 +347,4 @@ impl Lanes {
             Width::Avx2 => unsafe { step::run(games, self.cards, self.pens, self.trick_cap) },
         }
     }
-}
-
-/// One hand in the lanes' form: its penalty cards as a mask from the top (bit 63 the top
-/// card), their demands − 1 as 2-bit fields from the top of a u32, twice their count, and
-/// the hand's cards.
-fn of_hand(cards: impl Iterator<Item = u8>) -> (u64, u32, u32, u32) {
-    let (mut mask, mut queue, mut k, mut n) = (0u64, 0u32, 0u32, 0u32);
-    for (i, d) in cards.enumerate() {
-        n += 1;
-        if d > 0 {
-            mask |= (1u64 << 63) >> i;
-            queue |= u32::from(d - 1) << (30 - k);
-            k += 2;
-        }
-    }
-    (mask, queue, k, n)
 }
