@@ -369,6 +369,16 @@ impl Bmn {
         }
     }
 
+    /// Where the game from `p` leads within `max_tricks` tricks ([`backward::fate`]'s
+    /// answer): a phase at a time, unless the game plays card by card (the path `cards`, or
+    /// a deck the phase engine does not hold).
+    pub(crate) fn fate(&self, p: &Position, max_tricks: u64) -> backward::Fate {
+        match self.engine {
+            Engine::Cards => backward::fate(p, max_tricks),
+            _ => phase::fate(p, max_tricks),
+        }
+    }
+
     /// Plays `hands` card by card (the reference engine), calling `each` after every trick
     /// with the position, the trick and the cards laid so far; a `Break` from it (the trace's
     /// reader has gone) stops the game there (`play bmn --trace`). The hands must hold this

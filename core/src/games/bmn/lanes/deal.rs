@@ -103,7 +103,11 @@ pub(super) fn of_bytes(bytes: &[u8; 64], xn: u32) -> Dealt {
     let odd = bits(&|v| _mm256_slli_epi16::<7>(v));
     let high = bits(&|v| _mm256_cmpgt_epi8(v, _mm256_set1_epi8(2)));
     // Position i is bit 63 − i.
-    let (a, b0, b1) = (on.reverse_bits(), (on & !odd).reverse_bits(), high.reverse_bits());
+    let (a, b0, b1) = (
+        on.reverse_bits(),
+        (on & !odd).reverse_bits(),
+        high.reverse_bits(),
+    );
     hands(a, b0, b1, xn)
 }
 

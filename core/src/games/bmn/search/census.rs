@@ -30,7 +30,7 @@ use super::insert::Grower;
 use super::loops::{canonical, key, learn, perturb, Cycle, MAX_TRICKS};
 use super::reaching::{deals, Deal};
 use crate::cancel::Cancel;
-use crate::games::bmn::backward::{basin, fate, Basin, Fate, Node};
+use crate::games::bmn::backward::{basin, Basin, Fate, Node};
 use crate::games::bmn::{Bmn, Position};
 use crate::games::cards::{bounded, shuffle};
 use crate::rng::game_rng;
@@ -209,7 +209,8 @@ const TRIES_AT_ONCE: u64 = 1024;
 /// One walker's tries of one round, from the pool as it stood when the round began: drawn a
 /// piece at a time (a try's position depends on the walker's generator and the pool alone,
 /// never on another try's game), played together in the lanes where the game plays on them
-/// (`on_lanes`), the tries that did not end there judged by [`fate`] in order.
+/// (`on_lanes`), the tries that did not end there judged in order by [`fate`](crate::games::bmn::backward::fate)'s rule, a phase
+/// at a time ([`Bmn::fate`]).
 fn try_round(game: &Bmn, cfg: &CensusConfig, pool: &Pool, round: u64, w: u32) -> Tried {
     let mut rng = game_rng(cfg.seed, (round << 32) | u64::from(w));
     let mut cards = Vec::with_capacity(64);
@@ -240,7 +241,7 @@ fn try_round(game: &Bmn, cfg: &CensusConfig, pool: &Pool, round: u64, w: u32) ->
                 t.ended += 1;
                 continue;
             }
-            match fate(p, MAX_TRICKS) {
+            match game.fate(p, MAX_TRICKS) {
                 Fate::Ends(_) => t.ended += 1,
                 Fate::Undecided => t.undecided += 1,
                 Fate::Cycle(on, tricks) => {
@@ -291,7 +292,11 @@ fn shake(p: &Position, rng: &mut crate::rng::GameRng, cards: &mut Vec<u8>) -> Po
 /// A random position of `deck`: the cards shuffled, cut anywhere (each hand holding one card
 /// or more), either player to lead. With no cycle known yet, a census starts from these: on
 /// small decks some of them loop.
-fn random_position(deck: &[u8], rng: &mut crate::rng::GameRng, cards: &mut Vec<u8>) -> Position {
+pub(super) fn random_position(
+    deck: &[u8],
+    rng: &mut crate::rng::GameRng,
+    cards: &mut Vec<u8>,
+) -> Position {
     cards.clear();
     cards.extend_from_slice(deck);
     shuffle(rng, cards);

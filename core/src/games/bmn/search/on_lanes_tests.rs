@@ -148,8 +148,9 @@ fn census_of(game: &Bmn, seeds: &[(Position, u64)], tries: u64, rounds: u64) -> 
     format!("{c:?}")
 }
 
-/// The census in the lanes equals the census on the phase engine, field for field: from
-/// Casella's cycle on the standard deck, and from random positions on a 14-card deck.
+/// The census in the lanes equals the census on the phase engine and on the card engine,
+/// field for field: from Casella's cycle on the standard deck, and from random positions on a
+/// 14-card deck.
 #[test]
 fn the_census_in_the_lanes_is_the_census_on_the_phase_engine() {
     let standard = BmnRules::britannica(13, 4, [1, 2, 3, 4]);
@@ -160,6 +161,8 @@ fn the_census_in_the_lanes_is_the_census_on_the_phase_engine() {
     };
     let seeds = [(on_cycle, tricks)];
     let want = census_of(&phase, &seeds, 1_500, 3);
+    // The card engine judges every try card by card, as the census did before the lanes.
+    assert_eq!(census_of(&on(&standard, "cards"), &seeds, 1_500, 3), want);
     for game in lanes_games(&standard) {
         assert_eq!(census_of(&game, &seeds, 1_500, 3), want);
     }
@@ -168,4 +171,39 @@ fn the_census_in_the_lanes_is_the_census_on_the_phase_engine() {
     for game in lanes_games(&small) {
         assert_eq!(census_of(&game, &[], 700, 3), want);
     }
+}
+
+/// The census's tries are judged a phase at a time ([`Bmn::fate`]) with exactly the card
+/// engine's answer ([`fate`]): the same end, or the same cycle length and position on it, for
+/// positions near Casella's cycle (most end, some loop, some have a hand of one card) and
+/// random positions of a 14-card deck, either player to lead.
+#[test]
+fn a_phase_fate_is_the_card_fate() {
+    use crate::games::bmn::phase;
+    use crate::rng::game_rng;
+    let standard = on(&BmnRules::britannica(13, 4, [1, 2, 3, 4]), "phase");
+    let [a, b] = standard.parse_deal(CASELLA).unwrap();
+    let Fate::Cycle(casella, _) = fate(&Position::dealt(&a, &b).unwrap(), MAX_TRICKS) else {
+        panic!("Casella's deal loops");
+    };
+    let small = on(&BmnRules::britannica(7, 2, [1, 2, 3, 4]), "phase");
+    let (mut cards, mut loops, mut ends) = (Vec::new(), 0, 0);
+    let mut rng = game_rng(8, 0);
+    for i in 0..40_000u32 {
+        let p = match i % 2 {
+            0 => super::super::loops::perturb(&casella, &mut rng, &mut cards),
+            _ => super::super::census::random_position(small.deck(), &mut rng, &mut cards),
+        };
+        let (want, got) = (fate(&p, MAX_TRICKS), phase::fate(&p, MAX_TRICKS));
+        let same = match (&want, &got) {
+            (Fate::Ends(a), Fate::Ends(b)) => a == b,
+            (Fate::Cycle(a, n), Fate::Cycle(b, m)) => a.same(b) && n == m,
+            (Fate::Undecided, Fate::Undecided) => true,
+            _ => false,
+        };
+        assert!(same, "{p:?}: {want:?} against {got:?}");
+        loops += u32::from(matches!(want, Fate::Cycle(..)));
+        ends += u32::from(matches!(want, Fate::Ends(_)));
+    }
+    assert!(loops > 100 && ends > 100, "{loops} loops, {ends} ends");
 }
