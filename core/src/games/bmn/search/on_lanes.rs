@@ -95,6 +95,7 @@ impl Games for Climbers<'_, '_> {
 /// Plays `steps` more deals on each of `walkers` in `lanes` (see the module above).
 pub(super) fn climb(lanes: Lanes, walkers: &mut [Walker], steps: u64, progress: Progress) {
     let n = walkers.len();
+    let lanes = lanes.for_games(n);
     let mut group = Climbers {
         lanes,
         walkers,
