@@ -21,9 +21,10 @@
 //! reference, and `play bmn`'s trace), `phase` a phase at a time, with far fewer steps (the
 //! speed of each: docs/bmn.md), for every deck it holds (the standard one included):
 //! `simulate`, `exact` and `search bmn` use it wherever it fits ([`Bmn::engine`]). `simulate`
-//! plays its games 8 at a time in AVX2 lanes (`lanes`, issue 52) where the CPU and the deck
-//! allow, the same phases without a branch, and gives each game's deal to the phase engine
-//! when it runs long enough to be a loop.
+//! plays its games 8 or 16 at a time in SIMD lanes (`lanes`, issues 52 and 62) where the CPU
+//! and the deck allow, the same phases without a branch, and gives each game's deal to the
+//! phase engine when it runs long enough to be a loop; the searches' climb and census play
+//! their deals and positions in the same lanes (`search/on_lanes.rs`).
 
 pub mod backward;
 pub mod camicia;
@@ -239,8 +240,9 @@ enum Engine {
     /// games, where the CPU has the lanes' features (AVX-512 F, CD and BW for 16 games a step,
     /// `lanes`; else AVX2 and BMI2 for 8, `lanes-avx2`) and the deck and cap fit the lanes
     /// (`lanes::fits`), unless the caller names another path (`engine_path`; the command
-    /// line reads `WARSIM_PATH`); the phase engine plays single deals (`exact`, `search`,
-    /// the games the lanes hand over).
+    /// line reads `WARSIM_PATH`); the searches' climb and census play in them too, and the
+    /// phase engine plays single deals (`exact`, the record search's joins, the games the
+    /// lanes hand over).
     Lanes(Width),
     /// A phase at a time ([`phase`]): every deck it holds ([`phase::fits`]).
     Phase,
@@ -354,6 +356,27 @@ impl Bmn {
         play_from(s, self.rules.max_rounds, &mut |_, _, _| {
             ControlFlow::Continue(())
         })
+    }
+
+    /// The lanes that play this game's deals where its engine is the lanes ([`Engine`]): the
+    /// searches play their deals and positions through them; none on the phase or card
+    /// engine (a path named so, a deck or cap the lanes do not fit, a CPU without them).
+    #[cfg(target_arch = "x86_64")]
+    fn lanes(&self) -> Option<lanes::Lanes> {
+        match self.engine {
+            Engine::Lanes(width) => lanes::Lanes::new(width, &self.deck),
+            _ => None,
+        }
+    }
+
+    /// Where the game from `p` leads within `max_tricks` tricks ([`backward::fate`]'s
+    /// answer): a phase at a time, unless the game plays card by card (the path `cards`, or
+    /// a deck the phase engine does not hold).
+    pub(crate) fn fate(&self, p: &Position, max_tricks: u64) -> backward::Fate {
+        match self.engine {
+            Engine::Cards => backward::fate(p, max_tricks),
+            _ => phase::fate(p, max_tricks),
+        }
     }
 
     /// Plays `hands` card by card (the reference engine), calling `each` after every trick

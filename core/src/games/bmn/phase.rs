@@ -22,7 +22,9 @@
 //! The C design this follows is `phase.h` of the measured reference in issue 40 (written here
 //! afresh in Rust; nothing of it is linked).
 
+use super::backward::Fate;
 use super::play::Played;
+use super::Position;
 use super::MAX_CARDS;
 use crate::games::Outcome;
 
@@ -201,6 +203,73 @@ impl Phases {
         };
         (pile.n, x.n == 0)
     }
+}
+
+impl Hand {
+    /// Writes the demands, top card first, to the start of `out`; returns how many.
+    fn write(&self, out: &mut [u8]) -> usize {
+        let mut q = self.q;
+        for (i, c) in out.iter_mut().take(self.n as usize).enumerate() {
+            let pen = self.p >> i & 1 == 1;
+            *c = if pen { (q & 3) as u8 + 1 } else { 0 };
+            q >>= 2 * u32::from(pen);
+        }
+        self.n as usize
+    }
+}
+
+impl Phases {
+    /// The position at a trick's start: `x`, the player to lead, is player `who`.
+    fn position(&self) -> Position {
+        let (mut xs, mut ys) = ([0u8; MAX_CARDS], [0u8; MAX_CARDS]);
+        let (xn, yn) = (self.x.write(&mut xs), self.y.write(&mut ys));
+        let (x, y) = (&xs[..xn], &ys[..yn]);
+        match self.who {
+            0 => Position::fitted(x, y, 0),
+            _ => Position::fitted(y, x, 1),
+        }
+    }
+}
+
+/// Where the game from `start` (a position of a deck that [`fits`]) leads within `max_tricks`
+/// tricks: exactly [`super::backward::fate`]'s answer, the same Brent's schedule over the same
+/// positions (a phase position is its card position's penalty cards and demands, compared
+/// whole), played a phase at a time instead of a card at a time. The census judges the tries
+/// the lanes hand back with it (those that loop, mostly).
+pub fn fate(start: &Position, max_tricks: u64) -> Fate {
+    let [a, b] = &start.hands;
+    let (x, y) = if start.leader == 0 { (a, b) } else { (b, a) };
+    // A position with an empty hand (a census move may empty one) is the card engine's.
+    if a.cards().next().is_none() || b.cards().next().is_none() {
+        return super::backward::fate(start, max_tricks);
+    }
+    let mut buf = [0u8; MAX_CARDS];
+    let n = x.copy_to(&mut buf);
+    let x = Hand::of(&buf[..n]);
+    let n = y.copy_to(&mut buf);
+    let y = Hand::of(&buf[..n]);
+    let first = Phases {
+        x,
+        y,
+        who: start.leader as u32,
+    };
+    let (mut saved, mut hare) = (first, first);
+    let (mut power, mut lam) = (1u64, 0u64);
+    for played in 1..=max_tricks {
+        if hare.trick().1 {
+            return Fate::Ends(played);
+        }
+        lam += 1;
+        if hare == saved {
+            return Fate::Cycle(hare.position(), lam);
+        }
+        if lam == power {
+            saved = hare;
+            power *= 2;
+            lam = 0;
+        }
+    }
+    Fate::Undecided
 }
 
 /// Plays the deal `hand1`/`hand2` (player 1 leads; the deck [`fits`]) to its end, at most

@@ -31,6 +31,15 @@ impl Hand {
         (0..self.len).map(move |i| self.buf[(self.head + i) & MASK])
     }
 
+    /// Writes the cards, top first, to the start of `out` (which holds them), the ring's two
+    /// pieces copied whole; returns how many. The lanes start a position from these bytes.
+    pub(super) fn copy_to(&self, out: &mut [u8]) -> usize {
+        let first = (MAX_CARDS - self.head).min(self.len);
+        out[..first].copy_from_slice(&self.buf[self.head..self.head + first]);
+        out[first..self.len].copy_from_slice(&self.buf[..self.len - first]);
+        self.len
+    }
+
     fn set(&mut self, cards: &[u8]) {
         self.head = 0;
         self.len = cards.len();

@@ -13,9 +13,8 @@
 
 use std::arch::x86_64::*;
 
-use super::deal::Dealt;
-use super::step::{trick_cap, Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
-use super::{set_lanes, Feed};
+use super::step::{Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
+use super::{set_lanes, Games, Start};
 
 /// Whether this CPU runs these lanes: AVX-512 F and CD (`vplzcntq`) for the step, BW for the
 /// deal's byte swaps ([`deal8_wide`](super::deal::deal8_wide)), and what the AVX2 lanes need
@@ -55,14 +54,15 @@ struct Group {
 
 /// The deck's numbers as vectors: cards, twice the penalty cards, `32 −` that (where the
 /// pile's queue goes under a taker's beside the payer's), and the pile's base bit
-/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length).
+/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length); and the
+/// cards as a number, of which a refilled lane's second hand holds those the first does not.
 #[derive(Clone, Copy)]
 struct Shape {
     cards: __m512i,
     pens2: __m512i,
     qshift: __m512i,
     base: __m512i,
-    half: i32,
+    cards_n: i32,
 }
 
 /// How the games of a step ended: those that ended, those that ended with a player unable to
@@ -196,19 +196,20 @@ fn step(g: &mut Group, k: &Shape) -> Ends {
 }
 
 impl Group {
-    /// Puts `deal` in lane `lane`: both hands of `half` cards, player 1 to lead an
+    /// Puts `start` in lane `lane` (a game of `cards` cards): its hands and who leads an
     /// alternating phase (which clears the pile), no card laid.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn refill(&mut self, lane: usize, deal: &Dealt, half: i32) {
+    fn refill(&mut self, lane: usize, start: &Start, cards: i32) {
+        let deal = &start.deal;
         let m = 1u16 << lane;
-        self.xn = _mm512_mask_set1_epi32(self.xn, m, half);
-        self.yn = _mm512_mask_set1_epi32(self.yn, m, half);
+        self.xn = _mm512_mask_set1_epi32(self.xn, m, start.xn as i32);
+        self.yn = _mm512_mask_set1_epi32(self.yn, m, cards - start.xn as i32);
         self.xc = _mm512_mask_set1_epi32(self.xc, m, deal.xc as i32);
         self.yc = _mm512_mask_set1_epi32(self.yc, m, deal.yc as i32);
         self.xq = _mm512_mask_set1_epi32(self.xq, m, deal.xq as i32);
         self.yq = _mm512_mask_set1_epi32(self.yq, m, deal.yq as i32);
-        self.ctw = _mm512_mask_set1_epi32(self.ctw, m, 0);
+        self.ctw = _mm512_mask_set1_epi32(self.ctw, m, start.who as i32);
         self.alt |= m;
         let q = 1u8 << ((lane >> 2) * 2 + (lane & 1));
         let (xp, yp) = (deal.xp as i64, deal.yp as i64);
@@ -222,16 +223,17 @@ impl Group {
     }
 }
 
-/// Plays every game `feed` deals in 16 lanes, handing each to `report`.
+/// Plays every game `games` starts in 16 lanes, reporting each back to it; a game still
+/// playing after `trick_cap` tricks is handed back as long.
 #[target_feature(enable = "avx512f,avx512cd,avx2,bmi2,popcnt")]
-pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut(Report)) {
-    let cap = _mm512_set1_epi32((trick_cap(cards) * TRICK) as i32 - 1);
+pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32) {
+    let cap = _mm512_set1_epi32((trick_cap * TRICK) as i32 - 1);
     let k = Shape {
         cards: _mm512_set1_epi32(cards as i32),
         pens2: _mm512_set1_epi32(2 * pens as i32),
         qshift: _mm512_set1_epi32(32 - 2 * pens as i32),
         base: _mm512_set1_epi64(1 << (64 - cards)),
-        half: cards as i32 / 2,
+        cards_n: cards as i32,
     };
     let z = _mm512_setzero_si512();
     let mut g = Group {
@@ -254,7 +256,7 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
     };
     let mut ids = [0u64; 16];
     let mut ended = Pending::default();
-    let mut live = refill(&mut g, &mut ids, 0, u16::MAX, feed, &k);
+    let mut live = refill(&mut g, &mut ids, 0, u16::MAX, games, &k);
     let mut steps = 0u32;
     while live != 0 {
         let ends = step(&mut g, &k);
@@ -280,19 +282,25 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
                 how(long),
             );
             let done = over | long;
-            live = refill(&mut g, &mut ids, live & !done, done, feed, &k);
-            if ended.full() {
-                ended.report(report);
+            live = refill(&mut g, &mut ids, live & !done, done, games, &k);
+            let idle = done & !live;
+            if idle != 0 || ended.full() {
+                // A caller may have a next game only once it hears of an end (a climb's
+                // walker), so a lane left without one is offered again after the report.
+                ended.report(games);
+                live = refill(&mut g, &mut ids, live, idle, games, &k);
             }
         }
     }
-    ended.report(report);
+    ended.report(games);
 }
 
 /// How many ended games wait to be reported at most: the lanes note a game that ends and play
 /// on with their group in registers, and report the games noted together, out of line, when
-/// this many less 16 (a step's worth) wait or the lanes are done: a report is a call, and
-/// every call stores the group's 15 vectors and loads them again. Measured on a Zen 4 (under
+/// this many less 16 (a step's worth) wait, when a lane is left without a game (a caller may
+/// have its next game only once it hears of an end: a climb's walker), or when the lanes are
+/// done: a report is a call, and every call stores the group's 15 vectors and loads them
+/// again. Measured on a Zen 4 (under
 /// load, alternating): about a tenth more deals a second than a call a game. (The AVX2 lanes
 /// keep their call a game, [`super::step`]: with the refill inlined into their loop they
 /// measured slower, their 16 registers already short of their group.)
@@ -340,19 +348,19 @@ impl Pending {
         self.n > PENDING - 16
     }
 
-    /// Reports every game noted, in the order noted, and empties the list.
+    /// Reports every game noted to `games`, in the order noted, and empties the list.
     #[inline(never)]
-    fn report(&mut self, report: &mut dyn FnMut(Report)) {
+    fn report<G: Games>(&mut self, games: &mut G) {
         for i in 0..self.n.min(PENDING) {
             let (v, how) = (self.ctw[i], u32::from(self.how[i]));
             if how & 4 != 0 {
-                report(Report::Long(self.id[i]));
+                games.report(Report::Long(self.id[i]));
                 continue;
             }
             // A player unable to lay loses (x, unless y is the one), and the pile taken by
             // the other is the last trick.
             let (out, yout) = (how & 1, how >> 1 & 1);
-            report(Report::Ended(
+            games.report(Report::Ended(
                 self.id[i],
                 Ended {
                     cards: v & CARDS,
@@ -365,22 +373,22 @@ impl Pending {
     }
 }
 
-/// Puts the next deals of `feed` into the lanes `free`; returns the lanes then playing
+/// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
 /// (`live` and those refilled).
 #[inline]
 #[target_feature(enable = "avx512f,avx2,bmi2,popcnt")]
-fn refill(
+fn refill<G: Games>(
     g: &mut Group,
     ids: &mut [u64; 16],
     mut live: u16,
     free: u16,
-    feed: &mut Feed,
+    games: &mut G,
     k: &Shape,
 ) -> u16 {
     for l in set_lanes(u32::from(free)) {
-        if let Some((id, deal)) = feed.next() {
+        if let Some((id, start)) = games.next() {
             ids[l] = id;
-            g.refill(l, &deal, k.half);
+            g.refill(l, &start, k.cards_n);
             live |= 1 << l;
         }
     }

@@ -71,33 +71,58 @@ impl Penalties {
     }
 }
 
-/// The lanes' form of the deal `deck` (demands, player 1's hand first, top card first).
-#[target_feature(enable = "bmi2,popcnt")]
+/// The lanes' form of the deal `deck` (demands, player 1's hand first, top card first; at
+/// most 52 cards).
+#[target_feature(enable = "avx2,bmi2,popcnt")]
 pub(super) fn of_deck(deck: &[u8]) -> Dealt {
-    let (mut a, mut b0, mut b1) = (0u64, 0u64, 0u64);
-    for (i, &d) in deck.iter().enumerate() {
-        let bit = (1u64 << 63) >> i;
-        let on = 0u64.wrapping_sub(u64::from(d > 0));
-        let q = u64::from(d.wrapping_sub(1));
-        a |= bit & on;
-        b0 |= bit & on & 0u64.wrapping_sub(q & 1);
-        b1 |= bit & on & 0u64.wrapping_sub(q >> 1 & 1);
-    }
-    hands(a, b0, b1, deck.len() as u32 / 2)
+    let mut bytes = [0u8; 64];
+    bytes[..deck.len()].copy_from_slice(deck);
+    of_bytes(&bytes, deck.len() as u32 / 2)
 }
 
-/// The two hands of a deal whose penalty cards are `a` (bit 63 − i for deck position i) and
-/// whose demands − 1 have bit 0 at `b0`'s bits and bit 1 at `b1`'s; `half` cards each.
+/// The lanes' form of two hands written one after the other in `bytes` (demands, top card
+/// first, zeros after them), the first of `xn` cards (1 to 63). Byte compares of the two
+/// vectors give each demand's bits at once: the climb makes one of these for every deal it
+/// plays, where a loop over the cards took a quarter of its time.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+pub(super) fn of_bytes(bytes: &[u8; 64], xn: u32) -> Dealt {
+    // SAFETY: `bytes` holds 64 bytes, two unaligned 32-byte loads.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_loadu_si256(bytes.as_ptr().cast()),
+            _mm256_loadu_si256(bytes[32..].as_ptr().cast()),
+        )
+    };
+    // Bit i of the mask: byte i's top bit.
+    let bits = |f: &dyn Fn(__m256i) -> __m256i| {
+        let m = |v| u64::from(_mm256_movemask_epi8(f(v)) as u32);
+        m(lo) | m(hi) << 32
+    };
+    let on = bits(&|v| _mm256_cmpgt_epi8(v, _mm256_setzero_si256()));
+    // A demand's bit 0 as its byte's top bit: demand − 1 has bit 0 where the demand is even.
+    let odd = bits(&|v| _mm256_slli_epi16::<7>(v));
+    let high = bits(&|v| _mm256_cmpgt_epi8(v, _mm256_set1_epi8(2)));
+    // Position i is bit 63 − i.
+    let (a, b0, b1) = (
+        on.reverse_bits(),
+        (on & !odd).reverse_bits(),
+        high.reverse_bits(),
+    );
+    hands(a, b0, b1, xn)
+}
+
+/// The two hands of a deal whose penalty cards are `a` (bit 63 − i for position i, none past
+/// the last card) and whose demands − 1 have bit 0 at `b0`'s bits and bit 1 at `b1`'s; the
+/// first hand `xn` cards, the second the rest.
 #[target_feature(enable = "bmi2,popcnt")]
-fn hands(a: u64, b0: u64, b1: u64, half: u32) -> Dealt {
-    let top = !(u64::MAX >> half);
-    let (xp, yp) = (a & top, (a << half) & top);
+fn hands(a: u64, b0: u64, b1: u64, xn: u32) -> Dealt {
+    let (xp, yp) = (a & !(u64::MAX >> xn), a << xn);
     let (xc, yc) = (2 * xp.count_ones(), 2 * yp.count_ones());
     Dealt {
         xp,
         yp,
         xq: queue(b0, b1, xp, xc),
-        yq: queue(b0 << half, b1 << half, yp, yc),
+        yq: queue(b0 << xn, b1 << xn, yp, yc),
         xc,
         yc,
     }
@@ -404,7 +429,7 @@ mod tests {
                 for (l, got) in out.iter().enumerate().filter(|(l, _)| bad >> l & 1 == 0) {
                     shuffled.copy_from_slice(&deck);
                     shuffle(&mut game_rng(seed, g0 + l as u64), &mut shuffled);
-                    // SAFETY: as above (BMI2 and POPCNT).
+                    // SAFETY: as above (AVX2, BMI2 and POPCNT).
                     let want = unsafe { of_deck(&shuffled) };
                     assert_eq!(*got, want, "{width:?} seed {seed} game {}", g0 + l as u64);
                 }

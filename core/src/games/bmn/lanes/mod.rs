@@ -1,5 +1,7 @@
 //! Beggar-my-neighbour in SIMD lanes (issue 52): 8 games at once on AVX2, one *phase* of each
-//! per step, with no branch, for `simulate bmn` (`lanes-avx2` in summary.json's provenance).
+//! per step, with no branch, for `simulate bmn` (`lanes-avx2` in summary.json's provenance),
+//! 16 on AVX-512 (`lanes`); and for the searches' climb and census ([`Lanes`], [`Games`]:
+//! deals and positions whose next game may depend on the last one's end).
 //!
 //! A lane is one game in the phase engine's form ([`super::phase`]): each hand a mask of its
 //! penalty cards, their demands as 2-bit fields, and its length; the pile the same. One step
@@ -25,10 +27,11 @@ mod step;
 
 use std::ops::Range;
 
-use deal::{deal8, deal8_wide, of_deck, Deal8, Dealt, Penalties};
-use step::Report;
+use deal::{deal8, deal8_wide, of_bytes, of_deck, Deal8, Dealt, Penalties};
+pub(in crate::games::bmn) use step::Report;
+use step::WHO;
 
-use super::{Bmn, BmnGame, BmnScratch, Width};
+use super::{Bmn, BmnGame, BmnScratch, Position, Width};
 use crate::games::cards::shuffle;
 use crate::games::{Game, GameResult, Outcome};
 use crate::rng::game_rng;
@@ -75,29 +78,62 @@ pub fn fits(deck: &[u8], max_rounds: u64) -> bool {
         && max_rounds >= MIN_CAP
 }
 
-/// Where the lanes take their next games: a buffer of deals in the lanes' form, filled
-/// [`AHEAD`] at a time by `fill(first, out)` (deals `first`, `first + 1`, …).
-pub(super) struct Feed<'a> {
+/// A game to start in a lane: its hands in the lanes' form, the cards of the player to lead
+/// (`x`; the other holds the rest of the deck) and who that is ([`WHO`] set: player 2).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::games::bmn) struct Start {
+    deal: Dealt,
+    xn: u32,
+    who: u32,
+}
+
+/// What the lanes play: a source of games, each with the caller's id, and the sink of their
+/// ends. One object, so that a caller whose next game depends on the last one's end (the
+/// climb's walkers) can start it as soon as it hears of that end.
+pub(in crate::games::bmn) trait Games {
+    /// The next game to start, if any is ready (none: the lane stays idle until every lane is).
+    fn next(&mut self) -> Option<(u64, Start)>;
+    /// A game that ended in the lanes, or that reached the trick cap ([`Report::Long`]).
+    fn report(&mut self, r: Report);
+}
+
+/// Where the lanes take `simulate`'s games: a buffer of deals in the lanes' form, filled
+/// [`AHEAD`] at a time by `fill(first, out)` (deals `first`, `first + 1`, …), and where their
+/// ends go.
+struct Feed<'a> {
     buf: Vec<Dealt>,
     at: usize,
     next: u64,
     end: u64,
+    half: u32,
     fill: &'a mut dyn FnMut(u64, &mut [Dealt]),
+    report: &'a mut dyn FnMut(Report),
 }
 
-impl Feed<'_> {
-    /// The next game's index and deal, if any is left: inlined into the lanes' refill, which
-    /// keeps the lanes in registers, and a call only when the buffer is empty ([`Feed::more`]).
+impl Games for Feed<'_> {
+    /// Inlined into the lanes' refill, which keeps the lanes in registers; a call only when
+    /// the buffer is empty ([`Feed::more`]).
     #[inline]
-    fn next(&mut self) -> Option<(u64, Dealt)> {
+    fn next(&mut self) -> Option<(u64, Start)> {
         if self.at == self.buf.len() && !self.more() {
             return None;
         }
         let i = self.next - (self.buf.len() - self.at) as u64;
         self.at += 1;
-        Some((i, self.buf[self.at - 1]))
+        let start = Start {
+            deal: self.buf[self.at - 1],
+            xn: self.half,
+            who: 0,
+        };
+        Some((i, start))
     }
 
+    fn report(&mut self, r: Report) {
+        (self.report)(r);
+    }
+}
+
+impl Feed<'_> {
     /// Deals the next [`AHEAD`] games (fewer at the range's end) into the empty buffer;
     /// whether any was left to deal.
     #[inline(never)]
@@ -160,7 +196,7 @@ pub(super) fn play_range(
         let mut one = |g: u64| {
             deck.copy_from_slice(game.deck());
             shuffle(&mut game_rng(seed, g), &mut deck);
-            // SAFETY: `width.available()` said this CPU has BMI2 and POPCNT.
+            // SAFETY: `width.available()` said this CPU has AVX2, BMI2 and POPCNT.
             unsafe { of_deck(&deck) }
         };
         let mut chunks = out.chunks_exact_mut(8);
@@ -235,21 +271,107 @@ fn run(
     fill: &mut dyn FnMut(u64, &mut [Dealt]),
     report: &mut dyn FnMut(Report),
 ) {
+    let lanes = Lanes::new(width, game.deck()).expect("the callers checked the lanes");
     let mut feed = Feed {
         buf: Vec::with_capacity(AHEAD),
         at: 0,
         next: range.start,
         end: range.end,
+        half: game.deck().len() as u32 / 2,
         fill,
+        report,
     };
-    let deck = game.deck();
-    let pens = deck.iter().filter(|&&d| d > 0).count() as u32;
-    let cards = deck.len() as u32;
-    match width {
-        // SAFETY: the callers checked `width.available()`: AVX-512 F, CD and BW, AVX2, BMI2 and
-        // POPCNT.
-        Width::Avx512 => unsafe { avx512::run(&mut feed, cards, pens, report) },
-        // SAFETY: the callers checked `width.available()`: AVX2, BMI2 and POPCNT.
-        Width::Avx2 => unsafe { step::run(&mut feed, cards, pens, report) },
+    lanes.play(&mut feed);
+}
+
+/// The lanes of one width for one deck, on a CPU that has them: made only by [`Lanes::new`],
+/// so that holding one is the proof the unsafe step and deal need. The searches play their
+/// deals and positions through it (`search/lanes.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::games::bmn) struct Lanes {
+    width: Width,
+    cards: u32,
+    pens: u32,
+    trick_cap: u32,
+}
+
+impl Lanes {
+    /// The lanes of `width` for `deck` (demands in rank order, [`fits`] checked by the
+    /// caller), if this CPU has them; a game leaves them at [`step::trick_cap`] tricks.
+    pub fn new(width: Width, deck: &[u8]) -> Option<Lanes> {
+        let cards = deck.len() as u32;
+        width.available().then(|| Lanes {
+            width,
+            cards,
+            pens: deck.iter().filter(|&&d| d > 0).count() as u32,
+            trick_cap: step::trick_cap(cards),
+        })
+    }
+
+    /// These lanes with games leaving them at `tricks` tricks (at most [`step::trick_cap`]'s
+    /// bound of 2,048, so that a game's cards fit its counter).
+    pub fn leaving_at(self, tricks: u32) -> Lanes {
+        Lanes {
+            trick_cap: tricks.clamp(1, step::trick_cap(MAX_CARDS as u32)),
+            ..self
+        }
+    }
+
+    /// The lanes for `games` games at once: AVX2's 8 in place of AVX-512's 16 when they
+    /// fill no more than 8 (a climb of 16 walkers on 2 threads, 8 a thread): a step of 8
+    /// lanes costs less than one of 16 with half of them idle. The games are the same.
+    pub fn for_games(self, games: usize) -> Lanes {
+        match self.width {
+            // AVX-512's lanes are available only where AVX2's are (`avx512::available`).
+            Width::Avx512 if games <= 8 => Lanes {
+                width: Width::Avx2,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The deal `deck` (player 1's hand first, top card first, half the cards each) as a
+    /// game to start, player 1 to lead.
+    pub fn deal(self, deck: &[u8]) -> Start {
+        // SAFETY: `Lanes::new` checked that this CPU has AVX2, BMI2 and POPCNT.
+        let deal = unsafe { of_deck(deck) };
+        Start {
+            deal,
+            xn: self.cards / 2,
+            who: 0,
+        }
+    }
+
+    /// The position `p` (a trick's start) as a game to start, its leader to lay first; none
+    /// unless both hands hold a card and together the deck's cards and penalty cards (a lane
+    /// starts with the pile empty and gives the second hand the cards the first lacks).
+    pub fn position(self, p: &Position) -> Option<Start> {
+        let [a, b] = &p.hands;
+        let (x, y) = if p.leader == 0 { (a, b) } else { (b, a) };
+        let mut bytes = [0u8; 64];
+        let xn = x.copy_to(&mut bytes);
+        let yn = y.copy_to(&mut bytes[xn..]);
+        if xn == 0 || yn == 0 || (xn + yn) as u32 != self.cards {
+            return None;
+        }
+        // SAFETY: `Lanes::new` checked that this CPU has AVX2, BMI2 and POPCNT.
+        let deal = unsafe { of_bytes(&bytes, xn as u32) };
+        (deal.xc + deal.yc == 2 * self.pens).then_some(Start {
+            deal,
+            xn: xn as u32,
+            who: if p.leader == 0 { 0 } else { WHO },
+        })
+    }
+
+    /// Plays every game `games` starts, reporting each back to it.
+    pub fn play<G: Games>(self, games: &mut G) {
+        match self.width {
+            // SAFETY: `Lanes::new` checked `width.available()`: AVX-512 F, CD and BW, AVX2,
+            // BMI2 and POPCNT.
+            Width::Avx512 => unsafe { avx512::run(games, self.cards, self.pens, self.trick_cap) },
+            // SAFETY: `Lanes::new` checked `width.available()`: AVX2, BMI2 and POPCNT.
+            Width::Avx2 => unsafe { step::run(games, self.cards, self.pens, self.trick_cap) },
+        }
     }
 }

@@ -5,8 +5,7 @@
 
 use std::arch::x86_64::*;
 
-use super::deal::Dealt;
-use super::{set_lanes, Feed};
+use super::{set_lanes, Games, Start};
 
 /// The demand of an alternating phase ("no limit"): `BIG ^ d` is at least 64 for a demand
 /// of 1 to 4, so shifts by it give 0, and 0 when alternating.
@@ -79,14 +78,15 @@ struct Cold {
 
 /// The deck's numbers as vectors: cards, twice the penalty cards, `32 −` that (where the
 /// pile's queue goes under a taker's beside the payer's), and the pile's base bit
-/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length).
+/// (`64 − cards`, so that a pile goes under the taker shifted by the payer's length); and the
+/// cards as a number, of which a refilled lane's second hand holds those the first does not.
 #[derive(Clone, Copy)]
 struct Shape {
     cards: __m256i,
     pens2: __m256i,
     qshift: __m256i,
     base: __m256i,
-    half: i32,
+    cards_n: i32,
 }
 
 #[inline]
@@ -250,10 +250,11 @@ fn step(h: &mut Hot, c: &mut Cold, k: &Shape) -> u32 {
 }
 
 impl Group {
-    /// Puts `deal` in lane `lane`: both hands of `half` cards, no pile (the first phase
-    /// alternates, which clears it), player 1 to lead, no card laid.
+    /// Puts `start` in lane `lane` (a game of `cards` cards): its hands and who leads, no pile
+    /// (the first phase alternates, which clears it), no card laid.
     #[target_feature(enable = "avx2")]
-    fn refill(&mut self, lane: usize, deal: &Dealt, half: i32) {
+    fn refill(&mut self, lane: usize, start: &Start, cards: i32) {
+        let deal = &start.deal;
         let dm = _mm256_cmpeq_epi32(
             _mm256_set1_epi32(lane as i32),
             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
@@ -261,14 +262,14 @@ impl Group {
         let q = (lane & 1) | (lane >> 2) << 1;
         let qm = _mm256_cmpeq_epi64(_mm256_set1_epi64x(q as i64), _mm256_setr_epi64x(0, 1, 2, 3));
         let set = |v, x: u32| blendd(v, _mm256_set1_epi32(x as i32), dm);
-        self.h.xn = set(self.h.xn, half as u32);
-        self.h.yn = set(self.h.yn, half as u32);
+        self.h.xn = set(self.h.xn, start.xn);
+        self.h.yn = set(self.h.yn, cards as u32 - start.xn);
         self.c.xc = set(self.c.xc, deal.xc);
         self.c.yc = set(self.c.yc, deal.yc);
         self.c.xq = set(self.c.xq, deal.xq);
         self.c.yq = set(self.c.yq, deal.yq);
         self.h.d = set(self.h.d, BIG as u32);
-        self.c.ctw = set(self.c.ctw, 0);
+        self.c.ctw = set(self.c.ctw, start.who);
         let setq = |v, x: u64| blendq(v, _mm256_set1_epi64x(x as i64), qm);
         if lane >> 1 & 1 == 0 {
             self.h.xpl = setq(self.h.xpl, deal.xp);
@@ -282,7 +283,7 @@ impl Group {
 
 /// How a game in the lanes ended: cards laid, tricks and the winner (0 for player 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Ended {
+pub(in crate::games::bmn) struct Ended {
     pub cards: u32,
     pub tricks: u32,
     pub winner: u8,
@@ -290,21 +291,22 @@ pub(super) struct Ended {
 
 /// What the lanes hand back: a game that ended in them, or one that reached the trick cap
 /// (its deal is replayed by the phase engine).
-pub(super) enum Report {
+pub(in crate::games::bmn) enum Report {
     Ended(u64, Ended),
     Long(u64),
 }
 
-/// Plays every game `feed` deals in 8 lanes, handing each to `report`.
+/// Plays every game `games` starts in 8 lanes, reporting each back to it; a game still
+/// playing after `trick_cap` tricks is handed back as long.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut(Report)) {
-    let cap = _mm256_set1_epi32((trick_cap(cards) * TRICK) as i32 - 1);
+pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32) {
+    let cap = _mm256_set1_epi32((trick_cap * TRICK) as i32 - 1);
     let k = Shape {
         cards: _mm256_set1_epi32(cards as i32),
         pens2: _mm256_set1_epi32(2 * pens as i32),
         qshift: _mm256_set1_epi32(32 - 2 * pens as i32),
         base: _mm256_set1_epi64x(1 << (64 - cards)),
-        half: cards as i32 / 2,
+        cards_n: cards as i32,
     };
     let z = _mm256_setzero_si256();
     let mut g = Group {
@@ -329,7 +331,7 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
         },
     };
     let mut ids = [0u64; 8];
-    let mut live = refill(&mut g, &mut ids, 0, 0xFF, feed, &k);
+    let mut live = refill(&mut g, &mut ids, 0, 0xFF, games, &k);
     let Group {
         h: mut hot,
         c: mut cold,
@@ -349,7 +351,7 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
         };
         if over | long != 0 {
             let mut g = Group { h: hot, c: cold };
-            live = events(&mut g, &mut ids, live, r, long, feed, &k, report);
+            live = events(&mut g, &mut ids, live, r, long, games, &k);
             (hot, cold) = (g.h, g.c);
         }
     }
@@ -360,15 +362,14 @@ pub(super) fn run(feed: &mut Feed, cards: u32, pens: u32, report: &mut dyn FnMut
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn events(
+fn events<G: Games>(
     g: &mut Group,
     ids: &mut [u64; 8],
     live: u32,
     r: u32,
     long: u32,
-    feed: &mut Feed,
+    games: &mut G,
     k: &Shape,
-    report: &mut dyn FnMut(Report),
 ) -> u32 {
     let over = r & live & 0xFF;
     let mut ctw = [0u32; 8];
@@ -378,7 +379,7 @@ fn events(
         let (v, out, yout) = (ctw[l], r >> (8 + l) & 1, r >> (16 + l) & 1);
         // A player unable to lay loses (x, unless y is the one), and the pile taken by the
         // other is the last trick.
-        report(Report::Ended(
+        games.report(Report::Ended(
             ids[l],
             Ended {
                 cards: v & CARDS,
@@ -388,26 +389,26 @@ fn events(
         ));
     }
     for l in set_lanes(long) {
-        report(Report::Long(ids[l]));
+        games.report(Report::Long(ids[l]));
     }
-    refill(g, ids, live & !(over | long), over | long, feed, k)
+    refill(g, ids, live & !(over | long), over | long, games, k)
 }
 
-/// Puts the next deals of `feed` into the lanes `free`; returns the lanes then playing
+/// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
 /// (`live` and those refilled).
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn refill(
+fn refill<G: Games>(
     g: &mut Group,
     ids: &mut [u64; 8],
     mut live: u32,
     free: u32,
-    feed: &mut Feed,
+    games: &mut G,
     k: &Shape,
 ) -> u32 {
     for l in set_lanes(free) {
-        if let Some((id, deal)) = feed.next() {
+        if let Some((id, start)) = games.next() {
             ids[l] = id;
-            g.refill(l, &deal, k.half);
+            g.refill(l, &start, k.cards_n);
             live |= 1 << l;
         }
     }

@@ -30,7 +30,7 @@ use super::insert::Grower;
 use super::loops::{canonical, key, learn, perturb, Cycle, MAX_TRICKS};
 use super::reaching::{deals, Deal};
 use crate::cancel::Cancel;
-use crate::games::bmn::backward::{basin, fate, Basin, Fate, Node};
+use crate::games::bmn::backward::{basin, Basin, Fate, Node};
 use crate::games::bmn::{Bmn, Position};
 use crate::games::cards::{bounded, shuffle};
 use crate::rng::game_rng;
@@ -167,7 +167,7 @@ pub fn census(
         let round = out.rounds + 1;
         let tried: Vec<Tried> = (0..cfg.walkers)
             .into_par_iter()
-            .map(|w| try_round(game.deck(), cfg, &pool, round, w))
+            .map(|w| try_round(game, cfg, &pool, round, w))
             .collect();
         let mut new = Vec::new();
         for t in &tried {
@@ -203,31 +203,54 @@ pub fn census(
     out
 }
 
-/// One walker's tries of one round, from the pool as it stood when the round began.
-fn try_round(deck: &[u8], cfg: &CensusConfig, pool: &Pool, round: u64, w: u32) -> Tried {
+/// Tries a walker draws and plays together: its round's tries, a piece at a time.
+const TRIES_AT_ONCE: u64 = 1024;
+
+/// One walker's tries of one round, from the pool as it stood when the round began: drawn a
+/// piece at a time (a try's position depends on the walker's generator and the pool alone,
+/// never on another try's game), played together in the lanes where the game plays on them
+/// (`on_lanes`), the tries that did not end there judged in order by [`fate`](crate::games::bmn::backward::fate)'s rule, a phase
+/// at a time ([`Bmn::fate`]).
+fn try_round(game: &Bmn, cfg: &CensusConfig, pool: &Pool, round: u64, w: u32) -> Tried {
     let mut rng = game_rng(cfg.seed, (round << 32) | u64::from(w));
     let mut cards = Vec::with_capacity(64);
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
     let mut t = Tried::default();
     let n = pool.positions.len() as u32;
-    for _ in 0..cfg.tries {
-        let p = match n {
-            0 => random_position(deck, &mut rng, &mut cards),
-            _ => shake(
-                &pool.positions[bounded(&mut rng, n) as usize],
-                &mut rng,
-                &mut cards,
-            ),
-        };
-        match fate(&p, MAX_TRICKS) {
-            Fate::Ends(_) => t.ended += 1,
-            Fate::Undecided => t.undecided += 1,
-            Fate::Cycle(on, tricks) => {
-                t.looped += 1;
-                let k = key(&on);
-                if !pool.known.contains(&k) && !seen.contains(&k) {
-                    learn(&mut seen, &on, tricks);
-                    t.new.push((on, tricks));
+    let mut tries = Vec::with_capacity(TRIES_AT_ONCE as usize);
+    let mut left = cfg.tries;
+    while left > 0 {
+        tries.clear();
+        for _ in 0..left.min(TRIES_AT_ONCE) {
+            tries.push(match n {
+                0 => random_position(game.deck(), &mut rng, &mut cards),
+                _ => shake(
+                    &pool.positions[bounded(&mut rng, n) as usize],
+                    &mut rng,
+                    &mut cards,
+                ),
+            });
+        }
+        left -= tries.len() as u64;
+        #[cfg(target_arch = "x86_64")]
+        let ended = game.lanes().map(|l| super::on_lanes::ended(l, &tries));
+        #[cfg(not(target_arch = "x86_64"))]
+        let ended: Option<Vec<bool>> = None;
+        for (i, p) in tries.iter().enumerate() {
+            if ended.as_ref().is_some_and(|e| e[i]) {
+                t.ended += 1;
+                continue;
+            }
+            match game.fate(p, MAX_TRICKS) {
+                Fate::Ends(_) => t.ended += 1,
+                Fate::Undecided => t.undecided += 1,
+                Fate::Cycle(on, tricks) => {
+                    t.looped += 1;
+                    let k = key(&on);
+                    if !pool.known.contains(&k) && !seen.contains(&k) {
+                        learn(&mut seen, &on, tricks);
+                        t.new.push((on, tricks));
+                    }
                 }
             }
         }
@@ -269,7 +292,11 @@ fn shake(p: &Position, rng: &mut crate::rng::GameRng, cards: &mut Vec<u8>) -> Po
 /// A random position of `deck`: the cards shuffled, cut anywhere (each hand holding one card
 /// or more), either player to lead. With no cycle known yet, a census starts from these: on
 /// small decks some of them loop.
-fn random_position(deck: &[u8], rng: &mut crate::rng::GameRng, cards: &mut Vec<u8>) -> Position {
+pub(super) fn random_position(
+    deck: &[u8],
+    rng: &mut crate::rng::GameRng,
+    cards: &mut Vec<u8>,
+) -> Position {
     cards.clear();
     cards.extend_from_slice(deck);
     shuffle(rng, cards);

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use super::*;
+use crate::games::bmn::backward::fate;
 use crate::games::bmn::search::loops::{canonical, CASELLA};
 use crate::games::bmn::search::plan::ROUND_TRIES;
 use crate::games::bmn::BmnRules;

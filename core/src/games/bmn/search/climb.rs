@@ -7,7 +7,8 @@
 //! with no longer game it starts again. A deal that never ends is recorded and the swap undone;
 //! a deal whose game reaches the card cap is counted and undone too (it did not end, so it has
 //! no length). When the walkers are done, backward play extends the longest deals kept
-//! ([`longer_ancestors`]).
+//! ([`longer_ancestors`]). Where the game plays in SIMD lanes, a thread's walkers play there
+//! together ([`walk_all`], `on_lanes.rs`), each the deals it plays alone.
 
 use std::time::Instant;
 
@@ -24,6 +25,8 @@ use crate::rng::{game_rng, GameRng};
 pub const RESTART: u64 = 50_000;
 /// Loops kept (every one found is counted).
 pub const MAX_LOOPS: usize = 1000;
+/// Deals a walker plays between two progress reports.
+pub(super) const REPORT_EVERY: u64 = 4096;
 
 /// A deal found.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -111,7 +114,7 @@ impl<'a> Walker<'a> {
     /// The next deal of the climb: after [`RESTART`] swaps with no longer game a new start
     /// (`None`), else two cards of different demands swapped (the caller refuses a deck whose
     /// cards all demand the same).
-    fn next_deal(&mut self) -> Option<(usize, usize)> {
+    pub(super) fn next_deal(&mut self) -> Option<(usize, usize)> {
         let (deck, rng) = (&mut self.deck, &mut self.rng);
         if self.stale >= RESTART {
             match &self.from {
@@ -133,6 +136,17 @@ impl<'a> Walker<'a> {
         Some((i, j))
     }
 
+    /// The deal [`Walker::next_deal`] made, as the lanes start it.
+    pub(super) fn deck(&self) -> &[u8] {
+        &self.deck
+    }
+
+    /// That deal played on the game's one-deal engine: the lanes hand back the games they do
+    /// not finish (loops, long games), whose loop and cap only this engine reports.
+    pub(super) fn replay(&mut self) -> Played {
+        self.game.play_deck(&self.deck, &mut self.s)
+    }
+
     fn found(&self, p: &Played) -> Found {
         Found {
             deal: self.game.show_deal(&self.deck),
@@ -145,36 +159,43 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Plays `steps` more deals of the climb, reporting them to `progress`.
+    /// Plays `steps` more deals of the climb, reporting them to `progress`, one at a time on
+    /// the game's engine ([`walk_all`] plays several walkers together in the lanes).
     pub fn walk(&mut self, steps: u64, progress: Report) {
-        let (start, end) = (self.done, self.done + steps);
+        let start = self.done;
         // Progress counts this batch's deals (a batch may be smaller than a report).
         let mut reported = 0;
-        while self.done < end {
+        while self.done < start + steps {
             let swap = self.next_deal();
             let p = self.game.play_deck(&self.deck, &mut self.s);
-            self.done += 1;
-            if (self.done - start).is_multiple_of(4096) {
-                progress(4096);
-                reported += 4096;
-            }
-            // A capped game has no length to compare (it did not end), and is no loop found.
-            if matches!(p.outcome, Outcome::Loop | Outcome::Capped) {
-                self.not_climbed(&p, swap);
-                continue;
-            }
-            if swap.is_none() || p.cards > self.current {
-                self.climbed(&p, swap.is_some());
-            } else {
-                if p.cards < self.current {
-                    if let Some((i, j)) = swap {
-                        self.deck.swap(i, j);
-                    }
-                }
-                self.stale += 1;
+            self.take(&p, swap);
+            if (self.done - start).is_multiple_of(REPORT_EVERY) {
+                progress(REPORT_EVERY);
+                reported += REPORT_EVERY;
             }
         }
         progress(steps - reported);
+    }
+
+    /// The game `p` of the deal [`Walker::next_deal`] made (by `swap`, or a new start): the
+    /// climb moves on, stays or undoes the swap.
+    pub(super) fn take(&mut self, p: &Played, swap: Option<(usize, usize)>) {
+        self.done += 1;
+        // A capped game has no length to compare (it did not end), and is no loop found.
+        if matches!(p.outcome, Outcome::Loop | Outcome::Capped) {
+            self.not_climbed(p, swap);
+            return;
+        }
+        if swap.is_none() || p.cards > self.current {
+            self.climbed(p, swap.is_some());
+        } else {
+            if p.cards < self.current {
+                if let Some((i, j)) = swap {
+                    self.deck.swap(i, j);
+                }
+            }
+            self.stale += 1;
+        }
     }
 
     /// A deal that never ends or reached the cap: counted (a loop kept), the swap undone.
@@ -209,6 +230,48 @@ impl<'a> Walker<'a> {
             self.out.best.truncate(self.keep);
         }
     }
+}
+
+/// Plays `steps` more deals on each of `walkers` (walkers of one game), reporting them to
+/// `progress`: together in the game's lanes where it plays on them (each lane a walker's game,
+/// refilled with that walker's next deal when it ends, so every walker plays the deals
+/// [`Walker::walk`] plays it, in the same order), else one walker after another.
+pub fn walk_all(walkers: &mut [Walker], steps: u64, progress: Report) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(lanes) = walkers.first().and_then(|w| w.game.lanes()) {
+        return super::on_lanes::climb(lanes, walkers, steps, progress);
+    }
+    for w in walkers {
+        w.walk(steps, progress);
+    }
+}
+
+/// `walkers` in the groups [`walk_all`] plays together, in walker order: where the game plays
+/// in the lanes, a thread's share each (`threads` groups, so that every thread fills its
+/// lanes, and no more, or a thread would wait for another's group); one walker a group on the
+/// phase engine, as the threads share them best. The groups never change what a walker finds.
+pub fn groups<'a>(
+    game: &Bmn,
+    walkers: impl Iterator<Item = Walker<'a>>,
+    threads: usize,
+) -> Vec<Vec<Walker<'a>>> {
+    let walkers: Vec<Walker> = walkers.collect();
+    #[cfg(target_arch = "x86_64")]
+    let lanes = game.lanes().is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    let lanes = false;
+    let size = match lanes {
+        true => walkers.len().div_ceil(threads.max(1)).max(1),
+        false => 1,
+    };
+    let mut groups: Vec<Vec<Walker>> = Vec::new();
+    for w in walkers {
+        match groups.last_mut() {
+            Some(g) if g.len() < size => g.push(w),
+            _ => groups.push(vec![w]),
+        }
+    }
+    groups
 }
 
 /// Longest first; equal lengths by deal, so the order is the same however found.

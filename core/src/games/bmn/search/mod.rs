@@ -26,6 +26,8 @@ pub mod construct;
 pub mod header;
 pub mod insert;
 pub mod loops;
+#[cfg(target_arch = "x86_64")]
+mod on_lanes;
 pub mod plan;
 pub mod reaching;
 pub mod report;

@@ -291,9 +291,9 @@ impl Plan {
         }
     }
 
-    /// Plays `steps` steps on every one of `walkers` in batches, as many as the time allows,
-    /// until `r.stop` is set; the steps played in all, whether the cancel stopped them, and
-    /// when they began.
+    /// Plays `steps` steps on every one of `walkers` (or of a group of them) in batches, as
+    /// many as the time allows, until `r.stop` is set; the steps each walker played, whether
+    /// the cancel stopped them, and when they began.
     fn walk<W: Send>(
         &self,
         r: &Run,
@@ -306,19 +306,20 @@ impl Plan {
         let played = play_in_batches(steps, seconds, start, r.stop, walkers, |w, n| {
             walk(w, n, r.progress)
         });
-        let all = played.per_walker * walkers.len() as u64;
-        (all, played.stopped, start)
+        (played.per_walker, played.stopped, start)
     }
 
     /// The climb of `steps` deals a walker (or as many as the time allows), every climb from
     /// the deck `from` or a random deal; then backward play from the longest deals kept.
     fn climb(&self, r: &Run, head: Header, steps: u64, from: Option<&[u8]>) -> ClimbReport {
         let s = &self.settings;
-        let mut walkers: Vec<Walker> = (0..s.walkers)
-            .map(|w| Walker::new(r.game, s.seed, w, s.keep, from.map(<[u8]>::to_vec)))
-            .collect();
-        let (deals, stopped, start) = self.walk(r, steps, &mut walkers, Walker::walk);
-        let walks: Vec<climb::Walk> = walkers.into_iter().map(|w| w.out).collect();
+        let walkers = (0..s.walkers)
+            .map(|w| Walker::new(r.game, s.seed, w, s.keep, from.map(<[u8]>::to_vec)));
+        let mut groups = climb::groups(r.game, walkers, rayon::current_num_threads());
+        let (per_walker, stopped, start) =
+            self.walk(r, steps, &mut groups, |g, n, p| climb::walk_all(g, n, p));
+        let deals = per_walker * u64::from(s.walkers);
+        let walks: Vec<climb::Walk> = groups.into_iter().flatten().map(|w| w.out).collect();
         let found = climb::merge(r.game, s.keep, &walks);
         let elapsed_s = start.elapsed().as_secs_f64();
         let listed = |f: Found| Listed {
@@ -349,7 +350,8 @@ impl Plan {
         let mut walkers: Vec<LoopWalker> = (0..s.walkers)
             .map(|w| LoopWalker::new(r.game, s.seed, w, seeds))
             .collect();
-        let (tries, stopped, start) = self.walk(r, steps, &mut walkers, LoopWalker::walk);
+        let (per_walker, stopped, start) = self.walk(r, steps, &mut walkers, LoopWalker::walk);
+        let tries = per_walker * u64::from(s.walkers);
         let elapsed_s = start.elapsed().as_secs_f64();
         let walks: Vec<LoopWalk> = walkers.into_iter().map(|w| w.out).collect();
         let listed = |c: Cycle| Listed {
