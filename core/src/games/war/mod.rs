@@ -175,15 +175,15 @@ impl War {
         .off_slower_lanes()
     }
 
-    /// The lane path measured fastest on this CPU's family (`lanes::preferred_path`), which a
-    /// run that names none starts from; [`War::on_path`] falls back from it where the CPU
+    /// The lane path measured fastest on this CPU's family (`lanes::preferred_engine`), which
+    /// a run that names none starts from; [`War::on_path`] falls back from it where the CPU
     /// lacks it.
     fn fastest_lanes() -> Path {
         #[cfg(target_arch = "x86_64")]
-        let path = lanes::preferred_path();
-        #[cfg(not(target_arch = "x86_64"))]
-        let path = Path::Lanes;
-        path
+        if lanes::preferred_engine() == lanes::Engine::Avx2 {
+            return Path::LanesAvx2;
+        }
+        Path::Lanes
     }
 
     /// Plays these rules on the path beside the lanes where the lanes measured slower on this

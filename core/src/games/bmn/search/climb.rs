@@ -8,7 +8,7 @@
 //! a deal whose game reaches the card cap is counted and undone too (it did not end, so it has
 //! no length). When the walkers are done, backward play extends the longest deals kept
 //! ([`longer_ancestors`]). Where the game plays in SIMD lanes, a thread's walkers play there
-//! together ([`walk_all`], `on_lanes.rs`), each the deals it plays alone.
+//! together ([`walk_all`](super::report::walk_all), `on_lanes.rs`), each the deals it plays alone.
 
 use std::time::Instant;
 
@@ -136,6 +136,12 @@ impl<'a> Walker<'a> {
         Some((i, j))
     }
 
+    /// The game its walkers play (walkers of one game play together in its lanes).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn game(&self) -> &Bmn {
+        self.game
+    }
+
     /// The deal [`Walker::next_deal`] made, as the lanes start it.
     pub(super) fn deck(&self) -> &[u8] {
         &self.deck
@@ -160,7 +166,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Plays `steps` more deals of the climb, reporting them to `progress`, one at a time on
-    /// the game's engine ([`walk_all`] plays several walkers together in the lanes).
+    /// the game's engine ([`walk_all`](super::report::walk_all) plays several walkers together in the lanes).
     pub fn walk(&mut self, steps: u64, progress: Report) {
         let start = self.done;
         // Progress counts this batch's deals (a batch may be smaller than a report).
@@ -232,21 +238,7 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// Plays `steps` more deals on each of `walkers` (walkers of one game), reporting them to
-/// `progress`: together in the game's lanes where it plays on them (each lane a walker's game,
-/// refilled with that walker's next deal when it ends, so every walker plays the deals
-/// [`Walker::walk`] plays it, in the same order), else one walker after another.
-pub fn walk_all(walkers: &mut [Walker], steps: u64, progress: Report) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(lanes) = walkers.first().and_then(|w| w.game.lanes()) {
-        return super::on_lanes::climb(lanes, walkers, steps, progress);
-    }
-    for w in walkers {
-        w.walk(steps, progress);
-    }
-}
-
-/// `walkers` in the groups [`walk_all`] plays together, in walker order: where the game plays
+/// `walkers` in the groups [`walk_all`](super::report::walk_all) plays together, in walker order: where the game plays
 /// in the lanes, a thread's share each (`threads` groups, so that every thread fills its
 /// lanes, and no more, or a thread would wait for another's group); one walker a group on the
 /// phase engine, as the threads share them best. The groups never change what a walker finds.

@@ -5,8 +5,9 @@
 use std::ops::ControlFlow;
 
 use super::super::census::{census, CensusConfig};
-use super::super::climb::{groups, walk_all, Walk, Walker};
+use super::super::climb::{groups, Walk, Walker};
 use super::super::loops::{CASELLA, MAX_TRICKS};
+use super::super::report::walk_all;
 use crate::cancel::Cancel;
 use crate::games::bmn::backward::{fate, Fate};
 use crate::games::bmn::{Bmn, BmnRules, Position};

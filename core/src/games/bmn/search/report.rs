@@ -317,7 +317,7 @@ impl Plan {
             .map(|w| Walker::new(r.game, s.seed, w, s.keep, from.map(<[u8]>::to_vec)));
         let mut groups = climb::groups(r.game, walkers, rayon::current_num_threads());
         let (per_walker, stopped, start) =
-            self.walk(r, steps, &mut groups, |g, n, p| climb::walk_all(g, n, p));
+            self.walk(r, steps, &mut groups, |g, n, p| walk_all(g, n, p));
         let deals = per_walker * u64::from(s.walkers);
         let walks: Vec<climb::Walk> = groups.into_iter().flatten().map(|w| w.out).collect();
         let found = climb::merge(r.game, s.keep, &walks);
@@ -516,3 +516,17 @@ fn long(game: &Bmn, l: &Long, say: &dyn Replays) -> Listed<Found> {
 #[cfg(test)]
 #[path = "report_tests.rs"]
 mod tests;
+
+/// Plays `steps` more deals on each of `walkers` (walkers of one game), reporting them to
+/// `progress`: together in the game's lanes where it plays on them (each lane a walker's game,
+/// refilled with that walker's next deal when it ends, so every walker plays the deals
+/// [`Walker::walk`](climb::Walker::walk) plays it, in the same order), else one walker after another.
+pub(super) fn walk_all(walkers: &mut [climb::Walker], steps: u64, progress: Report) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(lanes) = walkers.first().and_then(|w| w.game().lanes()) {
+        return super::on_lanes::climb(lanes, walkers, steps, progress);
+    }
+    for w in walkers {
+        w.walk(steps, progress);
+    }
+}

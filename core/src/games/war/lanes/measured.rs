@@ -12,7 +12,7 @@
 //! model 11h; `results/path-choice-zen4.txt`): Zen 4 runs a 512-bit operation as two 256-bit
 //! halves, so the AVX-512 lanes' 32 games a step gain no width over two AVX2 steps of 16 and
 //! pay for their extra mask and permute work. There the lanes are the AVX2 lanes
-//! ([`lanes_path`]), with the AVX-512 block path beside them. On AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]) one rule set differs:
+//! ([`lanes_engine`]), with the AVX-512 block path beside them. On AMD's Zen 3 (family 19h, AVX2 and no AVX-512, [`Family::AmdZen3`]) one rule set differs:
 //! `p1-first` with loop detection on a deck of 40 cards or more, whose long games (thousands
 //! of rounds) the scalar path's branch-free blocks of plain battles play faster than the AVX2
 //! lanes, whose every battle costs two scalar loads, two scalar stores and three image
@@ -27,7 +27,6 @@ use std::sync::OnceLock;
 use super::{order, Engine};
 use crate::games::war::rules::WarRules;
 use crate::games::war::step::P1_FIRST;
-use crate::games::war::Path;
 
 /// The CPU families the measurements name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,13 +97,13 @@ pub(in crate::games::war) fn lanes_lose(
     }
 }
 
-/// The lane path a run that names none plays on `family`, where the CPU runs it (else
-/// [`Path::or_available`] falls back): the AVX2 lanes on Zen 4, measured faster there than
-/// the AVX-512 lanes (above), the AVX-512 lanes elsewhere.
-pub(in crate::games::war) fn lanes_path(family: Family) -> Path {
+/// The lanes a run that names no path plays on `family`, where the CPU runs them (else the
+/// path falls back: `Path::or_available`): the AVX2 lanes on Zen 4, measured faster there
+/// than the AVX-512 lanes (above), the AVX-512 lanes elsewhere.
+pub(in crate::games::war) fn lanes_engine(family: Family) -> Engine {
     match family {
-        Family::AmdZen4 => Path::LanesAvx2,
-        Family::AmdZen3 | Family::Other => Path::Lanes,
+        Family::AmdZen4 => Engine::Avx2,
+        Family::AmdZen3 | Family::Other => Engine::Avx512,
     }
 }
 
@@ -113,7 +112,7 @@ mod tests {
     use super::*;
     use crate::games::war::rules::{DetectLoops, Pickup};
     use crate::games::war::tests::{bryer, rules_with};
-    use crate::games::war::War;
+    use crate::games::war::{Path, War};
 
     #[test]
     fn only_long_p1_first_games_with_loops_leave_the_avx2_lanes_on_zen() {
@@ -141,11 +140,15 @@ mod tests {
     /// lanes on Zen 4, the AVX-512 lanes elsewhere, where the CPU runs them.
     #[test]
     fn a_run_naming_no_path_plays_the_lanes_measured_fastest_on_its_family() {
-        assert_eq!(lanes_path(Family::AmdZen4), Path::LanesAvx2);
-        assert_eq!(lanes_path(Family::AmdZen3), Path::Lanes);
-        assert_eq!(lanes_path(Family::Other), Path::Lanes);
+        assert_eq!(lanes_engine(Family::AmdZen4), Engine::Avx2);
+        assert_eq!(lanes_engine(Family::AmdZen3), Engine::Avx512);
+        assert_eq!(lanes_engine(Family::Other), Engine::Avx512);
+        let path = match lanes_engine(Family::here()) {
+            Engine::Avx2 => Path::LanesAvx2,
+            Engine::Avx512 => Path::Lanes,
+        };
         let war = War::new(bryer()).unwrap();
-        assert_eq!(war.path(), lanes_path(Family::here()).or_available());
+        assert_eq!(war.path(), path.or_available());
         // Beside the AVX2 lanes, the rule sets they do not play take the block path the CPU
         // has: on an AVX-512 CPU, the AVX-512 blocks.
         let honor = rules_with(|o| o.honor = Some(1));

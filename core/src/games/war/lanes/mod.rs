@@ -168,9 +168,9 @@ pub(super) fn supports(rules: &WarRules, cards: usize) -> bool {
         && (1..1 << 31).contains(max_rounds)
 }
 
-/// The lane path measured fastest on this CPU's family ([`measured::lanes_path`]).
-pub(in crate::games::war) fn preferred_path() -> super::fast::Path {
-    measured::lanes_path(measured::Family::here())
+/// The lanes measured fastest on this CPU's family ([`measured::lanes_engine`]).
+pub(in crate::games::war) fn preferred_engine() -> Engine {
+    measured::lanes_engine(measured::Family::here())
 }
 
 /// Whether `engine` measured slower for these rules on this CPU's family than the path
