@@ -8,7 +8,7 @@
 //! a deal whose game reaches the card cap is counted and undone too (it did not end, so it has
 //! no length). When the walkers are done, backward play extends the longest deals kept
 //! ([`longer_ancestors`]). Where the game plays in SIMD lanes, a thread's walkers play there
-//! together ([`walk_all`](super::report::walk_all), `on_lanes.rs`), each the deals it plays alone.
+//! together (`report::walk_all`, `on_lanes.rs`), each the deals it plays alone.
 
 use std::time::Instant;
 
@@ -166,7 +166,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Plays `steps` more deals of the climb, reporting them to `progress`, one at a time on
-    /// the game's engine ([`walk_all`](super::report::walk_all) plays several walkers together in the lanes).
+    /// the game's engine (`report::walk_all` plays several walkers together in the lanes).
     pub fn walk(&mut self, steps: u64, progress: Report) {
         let start = self.done;
         // Progress counts this batch's deals (a batch may be smaller than a report).
@@ -238,7 +238,7 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// `walkers` in the groups [`walk_all`](super::report::walk_all) plays together, in walker order: where the game plays
+/// `walkers` in the groups `report::walk_all` plays together, in walker order: where the game plays
 /// in the lanes, a thread's share each (`threads` groups, so that every thread fills its
 /// lanes, and no more, or a thread would wait for another's group); one walker a group on the
 /// phase engine, as the threads share them best. The groups never change what a walker finds.
