@@ -256,9 +256,28 @@ pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32
     };
     let mut ids = [0u64; 16];
     let mut ended = Pending::default();
-    let mut live = refill(&mut g, &mut ids, 0, u16::MAX, games, &k);
+    // Lanes to fill before the next step: every lane at first, then those whose game ended.
+    // One place fills them, so that the compiler inlines the refill into the loop and keeps
+    // the group in registers (a call there stores and reloads its 15 vectors every game).
+    let (mut live, mut free) = (0u16, u16::MAX);
     let mut steps = 0u32;
-    while live != 0 {
+    loop {
+        if free != 0 {
+            loop {
+                live = refill(&mut g, &mut ids, live, free, games, &k);
+                free &= !live;
+                // A caller may have a next game only once it hears of an end (a climb's
+                // walker), so a lane left without one is offered again after a report.
+                if (free == 0 || ended.n == 0) && !ended.full() {
+                    break;
+                }
+                ended.report(games);
+            }
+            free = 0;
+            if live == 0 {
+                break;
+            }
+        }
         let ends = step(&mut g, &k);
         let over = ends.over & live;
         steps = steps.wrapping_add(1);
@@ -281,15 +300,8 @@ pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32
                 how(ends.yout),
                 how(long),
             );
-            let done = over | long;
-            live = refill(&mut g, &mut ids, live & !done, done, games, &k);
-            let idle = done & !live;
-            if idle != 0 || ended.full() {
-                // A caller may have a next game only once it hears of an end (a climb's
-                // walker), so a lane left without one is offered again after the report.
-                ended.report(games);
-                live = refill(&mut g, &mut ids, live, idle, games, &k);
-            }
+            free = over | long;
+            live &= !free;
         }
     }
     ended.report(games);
