@@ -579,7 +579,9 @@ SECTIONS = {'bmn-speed': verbatim('bmn-speed.txt'), 'scaling': verbatim('scaling
             'aces-table': aces_table, 'exact-tables': exact_tables, 'exact-timing': verbatim('war-exact/timing.txt'),
             'quit-win-table': quit_win_table, 'quit-loser-table': quit_loser_table,
             'speed-table': speed_table, 'path-choice': verbatim('path-choice.txt'),
-            'perf-lanes': verbatim('perf-lanes.txt'), 'bmn-perf': verbatim('bmn-perf.txt')}
+            'perf-lanes': verbatim('perf-lanes.txt'), 'bmn-perf': verbatim('bmn-perf.txt'),
+            'search-speed': verbatim('search-speed.txt'),
+            'path-choice-zen4': verbatim('path-choice-zen4.txt')}
 
 
 def rewrite(text, found):
