@@ -183,9 +183,9 @@ pub(super) fn play_range(
     s: &mut BmnScratch,
     record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
 ) {
-    if !width.available() {
+    let Some(lanes) = Lanes::new(width, game.deck()) else {
         return crate::games::each_game(game, seed, range, s, record);
-    }
+    };
     let pen = Penalties::of(game.deck());
     let deal: Deal8 = match width {
         Width::Avx512 => deal8_wide,
@@ -196,13 +196,13 @@ pub(super) fn play_range(
         let mut one = |g: u64| {
             deck.copy_from_slice(game.deck());
             shuffle(&mut game_rng(seed, g), &mut deck);
-            // SAFETY: `width.available()` said this CPU has AVX2, BMI2 and POPCNT.
+            // SAFETY: `Lanes::new` (`width.available()`) said this CPU has AVX2, BMI2 and POPCNT.
             unsafe { of_deck(&deck) }
         };
         let mut chunks = out.chunks_exact_mut(8);
         let mut g = first;
         for eight in &mut chunks {
-            // SAFETY: `width.available()` said this CPU has the dealer's features.
+            // SAFETY: `Lanes::new` (`width.available()`) said this CPU has the dealer's features.
             let redo = unsafe { deal(&pen, seed, g, eight) };
             for l in set_lanes(redo) {
                 eight[l] = one(g + l as u64);
@@ -218,7 +218,7 @@ pub(super) fn play_range(
         Report::Ended(i, e) => record(i, &result(e)),
         Report::Long(i) => record(i, &game.play(&mut game_rng(seed, i), s)),
     };
-    run(game, width, range, &mut fill, &mut report);
+    run(lanes, game, range, &mut fill, &mut report);
 }
 
 /// Plays deals `range` whose decks `deck_of(i, deck)` writes (tests: the published deals) in
@@ -231,12 +231,12 @@ pub(super) fn play_decks(
     deck_of: &dyn Fn(u64, &mut [u8]),
     record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
 ) {
-    assert!(width.available(), "this CPU has no {width:?} lanes");
+    let lanes = Lanes::new(width, game.deck()).expect("this CPU has the lanes the test asks");
     let mut deck = game.deck().to_vec();
     let mut fill = |first: u64, out: &mut [Dealt]| {
         for (g, d) in (first..).zip(out.iter_mut()) {
             deck_of(g, &mut deck);
-            // SAFETY: asserted above.
+            // SAFETY: `Lanes::new` said this CPU has the lanes (AVX2, BMI2, POPCNT).
             *d = unsafe { of_deck(&deck) };
         }
     };
@@ -260,18 +260,17 @@ pub(super) fn play_decks(
             );
         }
     };
-    run(game, width, range, &mut fill, &mut report);
+    run(lanes, game, range, &mut fill, &mut report);
 }
 
-/// Plays the games `fill` deals for `range` in the lanes of `width`.
+/// Plays the games `fill` deals for `range` in `lanes`.
 fn run(
+    lanes: Lanes,
     game: &Bmn,
-    width: Width,
     range: Range<u64>,
     fill: &mut dyn FnMut(u64, &mut [Dealt]),
     report: &mut dyn FnMut(Report),
 ) {
-    let lanes = Lanes::new(width, game.deck()).expect("the callers checked the lanes");
     let mut feed = Feed {
         buf: Vec::with_capacity(AHEAD),
         at: 0,
