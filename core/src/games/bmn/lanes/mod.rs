@@ -285,7 +285,7 @@ fn run(
 
 /// The lanes of one width for one deck, on a CPU that has them: made only by [`Lanes::new`],
 /// so that holding one is the proof the unsafe step and deal need. The searches play their
-/// deals and positions through it (`search/lanes.rs`).
+/// deals and positions through it (`search/on_lanes.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(in crate::games::bmn) struct Lanes {
     width: Width,
