@@ -13,7 +13,7 @@
 
 use std::arch::x86_64::*;
 
-use super::step::{Ended, Report, CAP_EVERY, CARDS, TRICK, WHO};
+use super::step::{Ended, Report, CAP_EVERY, TRICK, WHO};
 use super::{set_lanes, Games, Start};
 
 /// Whether this CPU runs these lanes: AVX-512 F and CD (`vplzcntq`) for the step, BW for the
@@ -369,17 +369,8 @@ impl Pending {
                 games.report(Report::Long(self.id[i]));
                 continue;
             }
-            // A player unable to lay loses (x, unless y is the one), and the pile taken by
-            // the other is the last trick.
             let (out, yout) = (how & 1, how >> 1 & 1);
-            games.report(Report::Ended(
-                self.id[i],
-                Ended {
-                    cards: v & CARDS,
-                    tricks: (v >> 17 & 0x3FFF) + out,
-                    winner: ((v >> 31) ^ (out & !yout & 1)) as u8,
-                },
-            ));
+            games.report(Report::Ended(self.id[i], Ended::of(v, out, yout)));
         }
         self.n = 0;
     }

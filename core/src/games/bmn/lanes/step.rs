@@ -289,6 +289,19 @@ pub(in crate::games::bmn) struct Ended {
     pub winner: u8,
 }
 
+impl Ended {
+    /// The end of a game from its lane's packed counts `ctw` (cards, tricks, who `x` is), `out`
+    /// (1: a player could not lay) and `yout` (1: that player is `y`): a player unable to lay
+    /// loses (x, unless y is the one), and the pile taken by the other is the last trick.
+    pub(super) fn of(ctw: u32, out: u32, yout: u32) -> Ended {
+        Ended {
+            cards: ctw & CARDS,
+            tricks: (ctw >> 17 & 0x3FFF) + out,
+            winner: ((ctw >> 31) ^ (out & !yout & 1)) as u8,
+        }
+    }
+}
+
 /// What the lanes hand back: a game that ended in them, or one that reached the trick cap
 /// (its deal is replayed by the phase engine).
 pub(in crate::games::bmn) enum Report {
@@ -380,17 +393,8 @@ fn events(
     // SAFETY: `ctw` holds 8 u32s, 32 bytes.
     unsafe { _mm256_storeu_si256(ctw.as_mut_ptr().cast(), g.c.ctw) };
     for l in set_lanes(over) {
-        let (v, out, yout) = (ctw[l], r >> (8 + l) & 1, r >> (16 + l) & 1);
-        // A player unable to lay loses (x, unless y is the one), and the pile taken by the
-        // other is the last trick.
-        games.report(Report::Ended(
-            ids[l],
-            Ended {
-                cards: v & CARDS,
-                tricks: (v >> 17 & 0x3FFF) + out,
-                winner: ((v >> 31) ^ (out & !yout & 1)) as u8,
-            },
-        ));
+        let (out, yout) = (r >> (8 + l) & 1, r >> (16 + l) & 1);
+        games.report(Report::Ended(ids[l], Ended::of(ctw[l], out, yout)));
     }
     for l in set_lanes(long) {
         games.report(Report::Long(ids[l]));
