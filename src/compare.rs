@@ -166,9 +166,10 @@ fn comparable(runs: &[Run]) -> Result<()> {
 }
 
 /// How many deals two runs of one game and deck played both: game i is dealt from (seed, i)
-/// alone, so with one seed, and rules that deal alike, their common game indices.
+/// alone, so with one seed, and rules that deal alike, their common game indices. The number
+/// of players is one of those rules: the same shuffle split among 3 players is another deal.
 fn shared_deals(x: &Run, y: &Run) -> u64 {
-    let alike = ["deal", "p1_cards"]
+    let alike = ["deal", "p1_cards", "players"]
         .iter()
         .all(|k| x.rules.get(k) == y.rules.get(k));
     let common = x

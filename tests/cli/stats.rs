@@ -243,6 +243,17 @@ fn compare_knows_what_it_compares() {
         .filter(|l| l.starts_with("run "))
         .all(|l| l.contains("war — ")));
     assert!(read(&out, "report.html").contains("Holm"));
+    // The same seed split among three players deals other hands: no deals in common, no pairing.
+    let three = run("three", &["war", "--players", "3"]);
+    let out3 = dir.path("cmp3");
+    let text = ok(&["compare", s(&war), s(&three), "--out", s(&out3)]);
+    let pair = &json(&read(&out3, "compare.json"))["ks"][0];
+    assert_eq!(pair["shared_deals"], 0, "{pair}");
+    assert!(pair["paired"].is_null(), "{pair}");
+    assert!(
+        !text.contains("in common") && !text.contains("paired over"),
+        "{text}"
+    );
 }
 
 /// Two rule sets of one sweep played the same deals: compare re-plays both in lockstep, and
