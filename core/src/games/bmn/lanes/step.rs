@@ -139,9 +139,56 @@ fn exponents(lo: __m256i, hi: __m256i) -> __m256i {
     _mm256_srli_epi32::<20>(_mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(f(lo), f(hi))))
 }
 
+impl Shape {
+    #[target_feature(enable = "avx2")]
+    fn of(cards: u32, pens: u32) -> Shape {
+        Shape {
+            cards: _mm256_set1_epi32(cards as i32),
+            pens2: _mm256_set1_epi32(2 * pens as i32),
+            qshift: _mm256_set1_epi32(32 - 2 * pens as i32),
+            base: _mm256_set1_epi64x(1 << (64 - cards)),
+            cards_n: cards as i32,
+        }
+    }
+}
+
+/// The packed counts `ctw` past which a game has `trick_cap` tricks (`who` masked off).
+#[target_feature(enable = "avx2")]
+fn cap(trick_cap: u32) -> __m256i {
+    _mm256_set1_epi32((trick_cap * TRICK) as i32 - 1)
+}
+
 impl Group {
+    /// No game in any lane, every lane's next phase alternating.
+    #[target_feature(enable = "avx2")]
+    fn empty() -> Group {
+        let z = _mm256_setzero_si256();
+        Group {
+            h: Hot {
+                xpl: z,
+                xph: z,
+                ypl: z,
+                yph: z,
+                xn: z,
+                yn: z,
+                d: _mm256_set1_epi32(BIG),
+            },
+            c: Cold {
+                qrl: z,
+                qrh: z,
+                xq: z,
+                yq: z,
+                qq: z,
+                xc: z,
+                yc: z,
+                ctw: z,
+            },
+        }
+    }
+
     /// Puts `start` in lane `lane` (a game of `cards` cards): its hands and who leads, no pile
     /// (the first phase alternates, which clears it), no card laid.
+    #[inline]
     #[target_feature(enable = "avx2")]
     fn refill(&mut self, lane: usize, start: &Start, cards: i32) {
         let deal = &start.deal;
@@ -199,13 +246,11 @@ pub(in crate::games::bmn) enum Report {
     Long(u64),
 }
 
-/// The step, and the loop that plays games with it ([`vex::run`], [`evex::run`]), compiled for
-/// the target features `$features`; `$cold` is what the loop passes the group's cold part
-/// through (`black_box` to keep it in memory). A macro, so that each encoding has its own step
-/// with one caller, which the compiler inlines into its loop (a step shared by two loops was
-/// left a call, as the generic loop's was; see [`vex::run`]).
-macro_rules! lanes_loop {
-    ($features:literal, $cold:path) => {
+/// The step compiled for the target features `$features`: a macro, so that each encoding has
+/// its own step with one caller, its loop, into which the compiler inlines it (a step shared by
+/// two loops was left a call, as the generic loop's was; see [`vex::run`]).
+macro_rules! lanes_step {
+    ($features:literal) => {
         /// One phase in each of the 8 games: `T1`, one past where the first penalty card falls
         /// (alternating: x lays at 0, 2, 4, …, y at 1, 3, …; paying: x alone); `L`, where a player has
         /// no card to lay; `E = min(demand, L)`. A penalty card falls iff `T1 <= E`, and `min(T1, E)`
@@ -315,142 +360,184 @@ macro_rules! lanes_loop {
             let bits = |m| _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32;
             bits(over) | bits(out) << 8 | bits(yout) << 16
         }
-
-        /// Plays every game `games` starts in 8 lanes, reporting each back to it; a game still
-        /// playing after `trick_cap` tricks is handed back as long. One function for every kind of
-        /// games (`dyn`, not generic), so that the compiler inlines the step into its one loop: made
-        /// for three kinds, it left the step a call, and `simulate bmn` on these lanes measured about
-        /// a sixth slower. (The AVX-512 lanes are generic instead: their refill is inlined, with the
-        /// games' `next`.)
-        #[target_feature(enable = $features)]
-        pub(in super::super) fn run(games: &mut dyn Games, cards: u32, pens: u32, trick_cap: u32) {
-            let cap = _mm256_set1_epi32((trick_cap * TRICK) as i32 - 1);
-            let k = Shape {
-                cards: _mm256_set1_epi32(cards as i32),
-                pens2: _mm256_set1_epi32(2 * pens as i32),
-                qshift: _mm256_set1_epi32(32 - 2 * pens as i32),
-                base: _mm256_set1_epi64x(1 << (64 - cards)),
-                cards_n: cards as i32,
-            };
-            let z = _mm256_setzero_si256();
-            let mut g = Group {
-                h: Hot {
-                    xpl: z,
-                    xph: z,
-                    ypl: z,
-                    yph: z,
-                    xn: z,
-                    yn: z,
-                    d: _mm256_set1_epi32(BIG),
-                },
-                c: Cold {
-                    qrl: z,
-                    qrh: z,
-                    xq: z,
-                    yq: z,
-                    qq: z,
-                    xc: z,
-                    yc: z,
-                    ctw: z,
-                },
-            };
-            let mut ids = [0u64; 8];
-            let mut live = refill(&mut g, &mut ids, 0, 0xFF, games, &k);
-            let Group {
-                h: mut hot,
-                c: mut cold,
-            } = g;
-            let mut steps = 0u32;
-            while live != 0 {
-                // `$cold`: `black_box` keeps the cold part in memory (see `Cold`) where 16
-                // registers do not hold it.
-                let r = step(&mut hot, $cold(&mut cold), &k);
-                let over = r & live;
-                steps = steps.wrapping_add(1);
-                let long = if steps.is_multiple_of(CAP_EVERY) {
-                    let t = _mm256_andnot_si256(_mm256_set1_epi32(WHO as i32), cold.ctw);
-                    let past = _mm256_cmpgt_epi32(t, cap);
-                    live & !over & _mm256_movemask_ps(_mm256_castsi256_ps(past)) as u32
-                } else {
-                    0
-                };
-                if over | long != 0 {
-                    let mut g = Group { h: hot, c: cold };
-                    live = events(&mut g, &mut ids, live, r, long, games, &k);
-                    (hot, cold) = (g.h, g.c);
-                }
-            }
-        }
-
-        /// Out of line, about once a game: reports the games of `r` that ended and the `long` ones,
-        /// and refills their lanes; returns the lanes still playing.
-        #[allow(clippy::too_many_arguments)]
-        #[inline(never)]
-        #[target_feature(enable = $features)]
-        fn events(
-            g: &mut Group,
-            ids: &mut [u64; 8],
-            live: u32,
-            r: u32,
-            long: u32,
-            games: &mut dyn Games,
-            k: &Shape,
-        ) -> u32 {
-            let over = r & live & 0xFF;
-            let mut ctw = [0u32; 8];
-            // SAFETY: `ctw` holds 8 u32s, 32 bytes.
-            unsafe { _mm256_storeu_si256(ctw.as_mut_ptr().cast(), g.c.ctw) };
-            for l in set_lanes(over) {
-                let (out, yout) = (r >> (8 + l) & 1, r >> (16 + l) & 1);
-                games.report(Report::Ended(ids[l], Ended::of(ctw[l], out, yout)));
-            }
-            for l in set_lanes(long) {
-                games.report(Report::Long(ids[l]));
-            }
-            refill(g, ids, live & !(over | long), over | long, games, k)
-        }
-
-        /// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
-        /// (`live` and those refilled).
-        #[target_feature(enable = $features)]
-        fn refill(
-            g: &mut Group,
-            ids: &mut [u64; 8],
-            mut live: u32,
-            free: u32,
-            games: &mut dyn Games,
-            k: &Shape,
-        ) -> u32 {
-            for l in set_lanes(free) {
-                if let Some((id, start)) = games.next() {
-                    ids[l] = id;
-                    g.refill(l, &start, k.cards_n);
-                    live |= 1 << l;
-                }
-            }
-            live
-        }
     };
 }
 
 /// The lanes in AVX2's VEX encoding: 16 vector registers, so the cold part of a group stays in
-/// memory ([`Cold`]).
+/// memory ([`Cold`]), and a call a game out of the loop ([`vex::events`]).
 pub(super) mod vex {
     use super::*;
-    lanes_loop!("avx2,bmi2,popcnt", std::hint::black_box);
+    lanes_step!("avx2,bmi2,popcnt");
+
+    /// Plays every game `games` starts in 8 lanes, reporting each back to it; a game still
+    /// playing after `trick_cap` tricks is handed back as long. One function for every kind of
+    /// games (`dyn`, not generic), so that the compiler inlines the step into its one loop: made
+    /// for three kinds, it left the step a call, and `simulate bmn` on these lanes measured about
+    /// a sixth slower. (The AVX-512 lanes are generic instead: their refill is inlined, with the
+    /// games' `next`.)
+    #[target_feature(enable = "avx2,bmi2,popcnt")]
+    pub(in super::super) fn run(games: &mut dyn Games, cards: u32, pens: u32, trick_cap: u32) {
+        let (k, cap) = (Shape::of(cards, pens), cap(trick_cap));
+        let mut g = Group::empty();
+        let mut ids = [0u64; 8];
+        let mut live = refill(&mut g, &mut ids, 0, 0xFF, games, &k);
+        let Group {
+            h: mut hot,
+            c: mut cold,
+        } = g;
+        let mut steps = 0u32;
+        while live != 0 {
+            // `black_box`: the cold part stays in memory (see `Cold`).
+            let r = step(&mut hot, std::hint::black_box(&mut cold), &k);
+            let over = r & live;
+            steps = steps.wrapping_add(1);
+            let long = if steps.is_multiple_of(CAP_EVERY) {
+                let t = _mm256_andnot_si256(_mm256_set1_epi32(WHO as i32), cold.ctw);
+                let past = _mm256_cmpgt_epi32(t, cap);
+                live & !over & _mm256_movemask_ps(_mm256_castsi256_ps(past)) as u32
+            } else {
+                0
+            };
+            if over | long != 0 {
+                let mut g = Group { h: hot, c: cold };
+                live = events(&mut g, &mut ids, live, r, long, games, &k);
+                (hot, cold) = (g.h, g.c);
+            }
+        }
+    }
+
+    /// Out of line, about once a game: reports the games of `r` that ended and the `long` ones,
+    /// and refills their lanes; returns the lanes still playing.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    #[target_feature(enable = "avx2,bmi2,popcnt")]
+    fn events(
+        g: &mut Group,
+        ids: &mut [u64; 8],
+        live: u32,
+        r: u32,
+        long: u32,
+        games: &mut dyn Games,
+        k: &Shape,
+    ) -> u32 {
+        let over = r & live & 0xFF;
+        let mut ctw = [0u32; 8];
+        // SAFETY: `ctw` holds 8 u32s, 32 bytes.
+        unsafe { _mm256_storeu_si256(ctw.as_mut_ptr().cast(), g.c.ctw) };
+        for l in set_lanes(over) {
+            let (out, yout) = (r >> (8 + l) & 1, r >> (16 + l) & 1);
+            games.report(Report::Ended(ids[l], Ended::of(ctw[l], out, yout)));
+        }
+        for l in set_lanes(long) {
+            games.report(Report::Long(ids[l]));
+        }
+        refill(g, ids, live & !(over | long), over | long, games, k)
+    }
+
+    /// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
+    /// (`live` and those refilled).
+    #[target_feature(enable = "avx2,bmi2,popcnt")]
+    fn refill(
+        g: &mut Group,
+        ids: &mut [u64; 8],
+        mut live: u32,
+        free: u32,
+        games: &mut dyn Games,
+        k: &Shape,
+    ) -> u32 {
+        for l in set_lanes(free) {
+            if let Some((id, start)) = games.next() {
+                ids[l] = id;
+                g.refill(l, &start, k.cards_n);
+                live |= 1 << l;
+            }
+        }
+        live
+    }
 }
 
 /// The same 8 lanes of 256 bits where the CPU has AVX-512 F, VL and BW (Zen 4, Intel since
 /// Skylake-SP), as `gcc -march=native` compiles the C reference's AVX2 lanes there: EVEX gives
 /// 32 vector registers, which hold the whole group with the step's constants, mask registers
 /// for the compares and blends, and three-input logic; the deal is AVX-512's too
-/// ([`super::Lanes::dealer`]). Measured on one thread (AMD EPYC, Zen 4, busy), 4M deals,
-/// medians of 5 alternating runs: 3.54M deals/s so, 3.33M in VEX with the AVX2 deal, beside
-/// the C reference's AVX2 lanes' 4.13M.
+/// ([`super::Lanes::dealer`]). With the group in registers the loop is the AVX-512 lanes'
+/// ([`super::avx512::run`]): generic, so the games' `next` is inlined into the refill, which is
+/// inlined into the loop, and the ends are reported in batches ([`Pending`]), not a call a game.
 pub(super) mod evex {
+    use super::super::avx512::Pending;
     use super::*;
-    lanes_loop!(
-        "avx2,avx512f,avx512vl,avx512bw,bmi2,popcnt",
-        std::convert::identity
-    );
+    lanes_step!("avx2,avx512f,avx512vl,avx512bw,bmi2,popcnt");
+
+    /// Plays every game `games` starts in 8 lanes, reporting each back to it; a game still
+    /// playing after `trick_cap` tricks is handed back as long.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,bmi2,popcnt")]
+    pub(in super::super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32) {
+        let (k, cap) = (Shape::of(cards, pens), cap(trick_cap));
+        let mut g = Group::empty();
+        let mut ids = [0u64; 8];
+        let mut ended = Pending::default();
+        // Lanes to fill before the next step: every lane at first, then those whose game
+        // ended (one place fills them, as in the AVX-512 lanes).
+        let (mut live, mut free) = (0u32, 0xFFu32);
+        let mut steps = 0u32;
+        loop {
+            if free != 0 {
+                loop {
+                    live = refill(&mut g, &mut ids, live, free, games, &k);
+                    free &= !live;
+                    // A lane left without a game is offered one again after a report (a
+                    // climb's walker has its next game only once it hears of an end).
+                    if (free == 0 || ended.is_empty()) && !ended.full() {
+                        break;
+                    }
+                    ended.report(games);
+                }
+                free = 0;
+                if live == 0 {
+                    break;
+                }
+            }
+            let r = step(&mut g.h, &mut g.c, &k);
+            let over = r & live;
+            steps = steps.wrapping_add(1);
+            let long = if steps.is_multiple_of(CAP_EVERY) {
+                let t = _mm256_andnot_si256(_mm256_set1_epi32(WHO as i32), g.c.ctw);
+                let past = _mm256_cmpgt_epi32(t, cap);
+                live & !over & _mm256_movemask_ps(_mm256_castsi256_ps(past)) as u32
+            } else {
+                0
+            };
+            if over | long != 0 {
+                let mut ctw = [0u32; 8];
+                // SAFETY: `ctw` holds 8 u32s, 32 bytes.
+                unsafe { _mm256_storeu_si256(ctw.as_mut_ptr().cast(), g.c.ctw) };
+                ended.note(&ids, &ctw, over, r >> 8, r >> 16, long);
+                free = over | long;
+                live &= !free;
+            }
+        }
+        ended.report(games);
+    }
+
+    /// Puts the next games of `games` into the lanes `free`; returns the lanes then playing
+    /// (`live` and those refilled).
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,bmi2,popcnt")]
+    fn refill<G: Games>(
+        g: &mut Group,
+        ids: &mut [u64; 8],
+        mut live: u32,
+        free: u32,
+        games: &mut G,
+        k: &Shape,
+    ) -> u32 {
+        for l in set_lanes(free) {
+            if let Some((id, start)) = games.next() {
+                ids[l] = id;
+                g.refill(l, &start, k.cards_n);
+                live |= 1 << l;
+            }
+        }
+        live
+    }
 }
