@@ -248,7 +248,9 @@ pub(in crate::games::bmn) enum Report {
 
 /// The step compiled for the target features `$features`: a macro, so that each encoding has
 /// its own step with one caller, its loop, into which the compiler inlines it (a step shared by
-/// two loops was left a call, as the generic loop's was; see [`vex::run`]).
+/// two loops was left a call, as the generic loop's was; see [`vex::run`]). Its variable
+/// shifts are the module's `sllv64`, `sllv32` and `srlv32` (AVX2's `vpsllvq`, `vpsllvd` and
+/// `vpsrlvd`, which give 0 for a count past the width).
 macro_rules! lanes_step {
     ($features:literal) => {
         /// One phase in each of the 8 games: `T1`, one past where the first penalty card falls
@@ -271,14 +273,14 @@ macro_rules! lanes_step {
             let lzx = _mm256_sub_epi32(_mm256_set1_epi32(1074), exponents(h.xpl, h.xph));
             let ey = exponents(h.ypl, h.yph);
             let (qr0l, qr0h, qq0) = (c.qrl, c.qrh, c.qq);
-            let tx1 = _mm256_add_epi32(_mm256_add_epi32(lzx, _mm256_srlv_epi32(lzx, z)), one);
+            let tx1 = _mm256_add_epi32(_mm256_add_epi32(lzx, srlv32(lzx, z)), one);
             let ty1 = _mm256_or_si256(
                 _mm256_sub_epi32(_mm256_set1_epi32(2150), _mm256_add_epi32(ey, ey)),
                 z,
             );
             let t1 = _mm256_min_epu32(tx1, ty1);
             let ylt = _mm256_cmpgt_epi32(tx1, ty1);
-            let lx = _mm256_add_epi32(xn, _mm256_srlv_epi32(xn, z));
+            let lx = _mm256_add_epi32(xn, srlv32(xn, z));
             let ly = _mm256_or_si256(_mm256_add_epi32(yn, yn), z1);
             let l = _mm256_min_epu32(lx, ly);
             let yout = _mm256_cmpgt_epi32(lx, ly);
@@ -289,12 +291,12 @@ macro_rules! lanes_step {
             let paid = _mm256_andnot_si256(dgtl, npen);
             let out = _mm256_and_si256(npen, dgtl);
             // Cards laid: y lays every second card when alternating, none when paying.
-            let cy = _mm256_srlv_epi32(n, z1);
+            let cy = srlv32(n, z1);
             let cx = _mm256_sub_epi32(n, cy);
-            let xpl = _mm256_sllv_epi64(h.xpl, widen_lo(cx));
-            let xph = _mm256_sllv_epi64(h.xph, widen_hi(cx));
-            let ypl = _mm256_sllv_epi64(h.ypl, widen_lo(cy));
-            let yph = _mm256_sllv_epi64(h.yph, widen_hi(cy));
+            let xpl = sllv64(h.xpl, widen_lo(cx));
+            let xph = sllv64(h.xph, widen_hi(cx));
+            let ypl = sllv64(h.ypl, widen_lo(cy));
+            let yph = sllv64(h.yph, widen_hi(cy));
             let xn1 = _mm256_sub_epi32(xn, cx);
             let yn1 = _mm256_sub_epi32(yn, cy);
             // nsw: no swap (neither x laid the penalty card nor y took the pile).
@@ -320,14 +322,14 @@ macro_rules! lanes_step {
             // The penalty card (now y's): its demand off y's queue, onto the pile's.
             let dq = _mm256_srli_epi32::<30>(nyq);
             let pen2 = _mm256_andnot_si256(npen, two);
-            nyq = _mm256_sllv_epi32(nyq, pen2);
+            nyq = sllv32(nyq, pen2);
             yc2 = _mm256_sub_epi32(yc2, pen2);
             // An alternating phase starts a new pile: the old one shifted out by 64.
             let alt64 = _mm256_andnot_si256(z1, c64);
             let kr = _mm256_or_si256(n, alt64);
-            c.qrl = _mm256_or_si256(_mm256_sllv_epi64(qr0l, widen_lo(kr)), k.base);
-            c.qrh = _mm256_or_si256(_mm256_sllv_epi64(qr0h, widen_hi(kr)), k.base);
-            c.qq = _mm256_or_si256(_mm256_sllv_epi32(qq0, _mm256_or_si256(two, alt64)), dq);
+            c.qrl = _mm256_or_si256(sllv64(qr0l, widen_lo(kr)), k.base);
+            c.qrh = _mm256_or_si256(sllv64(qr0h, widen_hi(kr)), k.base);
+            c.qq = _mm256_or_si256(sllv32(qq0, _mm256_or_si256(two, alt64)), dq);
             ctw = _mm256_add_epi32(ctw, n);
             h.d = blendd(_mm256_add_epi32(dq, one), big, npen);
             // A demand paid: the taker (now x) puts the pile, as it stood before this phase's plain
@@ -335,9 +337,9 @@ macro_rules! lanes_step {
             let np64 = _mm256_andnot_si256(paid, c64);
             let kp = _mm256_or_si256(xn, np64);
             let kq = _mm256_or_si256(_mm256_add_epi32(xc, k.qshift), np64);
-            nxpl = _mm256_or_si256(nxpl, _mm256_sllv_epi64(qr0l, widen_lo(kp)));
-            nxph = _mm256_or_si256(nxph, _mm256_sllv_epi64(qr0h, widen_hi(kp)));
-            nxq = _mm256_or_si256(nxq, _mm256_sllv_epi32(qq0, kq));
+            nxpl = _mm256_or_si256(nxpl, sllv64(qr0l, widen_lo(kp)));
+            nxph = _mm256_or_si256(nxph, sllv64(qr0h, widen_hi(kp)));
+            nxq = _mm256_or_si256(nxq, sllv32(qq0, kq));
             xn2 = blendd(xn2, _mm256_sub_epi32(k.cards, yn2), paid);
             xc2 = blendd(xc2, _mm256_sub_epi32(k.pens2, yc2), paid);
             ctw = _mm256_add_epi32(ctw, _mm256_and_si256(paid, _mm256_set1_epi32(TRICK as i32)));
@@ -367,6 +369,9 @@ macro_rules! lanes_step {
 /// memory ([`Cold`]), and a call a game out of the loop ([`vex::events`]).
 pub(super) mod vex {
     use super::*;
+    use std::arch::x86_64::{
+        _mm256_sllv_epi32 as sllv32, _mm256_sllv_epi64 as sllv64, _mm256_srlv_epi32 as srlv32,
+    };
     lanes_step!("avx2,bmi2,popcnt");
 
     /// Plays every game `games` starts in 8 lanes, reporting each back to it; a game still
@@ -466,6 +471,38 @@ pub(super) mod vex {
 pub(super) mod evex {
     use super::super::avx512::Pending;
     use super::*;
+    use std::arch::asm;
+
+    /// `vpsllvq`, `vpsllvd` and `vpsrlvd` as one instruction each, in any of the 32
+    /// registers. The intrinsics are written as a shift and selects of the lanes whose count
+    /// is under the width, and given mask registers the compiler kept those: a compare and a
+    /// masked operation after the shifts whose count may be 64 or more (the pile's, the
+    /// queues', an alternating phase's), on the chain from one step to the next. The C
+    /// reference's builtins are the instructions.
+    macro_rules! shift {
+        ($name:ident, $op:literal) => {
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl")]
+            fn $name(a: __m256i, count: __m256i) -> __m256i {
+                let r: __m256i;
+                // SAFETY: one AVX2 shift of registers into a register; this CPU has AVX-512 VL,
+                // which encodes it for the upper 16 (this function's features).
+                unsafe {
+                    asm!(
+                        concat!($op, " {r:y}, {a:y}, {c:y}"),
+                        r = lateout(zmm_reg) r,
+                        a = in(zmm_reg) a,
+                        c = in(zmm_reg) count,
+                        options(pure, nomem, nostack, preserves_flags),
+                    )
+                };
+                r
+            }
+        };
+    }
+    shift!(sllv64, "vpsllvq");
+    shift!(sllv32, "vpsllvd");
+    shift!(srlv32, "vpsrlvd");
     lanes_step!("avx2,avx512f,avx512vl,avx512bw,bmi2,popcnt");
 
     /// Plays every game `games` starts in 8 lanes, reporting each back to it; a game still
