@@ -2,6 +2,8 @@
 //! design), and the loop that steps a group, reports the games that end and refills their
 //! lanes. The step is the C reference's `q_step` (`lanes_avx2.h` of issue 52's reference),
 //! written afresh, with the deck's size and penalty count as parameters instead of 52 and 16.
+//! It is compiled twice: in AVX2's VEX encoding ([`vex`]), and in EVEX ([`evex`]) where the CPU
+//! has AVX-512 VL, whose 32 registers let the loop keep the whole group in them.
 
 use std::arch::x86_64::*;
 
