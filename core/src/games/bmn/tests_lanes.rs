@@ -51,25 +51,26 @@ fn against_reference(rules: BmnRules, widths: &[Width], seed: u64, n: u64) -> u6
     let want: Vec<GameResult<BmnGame>> = (0..n)
         .map(|i| cards.play(&mut game_rng(seed, i), &mut s))
         .collect();
-    for &width in widths {
+    let encodings = widths.iter().flat_map(|&w| {
+        let here = lanes::Lanes::new(w, cards.deck()).expect("widths_here: this CPU runs them");
+        // AVX2's lanes in their VEX encoding too where this CPU plays them in EVEX.
+        [Some((w, here)), here.vex().map(|v| (w, v))]
+    });
+    for (width, l) in encodings.flatten() {
         let (lanes, _) = engines(&rules, width);
         let mut got: Vec<Option<GameResult<BmnGame>>> = vec![None; n as usize];
-        lanes.play_range(seed, 0..n, &mut lanes.scratch(), &mut |i, r| {
+        let mut s = lanes.scratch();
+        lanes::play_range_in(&lanes, l, seed, 0..n, &mut s, &mut |i, r| {
             let slot = &mut got[i as usize];
-            assert!(
-                slot.is_none(),
-                "game {i} reported twice on {}",
-                width.name()
-            );
+            assert!(slot.is_none(), "game {i} reported twice on {l:?}");
             *slot = Some(*r);
         });
         for (i, (r, want)) in got.into_iter().zip(&want).enumerate() {
             assert_eq!(
                 r,
                 Some(*want),
-                "{:?} seed {seed} game {i} on {}",
-                cards.rules,
-                width.name()
+                "{:?} seed {seed} game {i} on {l:?}",
+                cards.rules
             );
         }
     }

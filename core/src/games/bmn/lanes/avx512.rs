@@ -313,14 +313,15 @@ pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32
 /// have its next game only once it hears of an end: a climb's walker), or when the lanes are
 /// done: a report is a call, and every call stores the group's 15 vectors and loads them
 /// again. Measured on a Zen 4 (under
-/// load, alternating): about a tenth more deals a second than a call a game. (The AVX2 lanes
-/// keep their call a game, [`super::step`]: with the refill inlined into their loop they
-/// measured slower, their 16 registers already short of their group.)
+/// load, alternating): about a tenth more deals a second than a call a game. The AVX2 lanes in
+/// EVEX share it ([`super::step::evex`]); in VEX they keep their call a game
+/// ([`super::step::vex`]): with the refill inlined into their loop they measured slower, their
+/// 16 registers already short of their group.)
 const PENDING: usize = 64;
 
 /// Games that ended (or left the lanes at the trick cap), not yet reported: each one's index,
 /// packed counts (`ctw`: cards, tricks, who `x` is) and how it ended.
-struct Pending {
+pub(super) struct Pending {
     n: usize,
     id: [u64; PENDING],
     ctw: [u32; PENDING],
@@ -344,7 +345,15 @@ impl Pending {
     /// where that player is `y`) and `long` (at the cap), from each lane's index `ids` and
     /// counts `ctw`. At most 16 lanes: the caller reports when [`Pending::full`].
     #[inline]
-    fn note(&mut self, ids: &[u64], ctw: &[u32], over: u32, out: u32, yout: u32, long: u32) {
+    pub(super) fn note(
+        &mut self,
+        ids: &[u64],
+        ctw: &[u32],
+        over: u32,
+        out: u32,
+        yout: u32,
+        long: u32,
+    ) {
         for l in set_lanes(over | long) {
             let i = self.n.min(PENDING - 1);
             self.id[i] = ids[l];
@@ -356,13 +365,18 @@ impl Pending {
     }
 
     /// Whether fewer places are left than a step of 16 lanes may fill.
-    fn full(&self) -> bool {
+    pub(super) fn full(&self) -> bool {
         self.n > PENDING - 16
+    }
+
+    /// Whether no game waits.
+    pub(super) fn is_empty(&self) -> bool {
+        self.n == 0
     }
 
     /// Reports every game noted to `games`, in the order noted, and empties the list.
     #[inline(never)]
-    fn report<G: Games>(&mut self, games: &mut G) {
+    pub(super) fn report<G: Games>(&mut self, games: &mut G) {
         for i in 0..self.n.min(PENDING) {
             let (v, how) = (self.ctw[i], u32::from(self.how[i]));
             if how & 4 != 0 {

@@ -58,6 +58,15 @@ pub fn available() -> bool {
         && is_x86_feature_detected!("popcnt")
 }
 
+/// Whether this CPU runs the AVX2 lanes in the EVEX encoding ([`step::evex`]) and deals for
+/// them with AVX-512 ([`deal8_wide`]): AVX-512 F, VL and BW beside what [`available`] needs.
+fn evex() -> bool {
+    available()
+        && is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("avx512bw")
+}
+
 impl Width {
     /// Whether this CPU has every feature these lanes and their deal are compiled for.
     pub fn available(self) -> bool {
@@ -186,23 +195,32 @@ pub(super) fn play_range(
     let Some(lanes) = Lanes::new(width, game.deck()) else {
         return crate::games::each_game(game, seed, range, s, record);
     };
+    play_range_in(game, lanes, seed, range, s, record);
+}
+
+/// [`play_range`] in `lanes` (the tests name AVX2's encoding, [`Lanes::vex`]).
+pub(super) fn play_range_in(
+    game: &Bmn,
+    lanes: Lanes,
+    seed: u64,
+    range: Range<u64>,
+    s: &mut BmnScratch,
+    record: &mut dyn FnMut(u64, &GameResult<BmnGame>),
+) {
     let pen = Penalties::of(game.deck());
-    let deal: Deal8 = match width {
-        Width::Avx512 => deal8_wide,
-        Width::Avx2 => deal8,
-    };
+    let deal = lanes.dealer();
     let mut deck = game.deck().to_vec();
     let mut fill = |first: u64, out: &mut [Dealt]| {
         let mut one = |g: u64| {
             deck.copy_from_slice(game.deck());
             shuffle(&mut game_rng(seed, g), &mut deck);
-            // SAFETY: `Lanes::new` (`width.available()`) said this CPU has AVX2, BMI2 and POPCNT.
+            // SAFETY: holding `lanes` (`Lanes::new`) says this CPU has AVX2, BMI2 and POPCNT.
             unsafe { of_deck(&deck) }
         };
         let mut chunks = out.chunks_exact_mut(8);
         let mut g = first;
         for eight in &mut chunks {
-            // SAFETY: `Lanes::new` (`width.available()`) said this CPU has the dealer's features.
+            // SAFETY: `Lanes::new` checked the features of `lanes.dealer()`'s choice.
             let redo = unsafe { deal(&pen, seed, g, eight) };
             for l in set_lanes(redo) {
                 eight[l] = one(g + l as u64);
@@ -289,6 +307,8 @@ fn run(
 #[derive(Clone, Copy, Debug)]
 pub(in crate::games::bmn) struct Lanes {
     width: Width,
+    /// AVX2's lanes in the EVEX encoding ([`evex`]).
+    evex: bool,
     cards: u32,
     pens: u32,
     trick_cap: u32,
@@ -301,6 +321,7 @@ impl Lanes {
         let cards = deck.len() as u32;
         width.available().then(|| Lanes {
             width,
+            evex: width == Width::Avx2 && evex(),
             cards,
             pens: deck.iter().filter(|&&d| d > 0).count() as u32,
             trick_cap: step::trick_cap(cards),
@@ -324,9 +345,27 @@ impl Lanes {
             // AVX-512's lanes are available only where AVX2's are (`avx512::available`).
             Width::Avx512 if games <= 8 => Lanes {
                 width: Width::Avx2,
+                evex: evex(),
                 ..self
             },
             _ => self,
+        }
+    }
+
+    /// These lanes in AVX2's VEX encoding, if they are AVX2's in EVEX: the tests play both.
+    #[cfg(test)]
+    pub fn vex(self) -> Option<Lanes> {
+        self.evex.then_some(Lanes {
+            evex: false,
+            ..self
+        })
+    }
+
+    /// The dealer of 8 random deals for these lanes: AVX-512's where the CPU has it.
+    fn dealer(self) -> Deal8 {
+        match (self.width, self.evex) {
+            (Width::Avx512, _) | (Width::Avx2, true) => deal8_wide,
+            (Width::Avx2, false) => deal8,
         }
     }
 
@@ -369,8 +408,13 @@ impl Lanes {
             // SAFETY: `Lanes::new` checked `width.available()`: AVX-512 F, CD and BW, AVX2,
             // BMI2 and POPCNT.
             Width::Avx512 => unsafe { avx512::run(games, self.cards, self.pens, self.trick_cap) },
+            // SAFETY: `Lanes::new` (or `for_games`) checked `evex()`: AVX-512 F, VL and BW,
+            // AVX2, BMI2 and POPCNT.
+            Width::Avx2 if self.evex => unsafe {
+                step::evex::run(games, self.cards, self.pens, self.trick_cap)
+            },
             // SAFETY: `Lanes::new` checked `width.available()`: AVX2, BMI2 and POPCNT.
-            Width::Avx2 => unsafe { step::run(games, self.cards, self.pens, self.trick_cap) },
+            Width::Avx2 => unsafe { step::vex::run(games, self.cards, self.pens, self.trick_cap) },
         }
     }
 }
