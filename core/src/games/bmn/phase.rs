@@ -55,14 +55,19 @@ struct Hand {
 impl Hand {
     /// The hand of these demands, top first (a deck that [`fits`]).
     fn of(cards: &[u8]) -> Hand {
-        let (mut p, mut q, mut k) = (0u64, 0u64, 0u32);
-        // Branch-free: a branch per card would be mispredicted at every penalty card. The
-        // field's shift reaches 64 only past the 32nd penalty card, where the field is 0.
+        // The mask first, with no branch on a card (one there would be mispredicted at every
+        // penalty card); then the penalty cards alone, a quarter of a deck's cards, each
+        // one's field at the next 2 bits (at most 32 fields: the shift stays below 64).
+        let mut p = 0u64;
         for (i, &c) in cards.iter().enumerate() {
-            let pen = u64::from(c > 0);
-            p |= pen << i;
-            q |= (u64::from(c.wrapping_sub(1)) & 3 & pen.wrapping_neg()).wrapping_shl(2 * k);
-            k += pen as u32;
+            p |= u64::from(c > 0) << i;
+        }
+        let (mut q, mut m, mut shift) = (0u64, p, 0u32);
+        while m != 0 {
+            let c = cards[m.trailing_zeros() as usize];
+            q |= (u64::from(c - 1) & 3).wrapping_shl(shift);
+            shift += 2;
+            m &= m - 1;
         }
         Hand {
             p,

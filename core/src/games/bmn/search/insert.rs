@@ -38,6 +38,12 @@ pub fn sixteen() -> Vec<u8> {
     start
 }
 
+/// Tricks between the positions a grower keeps of each cycle it holds ([`Grower::marks`]): a
+/// step starts from a random trick of a cycle, and walking there from the nearest kept
+/// position costs at most this many tricks, not up to the cycle's length. A position kept
+/// every 16 tricks costs a tenth of the memory the cycle's hashes already take.
+const STRIDE: u64 = 16;
+
 /// One growing walker.
 pub struct Grower {
     rng: GameRng,
@@ -47,6 +53,9 @@ pub struct Grower {
     start: Vec<u8>,
     /// Cycles held, by cards in play: `pools[n]` the cycles of `n` cards.
     pub pools: Vec<Vec<(Position, u64)>>,
+    /// Each held cycle's positions every [`STRIDE`] tricks from the one in `pools`, alike
+    /// indexed.
+    marks: Vec<Vec<Vec<Position>>>,
     /// Hashes of the positions of the cycles kept.
     known: HashSet<u64>,
     /// Scratch of a step: cards, the sizes held (largest first), the cards missing.
@@ -67,6 +76,7 @@ impl Grower {
             target: t,
             start: start.to_vec(),
             pools: vec![Vec::new(); target.len() + 1],
+            marks: vec![Vec::new(); target.len() + 1],
             known: HashSet::new(),
             cards: Vec::with_capacity(64),
             levels: Vec::with_capacity(target.len() + 1),
@@ -99,11 +109,16 @@ impl Grower {
             }
             if self.pools[n].len() < PER_SIZE {
                 let mut q = on;
-                for _ in 0..tricks {
+                let mut marks = Vec::with_capacity(tricks.div_ceil(STRIDE) as usize);
+                for t in 0..tricks {
+                    if t % STRIDE == 0 {
+                        marks.push(q);
+                    }
                     self.known.insert(fnv(&key(&q)));
                     q.trick(u64::MAX);
                 }
                 self.pools[n].push((on, tricks));
+                self.marks[n].push(marks);
             }
         }
     }
@@ -150,8 +165,9 @@ impl Grower {
             _ => levels[bounded(rng, levels.len().min(4) as u32) as usize],
         };
         let pool = &self.pools[n];
-        let (on, tricks) = pool[bounded(rng, pool.len() as u32) as usize];
-        let p = game.after(&on, u64::from(bounded(rng, tricks as u32)));
+        let i = bounded(rng, pool.len() as u32) as usize;
+        let k = u64::from(bounded(rng, pool[i].1 as u32));
+        let p = game.after(&self.marks[n][i][(k / STRIDE) as usize], k % STRIDE);
         // A third of the time a sideways step: one card moved, the cards kept, so the
         // frontier's pool widens instead of only ever growing from the same few cycles. (The
         // cards held are the target's or some of them, so none is missing when as many are
@@ -226,7 +242,8 @@ mod tests {
     }
 
     /// A grower plays the same steps a phase at a time as card by card: the same cycles held
-    /// at every size, in the same order, and the same full-deck cycles handed on.
+    /// at every size, in the same order, and the same full-deck cycles handed on; the
+    /// positions it keeps along each cycle are the card engine's.
     #[test]
     fn insertion_grows_the_same_on_the_phase_engine_as_card_by_card() {
         let names = |g: &Grower| -> Vec<Vec<(Vec<u8>, u64)>> {
@@ -247,6 +264,15 @@ mod tests {
                 assert_eq!(fa, fb, "seed {seed}");
             }
             assert!(a.reached() > 20, "{:?}", a.sizes());
+            // The kept positions are the cycle's every STRIDE tricks, as many as fit.
+            for (pool, marks) in b.pools.iter().zip(&b.marks) {
+                for ((on, tricks), marks) in pool.iter().zip(marks) {
+                    assert_eq!(marks.len() as u64, tricks.div_ceil(STRIDE));
+                    for (j, m) in marks.iter().enumerate() {
+                        assert!(m.same(&on.after(j as u64 * STRIDE)));
+                    }
+                }
+            }
         }
     }
 }
