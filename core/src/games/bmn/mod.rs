@@ -379,6 +379,15 @@ impl Bmn {
         }
     }
 
+    /// The position `tricks` tricks after `p` (on a cycle: no trick of it ends the game), a
+    /// phase at a time unless the game plays card by card, as [`Bmn::fate`] chooses.
+    pub(crate) fn after(&self, p: &Position, tricks: u64) -> Position {
+        match self.engine {
+            Engine::Cards => p.after(tricks),
+            _ => phase::after(p, tricks),
+        }
+    }
+
     /// Plays `hands` card by card (the reference engine), calling `each` after every trick
     /// with the position, the trick and the cards laid so far; a `Break` from it (the trace's
     /// reader has gone) stops the game there (`play bmn --trace`). The hands must hold this

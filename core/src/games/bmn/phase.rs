@@ -55,14 +55,19 @@ struct Hand {
 impl Hand {
     /// The hand of these demands, top first (a deck that [`fits`]).
     fn of(cards: &[u8]) -> Hand {
-        let (mut p, mut q, mut k) = (0u64, 0u64, 0u32);
-        // Branch-free: a branch per card would be mispredicted at every penalty card. The
-        // field's shift reaches 64 only past the 32nd penalty card, where the field is 0.
+        // The mask first, with no branch on a card (one there would be mispredicted at every
+        // penalty card); then the penalty cards alone, a quarter of a deck's cards, each
+        // one's field at the next 2 bits (at most 32 fields: the shift stays below 64).
+        let mut p = 0u64;
         for (i, &c) in cards.iter().enumerate() {
-            let pen = u64::from(c > 0);
-            p |= pen << i;
-            q |= (u64::from(c.wrapping_sub(1)) & 3 & pen.wrapping_neg()).wrapping_shl(2 * k);
-            k += pen as u32;
+            p |= u64::from(c > 0) << i;
+        }
+        let (mut q, mut m, mut shift) = (0u64, p, 0u32);
+        while m != 0 {
+            let c = cards[m.trailing_zeros() as usize];
+            q |= (u64::from(c - 1) & 3).wrapping_shl(shift);
+            shift += 2;
+            m &= m - 1;
         }
         Hand {
             p,
@@ -219,6 +224,18 @@ impl Hand {
 }
 
 impl Phases {
+    /// The phase form of `p`; none if a hand is empty (the phase step needs a card in each).
+    fn at(p: &Position) -> Option<Phases> {
+        let [a, b] = &p.hands;
+        let (x, y) = if p.leader == 0 { (a, b) } else { (b, a) };
+        let (n, m) = (x.len(), y.len());
+        (n > 0 && m > 0).then(|| Phases {
+            x: Hand::of(&x.top_first()[..n]),
+            y: Hand::of(&y.top_first()[..m]),
+            who: p.leader as u32,
+        })
+    }
+
     /// The position at a trick's start: `x`, the player to lead, is player `who`.
     fn position(&self) -> Position {
         let (mut xs, mut ys) = ([0u8; MAX_CARDS], [0u8; MAX_CARDS]);
@@ -231,27 +248,30 @@ impl Phases {
     }
 }
 
+/// The position `tricks` tricks after `start` (a position of a deck that [`fits`], on a
+/// cycle or otherwise not ending within them): what as many [`Position::trick`]s give, a
+/// phase at a time. Insertion walks along its cycles with it.
+pub fn after(start: &Position, tricks: u64) -> Position {
+    let Some(mut p) = Phases::at(start) else {
+        return start.after(tricks);
+    };
+    for _ in 0..tricks {
+        if p.trick().1 {
+            break;
+        }
+    }
+    p.position()
+}
+
 /// Where the game from `start` (a position of a deck that [`fits`]) leads within `max_tricks`
 /// tricks: exactly [`super::backward::fate`]'s answer, the same Brent's schedule over the same
 /// positions (a phase position is its card position's penalty cards and demands, compared
 /// whole), played a phase at a time instead of a card at a time. The census judges the tries
 /// the lanes hand back with it (those that loop, mostly).
 pub fn fate(start: &Position, max_tricks: u64) -> Fate {
-    let [a, b] = &start.hands;
-    let (x, y) = if start.leader == 0 { (a, b) } else { (b, a) };
     // A position with an empty hand (a census move may empty one) is the card engine's.
-    if a.cards().next().is_none() || b.cards().next().is_none() {
+    let Some(first) = Phases::at(start) else {
         return super::backward::fate(start, max_tricks);
-    }
-    let mut buf = [0u8; MAX_CARDS];
-    let n = x.copy_to(&mut buf);
-    let x = Hand::of(&buf[..n]);
-    let n = y.copy_to(&mut buf);
-    let y = Hand::of(&buf[..n]);
-    let first = Phases {
-        x,
-        y,
-        who: start.leader as u32,
     };
     let (mut saved, mut hare) = (first, first);
     let (mut power, mut lam) = (1u64, 0u64);

@@ -40,6 +40,24 @@ impl Hand {
         self.len
     }
 
+    /// The cards, top first, in the first `len` places (those after them are stale): the ring
+    /// written twice and read once at the head, copies of fixed length (a copy of a length
+    /// known only at run time is a call to the library's memmove, which the census's moves
+    /// made a tenth of its time).
+    pub(super) fn top_first(&self) -> [u8; MAX_CARDS] {
+        let mut two = [0u8; 2 * MAX_CARDS];
+        two[..MAX_CARDS].copy_from_slice(&self.buf);
+        two[MAX_CARDS..].copy_from_slice(&self.buf);
+        let mut out = [0u8; MAX_CARDS];
+        out.copy_from_slice(&two[self.head..self.head + MAX_CARDS]);
+        out
+    }
+
+    /// How many cards it holds.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
     fn set(&mut self, cards: &[u8]) {
         self.head = 0;
         self.len = cards.len();
@@ -132,6 +150,27 @@ impl Position {
         self.leader == other.leader
             && self.hands[0].same(&other.hands[0])
             && self.hands[1].same(&other.hands[1])
+    }
+
+    /// Writes both hands to `cards` (what it held is dropped), player 1's first, each ring's
+    /// two pieces copied whole; returns player 1's count.
+    pub(super) fn cards_into(&self, cards: &mut Vec<u8>) -> usize {
+        let [a, b] = &self.hands;
+        cards.resize(2 * MAX_CARDS, 0);
+        cards[..MAX_CARDS].copy_from_slice(&a.top_first());
+        cards[a.len..a.len + MAX_CARDS].copy_from_slice(&b.top_first());
+        cards.truncate(a.len + b.len);
+        a.len
+    }
+
+    /// The position `tricks` tricks on, no card cap (a position on a cycle, whose game no
+    /// trick ends: [`super::phase::after`] plays the same a phase at a time).
+    pub(super) fn after(&self, tricks: u64) -> Position {
+        let mut p = *self;
+        for _ in 0..tricks {
+            p.trick(u64::MAX);
+        }
+        p
     }
 
     /// Plays one trick, laying at most `budget` cards (the rest of the card cap: reaching it

@@ -179,7 +179,7 @@ pub fn census(
         out.tries += cfg.tries * u64::from(cfg.walkers);
         out.rounds = round;
         admit(game, cfg, &mut pool, &mut out, &new, (round, "pool"));
-        growers.par_iter_mut().for_each(|g| g.grow(cfg.tries));
+        growers.par_iter_mut().for_each(|g| g.grow(game, cfg.tries));
         let full: Vec<(Position, u64)> = growers.iter_mut().flat_map(|g| g.take_full()).collect();
         admit(game, cfg, &mut pool, &mut out, &full, (round, "insertion"));
         out.pool = pool.positions.len() as u64;
@@ -271,10 +271,7 @@ fn shake(p: &Position, rng: &mut crate::rng::GameRng, cards: &mut Vec<u8>) -> Po
     if bounded(rng, 2) == 0 {
         return perturb(p, rng, cards);
     }
-    cards.clear();
-    cards.extend(p.hands[0].cards());
-    let split = cards.len();
-    cards.extend(p.hands[1].cards());
+    let split = p.cards_into(cards);
     let n = cards.len() as u32;
     let a = 1 + bounded(rng, MAX_BLOCK.min(n / 2));
     let b = 1 + bounded(rng, MAX_BLOCK.min(n / 2));

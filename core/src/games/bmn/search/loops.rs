@@ -117,10 +117,7 @@ pub struct LoopWalk {
 /// sequence of both hands, applied to `p`: the way a search changes a known position a little.
 /// The leader stays; each hand keeps at least one card.
 pub fn perturb(p: &Position, rng: &mut GameRng, cards: &mut Vec<u8>) -> Position {
-    cards.clear();
-    cards.extend(p.hands[0].cards());
-    let mut split = cards.len();
-    cards.extend(p.hands[1].cards());
+    let mut split = p.cards_into(cards);
     let n = cards.len() as u32;
     for _ in 0..=bounded(rng, 3) {
         let i = bounded(rng, n) as usize;

@@ -24,13 +24,15 @@ use crate::games::bmn::lanes::{Games, Lanes, Report, Start};
 use crate::games::bmn::{Played, Position};
 use crate::games::Outcome;
 
-/// Tricks after which a census try leaves the lanes for [`fate`]'s loop detection: the
-/// cycles the census meets are a few dozen to a few hundred tricks long, and tries that end
-/// mostly end well within this, so a looping try costs the lanes this many tricks, not the
-/// 832 a deal of 52 cards may play there.
+/// Tricks after which a census try leaves the lanes for [`fate`]'s loop detection, which
+/// plays it again from its start: a looping try (about one in fourteen on the standard deck)
+/// costs the lanes this many tricks before that, and a try that ends later costs the replay
+/// its whole game. Of caps from 50 to 600 tricks, 150 to 200 gave the census the most tries
+/// a second on a Zen 4 (under load: about a twelfth more than 400; 50 and 600 were slower
+/// than either), so the cap sits at the top of that range.
 ///
 /// [`fate`]: crate::games::bmn::backward::fate
-pub(super) const CENSUS_TRICKS: u32 = 400;
+pub(super) const CENSUS_TRICKS: u32 = 200;
 
 /// A group of walkers playing in the lanes: the swap each made for the deal it is playing
 /// (none: a new start), the deals each has left in this batch, and the walkers whose next deal
