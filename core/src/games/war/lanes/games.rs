@@ -140,8 +140,15 @@ impl Games {
         self.ahead.at += 1;
         let n = war.deck.len();
         let starts = [base(lane, 0), base(lane, 1)];
-        let hands = [&self.ahead.p1[g][..n / 2], &self.ahead.p2[g][..n - n / 2]];
-        let tails = put_hands(mem, starts, hands);
+        // Whole rows of 64 bytes, a copy of fixed size (no call to `memcpy`): the bytes past
+        // a hand's tail in its buffer (of `HAND` bytes) are not cards.
+        for (start, row) in starts
+            .into_iter()
+            .zip([&self.ahead.p1[g], &self.ahead.p2[g]])
+        {
+            mem[start as usize..start as usize + 64].copy_from_slice(row);
+        }
+        let tails = [starts[0] + (n / 2) as u32, starts[1] + (n - n / 2) as u32];
         self.rng[lane] = self.ahead.rng[g].clone();
         self.start(war, lane, self.ahead.index[g], starts, tails, a, mem);
         true

@@ -377,7 +377,7 @@ unsafe fn run<E: MainLoop, const ORDER: u8, const LOOPS: bool>(
             p2: [[0; 64]; AHEAD],
             rng: std::array::from_fn(|_| game_rng(seed, range.start)),
             at: AHEAD,
-            deal: E::DEAL,
+            deal: super::lane_deal::fastest(E::DEAL),
         },
     };
     let mut arrays = [Arrays::default(), Arrays::default()];
