@@ -1,8 +1,9 @@
 //! The lanes' deal (issue 25): the `bryer` and `shuffled` deals of 8 games at once, with
 //! exactly the draws each game makes on the other paths, and each game's generator after
-//! them, on AVX-512 or AVX2 as the lanes' engine. Alone, a deal is a chain of dependent
-//! draws, loads and stores (about a fifth of a lane engine's time); 8 generators in vector
-//! lanes and 8 interleaved chains of swaps keep the core busy instead.
+//! them, on AVX-512 or AVX2 as the lanes' engine (on AVX-512 with VBMI2 for either engine
+//! where the CPU has it: [`fastest`]). Alone, a deal is a chain of dependent draws, loads and
+//! stores (about a fifth of a lane engine's time); 8 generators in vector lanes and 8
+//! interleaved chains of swaps keep the core busy instead.
 
 use std::arch::x86_64::*;
 

@@ -95,7 +95,7 @@ impl Games {
         a.live &= !(1 << l);
     }
 
-    /// Deals the next [`AHEAD`] games of the run at once (the engine's [`MainLoop::DEAL`]),
+    /// Deals the next [`AHEAD`] games of the run at once ([`Ahead::deal`]),
     /// where none dealt ahead is left and the deal allows it: the `bryer` and `shuffled` deals
     /// of a deck of at most 64 cards without `--p1-cards`, with [`AHEAD`] games left. Where
     /// the engine's deal refuses the batch (a draw it would have to redraw), the games are
