@@ -229,6 +229,9 @@ fn deal8_deals_todays_hands_and_leaves_todays_generators() {
             deals_todays_hands(engine, deal8);
         }
     }
+    if lane_deal::vbmi2_available() {
+        deals_todays_hands(lanes::Engine::Avx512, lane_deal::deal8_vbmi2);
+    }
 }
 
 /// [`deal8_deals_todays_hands_and_leaves_todays_generators`] on one engine's deal.

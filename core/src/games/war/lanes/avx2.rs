@@ -41,22 +41,23 @@ impl MainLoop for Avx2 {
             let (a, b) = (limits(g, 0), limits(g, 1));
             [0, 1].map(|h| (load(&a, h), load(&b, h)))
         });
-        let [a0, a1] = arrays;
-        while (a0.live | a1.live) != 0 {
-            // SAFETY: on entry to a step every tail is at most its buffer's start + LIMIT: a
-            // step moves only the tails of lanes that played, flags those past LIMIT (`check`),
-            // and `out_of_line` compacts every lane it sees that did not end; refills put heads
-            // and tails at buffer starts (`Games::refill`). So the 12 bytes `step` writes at a
-            // tail end by start + LIMIT + 12, inside the lane's own buffer and past its cards,
-            // and the 8 it reads at a head (never past the tail) are inside `mem`.
-            let events = unsafe { step::<ORDER, LOOPS>(a0, mem.as_mut_ptr(), &limits[0]) };
-            if events.touched() != 0 {
-                out_of_line::<ORDER, LOOPS>(war, s, mem, games, 0, a0, events, record);
-            }
-            // SAFETY: as above.
-            let events = unsafe { step::<ORDER, LOOPS>(a1, mem.as_mut_ptr(), &limits[1]) };
-            if events.touched() != 0 {
-                out_of_line::<ORDER, LOOPS>(war, s, mem, games, 1, a1, events, record);
+        // One call of `step` in a loop over the groups, not one per group: a function called
+        // once is inlined, so the step's events stay in registers and its constants are
+        // loaded once (called twice, it was a call per step, its events returned through
+        // memory). The groups live in their arrays either way.
+        while (arrays[0].live | arrays[1].live) != 0 {
+            for (g, (a, limits)) in arrays.iter_mut().zip(&limits).enumerate() {
+                // SAFETY: on entry to a step every tail is at most its buffer's start + LIMIT:
+                // a step moves only the tails of lanes that played, flags those past LIMIT
+                // (`check`), and `out_of_line` compacts every lane it sees that did not end;
+                // refills put heads and tails at buffer starts (`Games::refill`). So the 12
+                // bytes `step` writes at a tail end by start + LIMIT + 12, inside the lane's
+                // own buffer and past its cards, and the 8 it reads at a head (never past the
+                // tail) are inside `mem`.
+                let events = unsafe { step::<ORDER, LOOPS>(a, mem.as_mut_ptr(), limits) };
+                if events.touched() != 0 {
+                    out_of_line::<ORDER, LOOPS>(war, s, mem, games, g, a, events, record);
+                }
             }
         }
     }

@@ -95,7 +95,7 @@ impl Games {
         a.live &= !(1 << l);
     }
 
-    /// Deals the next [`AHEAD`] games of the run at once (the engine's [`MainLoop::DEAL`]),
+    /// Deals the next [`AHEAD`] games of the run at once ([`Ahead::deal`]),
     /// where none dealt ahead is left and the deal allows it: the `bryer` and `shuffled` deals
     /// of a deck of at most 64 cards without `--p1-cards`, with [`AHEAD`] games left. Where
     /// the engine's deal refuses the batch (a draw it would have to redraw), the games are
@@ -140,8 +140,15 @@ impl Games {
         self.ahead.at += 1;
         let n = war.deck.len();
         let starts = [base(lane, 0), base(lane, 1)];
-        let hands = [&self.ahead.p1[g][..n / 2], &self.ahead.p2[g][..n - n / 2]];
-        let tails = put_hands(mem, starts, hands);
+        // Whole rows of 64 bytes, a copy of fixed size (no call to `memcpy`): the bytes past
+        // a hand's tail in its buffer (of `HAND` bytes) are not cards.
+        for (start, row) in starts
+            .into_iter()
+            .zip([&self.ahead.p1[g], &self.ahead.p2[g]])
+        {
+            mem[start as usize..start as usize + 64].copy_from_slice(row);
+        }
+        let tails = [starts[0] + (n / 2) as u32, starts[1] + (n - n / 2) as u32];
         self.rng[lane] = self.ahead.rng[g].clone();
         self.start(war, lane, self.ahead.index[g], starts, tails, a, mem);
         true

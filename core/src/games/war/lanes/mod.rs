@@ -199,9 +199,8 @@ struct Games {
     slot: [usize; LANES],
 }
 
-/// Games dealt ahead, [`AHEAD`] at a time (by the engine's [`MainLoop::DEAL`]), for the
-/// `bryer` and `shuffled` deals of decks of at most 64 cards, with their generators after the
-/// deal.
+/// Games dealt ahead, [`AHEAD`] at a time (by [`Ahead::deal`]), for the `bryer` and `shuffled`
+/// deals of decks of at most 64 cards, with their generators after the deal.
 struct Ahead {
     index: [u64; AHEAD],
     p1: [[Card; 64]; AHEAD],
@@ -209,7 +208,8 @@ struct Ahead {
     rng: [GameRng; AHEAD],
     /// The next game to hand out (`AHEAD`: none left).
     at: usize,
-    /// The engine's deal of [`AHEAD`] games ([`MainLoop::DEAL`]).
+    /// The deal of [`AHEAD`] games: the engine's ([`MainLoop::DEAL`]), or the VBMI2 deal where
+    /// the CPU has it ([`fastest`](super::lane_deal::fastest)).
     deal: DealAhead,
 }
 
@@ -377,7 +377,7 @@ unsafe fn run<E: MainLoop, const ORDER: u8, const LOOPS: bool>(
             p2: [[0; 64]; AHEAD],
             rng: std::array::from_fn(|_| game_rng(seed, range.start)),
             at: AHEAD,
-            deal: E::DEAL,
+            deal: super::lane_deal::fastest(E::DEAL),
         },
     };
     let mut arrays = [Arrays::default(), Arrays::default()];
