@@ -1,11 +1,13 @@
 //! The searches in the lanes find what they find on the phase engine, field for field: the
 //! climb (several seeds, walker counts and groups, a start deal given, a deck whose deals loop,
-//! a capped game), the climb in batches of any sizes, and the census's rounds.
+//! a capped game), the climb in batches of any sizes, and the census's rounds (with its growers,
+//! on 1 thread and on 3).
 
 use std::ops::ControlFlow;
 
 use super::super::census::{census, CensusConfig};
 use super::super::climb::{groups, Walk, Walker};
+use super::super::insert::sixteen;
 use super::super::loops::{CASELLA, MAX_TRICKS};
 use super::super::report::walk_all;
 use crate::cancel::Cancel;
@@ -134,26 +136,41 @@ fn a_capped_climb_is_the_same_on_every_path() {
     }
 }
 
-/// `rounds` census rounds of 16 walkers of `tries` from `seeds` on `game`.
-fn census_of(game: &Bmn, seeds: &[(Position, u64)], tries: u64, rounds: u64) -> String {
+/// `rounds` census rounds of 16 walkers of `tries` from `seeds` on `game`, on `threads`
+/// threads, with insertion's growers from 16 cards when `grow` (as the standard deck's census
+/// of the command line).
+fn census_of(
+    game: &Bmn,
+    seeds: &[(Position, u64)],
+    (tries, rounds): (u64, u64),
+    grow: bool,
+    threads: usize,
+) -> String {
     let cfg = CensusConfig {
         seed: 4,
         walkers: 16,
         tries,
         rounds,
         max_positions: 1 << 16,
-        grow_from: Vec::new(),
+        grow_from: if grow { sixteen() } else { Vec::new() },
     };
-    let c = census(game, &cfg, seeds, &Cancel::default(), &mut |_| {
-        ControlFlow::Continue(())
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let c = pool.install(|| {
+        census(game, &cfg, seeds, &Cancel::default(), &mut |_| {
+            ControlFlow::Continue(())
+        })
     });
     assert!(c.ended > 0 && c.looped > 0, "{c:?}");
+    assert_eq!(c.grown.iter().any(|&n| n > 0), grow, "{c:?}");
     format!("{c:?}")
 }
 
 /// The census in the lanes equals the census on the phase engine and on the card engine,
-/// field for field: from Casella's cycle on the standard deck, and from random positions on a
-/// 14-card deck.
+/// field for field, on 1 thread and on 3: from Casella's cycle on the standard deck, with
+/// insertion's growers and without, and from random positions on a 14-card deck.
 #[test]
 fn the_census_in_the_lanes_is_the_census_on_the_phase_engine() {
     let standard = BmnRules::britannica(13, 4, [1, 2, 3, 4]);
@@ -163,16 +180,21 @@ fn the_census_in_the_lanes_is_the_census_on_the_phase_engine() {
         panic!("Casella's deal loops");
     };
     let seeds = [(on_cycle, tricks)];
-    let want = census_of(&phase, &seeds, 1_500, 3);
-    // The card engine judges every try card by card, as the census did before the lanes.
-    assert_eq!(census_of(&on(&standard, "cards"), &seeds, 1_500, 3), want);
-    for game in lanes_games(&standard) {
-        assert_eq!(census_of(&game, &seeds, 1_500, 3), want);
+    for grow in [false, true] {
+        let want = census_of(&phase, &seeds, (1_500, 3), grow, 1);
+        assert_eq!(census_of(&phase, &seeds, (1_500, 3), grow, 3), want);
+        // The card engine judges every try card by card, as the census did before the lanes.
+        let cards = on(&standard, "cards");
+        assert_eq!(census_of(&cards, &seeds, (1_500, 3), grow, 3), want);
+        for game in lanes_games(&standard) {
+            assert_eq!(census_of(&game, &seeds, (1_500, 3), grow, 1), want);
+            assert_eq!(census_of(&game, &seeds, (1_500, 3), grow, 3), want);
+        }
     }
     let small = BmnRules::britannica(7, 2, [1, 2, 3, 4]);
-    let want = census_of(&on(&small, "phase"), &[], 700, 3);
+    let want = census_of(&on(&small, "phase"), &[], (700, 3), false, 1);
     for game in lanes_games(&small) {
-        assert_eq!(census_of(&game, &[], 700, 3), want);
+        assert_eq!(census_of(&game, &[], (700, 3), false, 3), want);
     }
 }
 
