@@ -8,7 +8,7 @@
 //! of the time, moves one card: a sideways step that widens the pool at that size), and plays
 //! forward: a cycle not seen before joins the pool of its size. Walkers draw from their own generators
 //! and keep their own pools, so what they grow depends on the seed, the steps and the walkers.
-//! They play on the game's engine ([`Bmn::fate`], [`Bmn::after`]: a phase at a time where the
+//! They play on the game's engine (`Bmn::fate`, `Bmn::after`: a phase at a time where the
 //! deck fits it), which gives the card engine's positions exactly, so a path grows the same.
 
 use std::collections::HashSet;
