@@ -11,6 +11,7 @@
 //! The C reference's `lanes.h` keeps 8 games a step (counts in 256-bit vectors beside 8 qword
 //! masks); here a step plays 16, so the count work is shared by twice the games.
 
+use std::arch::asm;
 use std::arch::x86_64::*;
 
 use super::step::{Ended, Report, CAP_EVERY, TRICK, WHO};
@@ -85,6 +86,35 @@ fn widen_hi(x: __m512i) -> __m512i {
     _mm512_unpackhi_epi32(x, _mm512_setzero_si512())
 }
 
+/// `vpsllvq` and `vpsllvd` as one instruction each (0 where a count is past the width). The
+/// intrinsics are written as a shift and a select of the lanes whose count is under the
+/// width, and the compiler kept the select where a count may be 64 or more (the pile's, the
+/// queues', an alternating phase's): a compare and a masked or after the shift, on the chain
+/// from one step to the next (as in the AVX2 lanes in EVEX, [`super::step::evex`]).
+macro_rules! shift {
+    ($name:ident, $op:literal) => {
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn $name(a: __m512i, count: __m512i) -> __m512i {
+            let r: __m512i;
+            // SAFETY: one AVX-512 F shift of registers into a register (this function's
+            // features).
+            unsafe {
+                asm!(
+                    concat!($op, " {r:z}, {a:z}, {c:z}"),
+                    r = lateout(zmm_reg) r,
+                    a = in(zmm_reg) a,
+                    c = in(zmm_reg) count,
+                    options(pure, nomem, nostack, preserves_flags),
+                )
+            };
+            r
+        }
+    };
+}
+shift!(sllv64, "vpsllvq");
+shift!(sllv32, "vpsllvd");
+
 /// `m ? a : b` in each qword, `m` all ones or all zeros there.
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -137,10 +167,10 @@ fn step(g: &mut Group, k: &Shape) -> Ends {
     // Cards laid: y lays every second card when alternating, none when paying.
     let cy = _mm512_maskz_srli_epi32::<1>(alt, n);
     let cx = _mm512_sub_epi32(n, cy);
-    let xpl = _mm512_sllv_epi64(g.xpl, widen_lo(cx));
-    let xph = _mm512_sllv_epi64(g.xph, widen_hi(cx));
-    let ypl = _mm512_sllv_epi64(g.ypl, widen_lo(cy));
-    let yph = _mm512_sllv_epi64(g.yph, widen_hi(cy));
+    let xpl = sllv64(g.xpl, widen_lo(cx));
+    let xph = sllv64(g.xph, widen_hi(cx));
+    let ypl = sllv64(g.ypl, widen_lo(cy));
+    let yph = sllv64(g.yph, widen_hi(cy));
     let xn1 = _mm512_sub_epi32(xn, cx);
     let yn1 = _mm512_sub_epi32(yn, cy);
     // sw: x laid the penalty card or y took the pile; the qword masks as vectors.
@@ -169,18 +199,18 @@ fn step(g: &mut Group, k: &Shape) -> Ends {
     g.d = _mm512_add_epi32(dq, one);
     // An alternating phase starts a new pile: the old one shifted out by 64.
     let kr = _mm512_mask_or_epi32(n, alt, n, c64);
-    g.qrl = _mm512_or_si512(_mm512_sllv_epi64(qr0l, widen_lo(kr)), k.base);
-    g.qrh = _mm512_or_si512(_mm512_sllv_epi64(qr0h, widen_hi(kr)), k.base);
+    g.qrl = _mm512_or_si512(sllv64(qr0l, widen_lo(kr)), k.base);
+    g.qrh = _mm512_or_si512(sllv64(qr0h, widen_hi(kr)), k.base);
     g.qq = _mm512_or_si512(_mm512_maskz_slli_epi32::<2>(pay, qq0), dq);
     ctw = _mm512_add_epi32(ctw, n);
     // A demand paid: the taker (now x) puts the pile, as it stood before this phase's plain
     // cards, under its hand (shifted past the width where nothing was paid: the qword masks
     // would need the swap's conversion) and leads the next, alternating, phase.
     let kp = _mm512_mask_or_epi32(xn, !paid, xn, c64);
-    nxpl = _mm512_or_si512(nxpl, _mm512_sllv_epi64(qr0l, widen_lo(kp)));
-    nxph = _mm512_or_si512(nxph, _mm512_sllv_epi64(qr0h, widen_hi(kp)));
+    nxpl = _mm512_or_si512(nxpl, sllv64(qr0l, widen_lo(kp)));
+    nxph = _mm512_or_si512(nxph, sllv64(qr0h, widen_hi(kp)));
     let kq = _mm512_add_epi32(xc, k.qshift);
-    nxq = _mm512_mask_or_epi32(nxq, paid, nxq, _mm512_sllv_epi32(qq0, kq));
+    nxq = _mm512_mask_or_epi32(nxq, paid, nxq, sllv32(qq0, kq));
     xn2 = _mm512_mask_sub_epi32(xn2, paid, k.cards, yn2);
     xc2 = _mm512_mask_sub_epi32(xc2, paid, k.pens2, yc2);
     ctw = _mm512_mask_add_epi32(ctw, paid, ctw, _mm512_set1_epi32(TRICK as i32));
@@ -262,47 +292,49 @@ pub(super) fn run<G: Games>(games: &mut G, cards: u32, pens: u32, trick_cap: u32
     let (mut live, mut free) = (0u16, u16::MAX);
     let mut steps = 0u32;
     loop {
-        if free != 0 {
-            loop {
-                live = refill(&mut g, &mut ids, live, free, games, &k);
-                free &= !live;
-                // A caller may have a next game only once it hears of an end (a climb's
-                // walker), so a lane left without one is offered again after a report.
-                if (free == 0 || ended.n == 0) && !ended.full() {
-                    break;
-                }
-                ended.report(games);
-            }
-            free = 0;
-            if live == 0 {
+        loop {
+            live = refill(&mut g, &mut ids, live, free, games, &k);
+            free &= !live;
+            // A caller may have a next game only once it hears of an end (a climb's
+            // walker), so a lane left without one is offered again after a report.
+            if (free == 0 || ended.n == 0) && !ended.full() {
                 break;
             }
+            ended.report(games);
         }
-        let ends = step(&mut g, &k);
-        let over = ends.over & live;
-        steps = steps.wrapping_add(1);
-        let long = if steps.is_multiple_of(CAP_EVERY) {
-            let t = _mm512_andnot_si512(_mm512_set1_epi32(WHO as i32), g.ctw);
-            live & !over & _mm512_cmpgt_epu32_mask(t, cap)
-        } else {
-            0
+        if live == 0 {
+            break;
+        }
+        // The steps until a game ends, a loop of their own: with the refill's calls in the
+        // same loop the compiler kept more of the group in memory.
+        let (ends, over, long) = loop {
+            let ends = step(&mut g, &k);
+            let over = ends.over & live;
+            steps = steps.wrapping_add(1);
+            let long = if steps.is_multiple_of(CAP_EVERY) {
+                let t = _mm512_andnot_si512(_mm512_set1_epi32(WHO as i32), g.ctw);
+                live & !over & _mm512_cmpgt_epu32_mask(t, cap)
+            } else {
+                0
+            };
+            if over | long != 0 {
+                break (ends, over, long);
+            }
         };
-        if over | long != 0 {
-            let mut ctw = [0u32; 16];
-            // SAFETY: `ctw` holds 16 u32s, 64 bytes.
-            unsafe { _mm512_storeu_si512(ctw.as_mut_ptr().cast(), g.ctw) };
-            let how = |m: u16| u32::from(m);
-            ended.note(
-                &ids,
-                &ctw,
-                how(over),
-                how(ends.out),
-                how(ends.yout),
-                how(long),
-            );
-            free = over | long;
-            live &= !free;
-        }
+        let mut ctw = [0u32; 16];
+        // SAFETY: `ctw` holds 16 u32s, 64 bytes.
+        unsafe { _mm512_storeu_si512(ctw.as_mut_ptr().cast(), g.ctw) };
+        let how = |m: u16| u32::from(m);
+        ended.note(
+            &ids,
+            &ctw,
+            how(over),
+            how(ends.out),
+            how(ends.yout),
+            how(long),
+        );
+        free = over | long;
+        live &= !free;
     }
     ended.report(games);
 }
