@@ -195,7 +195,7 @@ def bmn_census():
             f"cycle `{s['cycles'][0]['id']}`"
         distinct = sum(c['distinct_deals'] for c in s['cycles'])
         rows.append(f"| {deck} | {start} | {n(s['tries'])} | {n(s['rounds'])} | {minutes(s['elapsed_s'])} "
-                    f"| {len(s['cycles'])} | {s['reached_from_a_deal']} | {n(s['balanced_player_1_leads'])} "
+                    f"| {n(len(s['cycles']))} | {s['reached_from_a_deal']} | {n(s['balanced_player_1_leads'])} "
                     f"| {n(s['balanced_either_leads'])} | {n(distinct)} | {n(exact[key]) if key else 'unknown'} |")
     big = load('bmn/census/standard/census.json')
     rows += ['', f"`search bmn --census --minutes` from seed 0 with 16 walkers on {m['cores']} cores ({m['cpu']}; "
@@ -204,12 +204,21 @@ def bmn_census():
              '| cycle | tricks / cards | canonical position | found (round) | positions entering it, by depth '
              '| balanced deals, player 1 leads | either leads | one of them |',
              '|---|---|---|---|---|---|---|---|']
-    for c in big['cycles']:
+    # The cycles a balanced deal enters are listed one by one; the rest (a census can find
+    # thousands) are counted by length, and census.json and cycles.txt list every one.
+    dealt = [c for c in big['cycles'] if c['balanced_either_leads'] > 0]
+    for c in dealt:
         one = c['deals'][0]['deal'] if c['deals'] else '-'
         depth = ' + '.join(n(d) for d in c['per_depth'])
         rows.append(f"| `{c['id']}` | {c['tricks']} / {n(c['cards'])} | `{c['position']}` | {c['by']} ({c['round']}) "
                     f"| {n(c['basin_positions'])} = {depth} | {c['balanced_player_1_leads']} "
                     f"| {c['balanced_either_leads']} | `{one}` |")
+    rest = [c for c in big['cycles'] if c['balanced_either_leads'] == 0]
+    if rest:
+        lengths = sorted({c['cards'] for c in rest})
+        rounds = sorted(c['round'] for c in rest)
+        rows += ['', f"{n(len(rest))} more cycles that no balanced deal enters, of {n(lengths[0])} to {n(lengths[-1])} cards, found in rounds {n(rounds[0])} to "
+                 f"{n(rounds[-1])}; `results/bmn/census/standard/cycles.txt` and census.json list every one."]
     grown = big.get('grown') or []
     if any(grown):
         top = max(k for k, c in enumerate(grown) if c)
