@@ -10,12 +10,14 @@ use std::time::{Duration, Instant};
 use super::util::{json, ok, read, s, without_run_details, Scratch};
 
 /// A run of 2 threads asking for a checkpoint every 30 ms (made every 50 ms or so: the segment
-/// watch looks that often), no pilot (`--max-hours none`), its `--out DIR` follows.
+/// watch looks that often), no pilot (`--max-hours none`), its `--out DIR` follows. Its games
+/// take about half a second on the lanes of 2026, so that a signal sent after a checkpoint
+/// finds most runs still playing (150,000 games, a fifth of that, left too few checkpoints).
 pub const RUN: [&str; 13] = [
     "simulate",
     "war",
     "--games",
-    "150000",
+    "600000",
     "--threads",
     "2",
     "--seed",
@@ -32,7 +34,7 @@ pub const PRECISE: [&str; 13] = [
     "simulate",
     "war",
     "--precision",
-    "1.5",
+    "0.75",
     "--threads",
     "2",
     "--seed",
